@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'approval',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

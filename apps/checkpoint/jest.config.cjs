@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'checkpoint',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

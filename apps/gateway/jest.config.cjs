@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'gateway',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

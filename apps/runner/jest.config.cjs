@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'runner',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

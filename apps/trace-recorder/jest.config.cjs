@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'trace-recorder',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

@@ -1,0 +1,47 @@
+import nx from '@nx/eslint-plugin';
+
+// Dependencies point one way: contracts <- engine <- adapters <- apps.
+// libs/engine and libs/contracts do no I/O; the banned imports below make a slip a lint error.
+const ioModules = [
+  '@nestjs/*', 'kysely', 'pg', '@nats-io/*', 'nats', 'ai', '@ai-sdk/*', 'undici', 'pino',
+  'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'http', 'node:http', 'https', 'node:https',
+  'net', 'node:net', 'child_process', 'node:child_process', '@opentelemetry/*',
+];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', 'tmp', '.nx', '**/jest.config.cjs', 'jest.preset.cjs'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', {
+        enforceBuildableLibDependency: false,
+        allow: [],
+        depConstraints: [
+          { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core'] },
+          { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
+          { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
+          { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] },
+        ],
+      }],
+      'import/no-cycle': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' }] }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is parsed at the app edge.' }, { name: 'fetch', message: 'No I/O in the core.' }],
+    },
+  },
+  {
+    files: ['libs/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/testing/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Parse configuration once at the app edge.' }],
+    },
+  },
+];

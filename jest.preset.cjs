@@ -1,0 +1,17 @@
+// Shared Jest preset: ts-jest transpiles (no type check; `typecheck` targets do that),
+// workspace libs resolve to their sources, ESM-only deps are transformed to CommonJS.
+const path = require('node:path');
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  transform: {
+    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
+  },
+  transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid)/)'],
+  moduleNameMapper: {
+    '^@spindle/(contracts|engine|bus|db|llm|telemetry|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 60_000,
+  forceExit: false,
+};

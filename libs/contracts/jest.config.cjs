@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'contracts',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

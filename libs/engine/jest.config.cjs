@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'engine',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

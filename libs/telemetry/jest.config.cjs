@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'telemetry',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
