@@ -1,0 +1,115 @@
+/**
+ * Stable error codes. Clients and services classify failures by `code`, never by class.
+ * Adding a code forces every exhaustive map over `ErrorCode` (HTTP status, retryability) to decide.
+ */
+export const ErrorCodes = {
+  // request validation (gateway)
+  validation_failed: 'validation_failed',
+  invalid_json: 'invalid_json',
+  invalid_definition: 'invalid_definition',
+  invalid_last_event_id: 'invalid_last_event_id',
+  payload_too_large: 'payload_too_large',
+  unsupported_media_type: 'unsupported_media_type',
+  not_found: 'not_found',
+  workflow_not_found: 'workflow_not_found',
+  run_not_found: 'run_not_found',
+  version_not_found: 'version_not_found',
+  idempotency_key_reused: 'idempotency_key_reused',
+  conflict: 'conflict',
+  service_unavailable: 'service_unavailable',
+  internal: 'internal',
+  // run and node failures (engine and runner)
+  node_failed: 'node_failed',
+  node_timeout: 'node_timeout',
+  run_timeout: 'run_timeout',
+  run_budget_exceeded: 'run_budget_exceeded',
+  max_steps_exceeded: 'max_steps_exceeded',
+  max_iterations_exceeded: 'max_iterations_exceeded',
+  interrupted: 'interrupted',
+  canceled: 'canceled',
+  provider_error: 'provider_error',
+  unknown_model: 'unknown_model',
+  tool_failed: 'tool_failed',
+  function_not_found: 'function_not_found',
+  function_failed: 'function_failed',
+  expression_error: 'expression_error',
+  template_error: 'template_error',
+  run_lost: 'run_lost',
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** Whether retrying the same operation can help. Exhaustive on purpose. */
+export const retryableByCode: Record<ErrorCode, boolean> = {
+  validation_failed: false,
+  invalid_json: false,
+  invalid_definition: false,
+  invalid_last_event_id: false,
+  payload_too_large: false,
+  unsupported_media_type: false,
+  not_found: false,
+  workflow_not_found: false,
+  run_not_found: false,
+  version_not_found: false,
+  idempotency_key_reused: false,
+  conflict: false,
+  service_unavailable: true,
+  internal: false,
+  node_failed: false,
+  node_timeout: true,
+  run_timeout: false,
+  run_budget_exceeded: false,
+  max_steps_exceeded: false,
+  max_iterations_exceeded: false,
+  interrupted: true,
+  canceled: false,
+  provider_error: true,
+  unknown_model: false,
+  tool_failed: true,
+  function_not_found: false,
+  function_failed: false,
+  expression_error: false,
+  template_error: false,
+  run_lost: false,
+};
+
+/** One field-level problem, naming the node when the field belongs to one. */
+export interface FieldIssue {
+  /** JSON-pointer-like path into the request body, e.g. `nodes[2].prompt`. */
+  field: string;
+  message: string;
+  /** Node id when the issue is inside a workflow node. */
+  node?: string;
+}
+
+/** The project's typed error. `message` is safe to show; `detail` carries structured context. */
+export class SpindleError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly issues?: FieldIssue[];
+  readonly correlationId?: string;
+
+  constructor(code: ErrorCode, message: string, opts: { issues?: FieldIssue[]; correlationId?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'SpindleError';
+    this.code = code;
+    this.retryable = retryableByCode[code];
+    this.issues = opts.issues;
+    this.correlationId = opts.correlationId;
+  }
+}
+
+/**
+ * The error class user code (functions, tools) throws when its message is meant to be shown.
+ * Any other error from user code is redacted to its type and a correlation id.
+ */
+export class PublicError extends Error {
+  constructor(message: string, readonly data?: Record<string, unknown>) {
+    super(message);
+    this.name = 'PublicError';
+  }
+}
+
+export function isSpindleError(e: unknown): e is SpindleError {
+  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'SpindleError' && typeof (e as { code?: unknown }).code === 'string';
+}

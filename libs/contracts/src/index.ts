@@ -1,0 +1,15 @@
+export { ErrorCodes, retryableByCode, SpindleError, PublicError, isSpindleError } from './errors';
+export type { ErrorCode, FieldIssue } from './errors';
+export { busNames } from './bus-names';
+export type { BusNames, QueryService } from './bus-names';
+export {
+  runEventSchema, runEventSchemas, runEventTypes, usageSchema, errorInfoSchema, workflowRefSchema,
+  terminalEventTypes, isTerminalEvent,
+} from './run-events';
+export type { RunEvent, RunEventType, RunEventOf, RunEventData, RunEventDraft, Usage, ErrorInfo, TerminalEventType } from './run-events';
+export { runCommandSchema, tokenDeltaSchema } from './run-commands';
+export type { RunCommand, TokenDelta } from './run-commands';
+export { runStatusSchema, terminalStatuses } from './run-status';
+export type { RunStatus } from './run-status';
+export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema } from './trace-queries';
+export type { RunSummary, TraceSpan, RunTrace, TraceQueryOp, TraceQuery, TraceQueryResults, QueryReply } from './trace-queries';

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Commands to the runners, carried on the work-queue stream `RUN_COMMANDS`. */
+export const runCommandSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('run.start'), runId: z.string().min(1).max(64), issuedAt: z.iso.datetime({ offset: true }) }),
+]);
+export type RunCommand = z.infer<typeof runCommandSchema>;
+
+/** Token deltas of a streaming model call, on core NATS; not part of the log. */
+export const tokenDeltaSchema = z.object({
+  runId: z.string(),
+  nodeId: z.string(),
+  /** The node span the tokens belong to. */
+  spanId: z.string(),
+  /** `seq` of that node's `node.started`: a reader forwards the delta only after it. */
+  afterSeq: z.number().int().positive(),
+  /** Position of this chunk in the node's token stream, from 0. */
+  index: z.number().int().nonnegative(),
+  delta: z.string(),
+});
+export type TokenDelta = z.infer<typeof tokenDeltaSchema>;

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { ErrorCodes } from './errors';
+
+/**
+ * The run log: one append-only, gapless sequence of events per run. Every event type is one
+ * member of the discriminated union below; handlers map over `RunEventType` exhaustively.
+ */
+const errorCode = z.enum(Object.keys(ErrorCodes) as [keyof typeof ErrorCodes, ...(keyof typeof ErrorCodes)[]]);
+
+export const usageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof usageSchema>;
+
+export const errorInfoSchema = z.object({
+  code: errorCode,
+  message: z.string(),
+  correlationId: z.string().optional(),
+  /** Node whose failure this is, when it is a node's. */
+  nodeId: z.string().optional(),
+});
+export type ErrorInfo = z.infer<typeof errorInfoSchema>;
+
+const jsonRecord = z.record(z.string(), z.unknown());
+
+const envelopeFields = {
+  runId: z.string().min(1).max(64),
+  seq: z.number().int().positive(),
+  at: z.iso.datetime({ offset: true }),
+  nodeId: z.string().optional(),
+  spanId: z.string().min(1),
+  parentSpanId: z.string().optional(),
+  path: z.string().min(1),
+  iteration: z.number().int().nonnegative().optional(),
+  branchId: z.string().optional(),
+};
+
+function event<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.object({ ...envelopeFields, type: z.literal(type), data });
+}
+
+export const workflowRefSchema = z.object({ name: z.string(), version: z.number().int().positive() });
+
+export const runEventSchemas = {
+  'run.queued': event('run.queued', z.object({
+    workflow: workflowRefSchema,
+    input: z.unknown(),
+    /** Initial state: the request's `state` merged first, then `input`. */
+    state: jsonRecord,
+    parameters: jsonRecord.optional(),
+    /** The definition the run executes, so the log alone can replay or resume it. */
+    definition: z.unknown(),
+    forkedFrom: z.object({ runId: z.string(), seq: z.number().int().positive() }).optional(),
+  })),
+  'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),
+  'run.awaiting': event('run.awaiting', z.object({ reason: z.enum(['input', 'tool_approval']), requestIds: z.array(z.string()).optional() })),
+  'run.resumed': event('run.resumed', z.object({ reason: z.string(), attempt: z.number().int().positive().optional() })),
+  'run.completed': event('run.completed', z.object({ output: jsonRecord, durationMs: z.number().nonnegative(), usage: usageSchema })),
+  'run.failed': event('run.failed', z.object({ error: errorInfoSchema, durationMs: z.number().nonnegative(), usage: usageSchema.optional() })),
+  'run.canceled': event('run.canceled', z.object({ reason: z.string().optional(), durationMs: z.number().nonnegative().optional() })),
+  'node.started': event('node.started', z.object({ nodeType: z.string(), input: z.unknown() })),
+  'node.completed': event('node.completed', z.object({ nodeType: z.string(), output: jsonRecord, handle: z.string().optional(), durationMs: z.number().nonnegative() })),
+  'node.failed': event('node.failed', z.object({ nodeType: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
+  'model.started': event('model.started', z.object({
+    model: z.string(),
+    system: z.string().optional(),
+    prompt: z.string().optional(),
+    stream: z.boolean(),
+  })),
+  'model.completed': event('model.completed', z.object({
+    model: z.string(),
+    text: z.string(),
+    usage: usageSchema,
+    finishReason: z.string().optional(),
+    durationMs: z.number().nonnegative(),
+    /** The run's running totals after this call: the live cost ledger. */
+    runUsage: usageSchema.optional(),
+  })),
+  'model.failed': event('model.failed', z.object({ model: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
+  'tool.called': event('tool.called', jsonRecord),
+  'tool.returned': event('tool.returned', jsonRecord),
+  'loop.iteration': event('loop.iteration', jsonRecord),
+  'branch.started': event('branch.started', jsonRecord),
+  'branch.completed': event('branch.completed', jsonRecord),
+  'input.requested': event('input.requested', jsonRecord),
+  'input.answered': event('input.answered', jsonRecord),
+  'approval.requested': event('approval.requested', jsonRecord),
+  'approval.resolved': event('approval.resolved', jsonRecord),
+  'checkpoint.saved': event('checkpoint.saved', jsonRecord),
+  'context.truncated': event('context.truncated', jsonRecord),
+  custom: event('custom', jsonRecord),
+} as const;
+
+export type RunEventType = keyof typeof runEventSchemas;
+export const runEventTypes = Object.keys(runEventSchemas) as RunEventType[];
+
+const schemaList = Object.values(runEventSchemas) as unknown as [
+  (typeof runEventSchemas)[RunEventType],
+  ...(typeof runEventSchemas)[RunEventType][],
+];
+export const runEventSchema = z.discriminatedUnion('type', schemaList);
+
+export type RunEvent = z.infer<typeof runEventSchema>;
+export type RunEventOf<T extends RunEventType> = z.infer<(typeof runEventSchemas)[T]>;
+export type RunEventData<T extends RunEventType> = RunEventOf<T>['data'];
+
+/** What a writer supplies; the log assigns `runId`, `seq` and `at`. */
+export type RunEventDraft = {
+  [T in RunEventType]: Omit<RunEventOf<T>, 'runId' | 'seq' | 'at'>;
+}[RunEventType];
+
+export const terminalEventTypes = ['run.completed', 'run.failed', 'run.canceled'] as const;
+export type TerminalEventType = (typeof terminalEventTypes)[number];
+
+export function isTerminalEvent(e: { type: string }): boolean {
+  return (terminalEventTypes as readonly string[]).includes(e.type);
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { errorInfoSchema, usageSchema, workflowRefSchema } from './run-events';
+import { runStatusSchema } from './run-status';
+
+/** Read model of the trace recorder, served over NATS request/reply. */
+export const runSummarySchema = z.object({
+  runId: z.string(),
+  workflow: workflowRefSchema,
+  status: runStatusSchema,
+  queuedAt: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  usage: usageSchema,
+  error: errorInfoSchema.nullable(),
+  lastSeq: z.number().int(),
+  forkedFrom: z.object({ runId: z.string(), seq: z.number().int() }).nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const spanKindSchema = z.enum(['run', 'node', 'model', 'tool']);
+export const spanStatusSchema = z.enum(['running', 'completed', 'failed', 'canceled']);
+
+export const traceSpanSchema = z.object({
+  spanId: z.string(),
+  parentSpanId: z.string().nullable(),
+  nodeId: z.string().nullable(),
+  path: z.string(),
+  kind: spanKindSchema,
+  nodeType: z.string().nullable(),
+  status: spanStatusSchema,
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  input: z.unknown(),
+  output: z.unknown(),
+  error: errorInfoSchema.nullable(),
+  usage: usageSchema.nullable(),
+  model: z.string().nullable(),
+  iteration: z.number().int().nullable(),
+  branchId: z.string().nullable(),
+  startSeq: z.number().int().nullable(),
+  endSeq: z.number().int().nullable(),
+});
+export type TraceSpan = z.infer<typeof traceSpanSchema>;
+
+export const runTraceSchema = z.object({ run: runSummarySchema, spans: z.array(traceSpanSchema) });
+export type RunTrace = z.infer<typeof runTraceSchema>;
+
+/** `waitForSeq`: answer only once the projection has applied that seq of the run (bounded wait). */
+export const traceQuerySchemas = {
+  getRun: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
+  getTrace: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
+  listRuns: z.object({
+    workflow: z.string().optional(),
+    status: runStatusSchema.optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    cursor: z.string().optional(),
+  }),
+} as const;
+export type TraceQueryOp = keyof typeof traceQuerySchemas;
+export type TraceQuery<Op extends TraceQueryOp> = z.input<(typeof traceQuerySchemas)[Op]>;
+
+export interface TraceQueryResults {
+  getRun: { run: RunSummary | null };
+  getTrace: { trace: RunTrace | null };
+  listRuns: { runs: RunSummary[]; nextCursor: string | null };
+}
+
+/** Every request/reply answer has this shape, so a caller never has to guess at a failure. */
+export type QueryReply<T> = { ok: true; result: T } | { ok: false; error: { code: string; message: string } };

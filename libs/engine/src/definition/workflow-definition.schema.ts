@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+/**
+ * Workflow definitions, graph form. The JSON users PUT into the catalog; validated at save
+ * (`validateDefinition`) and again by the runner before it executes a run.
+ */
+const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)');
+const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
+const modelRef = z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model", e.g. "offline:echo" or "openai:gpt-4o-mini"');
+const base = { id: nodeId, label: z.string().max(200).optional() };
+
+export const setNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('set'),
+  /** State keys to write; string values are templates, other JSON is written as is. */
+  values: z.record(stateKey, z.unknown()).refine((v) => Object.keys(v).length > 0, 'must set at least one key'),
+});
+
+export const llmNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('llm'),
+  model: modelRef,
+  prompt: z.string().min(1),
+  system: z.string().optional(),
+  output_key: stateKey.default('output'),
+  stream: z.boolean().default(false),
+});
+
+export const conditionNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('condition'),
+  /** A CEL expression over state (e.g. `size(input.text) > 10`); picks the `true` or `false` edge. */
+  expression: z.string().min(1),
+});
+
+export const functionNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('function'),
+  function: z.string().min(1),
+  /** Static arguments passed to the function; string values are templates. */
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const nodeSchema = z.discriminatedUnion('type', [setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema]);
+
+export const edgeSchema = z.strictObject({
+  from: nodeId,
+  to: nodeId,
+  handle: z.string().min(1).optional(),
+});
+
+export const graphDefinitionSchema = z.strictObject({
+  kind: z.literal('graph'),
+  description: z.string().max(2000).optional(),
+  nodes: z.array(nodeSchema).min(1).max(500),
+  edges: z.array(edgeSchema).max(2000).default([]),
+  entry: nodeId.optional(),
+});
+
+export const workflowDefinitionSchema = z.discriminatedUnion('kind', [graphDefinitionSchema]);
+
+export type SetNode = z.infer<typeof setNodeSchema>;
+export type LlmNode = z.infer<typeof llmNodeSchema>;
+export type ConditionNode = z.infer<typeof conditionNodeSchema>;
+export type FunctionNode = z.infer<typeof functionNodeSchema>;
+export type WorkflowNode = z.infer<typeof nodeSchema>;
+export type NodeType = WorkflowNode['type'];
+export type NodeOf<T extends NodeType> = Extract<WorkflowNode, { type: T }>;
+export type Edge = z.infer<typeof edgeSchema>;
+export type GraphDefinition = z.infer<typeof graphDefinitionSchema>;
+export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
+/** What users write (defaults not yet applied). */
+export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
+
+export const nodeTypes = ['set', 'llm', 'condition', 'function'] as const satisfies readonly NodeType[];
+
+/** Edge handles each node type can emit; an edge with any other handle is a definition error. */
+export const handlesByNodeType: Record<NodeType, readonly string[]> = {
+  set: ['default'],
+  llm: ['default'],
+  function: ['default'],
+  condition: ['true', 'false'],
+};

@@ -1,0 +1,37 @@
+import type { ErrorCode } from '@spindle/contracts';
+import type { NodeOf, NodeType } from '../definition/workflow-definition.schema';
+import type { RunEnvironment } from '../interpreter/run-environment';
+import type { RunState } from '../interpreter/state';
+import type { UsageLedger } from '../interpreter/usage-ledger';
+
+/** What an executor gets besides its node: where it is in the run and the run's ports. */
+export interface NodeContext {
+  readonly env: RunEnvironment;
+  readonly nodeId: string;
+  /** This execution's span; child spans (model, tool calls) name it as parent. */
+  readonly spanId: string;
+  readonly path: string;
+  /** `seq` of this execution's `node.started`. */
+  readonly startedSeq: number;
+  readonly state: RunState;
+  readonly usage: UsageLedger;
+}
+
+export interface NodeOutcome {
+  /** Top-level state keys the node writes. */
+  delta: Record<string, unknown>;
+  /** The edge handle to follow; `default` when absent. */
+  handle?: string;
+}
+
+/**
+ * One executor per node type. `prepare` renders what the node receives (recorded in
+ * `node.started`, never the whole state); `execute` performs it. The node wrapper, not the
+ * executor, emits the node's own start/end events.
+ */
+export interface NodeExecutor<T extends NodeType, Input = unknown> {
+  /** Error code for a failure that is not already a Spindle error (e.g. user code throwing). */
+  readonly failureCode: ErrorCode;
+  prepare(node: NodeOf<T>, state: RunState): Input;
+  execute(node: NodeOf<T>, input: Input, ctx: NodeContext): Promise<NodeOutcome>;
+}

@@ -1,0 +1,19 @@
+export type {
+  ChatMessage, ModelRequest, ModelResult, ModelPort, RegisteredFunction, FunctionContext, FunctionRegistry,
+  RunLogPort, TokenSink, Clock, IdSource,
+} from './ports';
+export {
+  workflowDefinitionSchema, graphDefinitionSchema, nodeSchema, edgeSchema, nodeTypes, handlesByNodeType,
+} from './definition/workflow-definition.schema';
+export type {
+  WorkflowDefinition, WorkflowDefinitionInput, GraphDefinition, WorkflowNode, NodeType, NodeOf, Edge,
+  SetNode, LlmNode, ConditionNode, FunctionNode,
+} from './definition/workflow-definition.schema';
+export { validateDefinition, entryNodeId } from './definition/validate-definition';
+export { renderTemplate, renderValue } from './interpreter/render-template';
+export { evaluateCondition } from './expressions/cel-expression';
+export { executeRun } from './interpreter/execute-run';
+export type { RunStart, RunOutcome } from './interpreter/execute-run';
+export type { RunEnvironment } from './interpreter/run-environment';
+export { applyDelta } from './interpreter/state';
+export type { RunState } from './interpreter/state';

@@ -1,0 +1,43 @@
+import type { ErrorInfo, Usage } from '@spindle/contracts';
+import type { WorkflowDefinition } from '../definition/workflow-definition.schema';
+import type { RunEnvironment } from './run-environment';
+import { runGraph } from './run-graph';
+import type { RunState } from './state';
+import { UsageLedger } from './usage-ledger';
+
+export interface RunStart {
+  definition: WorkflowDefinition;
+  state: RunState;
+  attempt: number;
+  worker: string;
+}
+
+export type RunOutcome =
+  | { status: 'completed'; output: RunState; usage: Usage }
+  | { status: 'failed'; error: ErrorInfo; usage: Usage }
+  | { status: 'canceled'; reason: string; usage: Usage };
+
+/**
+ * A run from `run.started` to its terminal event. Throws only when the run was lost to
+ * another writer (`run_lost`): then nothing more may be appended.
+ */
+export async function executeRun(start: RunStart, env: RunEnvironment): Promise<RunOutcome> {
+  const began = env.clock.now().getTime();
+  const run = { spanId: env.rootSpanId, path: 'root' };
+  const usage = new UsageLedger();
+  await env.log.append({ type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } });
+
+  const outcome = await runGraph(start.definition, start.state, { containerPath: 'root', parentSpanId: env.rootSpanId }, env, usage);
+  const durationMs = env.clock.now().getTime() - began;
+  const totals = usage.snapshot();
+  if (outcome.status === 'completed') {
+    await env.log.append({ type: 'run.completed', ...run, data: { output: { ...outcome.state }, durationMs, usage: totals } });
+    return { status: 'completed', output: outcome.state, usage: totals };
+  }
+  if (outcome.error.code === 'canceled') {
+    await env.log.append({ type: 'run.canceled', ...run, data: { reason: outcome.error.message, durationMs } });
+    return { status: 'canceled', reason: outcome.error.message, usage: totals };
+  }
+  await env.log.append({ type: 'run.failed', ...run, data: { error: outcome.error, durationMs, usage: totals } });
+  return { status: 'failed', error: outcome.error, usage: totals };
+}
