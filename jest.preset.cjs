@@ -13,5 +13,7 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60_000,
+  globalSetup: path.join(__dirname, 'libs/testing/src/jest-global-setup.ts'),
+  globalTeardown: path.join(__dirname, 'libs/testing/src/jest-global-teardown.ts'),
   forceExit: false,
 };

@@ -1,0 +1,18 @@
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { JsMsg } from '@nats-io/jetstream';
+import type { Bus } from './bus-connection';
+
+/**
+ * Moves a message that failed validation to the dead-letter stream (kept, with why and where it
+ * came from) and terminates it on its own stream, so one bad message never blocks or crashes a
+ * consumer and is never silently lost.
+ */
+export async function deadLetter(bus: Bus, service: string, msg: JsMsg, reason: string): Promise<void> {
+  const h = natsHeaders();
+  h.set('Spindle-Dlq-Reason', reason.slice(0, 1_000));
+  h.set('Spindle-Dlq-Subject', msg.subject);
+  h.set('Spindle-Dlq-Stream', msg.info.stream);
+  h.set('Spindle-Dlq-Stream-Seq', String(msg.seq));
+  await bus.js.publish(bus.names.deadLetterSubject(service), msg.data, { headers: h, msgID: `${msg.info.stream}:${msg.seq}:${service}` });
+  msg.term(reason.slice(0, 200));
+}

@@ -1,0 +1,14 @@
+export { connectBus } from './bus-connection';
+export type { Bus, BusOptions } from './bus-connection';
+export { provisionStreams, deleteStreams, isNotFound } from './provision-streams';
+export type { StreamProvisioning } from './provision-streams';
+export { RunLogWriter, EMPTY_LOG } from './run-log.writer';
+export type { LogPosition } from './run-log.writer';
+export { lastEventOf, readRunLog, followRunLog } from './run-log.reader';
+export type { RunLogFollower } from './run-log.reader';
+export { ensureDurable, pullBatches } from './durable-consumer';
+export type { DurableSpec } from './durable-consumer';
+export { deadLetter } from './dead-letter';
+export { serveQueries, query } from './query-rpc';
+export type { QueryHandlers } from './query-rpc';
+export { publishRunCommand } from './run-commands.publisher';

@@ -1,0 +1,59 @@
+import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
+import { nanos } from '@nats-io/transport-node';
+import type { Bus } from './bus-connection';
+
+export interface StreamProvisioning {
+  /** 1 locally, 3 in production. */
+  replicas: number;
+  /** Window in which a repeated `Nats-Msg-Id` is dropped as a duplicate. */
+  duplicateWindowMs: number;
+}
+
+/**
+ * Creates or updates the streams every service relies on. Safe to call from every service at
+ * every start: an existing stream is updated to the same config, never recreated.
+ */
+export async function provisionStreams(bus: Bus, opts: StreamProvisioning = { replicas: 1, duplicateWindowMs: 120_000 }): Promise<void> {
+  const { names } = bus;
+  const common = { storage: StorageType.File, num_replicas: opts.replicas, duplicate_window: nanos(opts.duplicateWindowMs) };
+  await ensureStream(bus, {
+    ...common,
+    name: names.eventsStream,
+    subjects: [names.eventsWildcard],
+    retention: RetentionPolicy.Limits,
+    // The log is the source of truth: never drop old runs to make room.
+    discard: DiscardPolicy.New,
+  });
+  await ensureStream(bus, { ...common, name: names.commandsStream, subjects: [names.commandsWildcard], retention: RetentionPolicy.Workqueue });
+  await ensureStream(bus, { ...common, name: names.deadLetterStream, subjects: [names.deadLetterSubject('*')], retention: RetentionPolicy.Limits });
+}
+
+async function ensureStream(bus: Bus, config: Partial<StreamConfig> & { name: string }): Promise<void> {
+  try {
+    await bus.jsm.streams.info(config.name);
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    try {
+      await bus.jsm.streams.add(config);
+      return;
+    } catch (addError) {
+      // Another service created it between our look-up and our add.
+      if (!/already in use|already exists/i.test(String((addError as Error).message))) throw addError;
+    }
+  }
+  await bus.jsm.streams.update(config.name, config);
+}
+
+export function isNotFound(e: unknown): boolean {
+  const name = (e as { name?: string })?.name;
+  return name === 'StreamNotFoundError' || name === 'ConsumerNotFoundError' || /not found/i.test(String((e as Error)?.message));
+}
+
+/** Deletes a namespace's streams (tests). */
+export async function deleteStreams(bus: Bus): Promise<void> {
+  for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream]) {
+    await bus.jsm.streams.delete(name).catch((e) => {
+      if (!isNotFound(e)) throw e;
+    });
+  }
+}

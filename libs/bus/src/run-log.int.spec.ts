@@ -1,0 +1,54 @@
+import { testEnv, testNamespace } from '@spindle/testing';
+import type { RunEventDraft } from '@spindle/contracts';
+import { connectBus, type Bus } from './bus-connection';
+import { deleteStreams, provisionStreams } from './provision-streams';
+import { followRunLog, lastEventOf, readRunLog } from './run-log.reader';
+import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
+
+const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root-span', path: 'root', data: { n } });
+
+describe('run log on JetStream', () => {
+  let bus: Bus;
+  beforeAll(async () => {
+    bus = await connectBus({ url: testEnv().natsUrl, namespace: testNamespace(), name: 'bus-int-test' });
+    await provisionStreams(bus);
+    await provisionStreams(bus); // idempotent
+  });
+  afterAll(async () => {
+    await deleteStreams(bus);
+    await bus.close();
+  });
+
+  it('appends gapless seqs and refuses a second writer at the same position', async () => {
+    const a = new RunLogWriter(bus, 'run-a', EMPTY_LOG);
+    expect(await a.append(custom(1))).toBe(1);
+    expect(await a.append(custom(2))).toBe(2);
+
+    const stale = new RunLogWriter(bus, 'run-a', EMPTY_LOG);
+    await expect(stale.append(custom(99))).rejects.toMatchObject({ code: 'run_lost' });
+
+    const last = await lastEventOf(bus, 'run-a');
+    const resumed = new RunLogWriter(bus, 'run-a', last!.position);
+    expect(await resumed.append(custom(3))).toBe(3);
+    await expect(a.append(custom(3))).rejects.toMatchObject({ code: 'run_lost' });
+
+    const { events } = await readRunLog(bus, 'run-a');
+    expect(events.map((e) => [e.seq, e.data])).toEqual([[1, { n: 1 }], [2, { n: 2 }], [3, { n: 3 }]]);
+    expect((await readRunLog(bus, 'run-a', 2)).events.map((e) => e.seq)).toEqual([3]);
+    expect(await lastEventOf(bus, 'no-such-run')).toBeUndefined();
+  });
+
+  it('follows history then live with nothing lost or repeated, ending at a terminal event', async () => {
+    const w = new RunLogWriter(bus, 'run-b', EMPTY_LOG);
+    for (let i = 1; i <= 5; i++) await w.append(custom(i));
+    const follower = followRunLog(bus, 'run-b', 2, { untilTerminal: true });
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const { event } of follower) seen.push(event.seq);
+    })();
+    for (let i = 6; i <= 20; i++) await w.append(custom(i));
+    await w.append({ type: 'run.completed', spanId: 'root-span', path: 'root', data: { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } } });
+    await reading;
+    expect(seen).toEqual(Array.from({ length: 19 }, (_, i) => i + 3));
+  });
+});

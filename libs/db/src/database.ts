@@ -1,0 +1,60 @@
+import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
+import { Pool } from 'pg';
+
+export interface DatabaseOptions {
+  url: string;
+  /** The owning service's schema; every unqualified table name resolves inside it. */
+  schema: string;
+  maxConnections?: number;
+}
+
+const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A Kysely instance whose connections live in one service's schema (`search_path`). */
+export function createDatabase<DB>(opts: DatabaseOptions): Kysely<DB> {
+  assertSchemaName(opts.schema);
+  const pool = new Pool({
+    connectionString: opts.url,
+    max: opts.maxConnections ?? 10,
+    options: `-c search_path=${opts.schema}`,
+    connectionTimeoutMillis: 5_000,
+  });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Creates the schema and applies the service's migrations, in order, exactly once each. */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<void> {
+  assertSchemaName(schema);
+  await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db,
+    migrationTableSchema: schema,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migrations of schema "${schema}" failed${failed ? ` at ${failed.migrationName}` : ''}: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  }
+}
+
+/** Drops a schema and everything in it (tests). */
+export async function dropSchema(db: Kysely<unknown>, schema: string): Promise<void> {
+  assertSchemaName(schema);
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+}
+
+export async function pingDatabase(db: Kysely<unknown>): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** `<namespace>_<service>`, or just `<service>` without a namespace. */
+export function serviceSchema(service: string, namespace = ''): string {
+  const schema = namespace ? `${namespace}_${service}` : service.replace(/-/g, '_');
+  assertSchemaName(schema.replace(/-/g, '_'));
+  return schema.replace(/-/g, '_');
+}
+
+function assertSchemaName(schema: string) {
+  if (!SCHEMA_PATTERN.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+}

@@ -1,0 +1,71 @@
+import type { Kysely, Migration } from 'kysely';
+
+export const traceMigrations: Record<string, Migration> = {
+  '0001_runs_spans_events': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('runs')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('workflow', 'text', (c) => c.notNull())
+        .addColumn('workflow_version', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('queued_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('started_at', 'timestamptz')
+        .addColumn('ended_at', 'timestamptz')
+        .addColumn('duration_ms', 'double precision')
+        .addColumn('input_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('output_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('total_tokens', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('error', 'jsonb')
+        .addColumn('last_seq', 'integer', (c) => c.notNull())
+        .addColumn('root_span_id', 'text', (c) => c.notNull())
+        .addColumn('forked_from', 'jsonb')
+        .execute();
+      // Cursor paging walks (queued_at desc, run_id desc), optionally within a workflow or status.
+      await db.schema.createIndex('runs_queued_idx').on('runs').columns(['queued_at desc', 'run_id desc']).execute();
+      await db.schema.createIndex('runs_workflow_idx').on('runs').columns(['workflow', 'queued_at desc', 'run_id desc']).execute();
+      await db.schema.createIndex('runs_status_idx').on('runs').columns(['status', 'queued_at desc', 'run_id desc']).execute();
+
+      await db.schema
+        .createTable('spans')
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('span_id', 'text', (c) => c.notNull())
+        .addColumn('parent_span_id', 'text')
+        .addColumn('node_id', 'text')
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('node_type', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('started_at', 'timestamptz')
+        .addColumn('ended_at', 'timestamptz')
+        .addColumn('duration_ms', 'double precision')
+        .addColumn('start_seq', 'integer')
+        .addColumn('end_seq', 'integer')
+        .addColumn('input', 'jsonb')
+        .addColumn('output', 'jsonb')
+        .addColumn('error', 'jsonb')
+        .addColumn('usage', 'jsonb')
+        .addColumn('model', 'text')
+        .addColumn('iteration', 'integer')
+        .addColumn('branch_id', 'text')
+        .addPrimaryKeyConstraint('spans_pk', ['run_id', 'span_id'])
+        .execute();
+
+      await db.schema
+        .createTable('run_events')
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addColumn('stream_seq', 'bigint', (c) => c.notNull())
+        .addColumn('event', 'jsonb', (c) => c.notNull())
+        .addPrimaryKeyConstraint('run_events_pk', ['run_id', 'seq'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('run_events').execute();
+      await db.schema.dropTable('spans').execute();
+      await db.schema.dropTable('runs').execute();
+    },
+  },
+};

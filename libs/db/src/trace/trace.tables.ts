@@ -1,0 +1,61 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Json = ColumnType<unknown, string, string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+/** Tables owned by the trace recorder. */
+export interface TraceTables {
+  runs: RunsTable;
+  spans: SpansTable;
+  run_events: RunEventsTable;
+}
+
+export interface RunsTable {
+  run_id: string;
+  workflow: string;
+  workflow_version: number;
+  status: string;
+  queued_at: Timestamp;
+  started_at: Timestamp | null;
+  ended_at: Timestamp | null;
+  duration_ms: number | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  total_tokens: Generated<number>;
+  error: Json | null;
+  last_seq: number;
+  root_span_id: string;
+  forked_from: Json | null;
+}
+
+export interface SpansTable {
+  run_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  node_id: string | null;
+  path: string;
+  kind: string;
+  node_type: string | null;
+  status: string;
+  started_at: Timestamp | null;
+  ended_at: Timestamp | null;
+  duration_ms: number | null;
+  start_seq: number | null;
+  end_seq: number | null;
+  input: Json | null;
+  output: Json | null;
+  error: Json | null;
+  usage: Json | null;
+  model: string | null;
+  iteration: number | null;
+  branch_id: string | null;
+}
+
+export interface RunEventsTable {
+  run_id: string;
+  seq: number;
+  type: string;
+  at: Timestamp;
+  stream_seq: ColumnType<string, number | string, number | string>;
+  event: Json;
+}
