@@ -30,6 +30,16 @@ export default [
     },
   },
   {
+    // Tests of any tier may use the shared testing lib.
+    files: ['**/*.spec.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', {
+        enforceBuildableLibDependency: false,
+        depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:app'] }],
+      }],
+    },
+  },
+  {
     files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {

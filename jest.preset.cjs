@@ -9,7 +9,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid)/)'],
   moduleNameMapper: {
-    '^@spindle/(contracts|engine|bus|db|llm|telemetry|testing)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@spindle/(contracts|engine|bus|db|llm|telemetry|testing|service-kit)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60_000,

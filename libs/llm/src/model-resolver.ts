@@ -1,0 +1,86 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { SpindleError } from '@spindle/contracts';
+import { LLM_ENV_VARS, type LlmConfig } from './llm-config';
+import { OFFLINE_ECHO_MODEL_ID, OfflineEchoModel } from './offline-echo.model';
+
+export const PROVIDERS = ['openai', 'anthropic', 'compatible', 'offline'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+// Passed explicitly: without a baseURL the SDK providers fall back to reading
+// OPENAI_BASE_URL / ANTHROPIC_BASE_URL from process.env themselves, which libs/ must not do.
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** Splits `provider:model`; the model part may itself contain `:` (e.g. Ollama's `llama3:8b`). */
+export function parseModelRef(ref: string): { provider: ProviderName; modelId: string } {
+  const i = ref.indexOf(':');
+  const provider = i > 0 ? ref.slice(0, i) : '';
+  const modelId = i > 0 ? ref.slice(i + 1) : '';
+  if (provider === '' || modelId.trim() === '') {
+    throw new SpindleError('unknown_model', `Model '${ref}' is not of the form 'provider:model' (e.g. 'openai:gpt-4o-mini', 'offline:echo')`);
+  }
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    throw new SpindleError('unknown_model', `Unknown model provider '${provider}' in '${ref}'; known providers: ${PROVIDERS.join(', ')}`);
+  }
+  return { provider: provider as ProviderName, modelId };
+}
+
+function notConfigured(provider: ProviderName, envVar: string): SpindleError {
+  return new SpindleError('unknown_model', `Model provider '${provider}' is not configured: set ${envVar}`);
+}
+
+/**
+ * Turns `provider:model` into an AI SDK language model. Provider instances are built lazily and
+ * cached, so a missing key only fails the models that need it, and each call reuses one client.
+ * Configuration problems are `unknown_model` (not retryable): retrying cannot fix them.
+ */
+export function createModelResolver(config: LlmConfig): (ref: string) => LanguageModelV3 {
+  const cache = new Map<ProviderName, (modelId: string) => LanguageModelV3>();
+
+  const factory = (provider: ProviderName): ((modelId: string) => LanguageModelV3) => {
+    switch (provider) {
+      case 'openai': {
+        const apiKey = config.openai?.apiKey;
+        if (!apiKey) throw notConfigured(provider, LLM_ENV_VARS.openaiApiKey);
+        const openai = createOpenAI({ apiKey, baseURL: config.openai?.baseUrl ?? OPENAI_DEFAULT_BASE_URL });
+        // `openai(id)` means the Responses API in @ai-sdk/openai v3; `.chat` keeps the
+        // chat-completions protocol, which OpenAI and every OPENAI_BASE_URL-style proxy speak.
+        return (id) => openai.chat(id);
+      }
+      case 'anthropic': {
+        const apiKey = config.anthropic?.apiKey;
+        if (!apiKey) throw notConfigured(provider, LLM_ENV_VARS.anthropicApiKey);
+        const anthropic = createAnthropic({ apiKey, baseURL: config.anthropic?.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL });
+        return (id) => anthropic(id);
+      }
+      case 'compatible': {
+        const baseURL = config.compatible?.baseUrl;
+        if (!baseURL) throw notConfigured(provider, LLM_ENV_VARS.compatibleBaseUrl);
+        // includeUsage sends `stream_options.include_usage`, without which servers send no
+        // token counts for streamed replies; the key is optional (a local Ollama needs none).
+        const compatible = createOpenAICompatible({ name: 'compatible', baseURL, apiKey: config.compatible?.apiKey, includeUsage: true });
+        return (id) => compatible.chatModel(id);
+      }
+      case 'offline': {
+        const echo = new OfflineEchoModel({ chunkDelayMs: config.offline?.chunkDelayMs });
+        return (id) => {
+          if (id !== OFFLINE_ECHO_MODEL_ID) throw new SpindleError('unknown_model', `Unknown offline model 'offline:${id}'; the only one is 'offline:${OFFLINE_ECHO_MODEL_ID}'`);
+          return echo;
+        };
+      }
+    }
+  };
+
+  return (ref) => {
+    const { provider, modelId } = parseModelRef(ref);
+    let make = cache.get(provider);
+    if (make === undefined) {
+      make = factory(provider);
+      cache.set(provider, make);
+    }
+    return make(modelId);
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Settings every Spindle service reads from its environment, parsed once at its edge. */
+export interface ServiceConfig {
+  readonly service: string;
+  readonly natsUrl: string;
+  readonly databaseUrl: string;
+  /** Prefix of every stream, subject and schema; empty in a normal deployment. */
+  readonly namespace: string;
+  readonly host: string;
+  readonly port: number;
+  readonly logLevel: string;
+  readonly otlpEndpoint?: string;
+  readonly streamReplicas: number;
+}
+
+const envSchema = z.object({
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  DATABASE_URL: z.string().default('postgres://root@127.0.0.1:5432/postgres'),
+  SPINDLE_NAMESPACE: z.string().regex(/^([a-z][a-z0-9_]{0,31})?$/, 'lower-case letters, digits and _').default(''),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  SPINDLE_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+});
+
+export function parseServiceConfig(env: Record<string, string | undefined>, service: string, portVariable: string, defaultPort: number): ServiceConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`invalid environment for ${service}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const port = Number(env[portVariable] ?? defaultPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${portVariable} must be a port number (got "${env[portVariable]}")`);
+  const e = parsed.data;
+  return Object.freeze({
+    service,
+    natsUrl: e.NATS_URL,
+    databaseUrl: e.DATABASE_URL,
+    namespace: e.SPINDLE_NAMESPACE,
+    host: e.HOST,
+    port,
+    logLevel: e.LOG_LEVEL,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    streamReplicas: e.SPINDLE_STREAM_REPLICAS,
+  });
+}

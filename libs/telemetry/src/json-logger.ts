@@ -1,0 +1,39 @@
+import { hostname } from 'node:os';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export interface JsonLoggerOptions {
+  /** pino level name; default `info`. Apps map LOG_LEVEL to this at their edge. */
+  level?: string;
+  /** Default stdout. Tests pass a stream that captures lines. */
+  destination?: DestinationStream;
+}
+
+/**
+ * One JSON object per line: `level` as a label, ISO `time`, `service`, and
+ * `trace_id`/`span_id` of the active span so logs join traces in the backend.
+ * Add per-run fields with `logger.child({ runId })`.
+ */
+export function createLogger(service: string, opts: JsonLoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: opts.level ?? 'info',
+      // Setting `base` replaces pino's default {pid, hostname}; keep them.
+      base: { service, pid: process.pid, hostname: hostname() },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      // Evaluated per line (also for child loggers), so it reflects the span
+      // active where the log call happens, not where the logger was created.
+      mixin: activeTraceFields,
+    },
+    opts.destination,
+  );
+}
+
+function activeTraceFields(): Record<string, string> {
+  const spanContext = trace.getActiveSpan()?.spanContext();
+  if (!spanContext || !isSpanContextValid(spanContext)) return {};
+  return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
+}

@@ -1,0 +1,104 @@
+import { context, diag, propagation, trace, type Tracer } from '@opentelemetry/api';
+import {
+  CompositePropagator,
+  globalErrorHandler,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+
+export interface TelemetryOptions {
+  serviceName: string;
+  /** Collector base URL, e.g. `http://otel-collector:4318`; traces go to `${otlpEndpoint}/v1/traces`. */
+  otlpEndpoint?: string;
+  /** Extra processors, e.g. `new SimpleSpanProcessor(new InMemorySpanExporter())` in tests. */
+  spanProcessors?: SpanProcessor[];
+  /** Patch `pg`. Only works if `pg` is required AFTER startTelemetry (require hook). */
+  instrumentPg?: boolean;
+}
+
+export interface Telemetry {
+  tracer(name?: string): Tracer;
+  shutdown(): Promise<void>;
+}
+
+// One SDK per process. The OTel API refuses to replace a registered global
+// (it logs "duplicate registration" and keeps the first), so a second NodeSDK
+// would silently record into the first one. Instead:
+//  - a call while telemetry is running returns the SAME handle (its options are
+//    ignored, with a diag warning), so Jest files and apps never throw;
+//  - shutdown() unregisters the globals, so a later call starts a fresh SDK.
+let active: Telemetry | undefined;
+
+export function startTelemetry(options: TelemetryOptions): Telemetry {
+  if (active) {
+    diag.warn(
+      `startTelemetry(${options.serviceName}): telemetry already running; reusing it and ignoring these options`,
+    );
+    return active;
+  }
+
+  const pg = options.instrumentPg ? new PgInstrumentation() : undefined;
+  const sdk = new NodeSDK({
+    serviceName: options.serviceName,
+    spanProcessors: spanProcessorsFor(options),
+    // Explicit so OTEL_PROPAGATORS cannot swap the wire format other services expect.
+    textMapPropagator: new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+    // NodeSDK has no auto-instrumentations by default; keep it an explicit list.
+    instrumentations: pg ? [pg] : [],
+    // Empty arrays (not undefined) stop NodeSDK from building OTLP metric and log
+    // exporters from OTEL_* env defaults, which would push to localhost:4318.
+    metricReaders: [],
+    logRecordProcessors: [],
+    // contextManager left undefined => NodeSDK installs AsyncLocalStorageContextManager.
+  });
+  sdk.start();
+
+  let stopping: Promise<void> | undefined;
+  const stop = async (): Promise<void> => {
+    try {
+      await sdk.shutdown();
+    } catch (err) {
+      // The final flush fails when the collector is down (ECONNREFUSED after the
+      // exporter's retries). Losing spans must not fail a SIGTERM handler, so route
+      // it like every other OTel export error (setGlobalErrorHandler to see it).
+      globalErrorHandler(err instanceof Error ? err : String(err));
+    } finally {
+      pg?.disable();
+      // NodeSDK.shutdown() leaves its globals registered; drop them so a later
+      // startTelemetry() can register a fresh provider instead of being ignored.
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      if (active === handle) active = undefined;
+    }
+  };
+  const handle: Telemetry = {
+    tracer: (name) => trace.getTracer(name ?? options.serviceName),
+    shutdown: () => (stopping ??= stop()),
+  };
+  active = handle;
+  return handle;
+}
+
+function spanProcessorsFor(options: TelemetryOptions): SpanProcessor[] {
+  const processors = [...(options.spanProcessors ?? [])];
+  if (options.otlpEndpoint) {
+    const url = `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`;
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
+  }
+  // NodeSDK registers no tracer provider at all for an empty list, and one from
+  // OTEL_TRACES_EXPORTER for `undefined`. A no-op processor gets a real provider
+  // (valid trace ids for logs and propagation) that exports nothing.
+  if (processors.length === 0) processors.push(new NoopSpanProcessor());
+  return processors;
+}

@@ -1,0 +1,195 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A real HTTP server speaking the OpenAI chat-completions protocol, so provider adapters are
+ * tested over the wire (request shape, SSE parsing, usage chunk, HTTP errors) instead of against
+ * a mocked `fetch`. Plain node:http and no Jest imports: a `.js` child process can run it too.
+ */
+
+/** Token counts in the OpenAI wire format. */
+export interface FakeOpenAIUsage { prompt_tokens: number; completion_tokens: number; total_tokens?: number }
+
+/** What the server answers to one request. */
+export interface FakeOpenAIReply {
+  text: string;
+  /** Defaults to whitespace word counts of the request messages and of `text`. */
+  usage?: FakeOpenAIUsage;
+  /** HTTP status; >= 400 answers `{ error: { message } }` instead of a completion. */
+  status?: number;
+  /**
+   * Error message. With a status >= 400 it is the body's message; without one, a non-streaming
+   * request gets HTTP 500 and a streaming one gets its text chunks then an SSE error event.
+   */
+  error?: string;
+  /** Wait this long before the body (non-streaming) or before each SSE chunk (streaming). */
+  delayMs?: number;
+}
+
+/** The OpenAI chat-completions request body, loosely typed: tests assert on what was sent. */
+export interface FakeOpenAIRequestBody {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  messages?: Array<{ role: string; content: unknown }>;
+  [key: string]: unknown;
+}
+
+export type FakeOpenAIReplyFn = (body: FakeOpenAIRequestBody) => FakeOpenAIReply | Promise<FakeOpenAIReply>;
+
+export interface FakeOpenAICall { path: string; body: FakeOpenAIRequestBody; headers: IncomingHttpHeaders }
+
+const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
+
+/** Message content is a string or an array of `{ type: 'text', text }` parts. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p?.text === 'string' ? p.text : '')).join(' ');
+  return '';
+}
+
+const defaultReply: FakeOpenAIReplyFn = (body) => {
+  const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
+  return { text: `echo: ${contentText(lastUser?.content)}` };
+};
+
+export class FakeOpenAIServer {
+  readonly calls: FakeOpenAICall[] = [];
+  private readonly server: Server;
+  private port = 0;
+
+  constructor(private readonly reply: FakeOpenAIReplyFn = defaultReply) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((e: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, errorBody(`fake server failed: ${String(e)}`));
+        else res.destroy();
+      });
+    });
+  }
+
+  get callCount(): number {
+    return this.calls.length;
+  }
+
+  /** e.g. `http://127.0.0.1:PORT/v1`; valid after `start()`. */
+  get baseUrl(): string {
+    if (this.port === 0) throw new Error('FakeOpenAIServer: call start() first');
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => {
+        this.port = (this.server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  }
+
+  /** Closes the listener and any open (e.g. streaming or keep-alive) connections. */
+  stop(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (!this.server.listening) return resolve();
+      this.server.close((e) => (e ? reject(e) : resolve()));
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
+      return sendJson(res, 404, errorBody(`no route for ${req.method} ${path}`));
+    }
+    let body: FakeOpenAIRequestBody;
+    try {
+      body = JSON.parse(await readBody(req)) as FakeOpenAIRequestBody;
+    } catch {
+      return sendJson(res, 400, errorBody('invalid JSON body'));
+    }
+    this.calls.push({ path, body, headers: req.headers });
+
+    const reply = await this.reply(body);
+    const usage = reply.usage ?? {
+      prompt_tokens: (body.messages ?? []).reduce((n, m) => n + wordCount(contentText(m.content)), 0),
+      completion_tokens: wordCount(reply.text),
+    };
+    const fullUsage = { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
+    const base = { id: `chatcmpl-fake-${this.calls.length}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake' };
+    const closed = closedSignal(res);
+
+    if (reply.status !== undefined && reply.status >= 400) {
+      await sleep(reply.delayMs, closed);
+      return sendJson(res, reply.status, errorBody(reply.error ?? `fake error ${reply.status}`));
+    }
+    if (!body.stream) {
+      await sleep(reply.delayMs, closed);
+      if (reply.error !== undefined) return sendJson(res, 500, errorBody(reply.error));
+      return sendJson(res, reply.status ?? 200, {
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+        usage: fullUsage,
+      });
+    }
+
+    res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const send = async (data: unknown): Promise<boolean> => {
+      await sleep(reply.delayMs, closed);
+      if (closed.aborted) return false; // the client went away (e.g. aborted): stop writing
+      res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      return true;
+    };
+    const chunk = (delta: object, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+
+    for (const [i, piece] of splitWords(reply.text).entries()) {
+      if (!(await send(chunk(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, null)))) return;
+    }
+    if (reply.error !== undefined) {
+      await send(errorBody(reply.error));
+      return void res.end();
+    }
+    if (!(await send(chunk({}, 'stop')))) return;
+    if (body.stream_options?.include_usage === true) {
+      if (!(await send({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage }))) return;
+    }
+    if (await send('[DONE]')) res.end();
+  }
+}
+
+/** Word plus its following whitespace, so the chunks join back to the exact text. */
+function splitWords(text: string): string[] {
+  return text.match(/^\s*\S+\s*|\S+\s*/g) ?? (text === '' ? [] : [text]);
+}
+
+/** The OpenAI error shape, which the SDKs parse into their error messages. */
+const errorBody = (message: string) => ({ error: { message, type: 'server_error', code: null } });
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of req) parts.push(c as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Aborts when the client closes the connection before the response finished. */
+function closedSignal(res: ServerResponse): AbortSignal {
+  const ac = new AbortController();
+  res.on('close', () => void (res.writableFinished || ac.abort()));
+  return ac.signal;
+}
+
+/** Resolves after `ms`, or early when `signal` aborts, so a gone client frees its timer. */
+function sleep(ms: number | undefined, signal: AbortSignal): Promise<void> {
+  if (!ms || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,3 @@
+export { resolveTestInfra, reachable, testNamespace, testEnv } from './test-infra';
+export type { TestInfra } from './test-infra';
+export { FakeOpenAIServer } from './fake-openai-server';
