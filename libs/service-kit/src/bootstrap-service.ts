@@ -5,14 +5,15 @@ import { createLogger, PinoNestLogger } from '@spindle/telemetry';
 import type { ServiceConfig } from './service-config';
 
 /** Builds a Nest app on Fastify with JSON logs and graceful shutdown, and starts listening. */
-export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: { bodyLimit?: number } = {}): Promise<INestApplication> {
+export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: { bodyLimit?: number; beforeListen?: (app: NestFastifyApplication) => void; ownBodyParser?: boolean } = {}): Promise<INestApplication> {
   const logger = createLogger(config.service, { level: config.logLevel });
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule as never,
     new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? 1_048_576, logger: false }),
-    { logger: new PinoNestLogger(logger), abortOnError: false },
+    { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: !opts.ownBodyParser },
   );
   app.enableShutdownHooks();
+  opts.beforeListen?.(app);
   await app.listen(config.port, config.host);
   logger.info({ port: config.port, namespace: config.namespace || undefined }, `${config.service} listening`);
   return app;

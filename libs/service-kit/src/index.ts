@@ -7,3 +7,5 @@ export type { InfraOptions } from './infra.module';
 export { HealthController } from './health.controller';
 export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
+export { RunLogProjector } from './run-log-projector';
+export type { RunLogProjectorOptions } from './run-log-projector';

@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { projectionProgressMigrations } from '@spindle/db';
+import { InfraModule, type ServiceConfig } from '@spindle/service-kit';
+import { RunProgressConsumer } from './run-progress.consumer';
+
+@Module({})
+export class ApprovalModule {
+  static forRoot(config: ServiceConfig): DynamicModule {
+    return {
+      module: ApprovalModule,
+      imports: [InfraModule.forRoot({ config, database: { owner: 'approval', migrations: projectionProgressMigrations } })],
+      providers: [RunProgressConsumer],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+import 'reflect-metadata';
+import { bootstrapService, parseServiceConfig, runMain } from '@spindle/service-kit';
+import { startTelemetry } from '@spindle/telemetry';
+import { ApprovalModule } from './app.module';
+
+runMain('approval', async () => {
+  const config = parseServiceConfig(process.env, 'approval', 'APPROVAL_PORT', 8084);
+  startTelemetry({ serviceName: 'spindle-approval', otlpEndpoint: config.otlpEndpoint });
+  await bootstrapService(ApprovalModule.forRoot(config), config);
+});

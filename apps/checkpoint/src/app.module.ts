@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { projectionProgressMigrations } from '@spindle/db';
+import { InfraModule, type ServiceConfig } from '@spindle/service-kit';
+import { RunProgressConsumer } from './run-progress.consumer';
+
+@Module({})
+export class CheckpointModule {
+  static forRoot(config: ServiceConfig): DynamicModule {
+    return {
+      module: CheckpointModule,
+      imports: [InfraModule.forRoot({ config, database: { owner: 'checkpoint', migrations: projectionProgressMigrations } })],
+      providers: [RunProgressConsumer],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { Bus } from '@spindle/bus';
+import { gatewayMigrations, type GatewayTables } from '@spindle/db';
+import { BUS, DATABASE, InfraModule, LOGGER } from '@spindle/service-kit';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG } from './gateway.tokens';
+import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
+import { RunReads } from './runs/run-reads.service';
+import { RunStarter } from './runs/run-starter.service';
+import { RunsController } from './runs/runs.controller';
+import { WorkflowCatalogRepository } from './workflows/workflow-catalog.repository';
+import { WorkflowsController } from './workflows/workflows.controller';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [InfraModule.forRoot({ config, database: { owner: 'gateway', migrations: gatewayMigrations } })],
+      controllers: [WorkflowsController, RunsController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
+        { provide: WorkflowCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db) },
+        { provide: IdempotencyKeysRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours) },
+        {
+          provide: RunStarter,
+          inject: [BUS, WorkflowCatalogRepository, IdempotencyKeysRepository],
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, keys),
+        },
+        { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
+      ],
+    };
+  }
+}

@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import type { Context } from '@opentelemetry/api';
+import { EMPTY_LOG, publishRunCommand, RunLogWriter, type Bus } from '@spindle/bus';
+import { SpindleError } from '@spindle/contracts';
+import { validateDefinition } from '@spindle/engine';
+import { injectTraceContext } from '@spindle/telemetry';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { parseBody } from '../http/parse-body';
+import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
+
+export const startRunBodySchema = z.strictObject({
+  input: z.unknown().optional(),
+  /** Initial state, merged first; `input` is then written to `state.input`. */
+  state: z.record(z.string(), z.unknown()).optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  version: z.number().int().positive().optional(),
+});
+
+export interface RunAccepted {
+  runId: string;
+  workflow: { name: string; version: number };
+  status: 'queued';
+  location: string;
+  eventsLocation: string;
+}
+
+export interface StartedRun {
+  accepted: RunAccepted;
+  /** True when an Idempotency-Key named a run started before; nothing new was queued. */
+  replayed: boolean;
+}
+
+/**
+ * Starts a run: checks everything first (body, workflow, version, idempotency key), then
+ * appends `run.queued` (seq 1) and queues the start command. Nothing is stored or queued for a
+ * request that is refused.
+ */
+export class RunStarter {
+  constructor(private readonly bus: Bus, private readonly catalog: WorkflowCatalogRepository, private readonly keys: IdempotencyKeysRepository) {}
+
+  async start(name: string, rawBody: unknown, idempotencyKey: string | undefined, trace: Context, beforeDispatch?: (runId: string) => Promise<void>): Promise<StartedRun> {
+    const body = parseBody(startRunBodySchema, rawBody ?? {});
+    const workflow = await this.catalog.find(name, body.version);
+    if (!workflow) {
+      if (body.version !== undefined && (await this.catalog.find(name))) throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
+      throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
+    }
+    const definition = validateDefinition(workflow.definition);
+    const runId = ulid();
+    const accepted: RunAccepted = {
+      runId,
+      workflow: { name, version: workflow.version },
+      status: 'queued',
+      location: `/v1/runs/${runId}`,
+      eventsLocation: `/v1/runs/${runId}/events`,
+    };
+
+    if (idempotencyKey !== undefined) {
+      const requestHash = hashRequest(name, body);
+      const held = await this.heldBy(idempotencyKey, requestHash);
+      if (held) return held;
+      if (!(await this.keys.claim(idempotencyKey, requestHash, runId, accepted))) {
+        const raced = await this.heldBy(idempotencyKey, requestHash);
+        if (raced) return raced;
+      }
+    }
+    try {
+      const headers = natsHeaders();
+      injectTraceContext(headers, trace);
+      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers: () => headers });
+      await log.append({
+        type: 'run.queued',
+        spanId: randomBytes(8).toString('hex'),
+        path: 'root',
+        data: {
+          workflow: { name, version: workflow.version },
+          input: body.input ?? null,
+          state: { ...(body.state ?? {}), input: body.input ?? null },
+          ...(body.parameters ? { parameters: body.parameters } : {}),
+          definition,
+        },
+      });
+      await beforeDispatch?.(runId);
+      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers);
+    } catch (e) {
+      if (idempotencyKey !== undefined) await this.keys.release(idempotencyKey, runId);
+      throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
+    }
+    return { accepted, replayed: false };
+  }
+
+  private async heldBy(key: string, requestHash: string): Promise<StartedRun | undefined> {
+    const stored = await this.keys.find(key);
+    if (!stored) return undefined;
+    if (stored.requestHash !== requestHash) {
+      throw new SpindleError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body; use a new key for a different request');
+    }
+    return { accepted: stored.response as RunAccepted, replayed: true };
+  }
+}
+
+function hashRequest(name: string, body: unknown): string {
+  return createHash('sha256').update(`${name}\n${canonicalJson(body)}`).digest('hex');
+}
+
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

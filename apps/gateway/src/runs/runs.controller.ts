@@ -1,0 +1,97 @@
+import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import { runStatusSchema, SpindleError } from '@spindle/contracts';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { GATEWAY_CONFIG } from '../gateway.tokens';
+import type { GatewayConfig } from '../gateway.config';
+import { parseBody } from '../http/parse-body';
+import { traceContextOf } from '../http/request-tracing';
+import { RunEventStream } from './run-event-stream';
+import { RunReads } from './run-reads.service';
+import { RunStarter } from './run-starter.service';
+
+const listQuerySchema = z.strictObject({
+  workflow: z.string().min(1).optional(),
+  status: runStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).optional(),
+});
+const eventsQuerySchema = z.strictObject({ after: z.coerce.number().int().nonnegative().default(0) });
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+@Controller('v1')
+export class RunsController {
+  constructor(
+    private readonly starter: RunStarter,
+    private readonly reads: RunReads,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('workflows/:name/runs')
+  async start(@Param('name') name: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw new SpindleError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', { issues: [{ field: 'Idempotency-Key', message: 'invalid' }] });
+    }
+    if (!wantsEventStream(req)) {
+      const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req));
+      return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
+    }
+    let stream: RunEventStream | undefined;
+    const open = async (runId: string) => {
+      stream = new RunEventStream(this.bus, reply.raw, { runId, afterSeq: 0, heartbeatMs: this.config.heartbeatMs, headers: { Location: `/v1/runs/${runId}` } }, this.logger);
+    };
+    const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req), open).catch((e) => {
+      stream?.abort('not started');
+      throw e;
+    });
+    stream ??= new RunEventStream(this.bus, reply.raw, { runId: accepted.runId, afterSeq: 0, heartbeatMs: this.config.heartbeatMs, headers: { Location: accepted.location } }, this.logger);
+    reply.hijack();
+    if (replayed) reply.raw.setHeader('Idempotent-Replayed', 'true');
+    stream.writeHead();
+    await stream.pipe();
+  }
+
+  @Get('runs')
+  list(@Query() query: unknown) {
+    return this.reads.list(parseBody(listQuerySchema, query, 'query'));
+  }
+
+  @Get('runs/:id')
+  get(@Param('id') id: string) {
+    return this.reads.summary(id);
+  }
+
+  @Get('runs/:id/trace')
+  trace(@Param('id') id: string) {
+    return this.reads.trace(id);
+  }
+
+  @Get('runs/:id/events')
+  async events(@Param('id') id: string, @Query() query: unknown, @Headers('last-event-id') lastEventId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const { after } = parseBody(eventsQuerySchema, query, 'query');
+    if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
+    const resumeFrom = parseLastEventId(lastEventId);
+    await this.reads.requireRun(id);
+    const stream = new RunEventStream(this.bus, reply.raw, { runId: id, afterSeq: Math.max(after, resumeFrom), heartbeatMs: this.config.heartbeatMs }, this.logger);
+    reply.hijack();
+    stream.writeHead();
+    await stream.pipe();
+  }
+}
+
+function wantsEventStream(req: FastifyRequest): boolean {
+  return (req.headers.accept ?? '').includes('text/event-stream');
+}
+
+function parseLastEventId(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  if (!/^\d{1,15}$/.test(value.trim())) {
+    throw new SpindleError('invalid_last_event_id', `Last-Event-ID must be the seq of an event (a non-negative integer), got "${value.slice(0, 40)}"`, { issues: [{ field: 'Last-Event-ID', message: 'not a seq' }] });
+  }
+  return Number(value.trim());
+}

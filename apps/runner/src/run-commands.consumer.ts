@@ -1,0 +1,89 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { JsMsg } from '@nats-io/jetstream';
+import { deadLetter, ensureDurable, type Bus } from '@spindle/bus';
+import { runCommandSchema } from '@spindle/contracts';
+import { extractTraceContext } from '@spindle/telemetry';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Logger } from 'pino';
+import { executeStartCommand, type RunExecutorDeps } from './run-executor';
+import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
+import type { RunnerConfig } from './runner.config';
+
+/**
+ * The runners' shared durable pull consumer on `run.cmd.*`. Each runner takes at most
+ * `concurrency` commands, holds each unacknowledged while its run executes (signalling
+ * `working()`), and acknowledges when the run is terminal. A runner that dies leaves its
+ * commands to be redelivered after the ack wait.
+ */
+@Injectable()
+export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly stopping = new AbortController();
+  private loop?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RUNNER_CONFIG) private readonly config: RunnerConfig,
+    @Inject(RUN_EXECUTOR_DEPS) private readonly deps: RunExecutorDeps,
+  ) {}
+
+  onApplicationBootstrap() {
+    this.loop = this.pull();
+  }
+
+  async onApplicationShutdown() {
+    this.stopping.abort();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async pull(): Promise<void> {
+    const { names } = this.bus;
+    const consumer = await ensureDurable(this.bus, {
+      stream: names.commandsStream,
+      durable: names.durables.runners,
+      filterSubject: names.commandsWildcard,
+      ackWaitMs: this.config.ackWaitMs,
+      maxAckPending: 100_000,
+    });
+    while (!this.stopping.signal.aborted) {
+      if (this.inFlight.size >= this.config.concurrency) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      let msg: JsMsg | null = null;
+      try {
+        msg = await consumer.next({ expires: 2_000 });
+      } catch (e) {
+        if (this.stopping.signal.aborted) return;
+        this.logger.warn({ err: e }, 'fetching run commands failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      if (!msg) continue;
+      const task = this.handle(msg).finally(() => this.inFlight.delete(task));
+      this.inFlight.add(task);
+    }
+  }
+
+  private async handle(msg: JsMsg): Promise<void> {
+    let command;
+    try {
+      command = runCommandSchema.parse(msg.json());
+    } catch (e) {
+      this.logger.warn({ subject: msg.subject, reason: (e as Error).message }, 'invalid run command; dead-lettered');
+      await deadLetter(this.bus, 'runner', msg, (e as Error).message);
+      return;
+    }
+    const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
+    try {
+      const result = await executeStartCommand(this.deps, command.runId, { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers) }, this.stopping.signal);
+      if (result !== 'lost') msg.ack();
+    } catch (e) {
+      this.logger.error({ err: e, runId: command.runId }, 'run command failed; it will be redelivered');
+      msg.nak(5_000);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+}

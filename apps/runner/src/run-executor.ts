@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { isSpindleError, isTerminalEvent, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
+import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome } from '@spindle/engine';
+import { injectTraceContext } from '@spindle/telemetry';
+import type { Logger } from 'pino';
+import { OtelSpanBridge } from './otel-span-bridge';
+import { TokenPublisher } from './token-publisher';
+
+export interface RunExecutorDeps {
+  bus: Bus;
+  model: ModelPort;
+  functions: FunctionRegistry;
+  tracer: Tracer;
+  logger: Logger;
+  workerId: string;
+  runTimeoutMs: number;
+  maxSteps: number;
+}
+
+export type CommandResult = 'done' | 'lost' | 'ignored';
+
+/**
+ * Executes one `run.start` command: reads the run's log (the only source of what to run),
+ * appends the run's events, and reports whether the command can be acknowledged.
+ */
+export async function executeStartCommand(deps: RunExecutorDeps, runId: string, delivery: { attempt: number; parent: Context }, abort: AbortSignal): Promise<CommandResult> {
+  const { events, position } = await readRunLog(deps.bus, runId);
+  const queued = events[0];
+  if (!position || queued?.type !== 'run.queued') {
+    deps.logger.error({ runId }, 'start command names a run without a run.queued event; dropping it');
+    return 'ignored';
+  }
+  if (events.some(isTerminalEvent)) return 'done';
+
+  const runSpan = deps.tracer.startSpan(`run ${queued.data.workflow.name}`, { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } }, delivery.parent);
+  const bridge = new OtelSpanBridge(deps.tracer, runSpan, trace.setSpan(delivery.parent, runSpan));
+  const log = new RunLogWriter(deps.bus, runId, position, {
+    headers: () => {
+      const h = natsHeaders();
+      injectTraceContext(h, bridge.contextFor());
+      return h;
+    },
+  });
+  const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
+  const timeout = AbortSignal.timeout(deps.runTimeoutMs);
+  const controller = new AbortController();
+  const stop = (reason: SpindleError) => !controller.signal.aborted && controller.abort(reason);
+  timeout.addEventListener('abort', () => stop(new SpindleError('run_timeout', `run exceeded its ${deps.runTimeoutMs} ms timeout`)));
+  abort.addEventListener('abort', () => stop(isSpindleError(abort.reason) ? abort.reason : new SpindleError('interrupted', 'runner shutting down')));
+  const runLogger = deps.logger.child({ runId });
+
+  try {
+    if (events.some((e) => e.type === 'run.started')) {
+      // A runner died mid-run. Continuing from checkpoints is the durable-runs work; until then
+      // the run closes honestly instead of re-running steps whose effects already happened.
+      await log.append(runEvent('run.failed', queued, { error: { code: 'interrupted', message: 'the runner executing this run stopped before it finished' }, durationMs: 0 }));
+      return 'done';
+    }
+    const definition = validateDefinition(queued.data.definition);
+    const outcome: RunOutcome = await context.with(trace.setSpan(delivery.parent, runSpan), () =>
+      executeRun(
+        { definition, state: queued.data.state, attempt: delivery.attempt, worker: deps.workerId },
+        {
+          runId,
+          rootSpanId: queued.spanId,
+          log: {
+            append: async (draft: RunEventDraft) => {
+              const seq = await log.append(draft);
+              bridge.observe({ ...draft, runId, seq, at: new Date().toISOString() } as RunEvent);
+              return seq;
+            },
+          },
+          model: deps.model,
+          functions: deps.functions,
+          tokens,
+          clock: { now: () => new Date() },
+          ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex') },
+          signal: controller.signal,
+          maxSteps: deps.maxSteps,
+          reportRedacted: (correlationId, error) => runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
+        },
+      ),
+    );
+    runLogger.info({ status: outcome.status, lastSeq: log.lastSeq }, 'run finished');
+    return 'done';
+  } catch (e) {
+    if (isSpindleError(e) && e.code === 'run_lost') {
+      runLogger.warn({ err: e }, 'another runner owns this run; stopping');
+      return 'lost';
+    }
+    throw e;
+  } finally {
+    tokens.close();
+    bridge.endAll();
+    runSpan.end();
+  }
+}
+
+function runEvent<T extends 'run.failed'>(type: T, queued: RunEventOf<'run.queued'>, data: RunEventOf<T>['data']): RunEventDraft {
+  return { type, spanId: queued.spanId, path: 'root', data } as RunEventDraft;
+}

@@ -1,0 +1,35 @@
+import { hostname } from 'node:os';
+import { llmConfigFromEnv, type LlmConfig } from '@spindle/llm';
+import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
+
+export interface RunnerConfig extends ServiceConfig {
+  /** Runs this process executes at once; more commands wait in the stream for another runner. */
+  readonly concurrency: number;
+  /** A held command is redelivered this long after the runner stops signalling progress. */
+  readonly ackWaitMs: number;
+  readonly runTimeoutMs: number;
+  readonly maxSteps: number;
+  readonly workerId: string;
+  /** Module paths whose `functions` export registers node functions by name. */
+  readonly plugins: readonly string[];
+  readonly llm: LlmConfig;
+}
+
+export function parseRunnerConfig(env: Record<string, string | undefined>): RunnerConfig {
+  const base = parseServiceConfig(env, 'runner', 'RUNNER_PORT', 8081);
+  const int = (name: string, fallback: number, min: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${env[name]}")`);
+    return value;
+  };
+  return Object.freeze({
+    ...base,
+    concurrency: int('RUNNER_CONCURRENCY', 16, 1),
+    ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
+    runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
+    maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
+    workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
+    plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    llm: llmConfigFromEnv(env),
+  });
+}

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'projections',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
