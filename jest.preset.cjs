@@ -9,11 +9,12 @@ module.exports = {
   },
   transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid)/)'],
   moduleNameMapper: {
-    '^@spindle/(contracts|engine|bus|db|llm|telemetry|testing|service-kit)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@spindle/(gateway|runner|trace-recorder)$': path.join(__dirname, 'apps/$1/src/index.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60_000,
   globalSetup: path.join(__dirname, 'libs/testing/src/jest-global-setup.ts'),
   globalTeardown: path.join(__dirname, 'libs/testing/src/jest-global-teardown.ts'),
-  forceExit: false,
+  reporters: ['default', path.join(__dirname, 'scripts/jest-summary-reporter.cjs')],
 };

@@ -16,7 +16,7 @@ export interface ServiceConfig {
 
 const envSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
-  DATABASE_URL: z.string().default('postgres://root@127.0.0.1:5432/postgres'),
+  DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/postgres'),
   SPINDLE_NAMESPACE: z.string().regex(/^([a-z][a-z0-9_]{0,31})?$/, 'lower-case letters, digits and _').default(''),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),

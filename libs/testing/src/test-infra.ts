@@ -9,7 +9,7 @@ export interface TestInfra {
 }
 
 const DEFAULT_NATS = 'nats://127.0.0.1:4222';
-const DEFAULT_DATABASE = 'postgres://root@127.0.0.1:5432/test';
+const DEFAULT_DATABASE = 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * Real NATS and Postgres for tests: the ones named by NATS_URL / DATABASE_URL (or the local

@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { join, resolve } from 'node:path';
+import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
+import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
+import { FakeOpenAIServer, testEnv, testNamespace, type FakeOpenAIReply } from '@spindle/testing';
+
+const ROOT = resolve(__dirname, '../..');
+
+export interface ServiceProcess {
+  name: string;
+  port: number;
+  child: ChildProcess;
+}
+
+/** The five services as real processes in their own namespace, with a fake provider. */
+export interface Stack {
+  namespace: string;
+  gatewayUrl: string;
+  bus: Bus;
+  fake: FakeOpenAIServer;
+  processes: ServiceProcess[];
+  env: Record<string, string>;
+  startService(name: string, extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+const PORT_VARIABLE: Record<string, string> = {
+  gateway: 'PORT',
+  runner: 'RUNNER_PORT',
+  'trace-recorder': 'TRACE_RECORDER_PORT',
+  checkpoint: 'CHECKPOINT_PORT',
+  approval: 'APPROVAL_PORT',
+};
+
+export async function startStack(opts: { runners?: number; runnerEnv?: Record<string, string>; reply?: (body: unknown) => FakeOpenAIReply } = {}): Promise<Stack> {
+  const namespace = testNamespace('e');
+  const { natsUrl, databaseUrl } = testEnv();
+  const fake = new FakeOpenAIServer(opts.reply as never);
+  await fake.start();
+  const logDir = join(ROOT, 'tmp', 'e2e-logs', namespace);
+  mkdirSync(logDir, { recursive: true });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NATS_URL: natsUrl,
+    DATABASE_URL: databaseUrl,
+    SPINDLE_NAMESPACE: namespace,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
+    SSE_HEARTBEAT_MS: '1000',
+  };
+  const processes: ServiceProcess[] = [];
+  let instance = 0;
+  const startService = async (name: string, extraEnv: Record<string, string> = {}) => {
+    const port = await freePort();
+    const logFile = createWriteStream(join(logDir, `${name}-${++instance}.log`));
+    const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...env, [PORT_VARIABLE[name]]: String(port), RUNNER_ID: `${name}-${instance}`, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(logFile);
+    child.stderr?.pipe(logFile);
+    const service = { name, port, child };
+    processes.push(service);
+    await waitReady(service, logDir);
+    return service;
+  };
+
+  const bus = await connectBus({ url: natsUrl, namespace, name: 'e2e' });
+  const stack: Stack = {
+    namespace,
+    gatewayUrl: '',
+    bus,
+    fake,
+    processes,
+    env,
+    startService,
+    async stop() {
+      await Promise.all(processes.map((p) => stopProcess(p.child)));
+      await deleteStreams(bus).catch(() => undefined);
+      await bus.close();
+      const db = createDatabase({ url: databaseUrl, schema: 'public', maxConnections: 1 });
+      for (const owner of ['gateway', 'trace', 'checkpoint', 'approval']) await dropSchema(db, serviceSchema(owner, namespace));
+      await db.destroy();
+      await fake.stop();
+    },
+  };
+  try {
+    const gateway = await startService('gateway');
+    stack.gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+    await Promise.all(['trace-recorder', 'checkpoint', 'approval'].map((s) => startService(s)));
+    for (let i = 0; i < (opts.runners ?? 1); i++) await startService('runner', opts.runnerEnv);
+  } catch (e) {
+    await stack.stop();
+    throw e;
+  }
+  return stack;
+}
+
+async function waitReady(service: ServiceProcess, logDir: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (service.child.exitCode !== null) throw new Error(`${service.name} exited with ${service.child.exitCode}; see ${logDir}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${service.port}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${service.name} was not ready within 30 s; see ${logDir}`);
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveExit) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolveExit();
+    });
+    child.kill(signal);
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolvePort(port));
+    });
+  });
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm start`: checks NATS and Postgres, builds what is stale, applies migrations, then runs the
+// five services as separate processes with prefixed, readable logs. Ctrl-C stops them all.
+// `npm start -- --json` keeps the raw JSON log lines.
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { preflight } from './preflight.mjs';
+import { prefixer } from './pretty-log.mjs';
+import { defaults, services } from './services.mjs';
+
+const env = { ...process.env, NATS_URL: process.env.NATS_URL ?? defaults.NATS_URL, DATABASE_URL: process.env.DATABASE_URL ?? defaults.DATABASE_URL };
+const raw = process.argv.includes('--json');
+
+const problems = await preflight(env);
+if (problems.length > 0) {
+  console.error(`spindle: cannot start.\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  process.exit(1);
+}
+
+console.log('spindle: building (incremental)…');
+const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+console.log('spindle: applying migrations…');
+const migrate = spawnSync(process.execPath, ['scripts/migrate.mjs'], { stdio: 'inherit', env });
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const width = Math.max(...services.map((s) => s.name.length));
+const children = services.map((service, i) => {
+  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const format = prefixer(service.name, i, width, raw);
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(format(line)));
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`spindle: ${service.name} exited (${signal ?? code}); stopping the others`);
+      stop(code || 1);
+    }
+  });
+  return child;
+});
+console.log(`spindle: gateway on http://localhost:${env.PORT ?? 8080} (NATS ${env.NATS_URL}, Postgres ${env.DATABASE_URL})`);
+
+let stopping = false;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  const force = setTimeout(() => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')), 10_000);
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.once('exit', r))))).then(() => {
+    clearTimeout(force);
+    process.exit(code);
+  });
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
