@@ -9,6 +9,7 @@ import type { GatewayConfig } from './gateway.config';
 import { GATEWAY_CONFIG } from './gateway.tokens';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
+import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunReads } from './runs/run-reads.service';
 import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
@@ -24,6 +25,7 @@ export class GatewayModule {
       controllers: [WorkflowsController, RunsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        OpenStreamsRegistry,
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         { provide: WorkflowCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db) },
         { provide: IdempotencyKeysRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours) },

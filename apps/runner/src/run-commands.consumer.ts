@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { JsMsg } from '@nats-io/jetstream';
 import { deadLetter, ensureDurable, type Bus } from '@spindle/bus';
-import { runCommandSchema } from '@spindle/contracts';
+import { runCommandSchema, SpindleError } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
@@ -17,7 +17,10 @@ import type { RunnerConfig } from './runner.config';
  */
 @Injectable()
 export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  /** Stops fetching new commands. */
   private readonly stopping = new AbortController();
+  /** Aborts runs still executing when the shutdown grace period is over. */
+  private readonly abortRuns = new AbortController();
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -32,10 +35,20 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     this.loop = this.pull();
   }
 
+  /**
+   * SIGTERM: stop fetching, give in-flight runs the grace period to finish, then abort the rest
+   * (they end `interrupted`; continuing them elsewhere arrives with checkpoints).
+   */
   async onApplicationShutdown() {
     this.stopping.abort();
     await this.loop;
-    await Promise.allSettled([...this.inFlight]);
+    const finished = Promise.allSettled([...this.inFlight]);
+    const grace = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.config.shutdownGraceMs).unref());
+    if ((await Promise.race([finished, grace])) === 'timeout') {
+      this.logger.warn({ runs: this.inFlight.size }, 'shutdown grace period over; aborting runs still executing');
+      this.abortRuns.abort(new SpindleError('interrupted', 'the runner shut down before the run finished'));
+      await finished;
+    }
   }
 
   private async pull(): Promise<void> {
@@ -77,7 +90,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     }
     const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
     try {
-      const result = await executeStartCommand(this.deps, command.runId, { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers) }, this.stopping.signal);
+      const result = await executeStartCommand(this.deps, command.runId, { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers) }, this.abortRuns.signal);
       if (result !== 'lost') msg.ack();
     } catch (e) {
       this.logger.error({ err: e, runId: command.runId }, 'run command failed; it will be redelivered');

@@ -9,6 +9,8 @@ export interface RunnerConfig extends ServiceConfig {
   readonly ackWaitMs: number;
   readonly runTimeoutMs: number;
   readonly maxSteps: number;
+  /** On SIGTERM, how long in-flight runs may take to finish before they are aborted. */
+  readonly shutdownGraceMs: number;
   readonly workerId: string;
   /** Module paths whose `functions` export registers node functions by name. */
   readonly plugins: readonly string[];
@@ -28,6 +30,7 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
     runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
     maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
+    shutdownGraceMs: int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0),
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
     plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     llm: llmConfigFromEnv(env),

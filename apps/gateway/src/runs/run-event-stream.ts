@@ -21,6 +21,7 @@ export interface StreamOptions {
 export class RunEventStream {
   private readonly tokenSubscription;
   private readonly relay: TokenRelay;
+  private stopFollowing?: () => void;
 
   /** Subscribes to token deltas at once, so none is missed while the run starts. */
   constructor(private readonly bus: Bus, private readonly res: ServerResponse, private readonly opts: StreamOptions, private readonly logger: Logger) {
@@ -49,6 +50,7 @@ export class RunEventStream {
     const follower = followRunLog(this.bus, this.opts.runId, this.opts.afterSeq, { untilTerminal: true });
     const heartbeat = setInterval(() => this.res.write(': heartbeat\n\n'), this.opts.heartbeatMs);
     const onClose = () => follower.stop();
+    this.stopFollowing = onClose;
     this.res.once('close', onClose);
     try {
       for await (const { event } of follower) {
@@ -66,6 +68,11 @@ export class RunEventStream {
       follower.stop();
       this.res.end();
     }
+  }
+
+  /** Ends a live stream early (shutdown); the client resumes elsewhere with Last-Event-ID. */
+  close(): void {
+    this.stopFollowing?.();
   }
 
   /** Ends the stream without events (the run could not be queued after the headers went out). */

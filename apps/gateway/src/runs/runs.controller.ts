@@ -9,6 +9,7 @@ import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
 import { parseBody } from '../http/parse-body';
 import { traceContextOf } from '../http/request-tracing';
+import { OpenStreamsRegistry } from './open-streams.registry';
 import { RunEventStream } from './run-event-stream';
 import { RunReads } from './run-reads.service';
 import { RunStarter } from './run-starter.service';
@@ -30,6 +31,7 @@ export class RunsController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly openStreams: OpenStreamsRegistry,
   ) {}
 
   @Post('workflows/:name/runs')
@@ -52,8 +54,7 @@ export class RunsController {
     stream ??= new RunEventStream(this.bus, reply.raw, { runId: accepted.runId, afterSeq: 0, heartbeatMs: this.config.heartbeatMs, headers: { Location: accepted.location } }, this.logger);
     reply.hijack();
     if (replayed) reply.raw.setHeader('Idempotent-Replayed', 'true');
-    stream.writeHead();
-    await stream.pipe();
+    await this.serve(stream);
   }
 
   @Get('runs')
@@ -79,8 +80,17 @@ export class RunsController {
     await this.reads.requireRun(id);
     const stream = new RunEventStream(this.bus, reply.raw, { runId: id, afterSeq: Math.max(after, resumeFrom), heartbeatMs: this.config.heartbeatMs }, this.logger);
     reply.hijack();
-    stream.writeHead();
-    await stream.pipe();
+    await this.serve(stream);
+  }
+
+  private async serve(stream: RunEventStream) {
+    const untrack = this.openStreams.track(stream);
+    try {
+      stream.writeHead();
+      await stream.pipe();
+    } finally {
+      untrack();
+    }
   }
 }
 
