@@ -1,5 +1,5 @@
 import { readRunLog } from '@spindle/bus';
-import { startStack, type Stack } from './stack';
+import { startStack, type Stack } from '@spindle/testing';
 
 interface Problem {
   status: number;

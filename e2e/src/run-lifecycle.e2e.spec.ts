@@ -1,6 +1,5 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, type SseFrame } from './sse-client';
-import { startStack, type Stack } from './stack';
+import { readSse, startStack, type SseFrame, type Stack } from '@spindle/testing';
 
 const workflow = {
   kind: 'graph',

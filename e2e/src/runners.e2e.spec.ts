@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse } from './sse-client';
-import { startStack, type Stack } from './stack';
+import { readSse, startStack, type Stack } from '@spindle/testing';
 
 const run = promisify(execFile);
 

@@ -6,8 +6,7 @@ import { GatewayModule, gatewayHttpSetup, parseGatewayConfig } from '@spindle/ga
 import { parseRunnerConfig, RunnerModule } from '@spindle/runner';
 import { bootstrapService } from '@spindle/service-kit';
 import { startTelemetry, type Telemetry } from '@spindle/telemetry';
-import { FakeOpenAIServer, testEnv, testNamespace } from '@spindle/testing';
-import { readSse } from './sse-client';
+import { FakeOpenAIServer, readSse, testEnv, testNamespace } from '@spindle/testing';
 
 /** One trace from the HTTP request through the start command and node spans to the model call. */
 describe('W3C trace context from HTTP to the model call', () => {

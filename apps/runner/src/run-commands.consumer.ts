@@ -5,6 +5,7 @@ import { runCommandSchema, SpindleError } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
+import { ZodError } from 'zod';
 import { executeStartCommand, type RunExecutorDeps } from './run-executor';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import type { RunnerConfig } from './runner.config';
@@ -84,8 +85,9 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     try {
       command = runCommandSchema.parse(msg.json());
     } catch (e) {
-      this.logger.warn({ subject: msg.subject, reason: (e as Error).message }, 'invalid run command; dead-lettered');
-      await deadLetter(this.bus, 'runner', msg, (e as Error).message);
+      const reason = e instanceof ZodError ? e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') : 'not JSON';
+      this.logger.warn({ subject: msg.subject, reason }, 'invalid run command; dead-lettered');
+      await deadLetter(this.bus, 'runner', msg, reason).catch((dlqError) => this.logger.error({ err: dlqError }, 'dead-lettering failed; leaving the command for redelivery'));
       return;
     }
     const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));

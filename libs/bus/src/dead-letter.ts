@@ -7,9 +7,11 @@ import type { Bus } from './bus-connection';
  * came from) and terminates it on its own stream, so one bad message never blocks or crashes a
  * consumer and is never silently lost.
  */
-export async function deadLetter(bus: Bus, service: string, msg: JsMsg, reason: string): Promise<void> {
+export async function deadLetter(bus: Bus, service: string, msg: JsMsg, why: string): Promise<void> {
+  // Header values are one line of text.
+  const reason = why.replace(/[\r\n\t]+/g, ' ').replace(/\s{2,}/g, ' ').slice(0, 1_000);
   const h = natsHeaders();
-  h.set('Spindle-Dlq-Reason', reason.slice(0, 1_000));
+  h.set('Spindle-Dlq-Reason', reason);
   h.set('Spindle-Dlq-Subject', msg.subject);
   h.set('Spindle-Dlq-Stream', msg.info.stream);
   h.set('Spindle-Dlq-Stream-Seq', String(msg.seq));

@@ -68,9 +68,13 @@ export class RunStarter {
       }
     }
     try {
-      const headers = natsHeaders();
-      injectTraceContext(headers, trace);
-      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers: () => headers });
+      // A fresh header set per publish: the client writes its publish options into the headers it is given.
+      const headers = () => {
+        const h = natsHeaders();
+        injectTraceContext(h, trace);
+        return h;
+      };
+      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers });
       await log.append({
         type: 'run.queued',
         spanId: randomBytes(8).toString('hex'),
@@ -84,7 +88,7 @@ export class RunStarter {
         },
       });
       await beforeDispatch?.(runId);
-      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers);
+      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers());
     } catch (e) {
       if (idempotencyKey !== undefined) await this.keys.release(idempotencyKey, runId);
       throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });

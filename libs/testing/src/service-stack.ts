@@ -4,9 +4,10 @@ import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
 import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
-import { FakeOpenAIServer, testEnv, testNamespace, type FakeOpenAIReply } from '@spindle/testing';
+import { FakeOpenAIServer, type FakeOpenAIReply } from './fake-openai-server';
+import { testEnv, testNamespace } from './test-infra';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 
 export interface ServiceProcess {
   name: string;
@@ -34,8 +35,16 @@ const PORT_VARIABLE: Record<string, string> = {
   approval: 'APPROVAL_PORT',
 };
 
-export async function startStack(opts: { runners?: number; runnerEnv?: Record<string, string>; reply?: (body: unknown) => FakeOpenAIReply } = {}): Promise<Stack> {
-  const namespace = testNamespace('e');
+export interface StackOptions {
+  runners?: number;
+  runnerEnv?: Record<string, string>;
+  reply?: (body: unknown) => FakeOpenAIReply;
+  namespacePrefix?: string;
+  logLevel?: string;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const namespace = testNamespace(opts.namespacePrefix ?? 'e');
   const { natsUrl, databaseUrl } = testEnv();
   const fake = new FakeOpenAIServer(opts.reply as never);
   await fake.start();
@@ -47,7 +56,7 @@ export async function startStack(opts: { runners?: number; runnerEnv?: Record<st
     DATABASE_URL: databaseUrl,
     SPINDLE_NAMESPACE: namespace,
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: opts.logLevel ?? 'info',
     OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
     SSE_HEARTBEAT_MS: '1000',
   };

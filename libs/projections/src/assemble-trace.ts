@@ -1,0 +1,113 @@
+import type { ErrorInfo, RunStatus, RunSummary, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+
+/** Timestamps as the driver returns them (`Date` from pg) or as ISO text. */
+type StoredTime = Date | string;
+/** pg returns `bigint` columns as strings so large values survive; they are counts here. */
+type StoredCount = number | string | bigint;
+
+/** A `runs` row as read back from the store. */
+export interface StoredRunRow {
+  run_id: string;
+  workflow: string;
+  workflow_version: number;
+  status: string;
+  queued_at: StoredTime;
+  started_at: StoredTime | null;
+  ended_at: StoredTime | null;
+  duration_ms: number | string | null;
+  input_tokens: StoredCount;
+  output_tokens: StoredCount;
+  total_tokens: StoredCount;
+  error: unknown;
+  last_seq: StoredCount;
+  root_span_id: string;
+  forked_from: unknown;
+}
+
+/** A `spans` row as read back from the store. */
+export interface StoredSpanRow {
+  span_id: string;
+  parent_span_id: string | null;
+  node_id: string | null;
+  path: string;
+  kind: string;
+  node_type: string | null;
+  status: string;
+  started_at: StoredTime | null;
+  ended_at: StoredTime | null;
+  duration_ms: number | string | null;
+  start_seq: StoredCount | null;
+  end_seq: StoredCount | null;
+  input: unknown;
+  output: unknown;
+  error: unknown;
+  usage: unknown;
+  model: string | null;
+  iteration: StoredCount | null;
+  branch_id: string | null;
+}
+
+export function toRunSummary(row: StoredRunRow): RunSummary {
+  return {
+    runId: row.run_id,
+    workflow: { name: row.workflow, version: Number(row.workflow_version) },
+    status: row.status as RunStatus,
+    queuedAt: isoTime(row.queued_at),
+    startedAt: isoTimeOrNull(row.started_at),
+    endedAt: isoTimeOrNull(row.ended_at),
+    durationMs: numberOrNull(row.duration_ms),
+    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), totalTokens: Number(row.total_tokens) },
+    error: (row.error ?? null) as ErrorInfo | null,
+    lastSeq: Number(row.last_seq),
+    forkedFrom: (row.forked_from ?? null) as RunSummary['forkedFrom'],
+  };
+}
+
+export function toTraceSpan(row: StoredSpanRow): TraceSpan {
+  return {
+    spanId: row.span_id,
+    parentSpanId: row.parent_span_id,
+    nodeId: row.node_id,
+    path: row.path,
+    kind: row.kind as TraceSpan['kind'],
+    nodeType: row.node_type,
+    status: row.status as TraceSpan['status'],
+    startedAt: isoTimeOrNull(row.started_at),
+    endedAt: isoTimeOrNull(row.ended_at),
+    durationMs: numberOrNull(row.duration_ms),
+    input: row.input ?? null,
+    output: row.output ?? null,
+    error: (row.error ?? null) as ErrorInfo | null,
+    usage: (row.usage ?? null) as Usage | null,
+    model: row.model,
+    iteration: numberOrNull(row.iteration),
+    branchId: row.branch_id,
+    startSeq: numberOrNull(row.start_seq),
+    endSeq: numberOrNull(row.end_seq),
+  };
+}
+
+/** The run and its spans in log order: by the seq that opened each span, then by span id. */
+export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[]): RunTrace {
+  return { run: toRunSummary(run), spans: spans.map(toTraceSpan).sort(byStartSeqThenSpanId) };
+}
+
+function byStartSeqThenSpanId(a: TraceSpan, b: TraceSpan): number {
+  // A span whose start is not in the log (yet) sorts after every opened one.
+  const sa = a.startSeq ?? Number.MAX_SAFE_INTEGER;
+  const sb = b.startSeq ?? Number.MAX_SAFE_INTEGER;
+  if (sa !== sb) return sa - sb;
+  return a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0;
+}
+
+function isoTime(value: StoredTime): string {
+  return new Date(value).toISOString();
+}
+
+function isoTimeOrNull(value: StoredTime | null): string | null {
+  return value === null ? null : isoTime(value);
+}
+
+function numberOrNull(value: StoredCount | null): number | null {
+  return value === null ? null : Number(value);
+}

@@ -1,0 +1,5 @@
+export { projectEvents } from './project-events';
+export { spanKey } from './row-patches';
+export type { RowPatches, RunPatch, RunCreation, SpanPatch, SpanKind, SpanStatus } from './row-patches';
+export { assembleTrace, toRunSummary, toTraceSpan } from './assemble-trace';
+export type { StoredRunRow, StoredSpanRow } from './assemble-trace';

@@ -1,0 +1,148 @@
+import type { RunEventDraft } from '@spindle/contracts';
+import { projectEvents } from './project-events';
+import { spanKey } from './row-patches';
+import { completedRunDrafts, failedRunDrafts, queued, runLog, usage } from './run-events.fixture';
+
+const at = (seq: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + seq * 1_000).toISOString();
+
+describe('projectEvents', () => {
+  it('turns a completed run into a run patch and its root, node and model spans', () => {
+    const { runs, spans } = projectEvents(runLog('r1', completedRunDrafts()));
+
+    expect(runs.get('r1')).toEqual({
+      runId: 'r1',
+      creation: { workflow: 'support', workflowVersion: 2, queuedAt: at(1), rootSpanId: 'root', forkedFrom: null },
+      status: 'completed',
+      startedAt: at(2),
+      endedAt: at(7),
+      durationMs: 60,
+      usage: usage(3, 2),
+      lastSeq: 7,
+    });
+    expect(spans.get(spanKey('r1', 'root'))).toEqual({
+      runId: 'r1', spanId: 'root', kind: 'run', path: 'root', status: 'completed',
+      startedAt: at(1), startSeq: 1, input: { question: 'hi' },
+      endedAt: at(7), endSeq: 7, durationMs: 60, output: { answer: 'hello' },
+    });
+    expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({
+      runId: 'r1', spanId: 'span-reply', kind: 'node', path: 'root/reply', status: 'completed',
+      parentSpanId: 'root', nodeId: 'reply', nodeType: 'llm',
+      startedAt: at(3), startSeq: 3, input: { prompt: 'say hi' },
+      endedAt: at(6), endSeq: 6, durationMs: 50, output: { answer: 'hello' },
+    });
+    expect(spans.get(spanKey('r1', 'span-model'))).toEqual({
+      runId: 'r1', spanId: 'span-model', kind: 'model', path: 'root/reply', status: 'completed',
+      parentSpanId: 'span-reply', nodeId: 'reply', model: 'offline:echo',
+      startedAt: at(4), startSeq: 4, input: { system: 'be brief', prompt: 'say hi' },
+      endedAt: at(5), endSeq: 5, durationMs: 40, output: { text: 'hello' }, usage: usage(3, 2),
+    });
+    expect(spans.size).toBe(3);
+  });
+
+  it('records a failed run with its error on the run, the root span and the failing node', () => {
+    const { runs, spans } = projectEvents(runLog('r2', failedRunDrafts()));
+    const error = { code: 'function_failed', message: 'order 42 not found', nodeId: 'lookup' };
+    expect(runs.get('r2')).toMatchObject({ status: 'failed', error, durationMs: 7, usage: usage(0, 0), lastSeq: 5 });
+    expect(spans.get(spanKey('r2', 'root'))).toMatchObject({ status: 'failed', error, endSeq: 5 });
+    expect(spans.get(spanKey('r2', 'span-lookup'))).toMatchObject({ kind: 'node', nodeType: 'function', status: 'failed', error, durationMs: 5 });
+  });
+
+  it('adds the tokens of every model call instead of keeping the last', () => {
+    const call = (n: number): RunEventDraft[] => {
+      const span = { nodeId: 'agent', spanId: `m${n}`, parentSpanId: 'n', path: 'root/agent' };
+      return [
+        { type: 'model.started', ...span, data: { model: 'm', prompt: 'p', stream: true } },
+        { type: 'model.completed', ...span, data: { model: 'm', text: `t${n}`, usage: usage(10 * n, n), durationMs: 1 } },
+      ];
+    };
+    const { runs } = projectEvents(runLog('r', [queued(), ...call(1), ...call(2), ...call(3)]));
+    expect(runs.get('r')?.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66 });
+  });
+
+  it('pairs start and end by spanId, so a node that runs twice in a loop gives two spans', () => {
+    const round = (spanId: string, iteration: number): RunEventDraft[] => {
+      const span = { nodeId: 'step', spanId, parentSpanId: 'root', path: 'root/loop/step', iteration };
+      return [
+        { type: 'node.started', ...span, data: { nodeType: 'set', input: { round: iteration } } },
+        { type: 'node.completed', ...span, data: { nodeType: 'set', output: { round: iteration }, durationMs: 1 } },
+      ];
+    };
+    const { spans } = projectEvents(runLog('r', [queued(), ...round('s-a', 0), ...round('s-b', 1)]));
+    expect(spans.get(spanKey('r', 's-a'))).toMatchObject({ nodeId: 'step', iteration: 0, status: 'completed', startSeq: 2, endSeq: 3 });
+    expect(spans.get(spanKey('r', 's-b'))).toMatchObject({ nodeId: 'step', iteration: 1, status: 'completed', startSeq: 4, endSeq: 5 });
+  });
+
+  it('writes a closing event whose start came in an earlier batch with everything a row needs', () => {
+    const log = runLog('r1', completedRunDrafts());
+    const { runs, spans } = projectEvents(log.slice(5));
+    expect(runs.get('r1')).toEqual({
+      runId: 'r1', status: 'completed', endedAt: at(7), durationMs: 60, usage: usage(0, 0), lastSeq: 7,
+    });
+    expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({
+      runId: 'r1', spanId: 'span-reply', kind: 'node', path: 'root/reply', status: 'completed', parentSpanId: 'root', nodeId: 'reply',
+      nodeType: 'llm', endedAt: at(6), endSeq: 6, durationMs: 50, output: { answer: 'hello' },
+    });
+  });
+
+  it('folds a batch in seq order per run and never lets a later event reopen a terminal run', () => {
+    const log = runLog('r1', [...completedRunDrafts(), { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost' } }]);
+    const shuffled = [log[6], log[7], log[0], log[3], log[1], log[5], log[2], log[4]];
+    const { runs, spans } = projectEvents(shuffled);
+    expect(runs.get('r1')).toMatchObject({ status: 'completed', startedAt: at(2), lastSeq: 8 });
+    expect(spans.get(spanKey('r1', 'span-reply'))).toMatchObject({ status: 'completed', startSeq: 3, endSeq: 6 });
+  });
+
+  it('ignores a stray start for a spanId that already closed', () => {
+    const node = { nodeId: 'n', spanId: 's', path: 'root/n' };
+    const { spans } = projectEvents(runLog('r', [
+      queued(),
+      { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
+      { type: 'node.completed', ...node, data: { nodeType: 'set', output: {}, durationMs: 1 } },
+      { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
+    ]));
+    expect(spans.get(spanKey('r', 's'))).toMatchObject({ status: 'completed', startSeq: 2, endSeq: 3 });
+  });
+
+  it('follows awaiting and resumed, keeps the first start, and records a cancel and a fork', () => {
+    const { runs } = projectEvents(runLog('r', [
+      queued('support', { forkedFrom: { runId: 'r0', seq: 4 } }),
+      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'w1' } },
+      { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'tool_approval' } },
+    ]));
+    expect(runs.get('r')).toMatchObject({ status: 'awaiting_approval', startedAt: at(2), creation: { forkedFrom: { runId: 'r0', seq: 4 } } });
+
+    const later = projectEvents(runLog('r', [
+      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'answered' } },
+      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
+      { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'input' } },
+      { type: 'run.canceled', spanId: 'root', path: 'root', data: { reason: 'user asked' } },
+    ], 4));
+    expect(later.runs.get('r')).toMatchObject({ status: 'canceled', startedAt: at(5), endedAt: at(7), error: { code: 'canceled', message: 'user asked' } });
+    expect(later.runs.get('r')?.durationMs).toBeUndefined();
+  });
+
+  it('draws tool calls as tool spans, a returned error as a failed span', () => {
+    const ok = { nodeId: 'agent', spanId: 't1', parentSpanId: 'n', path: 'root/agent' };
+    const bad = { nodeId: 'agent', spanId: 't2', parentSpanId: 'n', path: 'root/agent' };
+    const { spans } = projectEvents(runLog('r', [
+      queued(),
+      { type: 'tool.called', ...ok, data: { name: 'lookup_order', arguments: { id: 42 } } },
+      { type: 'tool.returned', ...ok, data: { name: 'lookup_order', result: { status: 'shipped' }, durationMs: 12 } },
+      { type: 'tool.called', ...bad, data: { name: 'refund', arguments: { id: 42 } } },
+      { type: 'tool.returned', ...bad, data: { name: 'refund', error: 'card declined' } },
+    ]));
+    expect(spans.get(spanKey('r', 't1'))).toMatchObject({ kind: 'tool', nodeType: 'lookup_order', input: { id: 42 }, output: { status: 'shipped' }, status: 'completed', durationMs: 12 });
+    expect(spans.get(spanKey('r', 't2'))).toMatchObject({ kind: 'tool', status: 'failed', error: { code: 'tool_failed', message: 'card declined' } });
+    expect(spans.get(spanKey('r', 't2'))).not.toHaveProperty('output');
+  });
+
+  it('only advances lastSeq for events the trace does not draw, and keeps runs apart', () => {
+    const { runs, spans } = projectEvents([
+      ...runLog('a', [queued()]),
+      ...runLog('b', [{ type: 'custom', spanId: 'root', path: 'root', data: { note: 1 } }, { type: 'checkpoint.saved', spanId: 'root', path: 'root', data: {} }]),
+    ]);
+    expect(runs.get('a')).toMatchObject({ status: 'queued', lastSeq: 1 });
+    expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2 });
+    expect([...spans.keys()]).toEqual([spanKey('a', 'root')]);
+  });
+});

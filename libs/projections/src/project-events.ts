@@ -1,0 +1,143 @@
+import { terminalStatuses, type RunEvent, type RunEventOf, type RunEventType, type RunStatus } from '@spindle/contracts';
+import { spanKey, type RowPatches, type RunPatch, type SpanKind, type SpanPatch } from './row-patches';
+import { toolCallInput, toolName, toolResult } from './tool-events';
+
+/** What a handler may change: the event's run, and the span the event belongs to. */
+interface PatchTarget {
+  run: RunPatch;
+  /** Creates or updates the event's span (`event.spanId`); undefined fields change nothing. */
+  span(kind: SpanKind, fields: Partial<Omit<SpanPatch, 'runId' | 'spanId' | 'kind' | 'path'>>): void;
+}
+
+type Handler<T extends RunEventType> = (event: RunEventOf<T>, target: PatchTarget) => void;
+
+/**
+ * Folds a batch of run events into row patches. Events of one run must be in seq order (they
+ * are sorted by seq per run here to be safe); runs are independent of each other. Pure: the
+ * same events always give the same patches, which is what makes a rebuild give the same rows.
+ */
+export function projectEvents(events: readonly RunEvent[]): RowPatches {
+  const patches: RowPatches = { runs: new Map(), spans: new Map() };
+  for (const event of inSeqOrderPerRun(events)) {
+    const run = runPatchFor(patches, event);
+    const target: PatchTarget = { run, span: (kind, fields) => patchSpan(patches, event, kind, fields) };
+    (handlers[event.type] as Handler<RunEventType>)(event, target);
+  }
+  return patches;
+}
+
+const ignore = () => undefined;
+
+// Exhaustive on purpose: a new event type does not compile until it is decided here.
+const handlers: { [T in RunEventType]: Handler<T> } = {
+  'run.queued': (e, { run, span }) => {
+    run.creation = {
+      workflow: e.data.workflow.name,
+      workflowVersion: e.data.workflow.version,
+      queuedAt: e.at,
+      rootSpanId: e.spanId,
+      forkedFrom: e.data.forkedFrom ?? null,
+    };
+    setRunStatus(run, 'queued');
+    span('run', { status: 'running', startedAt: e.at, startSeq: e.seq, input: e.data.input });
+  },
+  'run.started': (e, { run }) => {
+    setRunStatus(run, 'running');
+    run.startedAt ??= e.at;
+  },
+  'run.awaiting': (e, { run }) => setRunStatus(run, e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval'),
+  'run.resumed': (_e, { run }) => setRunStatus(run, 'running'),
+  'run.completed': (e, target) => endRun(e, target, 'completed', { output: e.data.output }),
+  'run.failed': (e, target) => endRun(e, target, 'failed', { error: e.data.error }),
+  'run.canceled': (e, target) => endRun(e, target, 'canceled', { error: { code: 'canceled', message: e.data.reason ?? 'canceled' } }),
+
+  'node.started': (e, { span }) => span('node', { ...opened(e), nodeType: e.data.nodeType, input: e.data.input }),
+  'node.completed': (e, { span }) => span('node', { ...closed(e, 'completed', e.data.durationMs), nodeType: e.data.nodeType, output: e.data.output }),
+  'node.failed': (e, { span }) => span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
+
+  'model.started': (e, { span }) =>
+    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt }) }),
+  'model.completed': (e, { run, span }) => {
+    span('model', { ...closed(e, 'completed', e.data.durationMs), model: e.data.model, output: { text: e.data.text }, usage: e.data.usage });
+    // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
+    run.usage.inputTokens += e.data.usage.inputTokens;
+    run.usage.outputTokens += e.data.usage.outputTokens;
+    run.usage.totalTokens += e.data.usage.totalTokens;
+  },
+  'model.failed': (e, { span }) => span('model', { ...closed(e, 'failed', e.data.durationMs), model: e.data.model, error: e.data.error }),
+
+  'tool.called': (e, { span }) => span('tool', { ...opened(e), nodeType: toolName(e.data), input: toolCallInput(e.data) }),
+  'tool.returned': (e, { span }) => {
+    const result = toolResult(e.data);
+    span('tool', { ...closed(e, result.error ? 'failed' : 'completed', result.durationMs), nodeType: toolName(e.data), ...result });
+  },
+
+  // Facts the trace does not draw (yet): they only advance `last_seq`.
+  'loop.iteration': ignore,
+  'branch.started': ignore,
+  'branch.completed': ignore,
+  'input.requested': ignore,
+  'input.answered': ignore,
+  'approval.requested': ignore,
+  'approval.resolved': ignore,
+  'checkpoint.saved': ignore,
+  'context.truncated': ignore,
+  custom: ignore,
+};
+
+function endRun(
+  e: RunEventOf<'run.completed' | 'run.failed' | 'run.canceled'>,
+  { run, span }: PatchTarget,
+  status: 'completed' | 'failed' | 'canceled',
+  outcome: Pick<SpanPatch, 'output' | 'error'>,
+) {
+  setRunStatus(run, status);
+  run.endedAt = e.at;
+  run.durationMs = e.data.durationMs;
+  run.error = outcome.error;
+  span('run', { ...closed(e, status, e.data.durationMs), ...outcome });
+}
+
+/** A terminal status is final: nothing after it (a replayed or stray event) may reopen the run. */
+function setRunStatus(run: RunPatch, status: RunStatus) {
+  if (run.status !== undefined && terminalStatuses.includes(run.status)) return;
+  run.status = status;
+}
+
+function opened(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq'> {
+  return { status: 'running', startedAt: e.at, startSeq: e.seq };
+}
+
+function closed(e: RunEvent, status: SpanPatch['status'], durationMs: number | undefined): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'durationMs'> {
+  return { status, endedAt: e.at, endSeq: e.seq, durationMs };
+}
+
+function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
+  let run = patches.runs.get(event.runId);
+  if (!run) {
+    run = { runId: event.runId, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, lastSeq: event.seq };
+    patches.runs.set(event.runId, run);
+  }
+  run.lastSeq = Math.max(run.lastSeq, event.seq);
+  return run;
+}
+
+function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Partial<SpanPatch>) {
+  const key = spanKey(e.runId, e.spanId);
+  const span: SpanPatch = patches.spans.get(key) ?? { runId: e.runId, spanId: e.spanId, kind, path: e.path, status: 'running' };
+  // A closed span never reopens or closes twice: its spanId belongs to one execution.
+  if (span.status !== 'running') return;
+  const envelope = { parentSpanId: e.parentSpanId, nodeId: e.nodeId, iteration: e.iteration, branchId: e.branchId };
+  Object.assign(span, withoutUndefined(envelope), withoutUndefined(fields));
+  patches.spans.set(key, span);
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function inSeqOrderPerRun(events: readonly RunEvent[]): RunEvent[] {
+  const firstIndex = new Map<string, number>();
+  events.forEach((e, i) => firstIndex.has(e.runId) || firstIndex.set(e.runId, i));
+  return [...events].sort((a, b) => (a.runId === b.runId ? a.seq - b.seq : (firstIndex.get(a.runId) ?? 0) - (firstIndex.get(b.runId) ?? 0)));
+}
