@@ -40,7 +40,7 @@ export default [
     },
   },
   {
-    files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts'],
+    files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/projections/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' }] }],

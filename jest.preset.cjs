@@ -10,7 +10,7 @@ module.exports = {
   transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid)/)'],
   moduleNameMapper: {
     '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit)$': path.join(__dirname, 'libs/$1/src/index.ts'),
-    '^@spindle/(gateway|runner|trace-recorder)$': path.join(__dirname, 'apps/$1/src/index.ts'),
+    '^@spindle/(gateway|runner)$': path.join(__dirname, 'apps/$1/src/index.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60_000,

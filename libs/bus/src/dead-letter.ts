@@ -16,5 +16,6 @@ export async function deadLetter(bus: Bus, service: string, msg: JsMsg, why: str
   h.set('Spindle-Dlq-Stream', msg.info.stream);
   h.set('Spindle-Dlq-Stream-Seq', String(msg.seq));
   await bus.js.publish(bus.names.deadLetterSubject(service), msg.data, { headers: h, msgID: `${msg.info.stream}:${msg.seq}:${service}` });
-  msg.term(reason.slice(0, 200));
+  // No reason on the terminate: nats-server 2.9 ignores a +TERM that carries one.
+  msg.term();
 }

@@ -33,28 +33,43 @@ export async function ensureDurable(bus: Bus, spec: DurableSpec): Promise<Consum
 }
 
 /**
- * Pulls batches from a durable consumer until `signal` aborts and hands each batch to `handle`,
- * which acks what it processed. A deleted consumer (projection rebuild) is recreated.
+ * Consumes a durable consumer until `signal` aborts, handing over batches: a batch closes when
+ * it is full or when nothing more is waiting on the server, so a burst is applied in large
+ * batches and a lone event at once. `handle` acks what it processed. A deleted consumer
+ * (projection rebuild) is recreated.
  */
 export async function pullBatches(
   bus: Bus,
   spec: DurableSpec,
   handle: (batch: JsMsg[]) => Promise<void>,
-  opts: { signal: AbortSignal; batchSize?: number; expiresMs?: number; onError: (e: unknown) => void },
+  opts: { signal: AbortSignal; batchSize?: number; onError: (e: unknown) => void },
 ): Promise<void> {
-  let consumer = await ensureDurable(bus, spec);
+  const batchSize = opts.batchSize ?? 500;
   while (!opts.signal.aborted) {
     try {
-      const batch: JsMsg[] = [];
-      const iter = await consumer.fetch({ max_messages: opts.batchSize ?? 500, expires: opts.expiresMs ?? 1_000 });
-      for await (const msg of iter) batch.push(msg);
-      if (batch.length > 0) await handle(batch);
+      const consumer = await ensureDurable(bus, spec);
+      const messages = await consumer.consume({ max_messages: batchSize * 2 });
+      const stop = () => messages.stop();
+      opts.signal.addEventListener('abort', stop, { once: true });
+      try {
+        let batch: JsMsg[] = [];
+        for await (const msg of messages) {
+          batch.push(msg);
+          if (msg.info.pending === 0 || batch.length >= batchSize) {
+            await handle(batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) await handle(batch);
+      } finally {
+        opts.signal.removeEventListener('abort', stop);
+        messages.stop();
+      }
     } catch (e) {
       if (opts.signal.aborted || bus.nc.isClosed()) return;
       opts.onError(e);
-      await delay(500);
-      consumer = await ensureDurable(bus, spec).catch(() => consumer);
     }
+    if (!opts.signal.aborted) await delay(250);
   }
 }
 

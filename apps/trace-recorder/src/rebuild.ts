@@ -1,0 +1,23 @@
+import { traceMigrations, type TraceTables } from '@spindle/db';
+import { connectInfraBus, connectInfraDatabase, parseServiceConfig, runMain } from '@spindle/service-kit';
+import { createLogger } from '@spindle/telemetry';
+import { rebuildProjections } from './rebuild-projections';
+import { TraceRepository } from './trace.repository';
+
+/** `npm run projections:rebuild`: same environment as the recorder; exits 0 once caught up. */
+runMain('trace-recorder', async () => {
+  const config = parseServiceConfig(process.env, 'trace-recorder', 'TRACE_RECORDER_PORT', 8082);
+  const logger = createLogger(`${config.service}-rebuild`, { level: config.logLevel });
+  const bus = await connectInfraBus(config);
+  try {
+    const { db } = await connectInfraDatabase<TraceTables>(config, 'trace', traceMigrations);
+    try {
+      const result = await rebuildProjections(bus, new TraceRepository(db), logger);
+      logger.info(result, `rebuilt the trace projections: applied ${result.events} events of ${result.runs} runs`);
+    } finally {
+      await db.destroy();
+    }
+  } finally {
+    await bus.close();
+  }
+});

@@ -1,0 +1,155 @@
+import { terminalStatuses, type RunEvent } from '@spindle/contracts';
+import type { TraceTables } from '@spindle/db';
+import type { RowPatches } from '@spindle/projections';
+import { sql, type Kysely } from 'kysely';
+import { jsonText, runRowOf, spanRowOf, type StoredRunIdentity } from './patch-rows.mapper';
+
+type TraceDb = Kysely<TraceTables>;
+
+/** Rows per statement: well under Postgres' 65,535 bind parameters for the widest table. */
+const CHUNK = 1_000;
+/** First half of the two-key advisory lock, so these locks never collide with another owner's. */
+const TRACE_LOCK_CLASS = 0x7472;
+
+/**
+ * Serializes writers of the same runs (two recorder replicas, or a rebuild beside a running
+ * recorder) for the rest of the transaction. Taken in one order so two batches cannot deadlock.
+ */
+export async function lockRuns(trx: TraceDb, runIds: readonly string[]): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${TRACE_LOCK_CLASS}, k)
+    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(trx);
+}
+
+/** Appends to the raw log; answers which `(run_id, seq)` were new, i.e. not applied before. */
+export async function insertNewEvents(trx: TraceDb, items: ReadonlyArray<{ event: RunEvent; streamSeq: number }>): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (const part of chunks(items)) {
+    const rows = await trx
+      .insertInto('run_events')
+      .values(part.map(({ event, streamSeq }) => ({ run_id: event.runId, seq: event.seq, type: event.type, at: event.at, stream_seq: streamSeq, event: jsonText(event) })))
+      .onConflict((oc) => oc.columns(['run_id', 'seq']).doNothing())
+      .returning(['run_id', 'seq'])
+      .execute();
+    for (const r of rows) inserted.add(eventKey(r.run_id, r.seq));
+  }
+  return inserted;
+}
+
+export function eventKey(runId: string, seq: number): string {
+  return `${runId}\u0000${seq}`;
+}
+
+export async function loadRunIdentities(trx: TraceDb, runIds: readonly string[]): Promise<Map<string, StoredRunIdentity>> {
+  const rows = await trx
+    .selectFrom('runs')
+    .select(['run_id', 'workflow', 'workflow_version', 'status', 'queued_at', 'root_span_id', 'last_seq'])
+    .where('run_id', 'in', [...runIds])
+    .execute();
+  return new Map(rows.map((r) => [r.run_id, r]));
+}
+
+/** The highest seq stored per run: one index probe each (a grouped max would scan whole logs). */
+export async function loadLogEnds(trx: TraceDb, runIds: readonly string[]): Promise<Map<string, number>> {
+  const { rows } = await sql<{ run_id: string; max_seq: number | null }>`
+    select ids.id as run_id, (select max(e.seq) from run_events e where e.run_id = ids.id) as max_seq
+    from unnest(${[...runIds]}::text[]) as ids(id)`.execute(trx);
+  return new Map(rows.map((r) => [r.run_id, r.max_seq ?? 0]));
+}
+
+/** Each run's stored log from seq 1 up to its first gap: the part that can be projected. */
+export async function loadGaplessLogs(trx: TraceDb, runIds: readonly string[]): Promise<RunEvent[]> {
+  const rows = await trx.selectFrom('run_events').select(['run_id', 'seq', 'event']).where('run_id', 'in', [...runIds]).orderBy('run_id').orderBy('seq').execute();
+  const events: RunEvent[] = [];
+  const expected = new Map<string, number>();
+  for (const row of rows) {
+    const next = expected.get(row.run_id) ?? 1;
+    if (row.seq !== next) continue;
+    expected.set(row.run_id, next + 1);
+    // Stored only after `runEventSchema` accepted it.
+    events.push(row.event as RunEvent);
+  }
+  return events;
+}
+
+export async function deleteProjections(trx: TraceDb, runIds: readonly string[]): Promise<void> {
+  await trx.deleteFrom('spans').where('run_id', 'in', [...runIds]).execute();
+  await trx.deleteFrom('runs').where('run_id', 'in', [...runIds]).execute();
+}
+
+/**
+ * Merges patches into stored rows: an absent field keeps the stored value, tokens add up, a
+ * terminal run or a closed span stays as it is, and the first start of a run is kept.
+ */
+export async function upsertPatches(trx: TraceDb, patches: RowPatches, identities: ReadonlyMap<string, StoredRunIdentity>): Promise<void> {
+  const runRows = [...patches.runs.values()].flatMap((p) => runRowOf(p, identities.get(p.runId)) ?? []);
+  for (const part of chunks(runRows)) {
+    await trx
+      .insertInto('runs')
+      .values(part)
+      .onConflict((oc) =>
+        oc.column('run_id').doUpdateSet((eb) => ({
+          status: sql<string>`case when runs.status in (${sql.join(terminalStatuses)}) then runs.status else excluded.status end`,
+          started_at: eb.fn.coalesce('runs.started_at', 'excluded.started_at'),
+          ended_at: eb.fn.coalesce('excluded.ended_at', 'runs.ended_at'),
+          duration_ms: eb.fn.coalesce('excluded.duration_ms', 'runs.duration_ms'),
+          error: eb.fn.coalesce('excluded.error', 'runs.error'),
+          forked_from: eb.fn.coalesce('runs.forked_from', 'excluded.forked_from'),
+          input_tokens: sql<number>`runs.input_tokens + excluded.input_tokens`,
+          output_tokens: sql<number>`runs.output_tokens + excluded.output_tokens`,
+          total_tokens: sql<number>`runs.total_tokens + excluded.total_tokens`,
+          last_seq: sql<number>`greatest(runs.last_seq, excluded.last_seq)`,
+        })),
+      )
+      .execute();
+  }
+  for (const part of chunks([...patches.spans.values()].map(spanRowOf))) {
+    await trx
+      .insertInto('spans')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['run_id', 'span_id']).doUpdateSet((eb) => ({
+          status: sql<string>`case when spans.status <> 'running' then spans.status else excluded.status end`,
+          parent_span_id: eb.fn.coalesce('excluded.parent_span_id', 'spans.parent_span_id'),
+          node_id: eb.fn.coalesce('excluded.node_id', 'spans.node_id'),
+          node_type: eb.fn.coalesce('excluded.node_type', 'spans.node_type'),
+          started_at: eb.fn.coalesce('excluded.started_at', 'spans.started_at'),
+          ended_at: eb.fn.coalesce('excluded.ended_at', 'spans.ended_at'),
+          duration_ms: eb.fn.coalesce('excluded.duration_ms', 'spans.duration_ms'),
+          start_seq: eb.fn.coalesce('excluded.start_seq', 'spans.start_seq'),
+          end_seq: eb.fn.coalesce('excluded.end_seq', 'spans.end_seq'),
+          input: eb.fn.coalesce('excluded.input', 'spans.input'),
+          output: eb.fn.coalesce('excluded.output', 'spans.output'),
+          error: eb.fn.coalesce('excluded.error', 'spans.error'),
+          usage: eb.fn.coalesce('excluded.usage', 'spans.usage'),
+          model: eb.fn.coalesce('excluded.model', 'spans.model'),
+          iteration: eb.fn.coalesce('excluded.iteration', 'spans.iteration'),
+          branch_id: eb.fn.coalesce('excluded.branch_id', 'spans.branch_id'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Once a run is over, a span still open can never close (its worker was lost and the step ran
+ * again under a new span): mark it canceled at the run's end instead of running forever.
+ */
+export async function closeOrphanSpans(trx: TraceDb, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  await trx
+    .updateTable('spans')
+    .from('runs')
+    .set((eb) => ({ status: 'canceled', ended_at: eb.ref('runs.ended_at') }))
+    .whereRef('spans.run_id', '=', 'runs.run_id')
+    .where('spans.run_id', 'in', [...runIds])
+    .where('spans.status', '=', 'running')
+    .where('spans.kind', '<>', 'run')
+    .where('runs.status', 'in', [...terminalStatuses])
+    .execute();
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) parts.push(items.slice(i, i + CHUNK));
+  return parts;
+}

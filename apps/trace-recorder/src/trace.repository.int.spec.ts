@@ -1,0 +1,160 @@
+import type { TraceTables } from '@spindle/db';
+import { testNamespace } from '@spindle/testing';
+import type { Kysely } from 'kysely';
+import { TraceRepository } from './trace.repository';
+import { completedRun, failedRun, logged, openTraceSchema, queued, usage } from './trace-test.fixture';
+
+describe('TraceRepository against Postgres', () => {
+  let store: Awaited<ReturnType<typeof openTraceSchema>>;
+  let db: Kysely<TraceTables>;
+  let repo: TraceRepository;
+
+  beforeAll(async () => {
+    store = await openTraceSchema(testNamespace());
+    db = store.db;
+    repo = new TraceRepository(db);
+  });
+  afterAll(() => store.drop());
+  beforeEach(() => repo.truncateAll());
+
+  const rowsOf = async (runId: string) => ({
+    run: await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst(),
+    spans: await db.selectFrom('spans').selectAll().where('run_id', '=', runId).orderBy('span_id').execute(),
+    events: await db.selectFrom('run_events').select(['seq', 'stream_seq']).where('run_id', '=', runId).orderBy('seq').execute(),
+  });
+
+  it('projects a batch into the run, its spans and the raw log', async () => {
+    expect(await repo.applyBatch(logged('r1', completedRun()))).toEqual({ applied: 7, runIds: ['r1'] });
+    const trace = await repo.getTrace('r1');
+    expect(trace?.run).toEqual({
+      runId: 'r1', workflow: { name: 'support', version: 1 }, status: 'completed',
+      queuedAt: '2025-03-01T10:00:01.000Z', startedAt: '2025-03-01T10:00:02.000Z', endedAt: '2025-03-01T10:00:07.000Z',
+      durationMs: 60, usage: usage(3, 2), error: null, lastSeq: 7, forkedFrom: null,
+    });
+    expect(trace?.spans.map((s) => [s.spanId, s.kind, s.status, s.startSeq, s.endSeq])).toEqual([
+      ['root', 'run', 'completed', 1, 7],
+      ['span-reply', 'node', 'completed', 3, 6],
+      ['span-model', 'model', 'completed', 4, 5],
+    ]);
+    expect(trace?.spans[2]).toMatchObject({ parentSpanId: 'span-reply', model: 'offline:echo', input: { prompt: 'say hi' }, output: { text: 'hello' }, usage: usage(3, 2), durationMs: 40 });
+    expect((await rowsOf('r1')).events).toHaveLength(7);
+    expect(await repo.lastAppliedSeq('r1')).toBe(7);
+    expect(await repo.lastAppliedSeq('nope')).toBe(0);
+    expect(await repo.getTrace('nope')).toBeNull();
+  });
+
+  it('changes nothing when the same batch is delivered again, token totals included', async () => {
+    const batch = logged('r1', completedRun());
+    await repo.applyBatch(batch);
+    const before = await rowsOf('r1');
+    expect(await repo.applyBatch(batch)).toEqual({ applied: 0, runIds: [] });
+    expect(await repo.applyBatch(batch.slice(2, 5))).toEqual({ applied: 0, runIds: [] });
+    expect(await rowsOf('r1')).toEqual(before);
+    expect((await repo.getRun('r1'))?.usage).toEqual(usage(3, 2));
+  });
+
+  it('gives the same rows whether a log arrives in one batch, in order in pieces, or out of order', async () => {
+    const log = (runId: string) => logged(runId, [...completedRun(), { type: 'custom', spanId: 'root', path: 'root', data: { note: 'after the end' } }]);
+    await repo.applyBatch(log('whole'));
+
+    const pieces = log('pieces');
+    for (const part of [pieces.slice(0, 2), pieces.slice(2, 5), pieces.slice(5)]) await repo.applyBatch(part);
+
+    // A batch that failed is redelivered after a later one was applied.
+    const shuffled = log('shuffled');
+    await repo.applyBatch(shuffled.slice(4));
+    expect(await repo.getRun('shuffled')).toBeNull();
+    expect(await repo.lastAppliedSeq('shuffled')).toBe(0);
+    await repo.applyBatch(shuffled.slice(0, 2));
+    expect(await repo.getRun('shuffled')).toMatchObject({ status: 'running', lastSeq: 2 });
+    await repo.applyBatch(shuffled.slice(2, 4));
+
+    const expected = withoutRunId(await repo.getTrace('whole'));
+    expect(expected).toMatchObject({ run: { status: 'completed', lastSeq: 8, usage: usage(3, 2) } });
+    expect(withoutRunId(await repo.getTrace('pieces'))).toEqual(expected);
+    expect(withoutRunId(await repo.getTrace('shuffled'))).toEqual(expected);
+  });
+
+  it('stops a run at a gap in its log and carries on once the gap is filled', async () => {
+    const log = logged('r1', completedRun());
+    await repo.applyBatch(log.slice(0, 3));
+    await repo.applyBatch(log.slice(4));
+    expect(await repo.getRun('r1')).toMatchObject({ status: 'running', lastSeq: 3, usage: usage(0, 0) });
+    await repo.applyBatch([log[3]]);
+    expect(await repo.getRun('r1')).toMatchObject({ status: 'completed', lastSeq: 7, usage: usage(3, 2) });
+  });
+
+  it('closes a span left open by a lost worker when the run ends', async () => {
+    const lost = { nodeId: 'step', spanId: 'span-lost', parentSpanId: 'root', path: 'root/step' };
+    const retried = { ...lost, spanId: 'span-retry' };
+    const log = logged('r1', [
+      queued('support'),
+      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'w1' } },
+      { type: 'node.started', ...lost, data: { nodeType: 'set', input: {} } },
+      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2 } },
+      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
+      { type: 'node.started', ...retried, data: { nodeType: 'set', input: {} } },
+      { type: 'node.completed', ...retried, data: { nodeType: 'set', output: { x: 1 }, durationMs: 1 } },
+      { type: 'run.completed', spanId: 'root', path: 'root', data: { output: { x: 1 }, durationMs: 9, usage: usage(0, 0) } },
+    ]);
+    await repo.applyBatch(log.slice(0, 5));
+    expect(await repo.getTrace('r1')).toMatchObject({ run: { status: 'running', startedAt: '2025-03-01T10:00:02.000Z' } });
+    await repo.applyBatch(log.slice(5));
+    const trace = await repo.getTrace('r1');
+    expect(trace?.run).toMatchObject({ status: 'completed', startedAt: '2025-03-01T10:00:02.000Z' });
+    expect(trace?.spans.find((s) => s.spanId === 'span-lost')).toMatchObject({ status: 'canceled', endedAt: '2025-03-01T10:00:08.000Z' });
+    expect(trace?.spans.find((s) => s.spanId === 'span-retry')).toMatchObject({ status: 'completed' });
+  });
+
+  it('stores model text with a NUL character (which jsonb refuses) instead of stalling', async () => {
+    const log = logged('r1', completedRun());
+    const completion = log[4].event;
+    if (completion.type !== 'model.completed') throw new Error('fixture changed');
+    completion.data.text = 'before\u0000after';
+    await repo.applyBatch(log);
+    expect((await repo.getTrace('r1'))?.spans.find((s) => s.kind === 'model')?.output).toEqual({ text: 'before\ufffdafter' });
+  });
+
+  it('lists runs newest first, page by page, with workflow and status filters', async () => {
+    const queuedAt = (runId: string, at: string) => logged(runId, [queued('support')]).map((l) => ({ ...l, event: { ...l.event, at } }));
+    await repo.applyBatch([
+      ...logged('a', completedRun('support'), { start: '2025-03-01T10:00:00.000Z' }),
+      ...logged('b', failedRun('orders'), { start: '2025-03-01T11:00:00.000Z' }),
+      ...logged('c', completedRun('support'), { start: '2025-03-01T12:00:00.000Z' }),
+      ...queuedAt('d', '2025-03-01T13:00:00.000Z'),
+      // Queued within the same millisecond: the cursor must keep their microseconds apart.
+      ...queuedAt('e', '2025-03-01T13:00:00.000400Z'),
+      ...queuedAt('f', '2025-03-01T13:00:00.000600Z'),
+    ]);
+
+    const ids = (page: { runs: Array<{ runId: string }> }) => page.runs.map((r) => r.runId);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await repo.listRuns({ limit: 2, cursor });
+      seen.push(...ids(page));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
+
+    expect(ids(await repo.listRuns({ limit: 50, workflow: 'support', status: 'completed' }))).toEqual(['c', 'a']);
+    expect(ids(await repo.listRuns({ limit: 50, workflow: 'orders' }))).toEqual(['b']);
+    const first = await repo.listRuns({ limit: 1, status: 'queued' });
+    expect(ids(first)).toEqual(['f']);
+    expect(ids(await repo.listRuns({ limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined }))).toEqual(['e', 'd']);
+    expect((await repo.listRuns({ limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined })).nextCursor).toBeNull();
+    await expect(repo.listRuns({ limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('empties all three tables on truncateAll', async () => {
+    await repo.applyBatch(logged('r1', failedRun()));
+    await repo.truncateAll();
+    expect(await rowsOf('r1')).toEqual({ run: undefined, spans: [], events: [] });
+  });
+});
+
+function withoutRunId<T extends { run: { runId: string } } | null>(trace: T) {
+  if (!trace) throw new Error('no trace');
+  return { ...trace, run: { ...trace.run, runId: undefined } };
+}

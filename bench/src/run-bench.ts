@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startStack } from '@spindle/testing';
+import { GatewayClient } from './gateway-client';
+import { measureLogThroughput } from './log-throughput.bench';
+import { measureSseFanout } from './sse-fanout.bench';
+import { measureNodeOverhead, measureStartLatency } from './start-latency.bench';
+import { fmt } from './stats';
+
+/** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
+async function main() {
+  const stack = await startStack({ namespacePrefix: 'b', logLevel: 'warn' });
+  const client = new GatewayClient(stack.gatewayUrl);
+  try {
+    console.log('bench: per-node overhead and start latency (one run at a time)…');
+    const overhead = await measureNodeOverhead(client);
+    const start = await measureStartLatency(client);
+    console.log('bench: log throughput, 200 runs × 50 nodes…');
+    const throughput = await measureLogThroughput(stack.bus, client);
+    console.log('bench: SSE fan-out to 1,000 clients…');
+    const fanout = await measureSseFanout(client);
+
+    const rows: Array<[string, string]> = [
+      ['run log events/s (runner → JetStream → recorder), 200 runs × 50 nodes', fmt(throughput.spindleEventsPerSec, 0)],
+      [`raw JetStream publish+consume events/s (${throughput.eventBytes} B)`, fmt(throughput.rawEventsPerSec, 0)],
+      ['ratio spindle / raw', fmt(throughput.spindleEventsPerSec / throughput.rawEventsPerSec, 2)],
+      [`SSE publish→client p50 / p99 ms, ${fanout.clients} clients, ${fanout.events} events`, `${fmt(fanout.spindle.p50)} / ${fmt(fanout.spindle.p99)}`],
+      ['bare SSE fan-out p50 / p99 ms (same events)', `${fmt(fanout.bare.p50)} / ${fmt(fanout.bare.p99)}`],
+      ['run start latency POST → run.started p50 / p99 ms', `${fmt(start.p50)} / ${fmt(start.p99)}`],
+      ['orchestration overhead per node, median ms (50-node chain)', fmt(overhead.medianMsPerNode, 2)],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
+    mkdirSync('bench-results', { recursive: true });
+    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead }, null, 2));
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
