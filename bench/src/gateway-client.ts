@@ -32,7 +32,7 @@ export class GatewayClient {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const url: string = `${this.baseUrl}/v1/runs?workflow=${workflow}&status=${status}&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
+      const url = `${this.baseUrl}/v1/runs?workflow=${workflow}&status=${status}&limit=200${cursor ? `&cursor=${cursor}` : ''}`;
       const page = (await (await fetch(url)).json()) as { runs: unknown[]; nextCursor: string | null };
       count += page.runs.length;
       cursor = page.nextCursor;

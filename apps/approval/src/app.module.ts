@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { projectionProgressMigrations } from '@spindle/db';
-import { InfraModule, type ServiceConfig } from '@spindle/service-kit';
-import { RunProgressConsumer } from './run-progress.consumer';
+import { InfraModule, RunProgressConsumer, type ServiceConfig } from '@spindle/service-kit';
 
 @Module({})
 export class ApprovalModule {

@@ -6,7 +6,6 @@ import { builtinFunctions } from './builtin-functions';
 export function loadFunctionRegistry(pluginPaths: readonly string[]): FunctionRegistry & { names(): string[] } {
   const functions = new Map<string, RegisteredFunction>(Object.entries(builtinFunctions));
   for (const path of pluginPaths) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const plugin = require(resolve(path)) as { functions?: Record<string, RegisteredFunction> };
     if (!plugin.functions || typeof plugin.functions !== 'object') throw new Error(`plugin ${path} has no "functions" export`);
     for (const [name, fn] of Object.entries(plugin.functions)) {

@@ -3,7 +3,6 @@ import { SpindleError } from '@spindle/contracts';
 
 // cel-js ships only as ESM; Node >= 20.19 loads it with require(), which TypeScript's CommonJS
 // output cannot express as an import yet.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { evaluate, parse } = require('@marcbachmann/cel-js') as typeof Cel;
 
 /**
