@@ -39,7 +39,7 @@ describe('executeStartCommand on JetStream', () => {
 
   it('runs a queued run to completion from its log, publishing coalesced tokens', async () => {
     const tokens: TokenDelta[] = [];
-    const sub = bus.nc.subscribe(bus.names.tokenSubject('run-ok'), { callback: (_, m) => tokens.push(m.json<TokenDelta>()) });
+    const sub = bus.nc.subscribe(bus.names.tokenSubject('run-ok'), { callback: (_, m) => void tokens.push(m.json<TokenDelta>()) });
     await queue('run-ok', { kind: 'graph', nodes: [{ id: 'say', type: 'llm', model: 'offline:echo', prompt: 'one two three {{input}}', stream: true }] }, { input: 'four' });
     expect(await executeStartCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
     await bus.nc.flush();
