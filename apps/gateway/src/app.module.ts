@@ -10,6 +10,7 @@ import { GATEWAY_CONFIG } from './gateway.tokens';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
 import { OpenStreamsRegistry } from './runs/open-streams.registry';
+import { RunFeedHub } from './runs/run-feed.hub';
 import { RunReads } from './runs/run-reads.service';
 import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
@@ -26,6 +27,7 @@ export class GatewayModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         OpenStreamsRegistry,
+        RunFeedHub,
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         { provide: WorkflowCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db) },
         { provide: IdempotencyKeysRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours) },

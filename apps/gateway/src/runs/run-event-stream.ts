@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { followRunLog, type Bus } from '@spindle/bus';
-import { tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import { lastEventOf, readRunLog, type Bus } from '@spindle/bus';
+import { isTerminalEvent, type RunEvent, type TokenDelta } from '@spindle/contracts';
 import type { Logger } from 'pino';
+import type { RunFeedHub } from './run-feed.hub';
 import { TokenRelay } from './token-relay';
 
 export interface StreamOptions {
@@ -16,23 +17,23 @@ export interface StreamOptions {
 /**
  * Writes a run as Server-Sent Events: history after `afterSeq`, then live, until the run is
  * terminal (`id:` = seq, `event:` = type, `data:` = the envelope), with `event: token` frames
- * for streaming nodes and a comment heartbeat. Ends when the client goes away.
+ * for streaming nodes and a comment heartbeat. The live part comes from the run's shared feed,
+ * attached before the history is read, so the two overlap and nothing falls between them;
+ * `seq` removes the overlap.
  */
 export class RunEventStream {
-  private readonly tokenSubscription;
   private readonly relay: TokenRelay;
-  private stopFollowing?: () => void;
+  private lastWritten: number;
+  private live = false;
+  private attached = false;
+  private detach?: () => void;
+  private readonly pending: Array<{ event: RunEvent; frame: string }> = [];
+  private finish!: () => void;
+  private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
-  /** Subscribes to token deltas at once, so none is missed while the run starts. */
-  constructor(private readonly bus: Bus, private readonly res: ServerResponse, private readonly opts: StreamOptions, private readonly logger: Logger) {
+  constructor(private readonly bus: Bus, private readonly hub: RunFeedHub, private readonly res: ServerResponse, private readonly opts: StreamOptions, private readonly logger: Logger) {
+    this.lastWritten = opts.afterSeq;
     this.relay = new TokenRelay((t) => this.writeToken(t), opts.afterSeq);
-    this.tokenSubscription = bus.nc.subscribe(bus.names.tokenSubject(opts.runId), {
-      callback: (err, msg) => {
-        if (err) return;
-        const parsed = tokenDeltaSchema.safeParse(msg.json());
-        if (parsed.success) this.relay.onToken(parsed.data);
-      },
-    });
   }
 
   writeHead(): void {
@@ -46,44 +47,66 @@ export class RunEventStream {
     this.res.flushHeaders();
   }
 
+  /**
+   * Joins the run's live feed (unless the run is over). Called before a new run's start command
+   * is queued, so not even its first token is missed; `pipe` calls it otherwise.
+   */
+  async attach(): Promise<void> {
+    if (this.attached) return;
+    this.attached = true;
+    const last = await lastEventOf(this.bus, this.opts.runId);
+    if (!last || isTerminalEvent(last.event)) return;
+    this.detach = await this.hub.attach(this.opts.runId, last.position.streamSeq + 1, {
+      onEvent: (event, frame) => (this.live ? this.writeLive(event, frame) : this.pending.push({ event, frame })),
+      onToken: (token) => this.relay.onToken(token),
+      onBroken: (e) => this.fail(e),
+    });
+  }
+
   async pipe(): Promise<void> {
-    const follower = followRunLog(this.bus, this.opts.runId, this.opts.afterSeq, { untilTerminal: true });
     const heartbeat = setInterval(() => this.res.write(': heartbeat\n\n'), this.opts.heartbeatMs);
-    const onClose = () => follower.stop();
-    this.stopFollowing = onClose;
-    this.res.once('close', onClose);
+    this.res.once('close', () => this.finish());
     try {
-      for await (const { event } of follower) {
-        if (this.res.destroyed) break;
-        this.writeEvent(event);
-        this.relay.afterEvent(event);
+      await this.attach();
+      for (const event of (await readRunLog(this.bus, this.opts.runId, this.opts.afterSeq)).events) {
+        this.writeLive(event, `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       }
+      this.live = true;
+      for (const { event, frame } of this.pending.splice(0)) this.writeLive(event, frame);
+      if (!this.detach) this.finish();
+      await this.finished;
     } catch (e) {
-      this.logger.warn({ err: e, runId: this.opts.runId }, 'run event stream failed');
-      this.res.write(`event: error\ndata: ${JSON.stringify({ code: 'service_unavailable', detail: 'the event stream was interrupted; reconnect with Last-Event-ID' })}\n\n`);
+      this.fail(e);
     } finally {
       clearInterval(heartbeat);
-      this.res.off('close', onClose);
-      this.tokenSubscription.unsubscribe();
-      follower.stop();
+      this.release();
       this.res.end();
     }
   }
 
+  /** Leaves the feed without writing (the run could not be queued). */
+  release(): void {
+    this.detach?.();
+    this.detach = undefined;
+  }
+
   /** Ends a live stream early (shutdown); the client resumes elsewhere with Last-Event-ID. */
   close(): void {
-    this.stopFollowing?.();
+    this.finish();
   }
 
-  /** Ends the stream without events (the run could not be queued after the headers went out). */
-  abort(detail: string): void {
-    this.tokenSubscription.unsubscribe();
-    this.res.write(`event: error\ndata: ${JSON.stringify({ code: 'service_unavailable', detail })}\n\n`);
-    this.res.end();
+  private writeLive(event: RunEvent, frame: string) {
+    if (event.seq <= this.lastWritten) return;
+    this.res.write(frame);
+    this.lastWritten = event.seq;
+    this.relay.afterEvent(event);
+    if (isTerminalEvent(event)) this.finish();
   }
 
-  private writeEvent(event: RunEvent) {
-    this.res.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  private fail(e: unknown) {
+    this.logger.warn({ err: e, runId: this.opts.runId }, 'run event stream failed');
+    if (!this.res.destroyed) this.res.write(`event: error\ndata: ${JSON.stringify({ code: 'service_unavailable', detail: 'the event stream was interrupted; reconnect with Last-Event-ID' })}\n\n`);
+    this.finish();
   }
 
   private writeToken(token: TokenDelta) {

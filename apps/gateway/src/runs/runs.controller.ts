@@ -11,6 +11,7 @@ import { parseBody } from '../http/parse-body';
 import { traceContextOf } from '../http/request-tracing';
 import { OpenStreamsRegistry } from './open-streams.registry';
 import { RunEventStream } from './run-event-stream';
+import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
 import { RunStarter } from './run-starter.service';
 
@@ -32,6 +33,7 @@ export class RunsController {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly openStreams: OpenStreamsRegistry,
+    private readonly feeds: RunFeedHub,
   ) {}
 
   @Post('workflows/:name/runs')
@@ -44,14 +46,12 @@ export class RunsController {
       return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
     }
     let stream: RunEventStream | undefined;
-    const open = async (runId: string) => {
-      stream = new RunEventStream(this.bus, reply.raw, { runId, afterSeq: 0, heartbeatMs: this.config.heartbeatMs, headers: { Location: `/v1/runs/${runId}` } }, this.logger);
-    };
-    const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req), open).catch((e) => {
-      stream?.abort('not started');
+    const open = (runId: string) => (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }));
+    const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req), (runId) => open(runId).attach()).catch((e) => {
+      stream?.release();
       throw e;
     });
-    stream ??= new RunEventStream(this.bus, reply.raw, { runId: accepted.runId, afterSeq: 0, heartbeatMs: this.config.heartbeatMs, headers: { Location: accepted.location } }, this.logger);
+    stream ??= open(accepted.runId);
     reply.hijack();
     if (replayed) reply.raw.setHeader('Idempotent-Replayed', 'true');
     await this.serve(stream);
@@ -78,9 +78,13 @@ export class RunsController {
     if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
     const resumeFrom = parseLastEventId(lastEventId);
     await this.reads.requireRun(id);
-    const stream = new RunEventStream(this.bus, reply.raw, { runId: id, afterSeq: Math.max(after, resumeFrom), heartbeatMs: this.config.heartbeatMs }, this.logger);
+    const stream = this.eventStream(reply, id, Math.max(after, resumeFrom));
     reply.hijack();
     await this.serve(stream);
+  }
+
+  private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>) {
+    return new RunEventStream(this.bus, this.feeds, reply.raw, { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers }, this.logger);
   }
 
   private async serve(stream: RunEventStream) {
