@@ -1,4 +1,5 @@
 import type { RunEvent } from '@spindle/contracts';
+import { readSse } from '@spindle/testing';
 
 /** The few gateway calls the benchmarks make. */
 export class GatewayClient {
@@ -20,12 +21,10 @@ export class GatewayClient {
     return (await res.json()) as { events: RunEvent[]; terminal: boolean };
   }
 
+  /** Follows the run's SSE stream to its end (one consumer per run, rather than polling). */
   async waitTerminal(runId: string): Promise<RunEvent[]> {
-    for (;;) {
-      const { events, terminal } = await this.events(runId);
-      if (terminal) return events;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const { frames } = await readSse(`${this.baseUrl}/v1/runs/${runId}/events`);
+    return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
   }
 
   async countRuns(workflow: string, status: string): Promise<number> {

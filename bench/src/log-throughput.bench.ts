@@ -27,7 +27,7 @@ export async function measureLogThroughput(bus: Bus, client: GatewayClient, runs
 
   const started = performance.now();
   await poolMap(Array.from({ length: runs }), 32, () => client.startRun(workflow));
-  while ((await client.countRuns(workflow, 'completed')) < runs + 1) await new Promise((r) => setTimeout(r, 50));
+  while ((await client.countRuns(workflow, 'completed')) < runs + 1) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
 
   return { runs, eventsPerRun, eventBytes, spindleEventsPerSec: (runs * eventsPerRun) / seconds, rawEventsPerSec: await rawJetStream(bus, runs * eventsPerRun, eventBytes) };

@@ -24,6 +24,8 @@ export class RunEventsConsumer implements OnModuleInit, OnModuleDestroy {
     this.loop = pullBatches(this.bus, spec, async (batch) => void (await this.projector.handle(batch)), {
       signal: this.stopping.signal,
       batchSize: BATCH_SIZE,
+      // Batches a trickle of events; read-your-writes waits cover the delay.
+      lingerMs: 20,
       onError: (e) => this.logger.error({ err: e }, 'run events batch failed; retrying'),
     }).catch((e: unknown) => this.logger.fatal({ err: e }, 'run events consumer stopped'));
   }

@@ -34,7 +34,7 @@ export async function ensureDurable(bus: Bus, spec: DurableSpec): Promise<Consum
 
 /**
  * Consumes a durable consumer until `signal` aborts, handing over batches: a batch closes when
- * it is full or when nothing more is waiting on the server, so a burst is applied in large
+ * it is full or when nothing more is waiting, so a burst is applied in large
  * batches and a lone event at once. `handle` acks what it processed. A deleted consumer
  * (projection rebuild) is recreated.
  */
@@ -42,9 +42,20 @@ export async function pullBatches(
   bus: Bus,
   spec: DurableSpec,
   handle: (batch: JsMsg[]) => Promise<void>,
-  opts: { signal: AbortSignal; batchSize?: number; onError: (e: unknown) => void },
+  opts: {
+    signal: AbortSignal;
+    batchSize?: number;
+    /**
+     * After a batch smaller than `batchSize`, wait this long before taking the next, so a steady
+     * trickle is applied in batches rather than one transaction per message. Adds at most this
+     * much latency.
+     */
+    lingerMs?: number;
+    onError: (e: unknown) => void;
+  },
 ): Promise<void> {
   const batchSize = opts.batchSize ?? 500;
+  const linger = opts.lingerMs ?? 0;
   while (!opts.signal.aborted) {
     try {
       const consumer = await ensureDurable(bus, spec);
@@ -55,9 +66,14 @@ export async function pullBatches(
         let batch: JsMsg[] = [];
         for await (const msg of messages) {
           batch.push(msg);
-          if (msg.info.pending === 0 || batch.length >= batchSize) {
+          // Close the batch when full, or when nothing is waiting: neither on the server nor in
+          // this client's buffer (messages already pulled but not yet iterated).
+          const drained = msg.info.pending === 0 && messages.getPending() <= 1;
+          if (drained || batch.length >= batchSize) {
+            const full = batch.length >= batchSize;
             await handle(batch);
             batch = [];
+            if (!full && linger > 0) await delay(linger);
           }
         }
         if (batch.length > 0) await handle(batch);

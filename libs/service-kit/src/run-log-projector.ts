@@ -27,7 +27,7 @@ export class RunLogProjector {
       this.bus,
       { stream: names.eventsStream, durable: this.opts.durable, filterSubject: names.eventsWildcard, ackWaitMs: 30_000 },
       (batch) => this.handle(batch),
-      { signal: this.stopping.signal, onError: (e) => this.logger.error({ err: e }, `${this.opts.service}: projecting run events failed; retrying`) },
+      { signal: this.stopping.signal, lingerMs: 50, onError: (e) => this.logger.error({ err: e }, `${this.opts.service}: projecting run events failed; retrying`) },
     );
   }
 
