@@ -8,7 +8,13 @@ import { preflight } from './preflight.mjs';
 import { prefixer } from './pretty-log.mjs';
 import { defaults, services } from './services.mjs';
 
-const env = { ...process.env, NATS_URL: process.env.NATS_URL ?? defaults.NATS_URL, DATABASE_URL: process.env.DATABASE_URL ?? defaults.DATABASE_URL };
+const env = {
+  ...process.env,
+  NATS_URL: process.env.NATS_URL ?? defaults.NATS_URL,
+  DATABASE_URL: process.env.DATABASE_URL ?? defaults.DATABASE_URL,
+  // The offline demo model streams a word every 30 ms, so token streaming is visible locally.
+  SPINDLE_OFFLINE_CHUNK_DELAY_MS: process.env.SPINDLE_OFFLINE_CHUNK_DELAY_MS ?? '30',
+};
 const raw = process.argv.includes('--json');
 
 const problems = await preflight(env);
