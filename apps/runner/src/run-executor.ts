@@ -60,8 +60,9 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
       return 'done';
     }
     const definition = validateDefinition(queued.data.definition);
-    const outcome: RunOutcome = await context.with(trace.setSpan(delivery.parent, runSpan), () =>
-      executeRun(
+    // Inside the run span's context, so every log line of the run carries its trace id.
+    await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
+      const outcome: RunOutcome = await executeRun(
         { definition, state: queued.data.state, attempt: delivery.attempt, worker: deps.workerId },
         {
           runId,
@@ -82,9 +83,9 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
           maxSteps: deps.maxSteps,
           reportRedacted: (correlationId, error) => runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
         },
-      ),
-    );
-    runLogger.info({ status: outcome.status, lastSeq: log.lastSeq }, 'run finished');
+      );
+      runLogger.info({ status: outcome.status, lastSeq: log.lastSeq }, 'run finished');
+    });
     return 'done';
   } catch (e) {
     if (isSpindleError(e) && e.code === 'run_lost') {

@@ -1,6 +1,6 @@
 /**
- * Provider configuration as a plain typed object. Nothing in libs/ reads `process.env`: the app
- * edge builds this once (usually with `llmConfigFromEnv(process.env)`) and passes it in, so tests
+ * Provider configuration as a plain typed object. Nothing in libs/ reads the process environment: the app
+ * edge builds this once (usually with `llmConfigFromEnv` over its environment) and passes it in, so tests
  * and multi-tenant setups can hold several configs side by side.
  */
 export interface LlmConfig {
@@ -25,7 +25,7 @@ export const LLM_ENV_VARS = {
 } as const;
 
 /**
- * Builds an `LlmConfig` from an environment map given as a parameter (never `process.env`
+ * Builds an `LlmConfig` from an environment map given as a parameter (never the process environment
  * directly). Empty strings count as unset, so `FOO=` in a .env file does not configure a key.
  */
 export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmConfig {

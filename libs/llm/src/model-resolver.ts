@@ -10,7 +10,7 @@ export const PROVIDERS = ['openai', 'anthropic', 'compatible', 'offline'] as con
 export type ProviderName = (typeof PROVIDERS)[number];
 
 // Passed explicitly: without a baseURL the SDK providers fall back to reading
-// OPENAI_BASE_URL / ANTHROPIC_BASE_URL from process.env themselves, which libs/ must not do.
+// OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the process environment themselves, which libs/ must not do.
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
 

@@ -3,7 +3,8 @@ import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
 import type { Bus } from '@spindle/bus';
 import { isTerminalEvent, runEventSchema, tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
-import { BUS } from '@spindle/service-kit';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Logger } from 'pino';
 
 export interface FeedListener {
   /** `frame` is the event's SSE frame, rendered once for every listener. */
@@ -22,13 +23,13 @@ export interface FeedListener {
 export class RunFeedHub implements OnApplicationShutdown {
   private readonly feeds = new Map<string, RunFeed>();
 
-  constructor(@Inject(BUS) private readonly bus: Bus) {}
+  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(LOGGER) private readonly logger: Logger) {}
 
   /** Attaches a listener to the run's feed, which delivers events stored at or after `fromStreamSeq`. */
   async attach(runId: string, fromStreamSeq: number, listener: FeedListener): Promise<() => void> {
     let feed = this.feeds.get(runId);
     if (!feed) {
-      feed = new RunFeed(this.bus, runId, fromStreamSeq, () => this.feeds.delete(runId));
+      feed = new RunFeed(this.bus, this.logger, runId, fromStreamSeq, () => this.feeds.delete(runId));
       this.feeds.set(runId, feed);
     }
     feed.add(listener);
@@ -54,7 +55,7 @@ class RunFeed {
   private messages?: ConsumerMessages;
   private closed = false;
 
-  constructor(private readonly bus: Bus, runId: string, fromStreamSeq: number, private readonly onClose: () => void) {
+  constructor(private readonly bus: Bus, private readonly logger: Logger, runId: string, fromStreamSeq: number, private readonly onClose: () => void) {
     this.tokens = bus.nc.subscribe(bus.names.tokenSubject(runId), {
       callback: (err, msg) => {
         if (err) return;
@@ -97,7 +98,13 @@ class RunFeed {
   private async pump(messages: ConsumerMessages) {
     try {
       for await (const msg of messages) {
-        const event = runEventSchema.parse(msg.json()) as RunEvent;
+        const parsed = runEventSchema.safeParse(safeJson(msg.data));
+        if (!parsed.success) {
+          // Not from a Spindle writer (they validate every event); the projections dead-letter it.
+          this.logger.warn({ subject: msg.subject, streamSeq: msg.seq }, 'skipping a message that is not a run event');
+          continue;
+        }
+        const event = parsed.data as RunEvent;
         const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
         for (const l of [...this.listeners]) l.onEvent(event, frame);
         if (isTerminalEvent(event)) break;
@@ -107,5 +114,13 @@ class RunFeed {
     } finally {
       this.close();
     }
+  }
+}
+
+function safeJson(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return undefined;
   }
 }
