@@ -11,6 +11,8 @@ export const usageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
+  /** USD from the price table; absent when the model has no price. */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 
@@ -79,8 +81,15 @@ export const runEventSchemas = {
     runUsage: usageSchema.optional(),
   })),
   'model.failed': event('model.failed', z.object({ model: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
-  'tool.called': event('tool.called', jsonRecord),
-  'tool.returned': event('tool.returned', jsonRecord),
+  'tool.called': event('tool.called', z.object({ name: z.string(), callId: z.string(), arguments: jsonRecord })),
+  'tool.returned': event('tool.returned', z.object({
+    name: z.string(),
+    callId: z.string(),
+    result: z.unknown().optional(),
+    /** A failed call is an observation the model sees, not a node failure. */
+    error: errorInfoSchema.optional(),
+    durationMs: z.number().nonnegative(),
+  })),
   'loop.iteration': event('loop.iteration', jsonRecord),
   'branch.started': event('branch.started', jsonRecord),
   'branch.completed': event('branch.completed', jsonRecord),

@@ -4,10 +4,25 @@ import type { RunEventDraft, Usage } from '@spindle/contracts';
  * The effects the engine needs, as small interfaces it owns. The runner implements them with
  * JetStream, the AI SDK and the plugin registry; engine tests use simple in-process ones.
  */
-export interface ChatMessage {
-  role: 'user' | 'assistant';
-  content: string;
+/** A tool the model may call: its name, what it does, and a JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
 }
+
+/** A tool call the model asked for; `arguments` is the parsed JSON object. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type ChatMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  /** A tool's result (JSON text) or failure, answering the assistant's call `toolCallId`. */
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
 
 export interface ModelRequest {
   /** `provider:model`, e.g. `openai:gpt-4o-mini`, `offline:echo`. */
@@ -17,6 +32,8 @@ export interface ModelRequest {
   /** Stream the reply; `onDelta` then receives each text chunk as it arrives. */
   stream: boolean;
   onDelta?: (delta: string) => void;
+  /** Tools the model may call; the port never runs them, it returns the calls. */
+  tools?: ToolSpec[];
   signal: AbortSignal;
 }
 
@@ -24,6 +41,10 @@ export interface ModelResult {
   text: string;
   usage: Usage;
   finishReason?: string;
+  /** Calls the model asked for (empty when it answered with text only). */
+  toolCalls: ToolCall[];
+  /** Cost of this call in USD from the price table, when the model has a price. */
+  costUsd?: number;
 }
 
 /** Throws `SpindleError` with code `unknown_model` or `provider_error`. */
@@ -45,6 +66,24 @@ export interface FunctionContext {
 
 export interface FunctionRegistry {
   get(name: string): RegisteredFunction | undefined;
+}
+
+export interface ToolContext {
+  readonly runId: string;
+  readonly nodeId: string;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Tools registered with the runner (plugin modules, later MCP servers). `call` validates the
+ * arguments against the tool's input schema and applies its timeout and retry policy; a failure
+ * throws (a `PublicError` message is shown, anything else is redacted by the engine).
+ */
+export interface ToolPort {
+  /** The specs of the named tools; throws `SpindleError('tool_not_found')` for an unknown name. */
+  specs(names: readonly string[]): ToolSpec[];
+  call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
 }
 
 /** Appends one event to the run's log and resolves once it is durable; returns its seq. */

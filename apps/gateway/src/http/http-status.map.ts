@@ -27,6 +27,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   provider_error: 502,
   unknown_model: 400,
   tool_failed: 502,
+  tool_not_found: 400,
   function_not_found: 400,
   function_failed: 500,
   expression_error: 400,

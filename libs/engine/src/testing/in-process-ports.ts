@@ -49,7 +49,7 @@ export function scriptedModel(replies: Array<string | Error>): ModelPort & { req
       if (reply instanceof Error) throw reply;
       if (request.stream) for (const word of reply.split(/(?<=\s)/)) request.onDelta?.(word);
       const words = reply.split(/\s+/).filter(Boolean).length;
-      return { text: reply, usage: { inputTokens: 3, outputTokens: words, totalTokens: 3 + words }, finishReason: 'stop' };
+      return { text: reply, usage: { inputTokens: 3, outputTokens: words, totalTokens: 3 + words }, finishReason: 'stop', toolCalls: [] };
     },
   };
 }
