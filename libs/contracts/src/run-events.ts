@@ -68,12 +68,18 @@ export const runEventSchemas = {
   'model.started': event('model.started', z.object({
     model: z.string(),
     system: z.string().optional(),
+    /** A single-prompt call's prompt. */
     prompt: z.string().optional(),
+    /** The messages this call added to its conversation (earlier ones are in earlier model spans). */
+    messages: z.array(jsonRecord).optional(),
+    /** Names of the tools offered to the model. */
+    tools: z.array(z.string()).optional(),
     stream: z.boolean(),
   })),
   'model.completed': event('model.completed', z.object({
     model: z.string(),
     text: z.string(),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: jsonRecord })).optional(),
     usage: usageSchema,
     finishReason: z.string().optional(),
     durationMs: z.number().nonnegative(),

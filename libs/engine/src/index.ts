@@ -1,13 +1,13 @@
 export type {
   ChatMessage, ModelRequest, ModelResult, ModelPort, RegisteredFunction, FunctionContext, FunctionRegistry,
-  RunLogPort, TokenSink, Clock, IdSource,
+  RunLogPort, TokenSink, Clock, IdSource, ToolSpec, ToolCall, ToolContext, ToolPort,
 } from './ports';
 export {
-  workflowDefinitionSchema, graphDefinitionSchema, nodeSchema, edgeSchema, nodeTypes, handlesByNodeType,
+  workflowDefinitionSchema, graphDefinitionSchema, nodeSchema, edgeSchema, nodeTypes, handlesOf,
 } from './definition/workflow-definition.schema';
 export type {
   WorkflowDefinition, WorkflowDefinitionInput, GraphDefinition, WorkflowNode, NodeType, NodeOf, Edge,
-  SetNode, LlmNode, ConditionNode, FunctionNode,
+  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode,
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
 export { renderTemplate, renderValue } from './interpreter/render-template';

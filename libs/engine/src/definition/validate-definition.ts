@@ -1,7 +1,7 @@
 import { SpindleError, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
-import { handlesByNodeType, workflowDefinitionSchema, type GraphDefinition, type WorkflowDefinition } from './workflow-definition.schema';
+import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type WorkflowDefinition } from './workflow-definition.schema';
 
 /**
  * Parses and checks a definition: shape (zod), then graph rules — unique ids, edges between
@@ -33,6 +33,12 @@ function graphIssues(def: GraphDefinition): FieldIssue[] {
       const error = checkExpression(node.expression);
       if (error) issues.push({ field: `nodes[${i}].expression`, node: node.id, message: `expression does not parse: ${error}` });
     }
+    if (node.type === 'router') {
+      node.routes.forEach((route, r) => {
+        const error = checkExpression(route.when);
+        if (error) issues.push({ field: `nodes[${i}].routes[${r}].when`, node: node.id, message: `expression does not parse: ${error}` });
+      });
+    }
   });
   const seenEdges = new Set<string>();
   def.edges.forEach((edge, i) => {
@@ -41,7 +47,7 @@ function graphIssues(def: GraphDefinition): FieldIssue[] {
     if (!byId.has(edge.to)) issues.push({ field: `edges[${i}].to`, node: edge.to, message: `edge to unknown node "${edge.to}"` });
     if (!from) return;
     const handle = edge.handle ?? 'default';
-    const allowed = handlesByNodeType[from.type];
+    const allowed = handlesOf(from);
     if (!allowed.includes(handle)) {
       issues.push({ field: `edges[${i}].handle`, node: edge.from, message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"` });
     }
@@ -82,7 +88,7 @@ function zodIssue(issue: z.core.$ZodIssue, raw: unknown): FieldIssue {
   const node = path[0] === 'nodes' && typeof path[1] === 'number' ? nodeIdAt(raw, path[1]) : undefined;
   let message = issue.message;
   if (issue.code === 'invalid_union' && path[path.length - 1] === 'type') message = 'unknown node type';
-  if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes') message = `unknown node type (expected one of set, llm, condition, function)`;
+  if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes') message = `unknown node type (expected one of ${nodeTypes.join(', ')})`;
   if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
   return { field: field || '(root)', message, ...(node ? { node } : {}) };
 }

@@ -7,7 +7,13 @@ import { z } from 'zod';
 const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)');
 const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
 const modelRef = z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model", e.g. "offline:echo" or "openai:gpt-4o-mini"');
-const base = { id: nodeId, label: z.string().max(200).optional() };
+const base = {
+  id: nodeId,
+  label: z.string().max(200).optional(),
+  /** Per-node timeout: the node's signal aborts at this point, and a node that ignores it is cut off shortly after. */
+  timeout_ms: z.number().int().positive().max(86_400_000).optional(),
+};
+const toolName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a tool name (letters, digits, _ . -)');
 
 export const setNodeSchema = z.strictObject({
   ...base,
@@ -41,7 +47,39 @@ export const functionNodeSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const nodeSchema = z.discriminatedUnion('type', [setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema]);
+export const agentNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('agent'),
+  model: modelRef,
+  instructions: z.string().optional(),
+  /** The user message that starts the conversation (a template). */
+  prompt: z.string().min(1).default('{{input}}'),
+  tools: z.array(toolName).max(64).default([]),
+  /** Model calls the agent may make; running out fails the node with `max_iterations_exceeded`. */
+  max_turns: z.number().int().min(1).max(100).default(8),
+  stream: z.boolean().default(false),
+  output_key: stateKey.default('output'),
+});
+
+export const toolNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('tool'),
+  tool: toolName,
+  /** Arguments; string values are templates. */
+  args: z.record(z.string(), z.unknown()).default({}),
+  output_key: stateKey.default('result'),
+});
+
+export const routerNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('router'),
+  /** Checked in order; the first CEL expression that holds picks its handle. */
+  routes: z.array(z.strictObject({ handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), when: z.string().min(1) })).min(1).max(50),
+  /** The handle to follow when no route holds; without one, that is a node failure. */
+  default: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/).optional(),
+});
+
+export const nodeSchema = z.discriminatedUnion('type', [setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema]);
 
 export const edgeSchema = z.strictObject({
   from: nodeId,
@@ -63,6 +101,9 @@ export type SetNode = z.infer<typeof setNodeSchema>;
 export type LlmNode = z.infer<typeof llmNodeSchema>;
 export type ConditionNode = z.infer<typeof conditionNodeSchema>;
 export type FunctionNode = z.infer<typeof functionNodeSchema>;
+export type AgentNode = z.infer<typeof agentNodeSchema>;
+export type ToolNode = z.infer<typeof toolNodeSchema>;
+export type RouterNode = z.infer<typeof routerNodeSchema>;
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeType = WorkflowNode['type'];
 export type NodeOf<T extends NodeType> = Extract<WorkflowNode, { type: T }>;
@@ -72,12 +113,16 @@ export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */
 export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
 
-export const nodeTypes = ['set', 'llm', 'condition', 'function'] as const satisfies readonly NodeType[];
+export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router'] as const satisfies readonly NodeType[];
 
-/** Edge handles each node type can emit; an edge with any other handle is a definition error. */
-export const handlesByNodeType: Record<NodeType, readonly string[]> = {
-  set: ['default'],
-  llm: ['default'],
-  function: ['default'],
-  condition: ['true', 'false'],
-};
+/** Edge handles a node can emit; an edge with any other handle is a definition error. */
+export function handlesOf(node: WorkflowNode): readonly string[] {
+  switch (node.type) {
+    case 'condition':
+      return ['true', 'false'];
+    case 'router':
+      return [...new Set([...node.routes.map((r) => r.handle), ...(node.default ? [node.default] : [])])];
+    default:
+      return ['default'];
+  }
+}

@@ -1,9 +1,12 @@
 import type { NodeType } from '../definition/workflow-definition.schema';
+import { agentExecutor } from './agent.executor';
 import { conditionExecutor } from './condition.executor';
 import { functionExecutor } from './function.executor';
 import { llmExecutor } from './llm.executor';
 import type { NodeExecutor } from './node-executor';
+import { routerExecutor } from './router.executor';
 import { setExecutor } from './set.executor';
+import { toolExecutor } from './tool.executor';
 
 /** Exhaustive: a new node type does not compile until it has an executor. */
 export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
@@ -11,4 +14,7 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   llm: llmExecutor,
   condition: conditionExecutor,
   function: functionExecutor,
+  agent: agentExecutor,
+  tool: toolExecutor,
+  router: routerExecutor,
 };

@@ -9,7 +9,7 @@ export const functionExecutor: NodeExecutor<'function', { function: string; args
   async execute(node, input, ctx) {
     const fn = ctx.env.functions.get(node.function);
     if (!fn) throw new SpindleError('function_not_found', `no function "${node.function}" is registered with this runner`);
-    const result = await fn({ state: ctx.state, args: input.args, nodeId: ctx.nodeId, runId: ctx.env.runId, signal: ctx.env.signal });
+    const result = await fn({ state: ctx.state, args: input.args, nodeId: ctx.nodeId, runId: ctx.env.runId, signal: ctx.signal });
     if (result === undefined) return { delta: {} };
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw new SpindleError('function_failed', `function "${node.function}" must return an object of state keys (or nothing), got ${Array.isArray(result) ? 'an array' : typeof result}`);

@@ -15,6 +15,8 @@ export interface NodeContext {
   readonly startedSeq: number;
   readonly state: RunState;
   readonly usage: UsageLedger;
+  /** Aborts on cancel, run timeout, or this node's own timeout: pass it to every call. */
+  readonly signal: AbortSignal;
 }
 
 export interface NodeOutcome {

@@ -1,4 +1,4 @@
-import type { Clock, FunctionRegistry, IdSource, ModelPort, RunLogPort, TokenSink } from '../ports';
+import type { Clock, FunctionRegistry, IdSource, ModelPort, RunLogPort, TokenSink, ToolPort } from '../ports';
 
 /** Everything a run needs from outside the engine. */
 export interface RunEnvironment {
@@ -8,6 +8,7 @@ export interface RunEnvironment {
   readonly log: RunLogPort;
   readonly model: ModelPort;
   readonly functions: FunctionRegistry;
+  readonly tools: ToolPort;
   readonly tokens: TokenSink;
   readonly clock: Clock;
   readonly ids: IdSource;
@@ -15,6 +16,8 @@ export interface RunEnvironment {
   readonly signal: AbortSignal;
   /** Upper bound on node executions in one run, so a cyclic graph cannot spin forever. */
   readonly maxSteps: number;
+  /** How long a node that ignores its timeout signal may keep going before it is cut off. */
+  readonly timeoutGraceMs?: number;
   /** Receives the full text of a redacted user-code error under its correlation id. */
   readonly reportRedacted: (correlationId: string, error: unknown) => void;
 }

@@ -1,4 +1,4 @@
-import { isSpindleError, type ErrorInfo } from '@spindle/contracts';
+import { isSpindleError, SpindleError, type ErrorInfo } from '@spindle/contracts';
 import type { WorkflowNode } from '../definition/workflow-definition.schema';
 import { executors } from '../executors/executors';
 import type { NodeExecutor } from '../executors/node-executor';
@@ -34,9 +34,11 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
     prepareError = e;
   }
   const startedSeq = await env.log.append({ type: 'node.started', ...span, data: { nodeType: node.type, input: input ?? null } });
+  const deadline = nodeDeadline(node, env);
   try {
     if (prepareError !== undefined) throw prepareError;
-    const outcome = await executor.execute(node as never, input, { env, nodeId: node.id, spanId, path: span.path, startedSeq, state, usage });
+    const running = executor.execute(node as never, input, { env, nodeId: node.id, spanId, path: span.path, startedSeq, state, usage, signal: deadline.signal });
+    const outcome = await Promise.race([running, deadline.hardCut]);
     const handle = outcome.handle ?? 'default';
     await env.log.append({
       type: 'node.completed',
@@ -45,11 +47,38 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
     });
     return { ok: true, delta: outcome.delta, handle };
   } catch (e) {
-    // An abort (cancel, run timeout, lost run) wins over whatever error the abort caused.
-    const reason = env.signal.aborted && isSpindleError(env.signal.reason) ? env.signal.reason : e;
+    // An abort (cancel, run or node timeout, lost run) wins over whatever error the abort caused.
+    const reason = deadline.signal.aborted && isSpindleError(deadline.signal.reason) ? deadline.signal.reason : e;
     if (isSpindleError(reason) && reason.code === 'run_lost') throw reason;
     const error = toErrorInfo(reason, executor.failureCode, () => env.ids.correlationId(), env.reportRedacted);
     await env.log.append({ type: 'node.failed', ...span, data: { nodeType: node.type, error, durationMs: elapsed() } });
     return { ok: false, error: { ...error, nodeId: node.id } };
+  } finally {
+    deadline.clear();
   }
+}
+
+/**
+ * The node's signal: the run's, plus the node's own `timeout_ms` when it has one. At the timeout
+ * the signal aborts (cooperative); a node still running after the grace period is cut off (its
+ * promise is abandoned, its result ignored).
+ */
+function nodeDeadline(node: WorkflowNode, env: RunEnvironment) {
+  if (!node.timeout_ms) return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
+  const controller = new AbortController();
+  const timeout = new SpindleError('node_timeout', `node "${node.id}" exceeded its timeout of ${node.timeout_ms} ms`);
+  const soft = setTimeout(() => controller.abort(timeout), node.timeout_ms);
+  let hard: ReturnType<typeof setTimeout> | undefined;
+  const hardCut = new Promise<never>((_, reject) => {
+    hard = setTimeout(() => reject(timeout), node.timeout_ms! + (env.timeoutGraceMs ?? 1_000));
+  });
+  hardCut.catch(() => undefined);
+  return {
+    signal: AbortSignal.any([env.signal, controller.signal]),
+    hardCut,
+    clear: () => {
+      clearTimeout(soft);
+      clearTimeout(hard);
+    },
+  };
 }

@@ -5,10 +5,13 @@ export class UsageLedger {
   private totals: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
   add(usage: Usage): Usage {
+    const cost = (this.totals.costUsd ?? 0) + (usage.costUsd ?? 0);
     this.totals = {
       inputTokens: this.totals.inputTokens + usage.inputTokens,
       outputTokens: this.totals.outputTokens + usage.outputTokens,
       totalTokens: this.totals.totalTokens + usage.totalTokens,
+      // Rounded so float sums stay readable; absent until some call had a price.
+      ...(this.totals.costUsd !== undefined || usage.costUsd !== undefined ? { costUsd: Math.round(cost * 1e9) / 1e9 } : {}),
     };
     return this.snapshot();
   }

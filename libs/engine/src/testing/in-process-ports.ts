@@ -1,11 +1,13 @@
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import type { RunEnvironment } from '../interpreter/run-environment';
-import type { ModelPort, ModelRequest, ModelResult, RegisteredFunction } from '../ports';
+import { SpindleError } from '@spindle/contracts';
+import type { ModelPort, ModelRequest, ModelResult, RegisteredFunction, ToolCall, ToolSpec } from '../ports';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
 export function recordingEnvironment(opts: {
   model?: ModelPort;
   functions?: Record<string, RegisteredFunction>;
+  tools?: Record<string, InProcessTool>;
   signal?: AbortSignal;
   maxSteps?: number;
 } = {}) {
@@ -27,6 +29,18 @@ export function recordingEnvironment(opts: {
     },
     model: opts.model ?? scriptedModel([]),
     functions: { get: (name) => opts.functions?.[name] },
+    tools: {
+      specs: (names) =>
+        names.map((name) => {
+          if (!opts.tools?.[name]) throw new SpindleError('tool_not_found', `no tool "${name}"`);
+          return { name, description: `the ${name} tool`, inputSchema: { type: 'object' } } satisfies ToolSpec;
+        }),
+      call: async (name, args, ctx) => {
+        const tool = opts.tools?.[name];
+        if (!tool) throw new SpindleError('tool_not_found', `no tool "${name}"`);
+        return tool(args, ctx.signal);
+      },
+    },
     tokens: { push: (t) => tokens.push(t), flush: () => undefined },
     clock: { now: () => new Date(Date.UTC(2026, 0, 1) + 5 * tick++) },
     ids: { spanId: () => `span-${++span}`, correlationId: () => `corr-${++correlation}` },
@@ -37,8 +51,15 @@ export function recordingEnvironment(opts: {
   return { env, events, tokens, redacted };
 }
 
-/** Replies in order; each reply may be text or an error to throw. Records every request. */
-export function scriptedModel(replies: Array<string | Error>): ModelPort & { requests: ModelRequest[] } {
+export type InProcessTool = (args: Record<string, unknown>, signal: AbortSignal) => unknown;
+
+/** A scripted reply that asks for tool calls instead of answering. */
+export function toolCalls(...calls: Array<Omit<ToolCall, 'id'> & { id?: string }>): { toolCalls: ToolCall[] } {
+  return { toolCalls: calls.map((c, i) => ({ id: c.id ?? `call_${c.name}_${i}`, name: c.name, arguments: c.arguments })) };
+}
+
+/** Replies in order; each reply may be text, tool calls or an error to throw. Records every request. */
+export function scriptedModel(replies: Array<string | Error | { toolCalls: ToolCall[] }>): ModelPort & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
     requests,
@@ -47,6 +68,9 @@ export function scriptedModel(replies: Array<string | Error>): ModelPort & { req
       const reply = replies[requests.length - 1];
       if (reply === undefined) throw new Error(`scripted model has no reply #${requests.length}`);
       if (reply instanceof Error) throw reply;
+      // Requests are recorded as sent: copy the conversation, which the caller keeps appending to.
+      requests[requests.length - 1] = { ...request, messages: [...request.messages] };
+      if (typeof reply !== 'string') return { text: '', usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 }, finishReason: 'tool-calls', toolCalls: reply.toolCalls };
       if (request.stream) for (const word of reply.split(/(?<=\s)/)) request.onDelta?.(word);
       const words = reply.split(/\s+/).filter(Boolean).length;
       return { text: reply, usage: { inputTokens: 3, outputTokens: words, totalTokens: 3 + words }, finishReason: 'stop', toolCalls: [] };

@@ -1,0 +1,131 @@
+import { PublicError } from '@spindle/contracts';
+import { validateDefinition } from '../definition/validate-definition';
+import { executeRun } from '../interpreter/execute-run';
+import { recordingEnvironment, scriptedModel, toolCalls } from '../testing/in-process-ports';
+
+const run = (definition: unknown, env: ReturnType<typeof recordingEnvironment>['env'], state: Record<string, unknown> = { input: 'Where is order 42?' }) =>
+  executeRun({ definition: validateDefinition(definition), state, attempt: 1, worker: 'w' }, env);
+
+const agent = (extra: Record<string, unknown> = {}) => ({
+  kind: 'graph',
+  nodes: [{ id: 'support', type: 'agent', model: 'compatible:m', instructions: 'Help with orders.', tools: ['lookup_order', 'calculator'], output_key: 'answer', ...extra }],
+});
+
+describe('agent node', () => {
+  it('runs the tool loop: a failing tool is an observation, the model recovers in round three', async () => {
+    const model = scriptedModel([
+      toolCalls({ name: 'lookup_order', arguments: { id: '42' } }),
+      toolCalls({ name: 'lookup_order', arguments: { id: 'FAIL-42' } }, { name: 'calculator', arguments: { expression: '2*21' } }),
+      'Order 42 ships tomorrow; total 42.',
+    ]);
+    const { env, events } = recordingEnvironment({
+      model,
+      tools: {
+        lookup_order: (args) => {
+          if (String(args.id).startsWith('FAIL')) throw new PublicError(`order ${args.id} not found`);
+          return { id: args.id, status: 'shipping' };
+        },
+        calculator: () => 42,
+      },
+    });
+    const outcome = await run(agent(), env);
+    expect(outcome).toMatchObject({ status: 'completed', output: { answer: 'Order 42 ships tomorrow; total 42.' } });
+
+    const kinds = events.map((e) => e.type);
+    expect(kinds.filter((t) => t === 'model.started')).toHaveLength(3);
+    const returned = events.filter((e) => e.type === 'tool.returned');
+    expect(returned.map((e) => e.data)).toEqual([
+      expect.objectContaining({ name: 'lookup_order', result: { id: '42', status: 'shipping' } }),
+      expect.objectContaining({ name: 'lookup_order', error: { code: 'tool_failed', message: 'order FAIL-42 not found' } }),
+      expect.objectContaining({ name: 'calculator', result: 42 }),
+    ]);
+    const node = events.find((e) => e.type === 'node.started');
+    for (const e of events.filter((e) => e.type.startsWith('tool.') || e.type.startsWith('model.'))) expect(e.parentSpanId).toBe(node?.spanId);
+    const called = events.filter((e) => e.type === 'tool.called');
+    expect(called.map((e) => e.spanId)).toEqual(returned.map((e) => e.spanId));
+
+    // The model saw the failure as a tool result, and each call logged only the messages it added.
+    const third = model.requests[2].messages;
+    expect(third.at(-2)).toMatchObject({ role: 'tool', toolName: 'lookup_order', isError: true });
+    const starts = events.filter((e) => e.type === 'model.started').map((e) => e.data as { prompt?: string; messages?: unknown[] });
+    expect(starts[0].prompt).toBe('Where is order 42?');
+    expect(starts[1].messages).toHaveLength(2);
+    expect(starts[2].messages).toHaveLength(3);
+    expect(model.requests[0].tools?.map((t) => t.name)).toEqual(['lookup_order', 'calculator']);
+  });
+
+  it('fails the node with max_iterations_exceeded when the model keeps calling tools', async () => {
+    const model = scriptedModel([toolCalls({ name: 'calculator', arguments: {} }), toolCalls({ name: 'calculator', arguments: {} })]);
+    const { env } = recordingEnvironment({ model, tools: { calculator: () => 1, lookup_order: () => 1 } });
+    const outcome = await run(agent({ max_turns: 2 }), env);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'max_iterations_exceeded', nodeId: 'support' } });
+  });
+
+  it('fails the node when it names a tool the runner does not have', async () => {
+    const { env } = recordingEnvironment({ model: scriptedModel(['hi']), tools: { calculator: () => 1 } });
+    const outcome = await run(agent(), env);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'tool_not_found' } });
+  });
+});
+
+describe('tool and router nodes', () => {
+  it('calls a tool with templated arguments and routes on the result', async () => {
+    const { env, events } = recordingEnvironment({ tools: { lookup_order: (args) => ({ id: args.id, status: args.id === '7' ? 'late' : 'ok' }) } });
+    const outcome = await run(
+      {
+        kind: 'graph',
+        nodes: [
+          { id: 'fetch', type: 'tool', tool: 'lookup_order', args: { id: '{{input.order}}' }, output_key: 'order' },
+          { id: 'route', type: 'router', routes: [{ handle: 'late', when: 'order.status == "late"' }], default: 'fine' },
+          { id: 'apologise', type: 'set', values: { reply: 'sorry' } },
+          { id: 'confirm', type: 'set', values: { reply: 'on time' } },
+        ],
+        edges: [{ from: 'fetch', to: 'route' }, { from: 'route', to: 'apologise', handle: 'late' }, { from: 'route', to: 'confirm', handle: 'fine' }],
+      },
+      env,
+      { input: { order: '7' } },
+    );
+    expect(outcome).toMatchObject({ status: 'completed', output: { order: { id: '7', status: 'late' }, reply: 'sorry' } });
+    expect(events.find((e) => e.type === 'tool.called')?.data).toMatchObject({ name: 'lookup_order', arguments: { id: '7' } });
+  });
+
+  it('fails a tool node whose tool fails', async () => {
+    const { env } = recordingEnvironment({ tools: { boom: () => { throw new PublicError('backend down'); } } });
+    const outcome = await run({ kind: 'graph', nodes: [{ id: 't', type: 'tool', tool: 'boom' }] }, env);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'tool_failed', message: 'backend down', nodeId: 't' } });
+  });
+
+  it('refuses router edges on handles the router cannot pick', () => {
+    expect(() =>
+      validateDefinition({
+        kind: 'graph',
+        nodes: [{ id: 'r', type: 'router', routes: [{ handle: 'a', when: 'true' }] }, { id: 'x', type: 'set', values: { v: 1 } }],
+        edges: [{ from: 'r', to: 'x', handle: 'b' }],
+      }),
+    ).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'edges[0].handle', node: 'r' })] }));
+  });
+});
+
+describe('node timeout', () => {
+  it('aborts the node signal at the timeout and fails the node with node_timeout', async () => {
+    let sawAbort = false;
+    const { env } = recordingEnvironment({
+      functions: {
+        slow: ({ signal }) =>
+          new Promise((_, reject) => signal.addEventListener('abort', () => {
+            sawAbort = true;
+            reject(signal.reason);
+          })),
+      },
+    });
+    const outcome = await run({ kind: 'graph', nodes: [{ id: 'slow', type: 'function', function: 'slow', timeout_ms: 20 }] }, env);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'node_timeout', nodeId: 'slow' } });
+    expect(sawAbort).toBe(true);
+  });
+
+  it('cuts off a node that ignores its signal', async () => {
+    const { env } = recordingEnvironment({ functions: { stubborn: () => new Promise(() => undefined) } });
+    const outcome = await run({ kind: 'graph', nodes: [{ id: 'stubborn', type: 'function', function: 'stubborn', timeout_ms: 10 }] }, { ...env, timeoutGraceMs: 10 });
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'node_timeout' } });
+  });
+});

@@ -1,0 +1,50 @@
+import { SpindleError } from '@spindle/contracts';
+import { renderTemplate } from '../interpreter/render-template';
+import type { ChatMessage } from '../ports';
+import { callModel } from './model-call';
+import type { NodeExecutor } from './node-executor';
+import { callTool } from './tool-call';
+
+interface AgentInput {
+  model: string;
+  instructions?: string;
+  prompt: string;
+  tools: string[];
+}
+
+/**
+ * The model ↔ tool loop: call the model with the tools; run every tool call it asks for (each a
+ * child span), hand the results back, and repeat until it answers with text alone or
+ * `max_turns` model calls are spent. A tool that fails is an observation for the model (and a
+ * failed span in the trace), not a node failure.
+ */
+export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
+  failureCode: 'provider_error',
+  prepare: (node, state) => ({
+    model: node.model,
+    ...(node.instructions !== undefined ? { instructions: renderTemplate(node.instructions, state) } : {}),
+    prompt: renderTemplate(node.prompt, state),
+    tools: node.tools,
+  }),
+  async execute(node, input, ctx) {
+    const tools = input.tools.length ? ctx.env.tools.specs(input.tools) : [];
+    const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
+    let newMessages = 1;
+    for (let turn = 1; turn <= node.max_turns; turn++) {
+      const reply = await callModel(ctx, { model: input.model, system: input.instructions, messages, newMessages, tools, stream: node.stream });
+      if (reply.toolCalls.length === 0) return { delta: { [node.output_key]: reply.text } };
+      const before = messages.length;
+      messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+      for (const call of reply.toolCalls) {
+        const outcome = await callTool(ctx, call);
+        messages.push(
+          outcome.ok
+            ? { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(outcome.result) }
+            : { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify({ error: outcome.error.message }), isError: true },
+        );
+      }
+      newMessages = messages.length - before;
+    }
+    throw new SpindleError('max_iterations_exceeded', `agent "${node.id}" did not answer within max_turns (${node.max_turns}) model calls`);
+  },
+};

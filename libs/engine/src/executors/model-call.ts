@@ -1,0 +1,71 @@
+import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
+import { toErrorInfo } from '../interpreter/error-info';
+import type { NodeContext } from './node-executor';
+
+export interface ModelCallInput {
+  model: string;
+  system?: string;
+  /** The whole conversation sent to the model. */
+  messages: ChatMessage[];
+  /** How many of `messages` are new since this node's previous model call: only they are logged. */
+  newMessages: number;
+  tools?: ToolSpec[];
+  stream: boolean;
+}
+
+/**
+ * One model call as a child span of the node: `model.started` (with the messages this call
+ * added, not the whole history) and `model.completed` (text, tool calls, usage, the run's
+ * running totals) or `model.failed`. Streamed text goes to the token sink.
+ */
+export async function callModel(ctx: NodeContext, input: ModelCallInput): Promise<ModelResult> {
+  const { env } = ctx;
+  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path };
+  const started = env.clock.now().getTime();
+  const added = input.messages.slice(input.messages.length - input.newMessages);
+  const onlyPrompt = added.length === 1 && added[0].role === 'user' && input.messages.length === 1;
+  await env.log.append({
+    type: 'model.started',
+    ...span,
+    data: {
+      model: input.model,
+      ...(input.system !== undefined ? { system: input.system } : {}),
+      ...(onlyPrompt ? { prompt: (added[0] as { content: string }).content } : { messages: added }),
+      ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
+      stream: input.stream,
+    },
+  });
+  try {
+    const result = await env.model.generate({
+      model: input.model,
+      system: input.system,
+      messages: input.messages,
+      tools: input.tools?.length ? input.tools : undefined,
+      stream: input.stream,
+      signal: ctx.signal,
+      onDelta: input.stream ? (text) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, text }) : undefined,
+    });
+    env.tokens.flush(ctx.spanId);
+    const runUsage = ctx.usage.add(result.usage);
+    await env.log.append({
+      type: 'model.completed',
+      ...span,
+      data: {
+        model: input.model,
+        text: result.text,
+        ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}),
+        usage: result.usage,
+        finishReason: result.finishReason,
+        durationMs: env.clock.now().getTime() - started,
+        runUsage,
+      },
+    });
+    return result;
+  } catch (error) {
+    env.tokens.flush(ctx.spanId);
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
+    const info = toErrorInfo(error, 'provider_error', () => env.ids.correlationId(), env.reportRedacted);
+    await env.log.append({ type: 'model.failed', ...span, data: { model: input.model, error: info, durationMs: env.clock.now().getTime() - started } });
+    throw error;
+  }
+}

@@ -1,0 +1,33 @@
+import type { ErrorInfo } from '@spindle/contracts';
+import { toErrorInfo } from '../interpreter/error-info';
+import type { ToolCall } from '../ports';
+import type { NodeContext } from './node-executor';
+
+export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
+
+/**
+ * One tool call as a child span of the node: `tool.called` (name, arguments, call id) and
+ * `tool.returned` (result or error, duration). A failure is returned, not thrown: for an agent
+ * it is an observation the model sees. Only an abort (cancel, timeout) is thrown.
+ */
+export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOutcome> {
+  const { env } = ctx;
+  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path };
+  const started = env.clock.now().getTime();
+  await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
+  let outcome: ToolOutcome;
+  try {
+    const result = await env.tools.call(call.name, call.arguments, { runId: env.runId, nodeId: ctx.nodeId, callId: call.id, signal: ctx.signal });
+    outcome = { ok: true, result: result ?? null };
+  } catch (error) {
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
+    outcome = { ok: false, error: toErrorInfo(error, 'tool_failed', () => env.ids.correlationId(), env.reportRedacted) };
+  }
+  const durationMs = env.clock.now().getTime() - started;
+  await env.log.append({
+    type: 'tool.returned',
+    ...span,
+    data: { name: call.name, callId: call.id, ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }), durationMs },
+  });
+  return outcome;
+}
