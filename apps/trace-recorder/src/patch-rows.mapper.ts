@@ -34,6 +34,7 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
     input_tokens: patch.usage.inputTokens,
     output_tokens: patch.usage.outputTokens,
     total_tokens: patch.usage.totalTokens,
+    cost_usd: Math.round((patch.usage.costUsd ?? 0) * 1e9) / 1e9,
     error: jsonb(patch.error),
     last_seq: patch.lastSeq,
     forked_from: jsonb(creation?.forkedFrom ?? undefined),

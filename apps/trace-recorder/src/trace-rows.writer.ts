@@ -97,6 +97,7 @@ export async function upsertPatches(trx: TraceDb, patches: RowPatches, identitie
           input_tokens: sql<number>`runs.input_tokens + excluded.input_tokens`,
           output_tokens: sql<number>`runs.output_tokens + excluded.output_tokens`,
           total_tokens: sql<number>`runs.total_tokens + excluded.total_tokens`,
+          cost_usd: sql<number>`round((runs.cost_usd + excluded.cost_usd)::numeric, 9)::double precision`,
           last_seq: sql<number>`greatest(runs.last_seq, excluded.last_seq)`,
         })),
       )

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { AppModule } from './app.module';
 import type { LoggedEvent } from './trace.repository';
 
-export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd: 0 });
 const root = { spanId: 'root', path: 'root' };
 
 export function queued(workflow: string): RunEventDraft {

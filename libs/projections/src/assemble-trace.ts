@@ -18,6 +18,7 @@ export interface StoredRunRow {
   input_tokens: StoredCount;
   output_tokens: StoredCount;
   total_tokens: StoredCount;
+  cost_usd: number | string;
   error: unknown;
   last_seq: StoredCount;
   root_span_id: string;
@@ -56,7 +57,7 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     startedAt: isoTimeOrNull(row.started_at),
     endedAt: isoTimeOrNull(row.ended_at),
     durationMs: numberOrNull(row.duration_ms),
-    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), totalTokens: Number(row.total_tokens) },
+    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), totalTokens: Number(row.total_tokens), costUsd: Number(row.cost_usd) },
     error: (row.error ?? null) as ErrorInfo | null,
     lastSeq: Number(row.last_seq),
     forkedFrom: (row.forked_from ?? null) as RunSummary['forkedFrom'],

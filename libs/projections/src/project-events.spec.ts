@@ -56,7 +56,7 @@ describe('projectEvents', () => {
       ];
     };
     const { runs } = projectEvents(runLog('r', [queued(), ...call(1), ...call(2), ...call(3)]));
-    expect(runs.get('r')?.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66 });
+    expect(runs.get('r')?.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66, costUsd: 0 });
   });
 
   it('pairs start and end by spanId, so a node that runs twice in a loop gives two spans', () => {
@@ -126,10 +126,10 @@ describe('projectEvents', () => {
     const bad = { nodeId: 'agent', spanId: 't2', parentSpanId: 'n', path: 'root/agent' };
     const { spans } = projectEvents(runLog('r', [
       queued(),
-      { type: 'tool.called', ...ok, data: { name: 'lookup_order', arguments: { id: 42 } } },
-      { type: 'tool.returned', ...ok, data: { name: 'lookup_order', result: { status: 'shipped' }, durationMs: 12 } },
-      { type: 'tool.called', ...bad, data: { name: 'refund', arguments: { id: 42 } } },
-      { type: 'tool.returned', ...bad, data: { name: 'refund', error: 'card declined' } },
+      { type: 'tool.called', ...ok, data: { name: 'lookup_order', callId: 'c1', arguments: { id: 42 } } },
+      { type: 'tool.returned', ...ok, data: { name: 'lookup_order', callId: 'c1', result: { status: 'shipped' }, durationMs: 12 } },
+      { type: 'tool.called', ...bad, data: { name: 'refund', callId: 'c2', arguments: { id: 42 } } },
+      { type: 'tool.returned', ...bad, data: { name: 'refund', callId: 'c2', error: { code: 'tool_failed', message: 'card declined' }, durationMs: 3 } },
     ]));
     expect(spans.get(spanKey('r', 't1'))).toMatchObject({ kind: 'tool', nodeType: 'lookup_order', input: { id: 42 }, output: { status: 'shipped' }, status: 'completed', durationMs: 12 });
     expect(spans.get(spanKey('r', 't2'))).toMatchObject({ kind: 'tool', status: 'failed', error: { code: 'tool_failed', message: 'card declined' } });

@@ -56,13 +56,14 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'node.failed': (e, { span }) => span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
 
   'model.started': (e, { span }) =>
-    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt }) }),
+    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt, messages: e.data.messages, tools: e.data.tools }) }),
   'model.completed': (e, { run, span }) => {
-    span('model', { ...closed(e, 'completed', e.data.durationMs), model: e.data.model, output: { text: e.data.text }, usage: e.data.usage });
+    span('model', { ...closed(e, 'completed', e.data.durationMs), model: e.data.model, output: withoutUndefined({ text: e.data.text, toolCalls: e.data.toolCalls }), usage: e.data.usage });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
     run.usage.inputTokens += e.data.usage.inputTokens;
     run.usage.outputTokens += e.data.usage.outputTokens;
     run.usage.totalTokens += e.data.usage.totalTokens;
+    run.usage.costUsd = (run.usage.costUsd ?? 0) + (e.data.usage.costUsd ?? 0);
   },
   'model.failed': (e, { span }) => span('model', { ...closed(e, 'failed', e.data.durationMs), model: e.data.model, error: e.data.error }),
 
@@ -115,7 +116,7 @@ function closed(e: RunEvent, status: SpanPatch['status'], durationMs: number | u
 function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
   let run = patches.runs.get(event.runId);
   if (!run) {
-    run = { runId: event.runId, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, lastSeq: event.seq };
+    run = { runId: event.runId, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 }, lastSeq: event.seq };
     patches.runs.set(event.runId, run);
   }
   run.lastSeq = Math.max(run.lastSeq, event.seq);

@@ -10,7 +10,7 @@ export function runLog(runId: string, drafts: RunEventDraft[], firstSeq = 1): Ru
   });
 }
 
-export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd: 0 });
 
 const root = { spanId: 'root', path: 'root' };
 

@@ -68,4 +68,12 @@ export const traceMigrations: Record<string, Migration> = {
       await db.schema.dropTable('runs').execute();
     },
   },
+  '0002_run_cost': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('runs').addColumn('cost_usd', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('runs').dropColumn('cost_usd').execute();
+    },
+  },
 };

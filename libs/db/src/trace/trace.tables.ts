@@ -22,6 +22,8 @@ export interface RunsTable {
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;
   total_tokens: Generated<number>;
+  /** USD, summed from priced model calls. */
+  cost_usd: Generated<number>;
   error: Json | null;
   last_seq: number;
   root_span_id: string;
