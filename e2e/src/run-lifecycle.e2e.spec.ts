@@ -33,6 +33,16 @@ describe('a run end to end through five service processes', () => {
     await stack?.stop();
   });
 
+  it('serves the graph with layout hints and Mermaid text', async () => {
+    const res = await api('/v1/workflows/greeter/graph');
+    expect(res.status).toBe(200);
+    const graph = (await res.json()) as { version: number; nodes: Array<{ id: string; rank: number }>; edges: unknown[]; mermaid: string };
+    expect(graph.version).toBe(1);
+    expect(graph.nodes.map((n) => [n.id, n.rank])).toEqual([['greet', 0], ['count', 1], ['long_enough', 2], ['answer', 3], ['too_short', 3]]);
+    expect(graph.mermaid).toContain('long_enough -->|true| answer');
+    expect((await api('/v1/workflows/greeter/graph?version=7')).status).toBe(404);
+  });
+
   let runId: string;
   let streamed: RunEvent[];
   let frames: SseFrame[];

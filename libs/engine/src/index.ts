@@ -7,9 +7,11 @@ export {
 } from './definition/workflow-definition.schema';
 export type {
   WorkflowDefinition, WorkflowDefinitionInput, GraphDefinition, WorkflowNode, NodeType, NodeOf, Edge,
-  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode,
+  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode, Budget,
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
+export { describeGraph } from './definition/describe-graph';
+export type { GraphView } from './definition/describe-graph';
 export { renderTemplate, renderValue } from './interpreter/render-template';
 export { evaluateCondition } from './expressions/cel-expression';
 export { executeRun } from './interpreter/execute-run';

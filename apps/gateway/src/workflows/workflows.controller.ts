@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { SpindleError } from '@spindle/contracts';
-import { validateDefinition } from '@spindle/engine';
+import { describeGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply } from 'fastify';
 import { WorkflowCatalogRepository } from './workflow-catalog.repository';
 
@@ -29,6 +29,18 @@ export class WorkflowsController {
     const workflow = await this.catalog.find(name);
     if (!workflow) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     return workflow;
+  }
+
+  /** Nodes, edges, layout hints and Mermaid text of the latest (or `?version=`) definition. */
+  @Get(':name/graph')
+  async graph(@Param('name') name: string, @Query('version') version?: string) {
+    const number = version === undefined ? undefined : Number(version);
+    if (number !== undefined && (!Number.isInteger(number) || number < 1)) {
+      throw new SpindleError('validation_failed', 'version must be a positive integer', { issues: [{ field: 'query.version', message: 'not a version number' }] });
+    }
+    const workflow = await this.catalog.find(name, number);
+    if (!workflow) throw new SpindleError(number !== undefined && (await this.catalog.find(name)) ? 'version_not_found' : 'workflow_not_found', `no ${number ? `version ${number} of ` : ''}workflow "${name}"`);
+    return { name, version: workflow.version, ...describeGraph(validateDefinition(workflow.definition)) };
   }
 
   @Get(':name/versions')

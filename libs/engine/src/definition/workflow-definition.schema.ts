@@ -87,9 +87,21 @@ export const edgeSchema = z.strictObject({
   handle: z.string().min(1).optional(),
 });
 
+/** Limits shared by everything a run calls; a node that would start past one fails the run with `run_budget_exceeded`. */
+export const budgetSchema = z.strictObject({
+  maxTotalTokens: z.number().int().positive().optional(),
+  /** USD, from the model price table. */
+  maxTotalCost: z.number().positive().optional(),
+  /** Milliseconds since the run started. */
+  maxDuration: z.number().int().positive().optional(),
+});
+
 export const graphDefinitionSchema = z.strictObject({
   kind: z.literal('graph'),
   description: z.string().max(2000).optional(),
+  budget: budgetSchema.optional(),
+  /** The run's timeout; the runner's default when absent, and never beyond the runner's ceiling. */
+  runTimeoutMs: z.number().int().positive().optional(),
   nodes: z.array(nodeSchema).min(1).max(500),
   edges: z.array(edgeSchema).max(2000).default([]),
   entry: nodeId.optional(),
@@ -108,6 +120,7 @@ export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeType = WorkflowNode['type'];
 export type NodeOf<T extends NodeType> = Extract<WorkflowNode, { type: T }>;
 export type Edge = z.infer<typeof edgeSchema>;
+export type Budget = z.infer<typeof budgetSchema>;
 export type GraphDefinition = z.infer<typeof graphDefinitionSchema>;
 export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */

@@ -129,3 +129,23 @@ describe('node timeout', () => {
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'node_timeout' } });
   });
 });
+
+describe('run budget', () => {
+  it('fails the run with run_budget_exceeded before a node would start past its token budget', async () => {
+    const model = scriptedModel(['one two three', 'never asked']);
+    const { env, events } = recordingEnvironment({ model });
+    const outcome = await run(
+      {
+        kind: 'graph',
+        budget: { maxTotalTokens: 5 },
+        nodes: [{ id: 'first', type: 'llm', model: 'm:x', prompt: 'hi' }, { id: 'second', type: 'llm', model: 'm:x', prompt: 'again' }],
+        edges: [{ from: 'first', to: 'second' }],
+      },
+      env,
+    );
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'run_budget_exceeded', nodeId: 'second' } });
+    expect(model.requests).toHaveLength(1);
+    expect(events.some((e) => e.type === 'node.started' && e.nodeId === 'second')).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { usage: { totalTokens: 6 } } });
+  });
+});

@@ -1,6 +1,6 @@
 import { isSpindleError, type ErrorInfo } from '@spindle/contracts';
 import { entryNodeId } from '../definition/validate-definition';
-import type { GraphDefinition, WorkflowNode } from '../definition/workflow-definition.schema';
+import type { Budget, GraphDefinition, WorkflowNode } from '../definition/workflow-definition.schema';
 import type { RunEnvironment } from './run-environment';
 import { runNode, type NodePlacement } from './run-node';
 import { applyDelta, type RunState } from './state';
@@ -18,8 +18,11 @@ export async function runGraph(def: GraphDefinition, initial: RunState, where: N
   let state = initial;
   let current: WorkflowNode | undefined = nodes.get(entryNodeId(def));
   let steps = 0;
+  const startedAt = env.clock.now().getTime();
   while (current) {
     if (env.signal.aborted) return { status: 'failed', error: abortError(env.signal.reason), state };
+    const overBudget = budgetBreach(def.budget, usage, env.clock.now().getTime() - startedAt);
+    if (overBudget) return { status: 'failed', error: { code: 'run_budget_exceeded', message: overBudget, nodeId: current.id }, state };
     if (++steps > env.maxSteps) {
       return { status: 'failed', error: { code: 'max_steps_exceeded', message: `run exceeded ${env.maxSteps} node executions`, nodeId: current.id }, state };
     }
@@ -30,6 +33,16 @@ export async function runGraph(def: GraphDefinition, initial: RunState, where: N
     current = next === undefined ? undefined : nodes.get(next);
   }
   return { status: 'completed', state };
+}
+
+/** Why the run may not start another node, or undefined while it is within its budget. */
+function budgetBreach(budget: Budget | undefined, usage: UsageLedger, elapsedMs: number): string | undefined {
+  if (!budget) return undefined;
+  const spent = usage.snapshot();
+  if (budget.maxTotalTokens !== undefined && spent.totalTokens >= budget.maxTotalTokens) return `the run used ${spent.totalTokens} tokens of its ${budget.maxTotalTokens}`;
+  if (budget.maxTotalCost !== undefined && (spent.costUsd ?? 0) >= budget.maxTotalCost) return `the run spent $${spent.costUsd} of its $${budget.maxTotalCost}`;
+  if (budget.maxDuration !== undefined && elapsedMs >= budget.maxDuration) return `the run has taken ${elapsedMs} ms of its ${budget.maxDuration} ms`;
+  return undefined;
 }
 
 function abortError(reason: unknown): ErrorInfo {
