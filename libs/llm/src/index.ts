@@ -1,5 +1,15 @@
-// Public API of @spindle/llm: the ModelPort adapter, its config, and the offline model.
+// Public API of @spindle/llm: the ModelPort adapter, its config, prices, and the offline model.
 export { createModelPort } from './model-router';
 export { llmConfigFromEnv, LLM_ENV_VARS, type LlmConfig } from './llm-config';
-export { parseModelRef, PROVIDERS, type ProviderName } from './model-resolver';
+export { parseModelRef, PROVIDERS, type ProviderName } from './model-ref';
+export {
+  DEFAULT_MODEL_PRICES,
+  DEFAULT_MODEL_PRICES_AS_OF,
+  createPriceLookup,
+  costUsd,
+  parseModelPrices,
+  validateModelPrices,
+  type ModelPrice,
+  type ModelPrices,
+} from './model-prices';
 export { OfflineEchoModel, OFFLINE_ECHO_MODEL_ID, type OfflineEchoOptions } from './offline-echo.model';

@@ -32,4 +32,20 @@ describe('llmConfigFromEnv', () => {
     expect(() => llmConfigFromEnv({ SPINDLE_OFFLINE_CHUNK_DELAY_MS: 'soon' })).toThrow(/SPINDLE_OFFLINE_CHUNK_DELAY_MS/);
     expect(() => llmConfigFromEnv({ SPINDLE_OFFLINE_CHUNK_DELAY_MS: '-1' })).toThrow(/non-negative/);
   });
+
+  it('reads SPINDLE_MODEL_PRICES as a JSON price table', () => {
+    const config = llmConfigFromEnv({ SPINDLE_MODEL_PRICES: '{ "compatible:qwen2.5": { "inputPerMTok": 0.2, "outputPerMTok": 0.6 }, "openai:*": { "inputPerMTok": 5, "outputPerMTok": 15 } }' });
+
+    expect(config.prices).toEqual({ 'compatible:qwen2.5': { inputPerMTok: 0.2, outputPerMTok: 0.6 }, 'openai:*': { inputPerMTok: 5, outputPerMTok: 15 } });
+    expect(llmConfigFromEnv({ SPINDLE_MODEL_PRICES: ' ' }).prices).toBeUndefined();
+  });
+
+  it.each([
+    ['{"openai:gpt-4o": ', /SPINDLE_MODEL_PRICES is not valid JSON/],
+    ['[1, 2]', /SPINDLE_MODEL_PRICES must be a JSON object/],
+    ['{"gpt-4o": {"inputPerMTok": 1, "outputPerMTok": 2}}', /SPINDLE_MODEL_PRICES: 'gpt-4o' is not a 'provider:model'/],
+    ['{"openai:gpt-4o": {"inputPerMTok": 1}}', /SPINDLE_MODEL_PRICES: 'openai:gpt-4o' needs non-negative numbers/],
+  ])('rejects the malformed SPINDLE_MODEL_PRICES %p with a clear error', (value, message) => {
+    expect(() => llmConfigFromEnv({ SPINDLE_MODEL_PRICES: value })).toThrow(message);
+  });
 });

@@ -1,3 +1,5 @@
+import { parseModelPrices, type ModelPrice } from './model-prices';
+
 /**
  * Provider configuration as a plain typed object. Nothing in libs/ reads the process environment: the app
  * edge builds this once (usually with `llmConfigFromEnv` over its environment) and passes it in, so tests
@@ -12,6 +14,11 @@ export interface LlmConfig {
   compatible?: { baseUrl?: string; apiKey?: string };
   /** `offline:echo`: no network. `chunkDelayMs` slows streaming down for demos (default 0). */
   offline?: { chunkDelayMs?: number };
+  /**
+   * USD per million tokens by `provider:model` (or `provider:*`), overriding and extending the
+   * default list-price table in model-prices.ts. A model with no price gets no `costUsd`.
+   */
+  prices?: Record<string, ModelPrice>;
 }
 
 /** The environment variables `llmConfigFromEnv` reads; error messages name them. */
@@ -22,6 +29,8 @@ export const LLM_ENV_VARS = {
   compatibleBaseUrl: 'OPENAI_COMPATIBLE_BASE_URL',
   compatibleApiKey: 'OPENAI_COMPATIBLE_API_KEY',
   offlineChunkDelayMs: 'SPINDLE_OFFLINE_CHUNK_DELAY_MS',
+  /** JSON: `{ "openai:gpt-4o": { "inputPerMTok": 2.5, "outputPerMTok": 10 } }`. */
+  modelPrices: 'SPINDLE_MODEL_PRICES',
 } as const;
 
 /**
@@ -38,10 +47,13 @@ export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmCo
   if (chunkDelayMs !== undefined && (!Number.isFinite(chunkDelayMs) || chunkDelayMs < 0)) {
     throw new Error(`${LLM_ENV_VARS.offlineChunkDelayMs} must be a non-negative number of milliseconds, got '${delay}'`);
   }
+  const pricesJson = get(LLM_ENV_VARS.modelPrices);
+  const prices = pricesJson === undefined ? undefined : parseModelPrices(pricesJson, LLM_ENV_VARS.modelPrices);
   return {
     openai: { apiKey: get(LLM_ENV_VARS.openaiApiKey), baseUrl: get(LLM_ENV_VARS.openaiBaseUrl) },
     anthropic: { apiKey: get(LLM_ENV_VARS.anthropicApiKey) },
     compatible: { baseUrl: get(LLM_ENV_VARS.compatibleBaseUrl), apiKey: get(LLM_ENV_VARS.compatibleApiKey) },
     offline: { chunkDelayMs },
+    ...(prices !== undefined ? { prices } : {}),
   };
 }

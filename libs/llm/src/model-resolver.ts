@@ -4,29 +4,13 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { SpindleError } from '@spindle/contracts';
 import { LLM_ENV_VARS, type LlmConfig } from './llm-config';
+import { parseModelRef, type ProviderName } from './model-ref';
 import { OFFLINE_ECHO_MODEL_ID, OfflineEchoModel } from './offline-echo.model';
-
-export const PROVIDERS = ['openai', 'anthropic', 'compatible', 'offline'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
 
 // Passed explicitly: without a baseURL the SDK providers fall back to reading
 // OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the process environment themselves, which libs/ must not do.
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
-
-/** Splits `provider:model`; the model part may itself contain `:` (e.g. Ollama's `llama3:8b`). */
-export function parseModelRef(ref: string): { provider: ProviderName; modelId: string } {
-  const i = ref.indexOf(':');
-  const provider = i > 0 ? ref.slice(0, i) : '';
-  const modelId = i > 0 ? ref.slice(i + 1) : '';
-  if (provider === '' || modelId.trim() === '') {
-    throw new SpindleError('unknown_model', `Model '${ref}' is not of the form 'provider:model' (e.g. 'openai:gpt-4o-mini', 'offline:echo')`);
-  }
-  if (!(PROVIDERS as readonly string[]).includes(provider)) {
-    throw new SpindleError('unknown_model', `Unknown model provider '${provider}' in '${ref}'; known providers: ${PROVIDERS.join(', ')}`);
-  }
-  return { provider: provider as ProviderName, modelId };
-}
 
 function notConfigured(provider: ProviderName, envVar: string): SpindleError {
   return new SpindleError('unknown_model', `Model provider '${provider}' is not configured: set ${envVar}`);

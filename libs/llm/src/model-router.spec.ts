@@ -32,7 +32,8 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
 
     const result = await port().generate(request('compatible:llama3:8b'));
 
-    expect(result).toEqual({ text: 'Hello there, friend.', usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18 }, finishReason: 'stop' });
+    // compatible:* is priced 0 by default: local servers are free unless configured
+    expect(result).toEqual({ text: 'Hello there, friend.', usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18, costUsd: 0 }, finishReason: 'stop', toolCalls: [], costUsd: 0 });
     expect(server.calls).toHaveLength(1);
     const { body, headers } = server.calls[0];
     // the model part keeps its own colons (Ollama tags)
@@ -53,7 +54,8 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
 
     expect(deltas).toEqual(['one ', 'two ', 'three ', 'four']);
     expect(deltas.join('')).toBe(result.text);
-    expect(result.usage).toEqual({ inputTokens: 13, outputTokens: 5, totalTokens: 18 });
+    expect(result.usage).toEqual({ inputTokens: 13, outputTokens: 5, totalTokens: 18, costUsd: 0 });
+    expect(result.toolCalls).toEqual([]);
     expect(result.finishReason).toBe('stop');
     expect(server.calls[0].body.stream).toBe(true);
     expect(server.calls[0].body.stream_options).toEqual({ include_usage: true });
@@ -108,7 +110,9 @@ describe('openai: provider pointed at the fake server', () => {
 
     const result = await port().generate(request('openai:gpt-4o-mini'));
 
-    expect(result).toEqual({ text: 'Hi!', usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5 }, finishReason: 'stop' });
+    // default table: gpt-4o-mini at $0.15 / $0.60 per million tokens
+    const cost = (4 * 0.15 + 1 * 0.6) / 1e6;
+    expect(result).toEqual({ text: 'Hi!', usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: cost }, finishReason: 'stop', toolCalls: [], costUsd: cost });
     expect(server.calls[0].path).toBe('/v1/chat/completions');
     expect(server.calls[0].body.model).toBe('gpt-4o-mini');
     expect(server.calls[0].headers.authorization).toBe('Bearer sk-test-0123456789');
@@ -122,7 +126,43 @@ describe('openai: provider pointed at the fake server', () => {
 
     expect(deltas).toEqual(['streamed ', 'from ', 'openai']);
     expect(result.text).toBe('streamed from openai');
-    expect(result.usage).toEqual({ inputTokens: 9, outputTokens: 3, totalTokens: 12 });
+    expect(result.usage).toMatchObject({ inputTokens: 9, outputTokens: 3, totalTokens: 12 });
     expect(server.calls[0].body.stream_options).toEqual({ include_usage: true });
+  });
+});
+
+describe('cost', () => {
+  it('prices a call from a configured price, on the result and in usage', async () => {
+    nextReply = { text: 'ok', usage: { prompt_tokens: 1500, completion_tokens: 250 } };
+    const priced = createModelPort({ compatible: { baseUrl: server.baseUrl }, prices: { 'compatible:paid': { inputPerMTok: 0.5, outputPerMTok: 1.5 } } });
+
+    const result = await priced.generate(request('compatible:paid', { stream: true }));
+
+    // 1,500 × $0.50/M + 250 × $1.50/M
+    expect(result.costUsd).toBe(0.001125);
+    expect(result.usage.costUsd).toBe(0.001125);
+  });
+
+  it('prices a call from the default table', async () => {
+    nextReply = { text: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 1000 } };
+
+    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(request('openai:gpt-4.1'));
+
+    // gpt-4.1: $2/M in + $8/M out
+    expect(result.costUsd).toBe(0.01);
+    expect(result.usage).toEqual({ inputTokens: 1000, outputTokens: 1000, totalTokens: 2000, costUsd: 0.01 });
+  });
+
+  it('leaves the cost out for a model without a price', async () => {
+    nextReply = { text: 'ok' };
+
+    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(request('openai:gpt-unpriced'));
+
+    expect(result).not.toHaveProperty('costUsd');
+    expect(result.usage).not.toHaveProperty('costUsd');
+  });
+
+  it('rejects a malformed configured price table when the port is created', () => {
+    expect(() => createModelPort({ prices: { 'openai:gpt-4o': { inputPerMTok: -1, outputPerMTok: 0 } } })).toThrow(/LlmConfig.prices/);
   });
 });

@@ -1,8 +1,10 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Usage } from '@spindle/contracts';
-import type { ModelPort, ModelRequest, ModelResult } from '@spindle/engine';
-import { generateText, streamText, type LanguageModelUsage } from 'ai';
+import type { ModelPort, ModelRequest, ModelResult, ToolCall } from '@spindle/engine';
+import { generateText, stepCountIs, streamText, type LanguageModelUsage } from 'ai';
 import type { LlmConfig } from './llm-config';
+import { toModelMessages, toToolCall, toToolSet } from './message-mapper';
+import { costUsd, createPriceLookup } from './model-prices';
 import { createModelResolver } from './model-resolver';
 import { toModelError } from './provider-errors';
 
@@ -10,10 +12,15 @@ import { toModelError } from './provider-errors';
  * The engine's `ModelPort` over the Vercel AI SDK. `request.model` is `provider:model`; every
  * provider (including `offline:echo`) goes through `generateText` / `streamText`, so usage,
  * finish reasons, aborts and errors behave the same whichever model a workflow names.
+ *
+ * Tools are offered to the model but never run here: each `generate` is exactly one model call,
+ * returning any tool calls for the engine to execute and send back in the next request.
  */
 export function createModelPort(config: LlmConfig): ModelPort {
   const resolve = createModelResolver(config);
   const secrets = [config.openai?.apiKey, config.anthropic?.apiKey, config.compatible?.apiKey];
+  // Built (and validated) once, so a bad price table fails at startup, not on the first call.
+  const priceOf = createPriceLookup(config.prices);
 
   return {
     async generate(request: ModelRequest): Promise<ModelResult> {
@@ -21,7 +28,11 @@ export function createModelPort(config: LlmConfig): ModelPort {
       request.signal.throwIfAborted();
       const model = resolve(request.model); // unknown_model: thrown as is
       try {
-        return request.stream ? await streamOnce(model, request) : await generateOnce(model, request);
+        const result = request.stream ? await streamOnce(model, request) : await generateOnce(model, request);
+        const price = priceOf(request.model);
+        if (price === undefined) return result;
+        const cost = costUsd(result.usage, price);
+        return { ...result, usage: { ...result.usage, costUsd: cost }, costUsd: cost };
       } catch (error) {
         if (error instanceof CallbackError) throw error.original;
         throw toModelError(error, { model: request.model, signal: request.signal, secrets });
@@ -34,7 +45,12 @@ function callOptions(model: LanguageModelV3, request: ModelRequest) {
   return {
     model,
     system: request.system,
-    messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: toModelMessages(request.messages),
+    tools: toToolSet(request.tools),
+    // One step is the SDK default, but it is what keeps the SDK from looping (it would continue
+    // after e.g. a call to an unknown tool, which it answers itself with a tool-error), so it is
+    // pinned here rather than left to a default that could change.
+    stopWhen: stepCountIs(1),
     abortSignal: request.signal,
     // The engine owns retries (with its own events and budgets); SDK retries would hide them.
     maxRetries: 0,
@@ -43,7 +59,7 @@ function callOptions(model: LanguageModelV3, request: ModelRequest) {
 
 async function generateOnce(model: LanguageModelV3, request: ModelRequest): Promise<ModelResult> {
   const result = await generateText(callOptions(model, request));
-  return { text: result.text, usage: toUsage(result.totalUsage), finishReason: result.finishReason };
+  return { text: result.text, usage: toUsage(result.totalUsage), finishReason: result.finishReason, toolCalls: result.toolCalls.map(toToolCall) };
 }
 
 /**
@@ -60,11 +76,15 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
   let text = '';
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | undefined;
+  const toolCalls: ToolCall[] = [];
   for await (const part of result.fullStream) {
     switch (part.type) {
       case 'text-delta':
         text += part.text;
         emitDelta(request, part.text);
+        break;
+      case 'tool-call':
+        toolCalls.push(toToolCall(part));
         break;
       case 'error':
         throw part.error;
@@ -79,7 +99,7 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
     }
   }
   request.signal.throwIfAborted();
-  return { text, usage: toUsage(usage), finishReason };
+  return { text, usage: toUsage(usage), finishReason, toolCalls };
 }
 
 /** Marks errors thrown by the caller's `onDelta`, so they are not reported as provider errors. */

@@ -26,14 +26,15 @@ describe('offline:echo', () => {
     expect(result.text).toBe('hello there  world');
     expect(result.finishReason).toBe('stop');
     // input: 'be brief' (2) + 'hi' (1) + 'hello' (1) + 'hello there  world' (3); output: 3 words
-    expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3, totalTokens: 10 });
+    // offline:* is priced 0, so the cost is there and zero
+    expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 3, totalTokens: 10, costUsd: 0 });
   });
 
   it('answers the same without streaming, and never calls onDelta', async () => {
     const onDelta = jest.fn();
     const result = await port.generate(request({ stream: false, onDelta }));
 
-    expect(result).toEqual({ text: 'hello there  world', usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 }, finishReason: 'stop' });
+    expect(result).toEqual({ text: 'hello there  world', usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10, costUsd: 0 }, finishReason: 'stop', toolCalls: [], costUsd: 0 });
     expect(onDelta).not.toHaveBeenCalled();
   });
 

@@ -8,8 +8,14 @@ async function post(url: string, body: unknown): Promise<Response> {
 /** The parts of OpenAI responses these tests look at. */
 interface Completion {
   object?: string;
-  choices: Array<{ index: number; message?: unknown; delta?: { content?: string }; finish_reason?: string | null }>;
+  choices: Array<{ index: number; message?: unknown; delta?: { content?: string; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }>;
   usage?: unknown;
+}
+interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: string;
+  function: { name?: string; arguments: string };
 }
 interface ErrorBody {
   error: { message: string };
@@ -113,5 +119,81 @@ describe('FakeOpenAIServer scripted replies', () => {
 
     // the connection was closed, not answered (fetch's TypeError comes from another realm than Jest's)
     expect(await pending).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+  });
+});
+
+describe('FakeOpenAIServer scripted tool calls', () => {
+  const toolCalls = [
+    { id: 'call_weather', name: 'get_weather', arguments: { city: 'Paris', days: 2 } },
+    { name: 'get_time', arguments: {} },
+  ];
+  const server = new FakeOpenAIServer(() => ({ text: '', toolCalls, usage: { prompt_tokens: 20, completion_tokens: 9 } }));
+
+  beforeAll(() => server.start());
+  afterAll(() => server.stop());
+
+  it('answers with message.tool_calls (arguments as JSON text), null content and finish_reason tool_calls', async () => {
+    const json = (await (await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [] })).json()) as Completion;
+
+    expect(json.choices[0]).toEqual({
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_weather', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","days":2}' } },
+          // an unscripted id is made up from the request number and the call's index
+          { id: `call_${server.callCount}_1`, type: 'function', function: { name: 'get_time', arguments: '{}' } },
+        ],
+      },
+      finish_reason: 'tool_calls',
+    });
+  });
+
+  it('streams each call as a header delta then its arguments in two pieces, then finish and usage', async () => {
+    const data = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [], stream: true, stream_options: { include_usage: true } }));
+
+    const chunks = data.slice(0, -1).map((d) => JSON.parse(d) as Completion);
+    const deltas = chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
+    expect(deltas.filter((d) => d.index === 0)).toEqual([
+      { index: 0, id: 'call_weather', type: 'function', function: { name: 'get_weather', arguments: '' } },
+      { index: 0, function: { arguments: '{"city":"Pari' } },
+      { index: 0, function: { arguments: 's","days":2}' } },
+    ]);
+    const joined = (index: number): string => deltas.filter((d) => d.index === index).map((d) => d.function.arguments).join('');
+    expect(JSON.parse(joined(1))).toEqual({});
+    expect(chunks[0].choices[0].delta).toMatchObject({ role: 'assistant' });
+    expect(chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean)).toEqual(['tool_calls']);
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 } });
+    expect(data.at(-1)).toBe('[DONE]');
+  });
+
+  it('records the tools and tool messages the client sent', async () => {
+    const tools = [{ type: 'function', function: { name: 'get_time', description: 'now', parameters: { type: 'object', properties: {} } } }];
+    const messages = [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: '{"now":"noon"}' },
+    ];
+    await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages, tools });
+
+    expect(server.calls.at(-1)?.body.tools).toEqual(tools);
+    expect(server.calls.at(-1)?.body.messages).toEqual(messages);
+  });
+});
+
+describe('FakeOpenAIServer text with tool calls', () => {
+  it('streams the text first and keeps it as the message content', async () => {
+    const server = new FakeOpenAIServer(() => ({ text: 'Let me check.', toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] }));
+    await server.start();
+    try {
+      const json = (await (await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [] })).json()) as Completion;
+      const data = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [], stream: true }));
+
+      expect(json.choices[0].message).toMatchObject({ content: 'Let me check.', tool_calls: [{ function: { name: 'lookup' } }] });
+      const deltas = data.slice(0, -1).map((d) => (JSON.parse(d) as Completion).choices[0]?.delta);
+      expect(deltas.map((d) => d?.content ?? (d?.tool_calls ? 'CALL' : undefined)).filter(Boolean)).toEqual(['Let ', 'me ', 'check.', 'CALL', 'CALL', 'CALL']);
+    } finally {
+      await server.stop();
+    }
   });
 });

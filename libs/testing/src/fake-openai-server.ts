@@ -10,17 +10,19 @@ import type { AddressInfo } from 'node:net';
 /** Token counts in the OpenAI wire format. */
 export interface FakeOpenAIUsage { prompt_tokens: number; completion_tokens: number; total_tokens?: number }
 
+/** A tool call the scripted reply makes; `id` defaults to `call_<request>_<index>`. */
+export interface FakeOpenAIToolCall { id?: string; name: string; arguments: object }
+
 /** What the server answers to one request. */
 export interface FakeOpenAIReply {
   text: string;
+  /** Answer with these tool calls (after any `text`) and finish_reason `tool_calls`. */
+  toolCalls?: FakeOpenAIToolCall[];
   /** Defaults to whitespace word counts of the request messages and of `text`. */
   usage?: FakeOpenAIUsage;
   /** HTTP status; >= 400 answers `{ error: { message } }` instead of a completion. */
   status?: number;
-  /**
-   * Error message. With a status >= 400 it is the body's message; without one, a non-streaming
-   * request gets HTTP 500 and a streaming one gets its text chunks then an SSE error event.
-   */
+  /** With a status >= 400, the body's message; else HTTP 500 (non-streaming) or an SSE error event after the text. */
   error?: string;
   /** Wait this long before the body (non-streaming) or before each SSE chunk (streaming). */
   delayMs?: number;
@@ -31,9 +33,12 @@ export interface FakeOpenAIRequestBody {
   model?: string;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
-  messages?: Array<{ role: string; content: unknown }>;
+  messages?: Array<{ role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }>;
+  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
   [key: string]: unknown;
 }
+
+interface WireToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
 
 export type FakeOpenAIReplyFn = (body: FakeOpenAIRequestBody) => FakeOpenAIReply | Promise<FakeOpenAIReply>;
 
@@ -108,53 +113,54 @@ export class FakeOpenAIServer {
       return sendJson(res, 400, errorBody('invalid JSON body'));
     }
     this.calls.push({ path, body, headers: req.headers });
-
     const reply = await this.reply(body);
-    const usage = reply.usage ?? {
-      prompt_tokens: (body.messages ?? []).reduce((n, m) => n + wordCount(contentText(m.content)), 0),
-      completion_tokens: wordCount(reply.text),
-    };
-    const fullUsage = { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
-    const base = { id: `chatcmpl-fake-${this.calls.length}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake' };
     const closed = closedSignal(res);
-
-    if (reply.status !== undefined && reply.status >= 400) {
+    const { completion, events } = wireReply(reply, body, this.calls.length);
+    const status = reply.status ?? 200;
+    if (status >= 400 || !body.stream) {
       await sleep(reply.delayMs, closed);
-      return sendJson(res, reply.status, errorBody(reply.error ?? `fake error ${reply.status}`));
+      if (status >= 400) return sendJson(res, status, errorBody(reply.error ?? `fake error ${status}`));
+      return reply.error !== undefined ? sendJson(res, 500, errorBody(reply.error)) : sendJson(res, status, completion);
     }
-    if (!body.stream) {
+    res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const data of events) {
       await sleep(reply.delayMs, closed);
-      if (reply.error !== undefined) return sendJson(res, 500, errorBody(reply.error));
-      return sendJson(res, reply.status ?? 200, {
-        ...base,
-        object: 'chat.completion',
-        choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
-        usage: fullUsage,
-      });
-    }
-
-    res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const send = async (data: unknown): Promise<boolean> => {
-      await sleep(reply.delayMs, closed);
-      if (closed.aborted) return false; // the client went away (e.g. aborted): stop writing
+      if (closed.aborted) return; // the client went away (e.g. aborted): stop writing
       res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-      return true;
-    };
-    const chunk = (delta: object, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
-
-    for (const [i, piece] of splitWords(reply.text).entries()) {
-      if (!(await send(chunk(i === 0 ? { role: 'assistant', content: piece } : { content: piece }, null)))) return;
     }
-    if (reply.error !== undefined) {
-      await send(errorBody(reply.error));
-      return void res.end();
-    }
-    if (!(await send(chunk({}, 'stop')))) return;
-    if (body.stream_options?.include_usage === true) {
-      if (!(await send({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage }))) return;
-    }
-    if (await send('[DONE]')) res.end();
+    res.end();
   }
+}
+
+/**
+ * The reply as a `chat.completion` body and as the SSE `data:` payloads of a stream: word chunks,
+ * tool-call deltas, then an error event, or the finish chunk, the usage chunk (if asked) and [DONE].
+ */
+function wireReply(reply: FakeOpenAIReply, body: FakeOpenAIRequestBody, requestNo: number): { completion: object; events: unknown[] } {
+  const promptWords = (body.messages ?? []).reduce((n, m) => n + wordCount(contentText(m.content)), 0);
+  const usage = reply.usage ?? { prompt_tokens: promptWords, completion_tokens: wordCount(reply.text) };
+  const fullUsage = { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
+  const base = { id: `chatcmpl-fake-${requestNo}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake' };
+  const toolCalls = (reply.toolCalls ?? []).map((c, i): WireToolCall => ({ id: c.id ?? `call_${requestNo}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+  const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  // Like OpenAI: content is null when the reply is only tool calls.
+  const message = toolCalls.length > 0 ? { role: 'assistant', content: reply.text || null, tool_calls: toolCalls } : { role: 'assistant', content: reply.text };
+  const completion = { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage: fullUsage };
+  const chunk = (delta: object, finishReason: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const deltas = [...splitWords(reply.text).map((piece) => ({ content: piece })), ...toolCallDeltas(toolCalls)];
+  const events: unknown[] = deltas.map((delta, i) => chunk(i === 0 ? { role: 'assistant', ...delta } : delta, null));
+  if (reply.error !== undefined) return { completion, events: [...events, errorBody(reply.error)] };
+  events.push(chunk({}, finish));
+  if (body.stream_options?.include_usage === true) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage: fullUsage });
+  return { completion, events: [...events, '[DONE]'] };
+}
+
+/** Like OpenAI: index, id, type and name first, then the arguments in two halves clients must join. */
+function toolCallDeltas(calls: WireToolCall[]): object[] {
+  return calls.flatMap(({ id, type, function: { name, arguments: args } }, index) => {
+    const halves = [args.slice(0, Math.ceil(args.length / 2)), args.slice(Math.ceil(args.length / 2))].filter((a) => a !== '');
+    return [{ tool_calls: [{ index, id, type, function: { name, arguments: '' } }] }, ...halves.map((part) => ({ tool_calls: [{ index, function: { arguments: part } }] }))];
+  });
 }
 
 /** Word plus its following whitespace, so the chunks join back to the exact text. */
@@ -171,11 +177,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const c of req) parts.push(c as Buffer);
-  return Buffer.concat(parts).toString('utf8');
-}
+const readBody = async (req: IncomingMessage): Promise<string> => Buffer.concat((await req.toArray()) as Buffer[]).toString('utf8');
 
 /** Aborts when the client closes the connection before the response finished. */
 function closedSignal(res: ServerResponse): AbortSignal {
