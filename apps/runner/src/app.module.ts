@@ -4,7 +4,7 @@ import type { Bus } from '@spindle/bus';
 import { createModelPort } from '@spindle/llm';
 import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
-import { loadFunctionRegistry } from './functions/function-registry';
+import { loadPlugins } from './plugins/plugin-loader';
 import { RunCommandsConsumer } from './run-commands.consumer';
 import type { RunExecutorDeps } from './run-executor';
 import type { RunnerConfig } from './runner.config';
@@ -21,16 +21,22 @@ export class RunnerModule {
         {
           provide: RUN_EXECUTOR_DEPS,
           inject: [BUS, LOGGER],
-          useFactory: (bus: Bus, logger: Logger): RunExecutorDeps => ({
-            bus,
-            logger,
-            model: createModelPort(config.llm),
-            functions: loadFunctionRegistry(config.plugins),
-            tracer: trace.getTracer('spindle-runner'),
-            workerId: config.workerId,
-            runTimeoutMs: config.runTimeoutMs,
-            maxSteps: config.maxSteps,
-          }),
+          useFactory: (bus: Bus, logger: Logger): RunExecutorDeps => {
+            const plugins = loadPlugins(config.plugins);
+            logger.info({ functions: plugins.functions.names(), tools: plugins.tools.names() }, 'plugins loaded');
+            return {
+              bus,
+              logger,
+              model: createModelPort(config.llm),
+              functions: plugins.functions,
+              tools: plugins.tools,
+              tracer: trace.getTracer('spindle-runner'),
+              workerId: config.workerId,
+              runTimeoutMs: config.runTimeoutMs,
+              runTimeoutCeilingMs: config.runTimeoutCeilingMs,
+              maxSteps: config.maxSteps,
+            };
+          },
         },
         RunCommandsConsumer,
       ],

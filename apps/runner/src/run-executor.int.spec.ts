@@ -4,7 +4,7 @@ import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { createModelPort } from '@spindle/llm';
 import { createLogger } from '@spindle/telemetry';
 import { testEnv, testNamespace } from '@spindle/testing';
-import { loadFunctionRegistry } from './functions/function-registry';
+import { loadPlugins } from './plugins/plugin-loader';
 import { executeStartCommand, type RunExecutorDeps } from './run-executor';
 
 describe('executeStartCommand on JetStream', () => {
@@ -18,11 +18,12 @@ describe('executeStartCommand on JetStream', () => {
     deps = {
       bus,
       model: createModelPort({}),
-      functions: loadFunctionRegistry([]),
+      ...loadPlugins([]),
       tracer: trace.getTracer('test'),
       logger: createLogger('runner-test', { level: 'fatal' }),
       workerId: 'w-test',
       runTimeoutMs: 60_000,
+      runTimeoutCeilingMs: 120_000,
       maxSteps: 100,
     };
   });

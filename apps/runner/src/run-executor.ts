@@ -3,7 +3,7 @@ import { context, trace, SpanKind, type Context, type Tracer } from '@openteleme
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
-import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome } from '@spindle/engine';
+import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome, type ToolPort } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import type { Logger } from 'pino';
 import { OtelSpanBridge } from './otel-span-bridge';
@@ -13,10 +13,13 @@ export interface RunExecutorDeps {
   bus: Bus;
   model: ModelPort;
   functions: FunctionRegistry;
+  tools: ToolPort;
   tracer: Tracer;
   logger: Logger;
   workerId: string;
   runTimeoutMs: number;
+  /** A definition may lengthen its run timeout up to this. */
+  runTimeoutCeilingMs: number;
   maxSteps: number;
 }
 
@@ -45,11 +48,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
     },
   });
   const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
-  const timeout = AbortSignal.timeout(deps.runTimeoutMs);
-  const controller = new AbortController();
-  const stop = (reason: SpindleError) => !controller.signal.aborted && controller.abort(reason);
-  timeout.addEventListener('abort', () => stop(new SpindleError('run_timeout', `run exceeded its ${deps.runTimeoutMs} ms timeout`)));
-  abort.addEventListener('abort', () => stop(isSpindleError(abort.reason) ? abort.reason : new SpindleError('interrupted', 'runner shutting down')));
+  const run = runSignal(queued.data.definition, deps, abort);
   const runLogger = deps.logger.child({ runId });
 
   try {
@@ -60,6 +59,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
       return 'done';
     }
     const definition = validateDefinition(queued.data.definition);
+    if (run.clamped) runLogger.warn({ asked: run.asked, ceiling: deps.runTimeoutCeilingMs }, 'the definition asks for a run timeout beyond the ceiling; using the ceiling');
     // Inside the run span's context, so every log line of the run carries its trace id.
     await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
       const outcome: RunOutcome = await executeRun(
@@ -76,10 +76,11 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
           },
           model: deps.model,
           functions: deps.functions,
+          tools: deps.tools,
           tokens,
           clock: { now: () => new Date() },
           ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex') },
-          signal: controller.signal,
+          signal: run.signal,
           maxSteps: deps.maxSteps,
           reportRedacted: (correlationId, error) => runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
         },
@@ -94,10 +95,35 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
     }
     throw e;
   } finally {
+    run.dispose();
     tokens.close();
     bridge.endAll();
     runSpan.end();
   }
+}
+
+/**
+ * The run's abort signal: its timeout (the definition's `runTimeoutMs`, else the runner's
+ * default, never beyond the ceiling) or the runner shutting down.
+ */
+function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal) {
+  const asked = (definition as { runTimeoutMs?: unknown })?.runTimeoutMs;
+  const wanted = typeof asked === 'number' && asked > 0 ? asked : deps.runTimeoutMs;
+  const timeoutMs = Math.min(wanted, deps.runTimeoutCeilingMs);
+  const controller = new AbortController();
+  const stop = (reason: SpindleError) => !controller.signal.aborted && controller.abort(reason);
+  const timer = setTimeout(() => stop(new SpindleError('run_timeout', `run exceeded its ${timeoutMs} ms timeout`)), timeoutMs);
+  const onShutdown = () => stop(isSpindleError(shutdown.reason) ? shutdown.reason : new SpindleError('interrupted', 'runner shutting down'));
+  shutdown.addEventListener('abort', onShutdown, { once: true });
+  return {
+    signal: controller.signal,
+    asked,
+    clamped: wanted > deps.runTimeoutCeilingMs,
+    dispose() {
+      clearTimeout(timer);
+      shutdown.removeEventListener('abort', onShutdown);
+    },
+  };
 }
 
 function runEvent<T extends 'run.failed'>(type: T, queued: RunEventOf<'run.queued'>, data: RunEventOf<T>['data']): RunEventDraft {

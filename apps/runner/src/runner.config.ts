@@ -8,6 +8,7 @@ export interface RunnerConfig extends ServiceConfig {
   /** A held command is redelivered this long after the runner stops signalling progress. */
   readonly ackWaitMs: number;
   readonly runTimeoutMs: number;
+  readonly runTimeoutCeilingMs: number;
   readonly maxSteps: number;
   /** On SIGTERM, how long in-flight runs may take to finish before they are aborted. */
   readonly shutdownGraceMs: number;
@@ -29,6 +30,7 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     concurrency: int('RUNNER_CONCURRENCY', 16, 1),
     ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
     runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
+    runTimeoutCeilingMs: int('RUN_TIMEOUT_CEILING_MS', 3_600_000, 1_000),
     maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
     shutdownGraceMs: int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0),
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,

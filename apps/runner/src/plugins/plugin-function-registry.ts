@@ -1,0 +1,52 @@
+import { SpindleError } from '@spindle/contracts';
+import type { FunctionRegistry, RegisteredFunction } from '@spindle/engine';
+import { callWithPolicy } from './call-policy';
+import type { CompiledInput } from './input-schema';
+import type { ParsedEntry, PluginFunctionDefinition } from './plugin-definition';
+
+export interface LoadedFunction {
+  /** `built-in` or the plugin path as configured, for error messages. */
+  origin: string;
+  entry: ParsedEntry;
+  input: CompiledInput;
+}
+
+/**
+ * The engine's `FunctionRegistry` over built-ins and plugin functions. Each registered function
+ * validates its arguments once, then runs under its timeout and retry policy.
+ */
+export class PluginFunctionRegistry implements FunctionRegistry {
+  private readonly wrapped = new Map<string, RegisteredFunction>();
+
+  constructor(functions: ReadonlyMap<string, LoadedFunction>) {
+    for (const [name, loaded] of functions) this.wrapped.set(name, wrap(name, loaded));
+  }
+
+  get(name: string): RegisteredFunction | undefined {
+    return this.wrapped.get(name);
+  }
+
+  names(): string[] {
+    return [...this.wrapped.keys()];
+  }
+}
+
+function wrap(name: string, { entry, input }: LoadedFunction): RegisteredFunction {
+  const subject = `function "${name}"`;
+  const timeoutError = (ms: number) => new SpindleError('node_timeout', `${subject} timed out after ${ms} ms`);
+  if (entry.form === 'plain') {
+    // Today's form has no policy; it still gets the hard cut when the run aborts.
+    return (ctx) => callWithPolicy({ signal: ctx.signal, timeoutError, run: (signal) => entry.run({ ...ctx, signal }) }) as ReturnType<RegisteredFunction>;
+  }
+  const def = entry.definition as PluginFunctionDefinition;
+  return async (ctx) => {
+    const args = input.validate(ctx.args as Record<string, unknown>, subject);
+    return (await callWithPolicy({
+      signal: ctx.signal,
+      timeoutMs: def.timeoutMs,
+      retry: def.retry,
+      timeoutError,
+      run: (signal, attempt) => def.run(args, { state: ctx.state, nodeId: ctx.nodeId, runId: ctx.runId, signal, attempt }),
+    })) as Record<string, unknown> | void;
+  };
+}

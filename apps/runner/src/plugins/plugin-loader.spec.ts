@@ -1,0 +1,96 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SpindleError } from '@spindle/contracts';
+import { loadPlugins } from './plugin-loader';
+
+const repoRoot = join(__dirname, '../../../..');
+const examples = ['examples/plugins/calculator.js', 'examples/plugins/http-request.js', 'examples/plugins/order-lookup.js'];
+// Temp plugins live outside the repo, so they require zod by its absolute path.
+const zod = JSON.stringify(require.resolve('zod'));
+
+function plugin(source: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'spindle-plugin-')), 'plugin.js');
+  writeFileSync(file, source);
+  return file;
+}
+
+describe('loadPlugins', () => {
+  it('loads the example plugins by repo-relative paths, next to the built-ins', () => {
+    const { functions, tools } = loadPlugins(examples, { cwd: repoRoot });
+    expect(tools.names().sort()).toEqual(['calculator', 'http_request', 'lookup_order']);
+    expect(functions.names()).toEqual(expect.arrayContaining(['noop', 'word_count', 'increment', 'sleep', 'calculate']));
+  });
+
+  it('gives tool specs with JSON Schema converted from zod, in the order asked', () => {
+    const { tools } = loadPlugins(examples, { cwd: repoRoot });
+    const [order, calc] = tools.specs(['lookup_order', 'calculator', 'calculator']);
+    expect(order.name).toBe('lookup_order');
+    expect(calc).toEqual({
+      name: 'calculator',
+      description: expect.stringContaining('arithmetic'),
+      inputSchema: {
+        type: 'object',
+        properties: { expression: { type: 'string', minLength: 1, maxLength: 1000, description: expect.any(String) } },
+        required: ['expression'],
+      },
+    });
+    // A default makes the field optional for the caller.
+    const http = tools.specs(['http_request'])[0].inputSchema as { required: string[]; properties: Record<string, unknown> };
+    expect(http.required).toEqual(['url']);
+    expect(http.properties.method).toEqual({ type: 'string', enum: ['GET', 'POST'], default: 'GET' });
+  });
+
+  it('passes a JSON Schema input through as the spec', () => {
+    const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false };
+    const { tools } = loadPlugins([plugin(`exports.tools = { search: { description: 'find', input: ${JSON.stringify(schema)}, run: () => [] } };`)]);
+    expect(tools.specs(['search'])).toEqual([{ name: 'search', description: 'find', inputSchema: schema }]);
+  });
+
+  it('validates with the JSON Schema draft the schema declares', async () => {
+    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } };
+    const { tools } = loadPlugins([plugin(`exports.tools = { pair: { input: ${JSON.stringify(schema)}, run: (args) => args } };`)]);
+    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    await expect(tools.call('pair', { pair: ['a', 1] }, ctx)).resolves.toEqual({ pair: ['a', 1] });
+    await expect(tools.call('pair', { pair: ['a', 'b'] }, ctx)).rejects.toMatchObject({ code: 'validation_failed', issues: [{ field: 'pair[1]' }] });
+  });
+
+  it('throws tool_not_found for an unknown tool, in specs and in call', async () => {
+    const { tools } = loadPlugins([]);
+    expect(() => tools.specs(['nope'])).toThrow(expect.objectContaining({ code: 'tool_not_found' }));
+    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    await expect(tools.call('nope', {}, ctx)).rejects.toBeInstanceOf(SpindleError);
+  });
+
+  it('refuses a name registered twice, naming both origins', () => {
+    const a = plugin(`exports.tools = { t: { run: () => 1 } }; exports.functions = { f: () => ({}) };`);
+    const b = plugin(`exports.tools = { t: { run: () => 2 } };`);
+    expect(() => loadPlugins([a, b])).toThrow(`plugin "${b}": tool "t" is already registered (by plugin "${a}")`);
+    expect(() => loadPlugins([plugin('exports.functions = { sleep: () => ({}) };')])).toThrow(/function "sleep" is already registered \(a built-in\)/);
+    expect(() => loadPlugins(['examples/plugins/calculator.js', './examples/plugins/calculator.js'], { cwd: repoRoot })).toThrow(
+      /plugin ".\/examples\/plugins\/calculator.js" is listed twice \(also as "examples\/plugins\/calculator.js"\)/,
+    );
+  });
+
+  it('explains a bad plugin or entry, naming the plugin and the entry', () => {
+    const load = (source: string) => () => loadPlugins([plugin(source)]);
+    expect(load('exports.other = 1;')).toThrow(/exports neither "functions" nor "tools"/);
+    expect(load('exports.tools = [];')).toThrow(/"tools" must be an object of name → definition/);
+    expect(load('exports.tools = { t: () => 1 };')).toThrow(/tool "t" must be an object with a run\(args, ctx\) method \(a bare function is accepted for functions only\)/);
+    expect(load('exports.functions = { f: { go: () => 1 } };')).toThrow(/function "f" must be a function or an object with a run/);
+    expect(load('exports.tools = { t: { run: () => 1, timeout: 5 } };')).toThrow(/tool "t" has unknown key\(s\) "timeout"/);
+    expect(load('exports.tools = { t: { run: () => 1, timeoutMs: -1 } };')).toThrow(/tool "t": "timeoutMs" must be an integer/);
+    expect(load('exports.tools = { t: { run: () => 1, retry: { attempts: 0 } } };')).toThrow(/"retry.attempts" must be an integer from 1/);
+    expect(load('exports.tools = { "bad name": { run: () => 1 } };')).toThrow(/tool "bad name": a tool name may only have/);
+    expect(load(`exports.tools = { t: { input: require(${zod}).z.string(), run: () => 1 } };`)).toThrow(/tool "t": "input" must describe an object/);
+    expect(load(`exports.tools = { t: { input: require(${zod}).z.object({ d: require(${zod}).z.date() }), run: () => 1 } };`)).toThrow(/cannot be converted to JSON Schema/);
+    expect(load('exports.tools = { t: { input: { type: "object", properties: { a: { type: "nonsense" } } }, run: () => 1 } };')).toThrow(/tool "t": "input" is not a valid JSON Schema/);
+    expect(load('throw new Error("boom at import");')).toThrow(/failed to load: boom at import/);
+    expect(() => loadPlugins(['examples/plugins/missing.js'], { cwd: repoRoot })).toThrow(/plugin "examples\/plugins\/missing.js": no file .*missing.js/);
+  });
+
+  it('accepts a plugin whose exports sit under default (ESM / compiled TypeScript)', () => {
+    const { functions } = loadPlugins([plugin('exports.default = { functions: { hello: () => ({ hi: true }) } };')]);
+    expect(functions.names()).toContain('hello');
+  });
+});

@@ -1,0 +1,45 @@
+import { SpindleError } from '@spindle/contracts';
+import type { ToolContext, ToolPort, ToolSpec } from '@spindle/engine';
+import { callWithPolicy } from './call-policy';
+import type { CompiledInput } from './input-schema';
+import type { PluginToolDefinition } from './plugin-definition';
+
+export interface LoadedTool {
+  origin: string;
+  definition: PluginToolDefinition;
+  input: CompiledInput;
+  spec: ToolSpec;
+}
+
+/** The engine's `ToolPort` over plugin tools: validate, then run under timeout and retry. */
+export class PluginToolPort implements ToolPort {
+  constructor(private readonly tools: ReadonlyMap<string, LoadedTool>) {}
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  specs(names: readonly string[]): ToolSpec[] {
+    // A name listed twice would be refused by model providers; one spec each.
+    return [...new Set(names)].map((name) => this.find(name).spec);
+  }
+
+  async call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
+    const tool = this.find(name);
+    const subject = `tool "${name}"`;
+    const valid = tool.input.validate(args, subject);
+    return callWithPolicy({
+      signal: ctx.signal,
+      timeoutMs: tool.definition.timeoutMs,
+      retry: tool.definition.retry,
+      timeoutError: (ms) => new SpindleError('tool_failed', `${subject} timed out after ${ms} ms`),
+      run: (signal, attempt) => tool.definition.run(valid, { runId: ctx.runId, nodeId: ctx.nodeId, callId: ctx.callId, signal, attempt }),
+    });
+  }
+
+  private find(name: string): LoadedTool {
+    const tool = this.tools.get(name);
+    if (!tool) throw new SpindleError('tool_not_found', `no tool "${name}" is registered with this runner (registered: ${this.names().join(', ') || 'none'})`);
+    return tool;
+  }
+}
