@@ -1,0 +1,71 @@
+import type { RunEvent, RunTrace } from '@spindle/contracts';
+import { readSse, startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+
+/** What the scripted provider answers, by how many tool results the conversation already has. */
+function supportModel(body: { messages: Array<{ role: string }> }): FakeOpenAIReply {
+  const results = body.messages.filter((m) => m.role === 'tool').length;
+  const usage = { prompt_tokens: 100 + 10 * results, completion_tokens: 12 };
+  if (results === 0) return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], usage };
+  if (results === 1) return { text: '', toolCalls: [{ id: 'call_2', name: 'lookup_order', arguments: { orderId: 'A-9999' } }], usage };
+  if (results === 2) return { text: 'Let me add that up.', toolCalls: [{ id: 'call_3', name: 'calculator', arguments: { expression: '59.8 * 2' } }], usage };
+  return { text: 'Order A-1002 has shipped with DHL; A-9999 does not exist. Two of them would cost 119.6 EUR.', usage };
+}
+
+describe('an agent with tools from plugins, end to end', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      reply: supportModel as never,
+      runnerEnv: { SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js,examples/plugins/calculator.js', SPINDLE_MODEL_PRICES: '{"compatible:support-model":{"inputPerMTok":2,"outputPerMTok":8}}' },
+    });
+    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/support`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'graph',
+        nodes: [{ id: 'support', type: 'agent', model: 'compatible:support-model', instructions: 'You answer questions about orders.', prompt: '{{input.question}}', tools: ['lookup_order', 'calculator'], max_turns: 6, output_key: 'answer' }],
+      }),
+    });
+    expect(put.status).toBe(201);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('runs a three-round tool loop where round two fails and the model recovers, and the trace shows each call', async () => {
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/support/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { question: 'Where are orders A-1002 and A-9999, and what do two A-1002s cost?' } }),
+    });
+    const events = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { answer: expect.stringContaining('119.6') } } });
+    expect(stack.fake.callCount).toBe(4);
+
+    // The provider saw the failure as a tool result and the tools as function specs.
+    const third = stack.fake.calls[2].body as { messages: Array<{ role: string; content?: string; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> };
+    expect(third.messages.find((m) => m.tool_call_id === 'call_2')?.content).toContain('order A-9999 not found');
+    expect(third.tools?.map((t) => t.function.name).sort()).toEqual(['calculator', 'lookup_order']);
+
+    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const agent = trace.spans.find((s) => s.kind === 'node');
+    expect(agent).toMatchObject({ nodeId: 'support', status: 'completed' });
+    const calls = trace.spans.filter((s) => s.kind === 'model' || s.kind === 'tool').sort((a, b) => (a.startSeq ?? 0) - (b.startSeq ?? 0));
+    expect(calls.map((s) => `${s.kind}:${s.status}`)).toEqual([
+      'model:completed', 'tool:completed', 'model:completed', 'tool:failed', 'model:completed', 'tool:completed', 'model:completed',
+    ]);
+    const tools = calls.filter((s) => s.kind === 'tool');
+    expect(tools.map((s) => s.input)).toEqual([{ orderId: 'A-1002' }, { orderId: 'A-9999' }, { expression: '59.8 * 2' }]);
+    expect(tools[0].output).toMatchObject({ id: 'A-1002', status: 'shipped', carrier: 'DHL' });
+    expect(tools[1].error).toMatchObject({ code: 'tool_failed', message: 'order A-9999 not found' });
+    expect(tools[2].output).toEqual({ expression: '59.8 * 2', result: 119.6 });
+    for (const s of calls) expect(s.parentSpanId).toBe(agent?.spanId);
+
+    // Every model call is priced and the run's live totals add up.
+    const completions = events.filter((e): e is Extract<RunEvent, { type: 'model.completed' }> => e.type === 'model.completed');
+    const cost = completions.reduce((sum, e) => sum + (e.data.usage.costUsd ?? 0), 0);
+    expect(completions.at(-1)?.data.runUsage?.costUsd).toBeCloseTo(cost, 9);
+    expect(trace.run.usage.costUsd).toBeCloseTo(cost, 9);
+    expect(trace.run.usage.totalTokens).toBe(completions.reduce((n, e) => n + e.data.usage.totalTokens, 0));
+  });
+});
