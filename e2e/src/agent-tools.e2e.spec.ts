@@ -68,4 +68,30 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(trace.run.usage.costUsd).toBeCloseTo(cost, 9);
     expect(trace.run.usage.totalTokens).toBe(completions.reduce((n, e) => n + e.data.usage.totalTokens, 0));
   });
+
+  const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
+    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+    expect(put.status).toBe(201);
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/${name}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"one two three four"}' });
+    return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+  };
+
+  it('ends a run that breaks its token budget with run_budget_exceeded, before the next node starts', async () => {
+    const events = await runToEnd('budgeted', {
+      kind: 'graph',
+      budget: { maxTotalTokens: 5 },
+      nodes: [{ id: 'first', type: 'llm', model: 'offline:echo', prompt: '{{input}}' }, { id: 'second', type: 'llm', model: 'offline:echo', prompt: '{{output}}' }],
+      edges: [{ from: 'first', to: 'second' }],
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'run_budget_exceeded', nodeId: 'second' }, usage: { totalTokens: 8 } } });
+    expect(events.some((e) => e.type === 'node.started' && e.nodeId === 'second')).toBe(false);
+    const summary = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}`)).json()) as { status: string; error: { code: string } };
+    expect(summary).toMatchObject({ status: 'failed', error: { code: 'run_budget_exceeded' } });
+  });
+
+  it('ends a run whose node outlives its timeout with node_timeout', async () => {
+    const events = await runToEnd('too-slow', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 60_000 }, timeout_ms: 200 }] });
+    expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'node_timeout' } } });
+    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'node_timeout', nodeId: 'wait' } } });
+  });
 });

@@ -70,6 +70,25 @@ describe('refusals', () => {
     expect(after.state.last_seq).toBe(before.state.last_seq);
   });
 
+  it('refuses run parameters that do not fit the workflow schema, and fills defaults for those that do', async () => {
+    const schema = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 10 }, region: { enum: ['eu', 'us'] } }, required: ['region'], additionalProperties: false };
+    expect((await call('/v1/workflows/param', json('PUT', { kind: 'graph', parameters: schema, nodes: [{ id: 'a', type: 'set', values: { r: '{{parameters.region}}' } }] }))).status).toBe(201);
+    const before = await stack.bus.jsm.streams.info(stack.bus.names.commandsStream);
+    const bad = await call('/v1/workflows/param/runs', json('POST', { parameters: { limit: 0, extra: 1 } }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+    expect(bad.body.errors?.map((e) => e.field).sort()).toEqual(['parameters.extra', 'parameters.limit', 'parameters.region']);
+    expect((await stack.bus.jsm.streams.info(stack.bus.names.commandsStream)).state.last_seq).toBe(before.state.last_seq);
+
+    const good = await call('/v1/workflows/param/runs', json('POST', { parameters: { region: 'eu' } }));
+    expect(good.status).toBe(202);
+    const { events } = await readRunLog(stack.bus, (good.body as unknown as { runId: string }).runId);
+    expect(events[0].data).toMatchObject({ parameters: { region: 'eu', limit: 10 }, state: { parameters: { region: 'eu', limit: 10 } } });
+
+    const broken = await call('/v1/workflows/param2', json('PUT', { kind: 'graph', parameters: { type: 'nonsense' }, nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }));
+    expect(broken.body).toMatchObject({ code: 'invalid_definition', errors: [expect.objectContaining({ field: 'parameters' })] });
+  });
+
   it('refuses a malformed Last-Event-ID before opening a stream', async () => {
     const started = await call('/v1/workflows/ok/runs', json('POST', {}));
     expect(started.status).toBe(202);

@@ -3,7 +3,7 @@ import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Context } from '@opentelemetry/api';
 import { EMPTY_LOG, publishRunCommand, RunLogWriter, type Bus } from '@spindle/bus';
 import { SpindleError } from '@spindle/contracts';
-import { validateDefinition } from '@spindle/engine';
+import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import { ulid } from 'ulid';
 import { z } from 'zod';
@@ -49,6 +49,7 @@ export class RunStarter {
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
     const definition = validateDefinition(workflow.definition);
+    const parameters = checkParameters(definition.parameters, body.parameters);
     const runId = ulid();
     const accepted: RunAccepted = {
       runId,
@@ -82,8 +83,8 @@ export class RunStarter {
         data: {
           workflow: { name, version: workflow.version },
           input: body.input ?? null,
-          state: { ...(body.state ?? {}), input: body.input ?? null },
-          ...(body.parameters ? { parameters: body.parameters } : {}),
+          state: { ...(body.state ?? {}), input: body.input ?? null, ...(parameters ? { parameters } : {}) },
+          ...(parameters ? { parameters } : {}),
           definition,
         },
       });
@@ -104,6 +105,14 @@ export class RunStarter {
     }
     return { accepted: stored.response as RunAccepted, replayed: true };
   }
+}
+
+/** Parameters checked against the workflow's schema (defaults filled in); refused with every bad field named. */
+function checkParameters(schema: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema) return given;
+  const result = compileJsonSchema(schema, 'parameters')(given ?? {});
+  if (result.ok) return result.value as Record<string, unknown>;
+  throw new SpindleError('validation_failed', `parameters do not fit the workflow's schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: result.issues });
 }
 
 function hashRequest(name: string, body: unknown): string {

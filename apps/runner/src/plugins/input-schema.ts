@@ -1,7 +1,5 @@
 import { SpindleError, type FieldIssue } from '@spindle/contracts';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
+import { compileJsonSchema as compileSchema, jsonFieldName, type JsonSchemaCheck } from '@spindle/engine';
 import { z } from 'zod';
 import type { InputSchema } from './plugin-definition';
 
@@ -48,49 +46,25 @@ function compileZod(schema: { safeParse: SafeParse }, where: string, opts: { des
 
 function compileJsonSchema(schema: Record<string, unknown>, where: string): CompiledInput {
   if (schema.type !== 'object') throw new Error(`${where}: a JSON Schema "input" must have type "object" at its root`);
-  let check: ValidateFunction;
+  let check: JsonSchemaCheck;
   try {
-    check = ajvFor(schema.$schema).compile(schema);
+    check = compileSchema(schema, '');
   } catch (e) {
     throw new Error(`${where}: "input" is not a valid JSON Schema: ${(e as Error).message}`, { cause: e });
   }
   return {
     validate: (args, subject) => {
-      // Ajv fills defaults in place; the caller's object stays untouched.
-      const copy = structuredClone(args);
-      if (check(copy)) return copy;
-      throw invalid(subject, (check.errors ?? []).map(ajvIssue));
+      const result = check(args);
+      if (result.ok) return result.value as Record<string, unknown>;
+      throw invalid(subject, result.issues.map((i) => ({ ...i, field: i.field === '(value)' ? '(input)' : i.field })));
     },
     jsonSchema: schema,
   };
 }
 
-const ajvs = new Map<string, Ajv>();
-
-/** Picks the draft the schema declares (draft-07 when it declares none). */
-function ajvFor(declared: unknown): Ajv {
-  const draft = typeof declared === 'string' && declared.includes('2020-12') ? '2020' : typeof declared === 'string' && declared.includes('2019-09') ? '2019' : '07';
-  let ajv = ajvs.get(draft);
-  if (!ajv) {
-    // strict: false so unknown formats and vendor keywords in plugin schemas do not stop the runner.
-    const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const };
-    ajv = draft === '2020' ? new Ajv2020(options) : draft === '2019' ? new Ajv2019(options) : new Ajv(options);
-    ajvs.set(draft, ajv);
-  }
-  return ajv;
-}
-
-function ajvIssue(e: ErrorObject): FieldIssue {
-  const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
-  const extra = (e.params as { missingProperty?: string; additionalProperty?: string });
-  const leaf = extra.missingProperty ?? extra.additionalProperty;
-  return { field: fieldName(leaf === undefined ? path : [...path, leaf]), message: e.message ?? e.keyword };
-}
-
 /** `['items', 0, 'id']` → `items[0].id`; the whole input is `(input)`. */
 function fieldName(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(input)';
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
+  return path.length === 0 ? '(input)' : jsonFieldName('', path);
 }
 
 function invalid(subject: string, issues: FieldIssue[]): SpindleError {

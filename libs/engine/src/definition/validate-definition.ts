@@ -1,6 +1,7 @@
 import { SpindleError, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
+import { jsonSchemaProblem } from './json-schema';
 import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type WorkflowDefinition } from './workflow-definition.schema';
 
 /**
@@ -57,6 +58,10 @@ function graphIssues(def: GraphDefinition): FieldIssue[] {
     }
     seenEdges.add(key);
   });
+  if (def.parameters) {
+    const problem = jsonSchemaProblem(def.parameters);
+    if (problem) issues.push({ field: 'parameters', message: `not a valid JSON Schema: ${problem}` });
+  }
   if (def.entry !== undefined && !byId.has(def.entry)) {
     issues.push({ field: 'entry', node: def.entry, message: `entry names unknown node "${def.entry}"` });
   }

@@ -100,6 +100,8 @@ export const graphDefinitionSchema = z.strictObject({
   kind: z.literal('graph'),
   description: z.string().max(2000).optional(),
   budget: budgetSchema.optional(),
+  /** A JSON Schema the run's `parameters` must satisfy; a run that does not is refused before it is queued. */
+  parameters: z.record(z.string(), z.unknown()).optional(),
   /** The run's timeout; the runner's default when absent, and never beyond the runner's ceiling. */
   runTimeoutMs: z.number().int().positive().optional(),
   nodes: z.array(nodeSchema).min(1).max(500),

@@ -1,0 +1,57 @@
+import type { FieldIssue } from '@spindle/contracts';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+
+export type JsonSchemaCheck = (value: unknown) => { ok: true; value: unknown } | { ok: false; issues: FieldIssue[] };
+
+/**
+ * Compiles a JSON Schema (draft-07 unless it declares 2019-09 or 2020-12) into a check that
+ * returns the value with defaults filled in (on a copy) or the issues, each naming its field
+ * under `root` (e.g. `parameters.limit`). Throws when the schema itself is not valid.
+ */
+export function compileJsonSchema(schema: Record<string, unknown>, root: string): JsonSchemaCheck {
+  const check: ValidateFunction = ajvFor(schema.$schema).compile(schema);
+  return (value) => {
+    const copy = value === undefined ? undefined : structuredClone(value);
+    if (check(copy)) return { ok: true, value: copy };
+    return { ok: false, issues: (check.errors ?? []).map((e) => ajvIssue(e, root)) };
+  };
+}
+
+/** Why a schema does not compile, or undefined when it does. */
+export function jsonSchemaProblem(schema: Record<string, unknown>): string | undefined {
+  try {
+    compileJsonSchema(schema, '');
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+const ajvs = new Map<string, Ajv>();
+
+function ajvFor(declared: unknown): Ajv {
+  const draft = typeof declared === 'string' && declared.includes('2020-12') ? '2020' : typeof declared === 'string' && declared.includes('2019-09') ? '2019' : '07';
+  let ajv = ajvs.get(draft);
+  if (!ajv) {
+    // strict: false so unknown formats and vendor keywords do not make a schema unusable.
+    const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const };
+    ajv = draft === '2020' ? new Ajv2020(options) : draft === '2019' ? new Ajv2019(options) : new Ajv(options);
+    ajvs.set(draft, ajv);
+  }
+  return ajv;
+}
+
+function ajvIssue(e: ErrorObject, root: string): FieldIssue {
+  const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const extra = e.params as { missingProperty?: string; additionalProperty?: string };
+  const leaf = extra.missingProperty ?? extra.additionalProperty;
+  return { field: fieldName(root, leaf === undefined ? path : [...path, leaf]), message: e.message ?? e.keyword };
+}
+
+/** `('parameters', ['items', 0, 'id'])` → `parameters.items[0].id`. */
+export function fieldName(root: string, path: readonly PropertyKey[]): string {
+  const tail = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 && !root ? '' : '.'}${String(p)}`)).join('');
+  return root + tail || '(value)';
+}
