@@ -80,6 +80,8 @@ const SHAPES: Record<NodeType, [string, string]> = {
   router: ['{', '}'],
   function: ['[[', ']]'],
   tool: ['[[', ']]'],
+  loop: ['[/', '/]'],
+  fork: ['[\\', '/]'],
 };
 
 function toMermaid(nodes: GraphView['nodes'], edges: GraphView['edges']): string {

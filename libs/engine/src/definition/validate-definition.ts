@@ -2,7 +2,7 @@ import { SpindleError, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
 import { jsonSchemaProblem } from './json-schema';
-import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type WorkflowDefinition } from './workflow-definition.schema';
+import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type NodeContainer, type WorkflowDefinition, type WorkflowNode } from './workflow-definition.schema';
 
 /**
  * Parses and checks a definition: shape (zod), then graph rules — unique ids, edges between
@@ -25,55 +25,81 @@ export function entryNodeId(def: GraphDefinition): string {
 }
 
 function graphIssues(def: GraphDefinition): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const byId = new Map<string, GraphDefinition['nodes'][number]>();
-  def.nodes.forEach((node, i) => {
-    if (byId.has(node.id)) issues.push({ field: `nodes[${i}].id`, node: node.id, message: `duplicate node id "${node.id}"` });
-    else byId.set(node.id, node);
-    if (node.type === 'condition') {
-      const error = checkExpression(node.expression);
-      if (error) issues.push({ field: `nodes[${i}].expression`, node: node.id, message: `expression does not parse: ${error}` });
-    }
-    if (node.type === 'router') {
-      node.routes.forEach((route, r) => {
-        const error = checkExpression(route.when);
-        if (error) issues.push({ field: `nodes[${i}].routes[${r}].when`, node: node.id, message: `expression does not parse: ${error}` });
-      });
-    }
-  });
-  const seenEdges = new Set<string>();
-  def.edges.forEach((edge, i) => {
-    const from = byId.get(edge.from);
-    if (!from) issues.push({ field: `edges[${i}].from`, node: edge.from, message: `edge from unknown node "${edge.from}"` });
-    if (!byId.has(edge.to)) issues.push({ field: `edges[${i}].to`, node: edge.to, message: `edge to unknown node "${edge.to}"` });
-    if (!from) return;
-    const handle = edge.handle ?? 'default';
-    const allowed = handlesOf(from);
-    if (!allowed.includes(handle)) {
-      issues.push({ field: `edges[${i}].handle`, node: edge.from, message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"` });
-    }
-    const key = `${edge.from}\u0000${handle}`;
-    if (seenEdges.has(key)) {
-      issues.push({ field: `edges[${i}]`, node: edge.from, message: `node "${edge.from}" already has an edge on handle "${handle}" (parallel branches need a fork node)` });
-    }
-    seenEdges.add(key);
-  });
+  const issues = containerIssues(def, '', new Set());
   if (def.parameters) {
     const problem = jsonSchemaProblem(def.parameters);
     if (problem) issues.push({ field: 'parameters', message: `not a valid JSON Schema: ${problem}` });
   }
-  if (def.entry !== undefined && !byId.has(def.entry)) {
-    issues.push({ field: 'entry', node: def.entry, message: `entry names unknown node "${def.entry}"` });
-  }
-  if (issues.length === 0) issues.push(...unreachable(def));
   return issues;
 }
 
-function unreachable(def: GraphDefinition): FieldIssue[] {
+/**
+ * The graph rules for one container (the definition, a loop body, a fork branch), recursing
+ * into nested ones. Node ids are unique across the whole definition, so a trace can name any.
+ */
+function containerIssues(graph: NodeContainer, at: string, ids: Set<string>): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const byId = new Map<string, WorkflowNode>();
+  graph.nodes.forEach((node, i) => {
+    const where = `${at}nodes[${i}]`;
+    if (ids.has(node.id)) issues.push({ field: `${where}.id`, node: node.id, message: `duplicate node id "${node.id}"` });
+    ids.add(node.id);
+    if (!byId.has(node.id)) byId.set(node.id, node);
+    issues.push(...nodeIssues(node, where, ids));
+  });
+  const seenEdges = new Set<string>();
+  graph.edges.forEach((edge, i) => {
+    const where = `${at}edges[${i}]`;
+    const from = byId.get(edge.from);
+    if (!from) issues.push({ field: `${where}.from`, node: edge.from, message: `edge from unknown node "${edge.from}"` });
+    if (!byId.has(edge.to)) issues.push({ field: `${where}.to`, node: edge.to, message: `edge to unknown node "${edge.to}"` });
+    if (!from) return;
+    const handle = edge.handle ?? 'default';
+    const allowed = handlesOf(from);
+    if (!allowed.includes(handle)) {
+      issues.push({ field: `${where}.handle`, node: edge.from, message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"` });
+    }
+    const key = `${edge.from}\u0000${handle}`;
+    if (seenEdges.has(key)) {
+      issues.push({ field: where, node: edge.from, message: `node "${edge.from}" already has an edge on handle "${handle}" (parallel branches need a fork node)` });
+    }
+    seenEdges.add(key);
+  });
+  if (graph.entry !== undefined && !byId.has(graph.entry)) {
+    issues.push({ field: `${at}entry`, node: graph.entry, message: `entry names unknown node "${graph.entry}"` });
+  }
+  if (issues.length === 0) issues.push(...unreachable(graph, at));
+  return issues;
+}
+
+function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldIssue[] {
+  const expression = (field: string, source: string) => {
+    const error = checkExpression(source);
+    return error ? [{ field: `${where}.${field}`, node: node.id, message: `expression does not parse: ${error}` }] : [];
+  };
+  switch (node.type) {
+    case 'condition':
+      return expression('expression', node.expression);
+    case 'router':
+      return node.routes.flatMap((route, r) => expression(`routes[${r}].when`, route.when));
+    case 'loop':
+      return [...(node.until ? expression('until', node.until) : []), ...containerIssues(node.body, `${where}.body.`, ids)];
+    case 'fork': {
+      const branches = Object.entries(node.branches);
+      if (branches.length === 0) return [{ field: `${where}.branches`, node: node.id, message: 'a fork needs at least one branch' }];
+      return branches.flatMap(([branchId, branch]) => containerIssues(branch, `${where}.branches.${branchId}.`, ids));
+    }
+    default:
+      return [];
+  }
+}
+
+function unreachable(graph: NodeContainer, at: string): FieldIssue[] {
+  const entry = graph.entry ?? graph.nodes[0].id;
   const next = new Map<string, string[]>();
-  for (const e of def.edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
-  const seen = new Set<string>([entryNodeId(def)]);
-  const queue = [entryNodeId(def)];
+  for (const e of graph.edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
   while (queue.length > 0) {
     for (const to of next.get(queue.shift() as string) ?? []) {
       if (!seen.has(to)) {
@@ -82,8 +108,8 @@ function unreachable(def: GraphDefinition): FieldIssue[] {
       }
     }
   }
-  return def.nodes.flatMap((node, i) =>
-    seen.has(node.id) ? [] : [{ field: `nodes[${i}]`, node: node.id, message: `node "${node.id}" is unreachable from entry "${entryNodeId(def)}"` }],
+  return graph.nodes.flatMap((node, i) =>
+    seen.has(node.id) ? [] : [{ field: `${at}nodes[${i}]`, node: node.id, message: `node "${node.id}" is unreachable from entry "${entry}"` }],
   );
 }
 

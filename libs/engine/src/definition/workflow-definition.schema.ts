@@ -79,13 +79,51 @@ export const routerNodeSchema = z.strictObject({
   default: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/).optional(),
 });
 
-export const nodeSchema = z.discriminatedUnion('type', [setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema]);
-
 export const edgeSchema = z.strictObject({
   from: nodeId,
   to: nodeId,
   handle: z.string().min(1).optional(),
 });
+
+/** A graph inside a node (a loop's body, a fork's branch): the same rules as the top level. */
+export const subgraphSchema = z.strictObject({
+  get nodes(): z.ZodArray<typeof nodeSchema> {
+    return z.array(nodeSchema).min(1).max(500);
+  },
+  edges: z.array(edgeSchema).max(2000).default([]),
+  entry: nodeId.optional(),
+});
+
+export const loopNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('loop'),
+  get body(): typeof subgraphSchema {
+    return subgraphSchema;
+  },
+  /** CEL over state, checked after each iteration; the loop ends once it holds. */
+  until: z.string().min(1).optional(),
+  /** Iterations at most; the loop ends after the last one whether or not `until` held. */
+  max_steps: z.number().int().min(1).max(1_000),
+});
+
+export const forkNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('fork'),
+  /** Branches run concurrently, each on its own copy of the state at the fork. */
+  get branches(): z.ZodRecord<z.ZodString, typeof subgraphSchema> {
+    return z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier'), subgraphSchema);
+  },
+  /** The join writes `{ branchId: result }` here (default: the fork's id). */
+  output_key: stateKey.optional(),
+  /** Take this state key of each branch as its result, instead of everything the branch wrote. */
+  result_key: stateKey.optional(),
+  /** Keep the results of the branches that succeeded when one fails, instead of failing the fork. */
+  continue_on_error: z.boolean().default(false),
+});
+
+export const nodeSchema = z.discriminatedUnion('type', [
+  setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema,
+]);
 
 /** Limits shared by everything a run calls; a node that would start past one fails the run with `run_budget_exceeded`. */
 export const budgetSchema = z.strictObject({
@@ -118,6 +156,11 @@ export type FunctionNode = z.infer<typeof functionNodeSchema>;
 export type AgentNode = z.infer<typeof agentNodeSchema>;
 export type ToolNode = z.infer<typeof toolNodeSchema>;
 export type RouterNode = z.infer<typeof routerNodeSchema>;
+export type LoopNode = z.infer<typeof loopNodeSchema>;
+export type ForkNode = z.infer<typeof forkNodeSchema>;
+export type Subgraph = z.infer<typeof subgraphSchema>;
+/** Anything that holds nodes and edges: the definition itself, a loop body, a fork branch. */
+export type NodeContainer = Pick<Subgraph, 'nodes' | 'edges' | 'entry'>;
 export type WorkflowNode = z.infer<typeof nodeSchema>;
 export type NodeType = WorkflowNode['type'];
 export type NodeOf<T extends NodeType> = Extract<WorkflowNode, { type: T }>;
@@ -128,7 +171,7 @@ export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */
 export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
 
-export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router'] as const satisfies readonly NodeType[];
+export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork'] as const satisfies readonly NodeType[];
 
 /** Edge handles a node can emit; an edge with any other handle is a definition error. */
 export function handlesOf(node: WorkflowNode): readonly string[] {

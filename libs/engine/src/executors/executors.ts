@@ -1,8 +1,10 @@
 import type { NodeType } from '../definition/workflow-definition.schema';
 import { agentExecutor } from './agent.executor';
 import { conditionExecutor } from './condition.executor';
+import { forkExecutor } from './fork.executor';
 import { functionExecutor } from './function.executor';
 import { llmExecutor } from './llm.executor';
+import { loopExecutor } from './loop.executor';
 import type { NodeExecutor } from './node-executor';
 import { routerExecutor } from './router.executor';
 import { setExecutor } from './set.executor';
@@ -17,4 +19,6 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   agent: agentExecutor,
   tool: toolExecutor,
   router: routerExecutor,
+  loop: loopExecutor,
+  fork: forkExecutor,
 };

@@ -1,6 +1,6 @@
 import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
 import { toErrorInfo } from '../interpreter/error-info';
-import type { NodeContext } from './node-executor';
+import { placed, type NodeContext } from './node-executor';
 
 export interface ModelCallInput {
   model: string;
@@ -20,7 +20,7 @@ export interface ModelCallInput {
  */
 export async function callModel(ctx: NodeContext, input: ModelCallInput): Promise<ModelResult> {
   const { env } = ctx;
-  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path };
+  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
   const added = input.messages.slice(input.messages.length - input.newMessages);
   const onlyPrompt = added.length === 1 && added[0].role === 'user' && input.messages.length === 1;

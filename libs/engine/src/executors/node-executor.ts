@@ -2,6 +2,8 @@ import type { ErrorCode } from '@spindle/contracts';
 import type { NodeOf, NodeType } from '../definition/workflow-definition.schema';
 import type { RunEnvironment } from '../interpreter/run-environment';
 import type { RunState } from '../interpreter/state';
+import type { NodePlacement } from '../interpreter/run-node';
+import type { RunScope } from '../interpreter/run-scope';
 import type { UsageLedger } from '../interpreter/usage-ledger';
 
 /** What an executor gets besides its node: where it is in the run and the run's ports. */
@@ -11,10 +13,14 @@ export interface NodeContext {
   /** This execution's span; child spans (model, tool calls) name it as parent. */
   readonly spanId: string;
   readonly path: string;
+  /** Where the node runs; child events inherit its iteration and branch. */
+  readonly placement: NodePlacement;
   /** `seq` of this execution's `node.started`. */
   readonly startedSeq: number;
   readonly state: RunState;
   readonly usage: UsageLedger;
+  /** The run's shared budget and step count, for nodes that walk graphs of their own. */
+  readonly scope: RunScope;
   /** Aborts on cancel, run timeout, or this node's own timeout: pass it to every call. */
   readonly signal: AbortSignal;
 }
@@ -36,4 +42,12 @@ export interface NodeExecutor<T extends NodeType, Input = unknown> {
   readonly failureCode: ErrorCode;
   prepare(node: NodeOf<T>, state: RunState): Input;
   execute(node: NodeOf<T>, input: Input, ctx: NodeContext): Promise<NodeOutcome>;
+}
+
+/** The iteration and branch a node's child events carry. */
+export function placed(ctx: NodeContext): { iteration?: number; branchId?: string } {
+  return {
+    ...(ctx.placement.iteration !== undefined ? { iteration: ctx.placement.iteration } : {}),
+    ...(ctx.placement.branchId !== undefined ? { branchId: ctx.placement.branchId } : {}),
+  };
 }

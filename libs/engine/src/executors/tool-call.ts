@@ -1,7 +1,7 @@
 import type { ErrorInfo } from '@spindle/contracts';
 import { toErrorInfo } from '../interpreter/error-info';
 import type { ToolCall } from '../ports';
-import type { NodeContext } from './node-executor';
+import { placed, type NodeContext } from './node-executor';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
 
@@ -12,7 +12,7 @@ export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: Er
  */
 export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOutcome> {
   const { env } = ctx;
-  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path };
+  const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
   let outcome: ToolOutcome;

@@ -5,24 +5,35 @@ import type { NodeExecutor } from '../executors/node-executor';
 import { toErrorInfo } from './error-info';
 import type { RunEnvironment } from './run-environment';
 import type { RunState } from './state';
-import type { UsageLedger } from './usage-ledger';
+import type { RunScope } from './run-scope';
 
 export type NodeResult = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
 
 export interface NodePlacement {
-  /** Path of the container the node runs in (`root`, `root/fork_1[a]`). */
+  /** Path of the container the node runs in (`root`, `root/fork_1[a]`, `root/retry[2]`). */
   containerPath: string;
   parentSpanId: string;
+  /** The enclosing loop's iteration, carried by every event inside it. */
+  iteration?: number;
+  /** The enclosing fork branch, carried by every event inside it. */
+  branchId?: string;
 }
 
 /**
  * The one node wrapper: every node execution, whatever its type, is framed by `node.started`
  * and `node.completed` (with its delta) or `node.failed`. Executors never emit these.
  */
-export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, usage: UsageLedger): Promise<NodeResult> {
+export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope): Promise<NodeResult> {
   const executor = executors[node.type] as NodeExecutor<typeof node.type, unknown>;
   const spanId = env.ids.spanId();
-  const span = { nodeId: node.id, spanId, parentSpanId: where.parentSpanId, path: `${where.containerPath}/${node.id}` };
+  const span = {
+    nodeId: node.id,
+    spanId,
+    parentSpanId: where.parentSpanId,
+    path: `${where.containerPath}/${node.id}`,
+    ...(where.iteration !== undefined ? { iteration: where.iteration } : {}),
+    ...(where.branchId !== undefined ? { branchId: where.branchId } : {}),
+  };
   const started = env.clock.now().getTime();
   const elapsed = () => env.clock.now().getTime() - started;
 
@@ -37,7 +48,7 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
   const deadline = nodeDeadline(node, env);
   try {
     if (prepareError !== undefined) throw prepareError;
-    const running = executor.execute(node as never, input, { env, nodeId: node.id, spanId, path: span.path, startedSeq, state, usage, signal: deadline.signal });
+    const running = executor.execute(node as never, input, { env, nodeId: node.id, spanId, path: span.path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal });
     const outcome = await Promise.race([running, deadline.hardCut]);
     const handle = outcome.handle ?? 'default';
     await env.log.append({

@@ -1,0 +1,42 @@
+import type { ErrorInfo } from '@spindle/contracts';
+import { runGraph } from '../interpreter/run-graph';
+import { changedKeys, failureOf } from './graph-outcome';
+import type { NodeContext, NodeExecutor } from './node-executor';
+import { placed } from './node-executor';
+
+type BranchResult = { branchId: string; ok: true; result: unknown } | { branchId: string; ok: false; error: ErrorInfo };
+
+/**
+ * Runs every branch concurrently, each on the state as it was at the fork (state is immutable,
+ * so each branch's writes stay its own), framed by `branch.started` / `branch.completed`. The
+ * join writes `{ branchId: result }`; a failed branch fails the fork unless `continue_on_error`,
+ * in which case its entry is `{ error }`.
+ */
+export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
+  failureCode: 'node_failed',
+  prepare: (node) => ({ branches: Object.keys(node.branches) }),
+  async execute(node, _input, ctx) {
+    const results = await Promise.all(Object.entries(node.branches).map(([branchId, graph]) => runBranch(ctx, node.id, branchId, graph, node.result_key)));
+    const failed = results.find((r): r is Extract<BranchResult, { ok: false }> => !r.ok);
+    if (failed && !node.continue_on_error) throw failureOf({ ...failed.error, message: `branch ${failed.branchId}: ${failed.error.message}` });
+    const joined = Object.fromEntries(results.map((r) => [r.branchId, r.ok ? r.result : { error: r.error }]));
+    return { delta: { [node.output_key ?? node.id]: joined } };
+  },
+};
+
+async function runBranch(ctx: NodeContext, forkId: string, branchId: string, graph: Parameters<typeof runGraph>[0], resultKey?: string): Promise<BranchResult> {
+  const { env } = ctx;
+  const path = `${ctx.path}[${branchId}]`;
+  const frame = { nodeId: forkId, spanId: ctx.spanId, parentSpanId: ctx.placement.parentSpanId, path, ...placed(ctx), branchId };
+  const started = env.clock.now().getTime();
+  await env.log.append({ type: 'branch.started', ...frame, data: { fork_id: forkId, branch_id: branchId } });
+  const outcome = await runGraph(graph, ctx.state, { containerPath: path, parentSpanId: ctx.spanId, iteration: ctx.placement.iteration, branchId }, env, ctx.scope);
+  const durationMs = env.clock.now().getTime() - started;
+  if (outcome.status === 'failed') {
+    await env.log.append({ type: 'branch.completed', ...frame, data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'failed', error: outcome.error } });
+    return { branchId, ok: false, error: outcome.error };
+  }
+  const result = resultKey ? (outcome.state[resultKey] ?? null) : changedKeys(ctx.state, outcome.state);
+  await env.log.append({ type: 'branch.completed', ...frame, data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'completed' } });
+  return { branchId, ok: true, result };
+}

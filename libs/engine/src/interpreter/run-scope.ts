@@ -1,0 +1,30 @@
+import type { Budget } from '../definition/workflow-definition.schema';
+import { UsageLedger } from './usage-ledger';
+
+/**
+ * What a whole run shares across every graph it walks (the top level, loop bodies, fork
+ * branches): its usage ledger, its budget, its step count.
+ */
+export class RunScope {
+  readonly usage = new UsageLedger();
+  private steps = 0;
+
+  constructor(readonly startedAt: number, readonly maxSteps: number, readonly budget?: Budget) {}
+
+  /** Counts a node execution; false once the run has used up its steps. */
+  takeStep(): boolean {
+    return ++this.steps <= this.maxSteps;
+  }
+
+  /** Why the run may not start another node, or undefined while it is within its budget. */
+  budgetBreach(now: number): string | undefined {
+    const budget = this.budget;
+    if (!budget) return undefined;
+    const spent = this.usage.snapshot();
+    const elapsedMs = now - this.startedAt;
+    if (budget.maxTotalTokens !== undefined && spent.totalTokens >= budget.maxTotalTokens) return `the run used ${spent.totalTokens} tokens of its ${budget.maxTotalTokens}`;
+    if (budget.maxTotalCost !== undefined && (spent.costUsd ?? 0) >= budget.maxTotalCost) return `the run spent $${spent.costUsd} of its $${budget.maxTotalCost}`;
+    if (budget.maxDuration !== undefined && elapsedMs >= budget.maxDuration) return `the run has taken ${elapsedMs} ms of its ${budget.maxDuration} ms`;
+    return undefined;
+  }
+}
