@@ -36,6 +36,7 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     const lastSeq = await write('run-ok', completedRun('support', usage(30, 12)));
     const { trace } = await ask('getTrace', { runId: 'run-ok', waitForSeq: lastSeq });
     expect(trace).toEqual({
+      rollups: { byNode: { reply: { calls: 1, ...usage(30, 12) } }, byBranch: {} },
       run: {
         runId: 'run-ok', workflow: { name: 'support', version: 1 }, status: 'completed',
         queuedAt: '2025-03-01T10:00:01.000Z', startedAt: '2025-03-01T10:00:02.000Z', endedAt: '2025-03-01T10:00:07.000Z',

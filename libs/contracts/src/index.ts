@@ -11,5 +11,5 @@ export { runCommandSchema, tokenDeltaSchema } from './run-commands';
 export type { RunCommand, TokenDelta } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
 export type { RunStatus } from './run-status';
-export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema } from './trace-queries';
-export type { RunSummary, TraceSpan, RunTrace, TraceQueryOp, TraceQuery, TraceQueryResults, QueryReply } from './trace-queries';
+export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema, usageRollupsSchema } from './trace-queries';
+export type { RunSummary, TraceSpan, RunTrace, TraceQueryOp, TraceQuery, TraceQueryResults, QueryReply, UsageRollups } from './trace-queries';

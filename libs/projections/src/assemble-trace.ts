@@ -1,4 +1,5 @@
 import type { ErrorInfo, RunStatus, RunSummary, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import { rollUpUsage } from './usage-rollups';
 
 /** Timestamps as the driver returns them (`Date` from pg) or as ISO text. */
 type StoredTime = Date | string;
@@ -90,7 +91,8 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
 
 /** The run and its spans in log order: by the seq that opened each span, then by span id. */
 export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[]): RunTrace {
-  return { run: toRunSummary(run), spans: spans.map(toTraceSpan).sort(byStartSeqThenSpanId) };
+  const traceSpans = spans.map(toTraceSpan).sort(byStartSeqThenSpanId);
+  return { run: toRunSummary(run), spans: traceSpans, rollups: rollUpUsage(traceSpans) };
 }
 
 function byStartSeqThenSpanId(a: TraceSpan, b: TraceSpan): number {

@@ -3,3 +3,4 @@ export { spanKey } from './row-patches';
 export type { RowPatches, RunPatch, RunCreation, SpanPatch, SpanKind, SpanStatus } from './row-patches';
 export { assembleTrace, toRunSummary, toTraceSpan } from './assemble-trace';
 export type { StoredRunRow, StoredSpanRow } from './assemble-trace';
+export { rollUpUsage } from './usage-rollups';

@@ -1,6 +1,7 @@
 import type { RunEventDraft } from '@spindle/contracts';
 import { projectEvents } from './project-events';
 import { spanKey } from './row-patches';
+import { rollUpUsage } from './usage-rollups';
 import { completedRunDrafts, failedRunDrafts, queued, runLog, usage } from './run-events.fixture';
 
 const at = (seq: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + seq * 1_000).toISOString();
@@ -144,5 +145,18 @@ describe('projectEvents', () => {
     expect(runs.get('a')).toMatchObject({ status: 'queued', lastSeq: 1 });
     expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2 });
     expect([...spans.keys()]).toEqual([spanKey('a', 'root')]);
+  });
+});
+
+describe('rollUpUsage', () => {
+  it('adds every model call per node and per branch, counting calls so repeats show', () => {
+    const model = (nodeId: string, branchId: string | null, totalTokens: number, costUsd: number) =>
+      ({ kind: 'model', nodeId, branchId, usage: { inputTokens: totalTokens - 1, outputTokens: 1, totalTokens, costUsd } }) as never;
+    const rollups = rollUpUsage([model('billing', 'b', 10, 0.001), model('billing', 'b', 20, 0.002), model('triage', null, 5, 0), { kind: 'node', nodeId: 'billing', usage: null } as never]);
+    expect(rollups.byNode).toEqual({
+      billing: { calls: 2, inputTokens: 28, outputTokens: 2, totalTokens: 30, costUsd: 0.003 },
+      triage: { calls: 1, inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: 0 },
+    });
+    expect(rollups.byBranch).toEqual({ b: { calls: 2, inputTokens: 28, outputTokens: 2, totalTokens: 30, costUsd: 0.003 } });
   });
 });

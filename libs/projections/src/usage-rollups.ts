@@ -1,0 +1,28 @@
+import type { TraceSpan, Usage, UsageRollups } from '@spindle/contracts';
+
+/**
+ * Tokens and cost of every model call, rolled up per node (an agent is a node) and per fork
+ * branch. Every call counts — a retried or repeated one too — with the number of calls beside
+ * it, so a repeat shows as such instead of vanishing into a total.
+ */
+export function rollUpUsage(spans: readonly TraceSpan[]): UsageRollups {
+  const byNode: UsageRollups['byNode'] = {};
+  const byBranch: UsageRollups['byBranch'] = {};
+  for (const span of spans) {
+    if (span.kind !== 'model' || !span.usage) continue;
+    if (span.nodeId) byNode[span.nodeId] = add(byNode[span.nodeId], span.usage);
+    if (span.branchId) byBranch[span.branchId] = add(byBranch[span.branchId], span.usage);
+  }
+  return { byNode, byBranch };
+}
+
+function add(total: (Usage & { calls: number }) | undefined, usage: Usage): Usage & { calls: number } {
+  const cost = (total?.costUsd ?? 0) + (usage.costUsd ?? 0);
+  return {
+    calls: (total?.calls ?? 0) + 1,
+    inputTokens: (total?.inputTokens ?? 0) + usage.inputTokens,
+    outputTokens: (total?.outputTokens ?? 0) + usage.outputTokens,
+    totalTokens: (total?.totalTokens ?? 0) + usage.totalTokens,
+    costUsd: Math.round(cost * 1e9) / 1e9,
+  };
+}
