@@ -94,4 +94,32 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'node_timeout' } } });
     expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'node_timeout', nodeId: 'wait' } } });
   });
+
+  it('runs three specialists in a fork, each with its input and output in the trace, and rolls usage up per branch', async () => {
+    const specialist = (id: string, topic: string) => ({ nodes: [{ id, type: 'llm', model: 'offline:echo', prompt: `As the ${topic} specialist: {{input}}`, output_key: 'opinion' }] });
+    const events = await runToEnd('specialists', {
+      kind: 'graph',
+      nodes: [
+        { id: 'panel', type: 'fork', output_key: 'opinions', result_key: 'opinion', branches: { billing: specialist('billing_agent', 'billing'), shipping: specialist('shipping_agent', 'shipping'), returns: specialist('returns_agent', 'returns') } },
+        { id: 'wrap_up', type: 'set', values: { summary: '{{opinions.billing}} | {{opinions.shipping}} | {{opinions.returns}}' } },
+      ],
+      edges: [{ from: 'panel', to: 'wrap_up' }],
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { summary: expect.stringContaining('As the returns specialist: one two three four') } } });
+    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const agents = trace.spans.filter((s) => s.kind === 'node' && s.nodeId?.endsWith('_agent'));
+    expect(agents.map((s) => [s.nodeId, s.branchId, s.path]).sort()).toEqual([
+      ['billing_agent', 'billing', 'root/panel[billing]/billing_agent'],
+      ['returns_agent', 'returns', 'root/panel[returns]/returns_agent'],
+      ['shipping_agent', 'shipping', 'root/panel[shipping]/shipping_agent'],
+    ]);
+    for (const span of agents) {
+      const topic = span.branchId as string;
+      expect(span.input).toMatchObject({ prompt: `As the ${topic} specialist: one two three four` });
+      expect(span.output).toEqual({ opinion: `As the ${topic} specialist: one two three four` });
+    }
+    expect(Object.keys(trace.rollups.byBranch).sort()).toEqual(['billing', 'returns', 'shipping']);
+    expect(trace.rollups.byBranch.billing).toMatchObject({ calls: 1, outputTokens: 8 });
+    expect(trace.spans.find((s) => s.nodeId === 'panel' && s.kind === 'node')?.output).toMatchObject({ opinions: { billing: expect.any(String), shipping: expect.any(String), returns: expect.any(String) } });
+  });
 });
