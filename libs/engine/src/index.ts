@@ -21,3 +21,6 @@ export { applyDelta } from './interpreter/state';
 export type { RunState } from './interpreter/state';
 export { compileJsonSchema, jsonSchemaProblem, fieldName as jsonFieldName } from './definition/json-schema';
 export type { JsonSchemaCheck } from './definition/json-schema';
+export { toGraph, compilePattern } from './patterns/compile-pattern';
+export { agentSpecSchema, sequentialPatternSchema, concurrentPatternSchema } from './patterns/pattern-definition.schema';
+export type { AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern } from './patterns/pattern-definition.schema';

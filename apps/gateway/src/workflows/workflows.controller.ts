@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { SpindleError } from '@spindle/contracts';
-import { describeGraph, validateDefinition } from '@spindle/engine';
+import { describeGraph, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply } from 'fastify';
 import { WorkflowCatalogRepository } from './workflow-catalog.repository';
 
@@ -40,7 +40,7 @@ export class WorkflowsController {
     }
     const workflow = await this.catalog.find(name, number);
     if (!workflow) throw new SpindleError(number !== undefined && (await this.catalog.find(name)) ? 'version_not_found' : 'workflow_not_found', `no ${number ? `version ${number} of ` : ''}workflow "${name}"`);
-    return { name, version: workflow.version, ...describeGraph(validateDefinition(workflow.definition)) };
+    return { name, version: workflow.version, ...describeGraph(toGraph(validateDefinition(workflow.definition))) };
   }
 
   @Get(':name/versions')

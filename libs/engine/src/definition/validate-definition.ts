@@ -1,6 +1,7 @@
 import { SpindleError, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
+import { toGraph } from '../patterns/compile-pattern';
 import { jsonSchemaProblem } from './json-schema';
 import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type NodeContainer, type WorkflowDefinition, type WorkflowNode } from './workflow-definition.schema';
 
@@ -14,7 +15,8 @@ export function validateDefinition(raw: unknown): WorkflowDefinition {
   if (!parsed.success) {
     throw invalid(parsed.error.issues.map((i) => zodIssue(i, raw)));
   }
-  const issues = graphIssues(parsed.data);
+  // Patterns are checked as the graph they compile to: the same rules, the same messages.
+  const issues = graphIssues(toGraph(parsed.data));
   if (issues.length > 0) throw invalid(issues);
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { concurrentPatternSchema, sequentialPatternSchema } from '../patterns/pattern-definition.schema';
 
 /**
  * Workflow definitions, graph form. The JSON users PUT into the catalog; validated at save
@@ -147,7 +148,7 @@ export const graphDefinitionSchema = z.strictObject({
   entry: nodeId.optional(),
 });
 
-export const workflowDefinitionSchema = z.discriminatedUnion('kind', [graphDefinitionSchema]);
+export const workflowDefinitionSchema = z.discriminatedUnion('kind', [graphDefinitionSchema, sequentialPatternSchema, concurrentPatternSchema]);
 
 export type SetNode = z.infer<typeof setNodeSchema>;
 export type LlmNode = z.infer<typeof llmNodeSchema>;

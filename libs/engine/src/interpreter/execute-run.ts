@@ -3,6 +3,7 @@ import type { WorkflowDefinition } from '../definition/workflow-definition.schem
 import type { RunEnvironment } from './run-environment';
 import { runGraph } from './run-graph';
 import type { RunState } from './state';
+import { toGraph } from '../patterns/compile-pattern';
 import { RunScope } from './run-scope';
 
 export interface RunStart {
@@ -24,11 +25,12 @@ export type RunOutcome =
 export async function executeRun(start: RunStart, env: RunEnvironment): Promise<RunOutcome> {
   const began = env.clock.now().getTime();
   const run = { spanId: env.rootSpanId, path: 'root' };
-  const scope = new RunScope(began, env.maxSteps, start.definition.budget);
+  const graph = toGraph(start.definition);
+  const scope = new RunScope(began, env.maxSteps, graph.budget);
   const usage = scope.usage;
   await env.log.append({ type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } });
 
-  const outcome = await runGraph(start.definition, start.state, { containerPath: 'root', parentSpanId: env.rootSpanId }, env, scope);
+  const outcome = await runGraph(graph, start.state, { containerPath: 'root', parentSpanId: env.rootSpanId }, env, scope);
   const durationMs = env.clock.now().getTime() - began;
   const totals = usage.snapshot();
   if (outcome.status === 'completed') {
