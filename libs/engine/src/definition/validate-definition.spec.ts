@@ -25,7 +25,7 @@ const ok = {
 describe('validateDefinition', () => {
   it('accepts a valid graph and applies defaults', () => {
     const def = validateDefinition(ok);
-    const llm = def.nodes.find((n) => n.id === 'answer');
+    const llm = def.kind === 'graph' ? def.nodes.find((n) => n.id === 'answer') : undefined;
     expect(llm).toMatchObject({ output_key: 'output', stream: false });
   });
 

@@ -81,7 +81,7 @@ describe('fork node', () => {
     const { env, events } = recordingEnvironment({ model, functions: { returns_view: ({ state }) => ({ opinion: `accept (${String(state.input)})`, scratch: 1 }) } });
     const outcome = await run(specialists, env);
     expect(outcome).toMatchObject({ status: 'completed', output: { opinions: { returns: 'accept (refund policy)' } } });
-    const opinions = (outcome as { output: { opinions: Record<string, string> } }).output.opinions;
+    const opinions = (outcome as unknown as { output: { opinions: Record<string, string> } }).output.opinions;
     expect(Object.keys(opinions).sort()).toEqual(['billing', 'returns', 'shipping']);
     expect(outcome).not.toMatchObject({ output: { scratch: 1 } });
     expect(events.filter((e) => e.type === 'branch.started').map((e) => e.branchId).sort()).toEqual(['billing', 'returns', 'shipping']);

@@ -30,7 +30,7 @@ describe('multi-agent patterns', () => {
     const { env, events } = recordingEnvironment({ model });
     const outcome = await executeRun({ definition: def, state: { input: 'ship it?' }, attempt: 1, worker: 'w' }, env);
     expect(outcome).toMatchObject({ status: 'completed', output: { output: 'mixed' } });
-    const answers = (outcome as { output: { answers: Record<string, string> } }).output.answers;
+    const answers = (outcome as unknown as { output: { answers: Record<string, string> } }).output.answers;
     expect(Object.values(answers).sort()).toEqual(['bad', 'good']);
     expect(model.requests[2].messages[0]).toMatchObject({ role: 'user', content: expect.stringMatching(/optimist: (good|bad)\npessimist: (good|bad)/) });
     expect(events.filter((e) => e.type === 'branch.started').map((e) => e.branchId).sort()).toEqual(['optimist', 'pessimist']);
