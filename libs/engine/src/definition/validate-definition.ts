@@ -84,6 +84,10 @@ function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldI
       return expression('expression', node.expression);
     case 'router':
       return node.routes.flatMap((route, r) => expression(`routes[${r}].when`, route.when));
+    case 'agent': {
+      const problem = node.structured ? jsonSchemaProblem(node.structured) : undefined;
+      return problem ? [{ field: `${where}.structured`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : [];
+    }
     case 'loop':
       return [...(node.until ? expression('until', node.until) : []), ...containerIssues(node.body, `${where}.body.`, ids)];
     case 'fork': {

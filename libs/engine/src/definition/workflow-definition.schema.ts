@@ -60,6 +60,8 @@ export const agentNodeSchema = z.strictObject({
   max_turns: z.number().int().min(1).max(100).default(8),
   stream: z.boolean().default(false),
   output_key: stateKey.default('output'),
+  /** A JSON Schema the final answer must satisfy: it is parsed as JSON and validated; streaming is off. */
+  structured: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const toolNodeSchema = z.strictObject({

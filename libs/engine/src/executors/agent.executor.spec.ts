@@ -149,3 +149,22 @@ describe('run budget', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { usage: { totalTokens: 6 } } });
   });
 });
+
+describe('structured agent answers', () => {
+  const structured = { type: 'object', properties: { status: { enum: ['shipped', 'late'] }, days: { type: 'integer' } }, required: ['status'] };
+
+  it('parses and validates the final answer, without streaming', async () => {
+    const model = scriptedModel(['```json\n{"status":"late","days":2}\n```']);
+    const { env } = recordingEnvironment({ model, tools: { lookup_order: () => 1, calculator: () => 1 } });
+    const outcome = await run(agent({ structured, stream: true }), env);
+    expect(outcome).toMatchObject({ status: 'completed', output: { answer: { status: 'late', days: 2 } } });
+    expect(model.requests[0].stream).toBe(false);
+    expect(model.requests[0].system).toContain('"enum":["shipped","late"]');
+  });
+
+  it('fails the node with the validation message when the answer misses the schema', async () => {
+    const { env } = recordingEnvironment({ model: scriptedModel(['{"status":"lost"}']), tools: { lookup_order: () => 1, calculator: () => 1 } });
+    const outcome = await run(agent({ structured }), env);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'validation_failed', nodeId: 'support', message: expect.stringContaining('answer.status') } });
+  });
+});

@@ -1,5 +1,6 @@
 import { SpindleError } from '@spindle/contracts';
 import { renderTemplate } from '../interpreter/render-template';
+import { compileJsonSchema } from '../definition/json-schema';
 import type { ChatMessage } from '../ports';
 import { callModel } from './model-call';
 import type { NodeExecutor } from './node-executor';
@@ -30,9 +31,12 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     const tools = input.tools.length ? ctx.env.tools.specs(input.tools) : [];
     const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
     let newMessages = 1;
+    // A structured answer is validated whole, so it is not streamed.
+    const stream = node.stream && !node.structured;
+    const system = node.structured ? withAnswerSchema(input.instructions, node.structured) : input.instructions;
     for (let turn = 1; turn <= node.max_turns; turn++) {
-      const reply = await callModel(ctx, { model: input.model, system: input.instructions, messages, newMessages, tools, stream: node.stream });
-      if (reply.toolCalls.length === 0) return { delta: { [node.output_key]: reply.text } };
+      const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream });
+      if (reply.toolCalls.length === 0) return { delta: { [node.output_key]: node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text } };
       const before = messages.length;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       for (const call of reply.toolCalls) {
@@ -48,3 +52,24 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     throw new SpindleError('max_iterations_exceeded', `agent "${node.id}" did not answer within max_turns (${node.max_turns}) model calls`);
   },
 };
+
+function withAnswerSchema(instructions: string | undefined, schema: Record<string, unknown>): string {
+  const rule = `Give your final answer as JSON only (no prose, no code fence) matching this JSON Schema:\n${JSON.stringify(schema)}`;
+  return instructions ? `${instructions}\n\n${rule}` : rule;
+}
+
+/** Parses and validates the final answer; a miss is a node failure that says what was wrong. */
+function structuredAnswer(nodeId: string, text: string, schema: Record<string, unknown>): unknown {
+  const json = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new SpindleError('validation_failed', `agent "${nodeId}" answered with text that is not JSON: ${text.slice(0, 200)}`);
+  }
+  const result = compileJsonSchema(schema, 'answer')(value);
+  if (!result.ok) {
+    throw new SpindleError('validation_failed', `agent "${nodeId}" answer does not match its schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: result.issues });
+  }
+  return result.value;
+}
