@@ -144,4 +144,23 @@ describe('a run end to end through five service processes', () => {
     expect(events.frames.filter((f) => f.event === 'run.queued')).toHaveLength(1);
     expect(events.frames.at(-1)?.event).toBe('run.completed');
   });
+
+  it('runs a catalog workflow as a subgraph, nested under its node, and refuses missing or cyclic subgraphs', async () => {
+    const put = (name: string, definition: unknown) => api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) });
+    expect((await put('parent', { kind: 'graph', nodes: [{ id: 'delegate', type: 'subgraph', workflow: 'no-such-flow' }] })).status).toBe(400);
+    expect((await put('child-flow', { kind: 'graph', nodes: [{ id: 'shout', type: 'set', values: { output: '{{input.word}}!' } }] })).status).toBe(201);
+    expect((await put('parent', { kind: 'graph', nodes: [{ id: 'delegate', type: 'subgraph', workflow: 'child-flow', input: { word: '{{input}}' }, output_key: 'said' }] })).status).toBe(201);
+
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/parent/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"hey"}' });
+    const events = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+    expect(events[0].data).toMatchObject({ subgraphs: { 'child-flow': { version: 1 } } });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { said: 'hey!' } } });
+    const delegate = events.find((e) => e.type === 'node.started' && e.nodeId === 'delegate');
+    expect(events.find((e) => e.type === 'node.started' && e.nodeId === 'shout')).toMatchObject({ path: 'root/delegate/shout', parentSpanId: delegate?.spanId });
+
+    // child-flow calling parent, which calls child-flow, is refused when saved.
+    const cyclic = await put('child-flow', { kind: 'graph', nodes: [{ id: 'back', type: 'subgraph', workflow: 'parent' }] });
+    expect(cyclic.status).toBe(400);
+    expect((await cyclic.json()) as { code: string; detail: string }).toMatchObject({ code: 'invalid_definition', detail: expect.stringContaining('child-flow → parent → child-flow') });
+  });
 });

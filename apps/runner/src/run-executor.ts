@@ -63,7 +63,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
     // Inside the run span's context, so every log line of the run carries its trace id.
     await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
       const outcome: RunOutcome = await executeRun(
-        { definition, state: queued.data.state, attempt: delivery.attempt, worker: deps.workerId },
+        { definition, state: queued.data.state, subgraphs: embeddedSubgraphs(queued.data.subgraphs), attempt: delivery.attempt, worker: deps.workerId },
         {
           runId,
           rootSpanId: queued.spanId,
@@ -100,6 +100,10 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
     bridge.endAll();
     runSpan.end();
   }
+}
+
+function embeddedSubgraphs(embedded: Record<string, { version: number; definition: unknown }> | undefined) {
+  return new Map(Object.entries(embedded ?? {}).map(([ref, { version, definition }]) => [ref, { version, definition: validateDefinition(definition) }]));
 }
 
 /**

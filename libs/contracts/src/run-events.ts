@@ -54,6 +54,8 @@ export const runEventSchemas = {
     parameters: jsonRecord.optional(),
     /** The definition the run executes, so the log alone can replay or resume it. */
     definition: z.unknown(),
+    /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
+    subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
     forkedFrom: z.object({ runId: z.string(), seq: z.number().int().positive() }).optional(),
   })),
   'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),

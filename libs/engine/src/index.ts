@@ -24,3 +24,5 @@ export type { JsonSchemaCheck } from './definition/json-schema';
 export { toGraph, compilePattern } from './patterns/compile-pattern';
 export { agentSpecSchema, sequentialPatternSchema, concurrentPatternSchema } from './patterns/pattern-definition.schema';
 export type { AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern } from './patterns/pattern-definition.schema';
+export { subgraphRef } from './executors/subgraph.executor';
+export { subgraphRefs } from './definition/subgraph-refs';

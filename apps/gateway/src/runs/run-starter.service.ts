@@ -7,6 +7,7 @@ import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import { ulid } from 'ulid';
 import { z } from 'zod';
+import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { parseBody } from '../http/parse-body';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
@@ -50,6 +51,7 @@ export class RunStarter {
     }
     const definition = validateDefinition(workflow.definition);
     const parameters = checkParameters(definition.parameters, body.parameters);
+    const subgraphs = await resolveSubgraphs(this.catalog, { name, definition });
     const runId = ulid();
     const accepted: RunAccepted = {
       runId,
@@ -86,6 +88,7 @@ export class RunStarter {
           state: { ...(body.state ?? {}), input: body.input ?? null, ...(parameters ? { parameters } : {}) },
           ...(parameters ? { parameters } : {}),
           definition,
+          ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
         },
       });
       await beforeDispatch?.(runId);

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from 
 import { SpindleError } from '@spindle/contracts';
 import { describeGraph, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply } from 'fastify';
+import { resolveSubgraphs } from './subgraph-resolver';
 import { WorkflowCatalogRepository } from './workflow-catalog.repository';
 
 const WORKFLOW_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -14,7 +15,8 @@ export class WorkflowsController {
   @Put(':name')
   async save(@Param('name') name: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     checkName(name);
-    validateDefinition(body);
+    // Called workflows must exist when saved (and are resolved again when a run is queued).
+    await resolveSubgraphs(this.catalog, { name, definition: validateDefinition(body) });
     const { version, created } = await this.catalog.save(name, body);
     return reply.status(created ? 201 : 200).header('location', `/v1/workflows/${name}`).send({ name, version, created });
   }

@@ -81,6 +81,7 @@ const SHAPES: Record<NodeType, [string, string]> = {
   function: ['[[', ']]'],
   tool: ['[[', ']]'],
   loop: ['[/', '/]'],
+  subgraph: ['[[', ']]'],
   fork: ['[\\', '/]'],
 };
 

@@ -124,8 +124,21 @@ export const forkNodeSchema = z.strictObject({
   continue_on_error: z.boolean().default(false),
 });
 
+/** Runs another catalog workflow as a child: its events nest under this node's span and path. */
+export const subgraphNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('subgraph'),
+  workflow: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name'),
+  /** A version of it; the latest at the time the run is queued when absent. */
+  version: z.number().int().positive().optional(),
+  /** The child's `input` (a template, or any JSON whose strings are templates). */
+  input: z.unknown().default('{{input}}'),
+  /** Where the child's `output` (or, without one, everything it wrote) goes; default the node id. */
+  output_key: stateKey.optional(),
+});
+
 export const nodeSchema = z.discriminatedUnion('type', [
-  setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema,
+  setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema, subgraphNodeSchema,
 ]);
 
 /** Limits shared by everything a run calls; a node that would start past one fails the run with `run_budget_exceeded`. */
@@ -161,6 +174,7 @@ export type ToolNode = z.infer<typeof toolNodeSchema>;
 export type RouterNode = z.infer<typeof routerNodeSchema>;
 export type LoopNode = z.infer<typeof loopNodeSchema>;
 export type ForkNode = z.infer<typeof forkNodeSchema>;
+export type SubgraphNode = z.infer<typeof subgraphNodeSchema>;
 export type Subgraph = z.infer<typeof subgraphSchema>;
 /** Anything that holds nodes and edges: the definition itself, a loop body, a fork branch. */
 export type NodeContainer = Pick<Subgraph, 'nodes' | 'edges' | 'entry'>;
@@ -174,7 +188,7 @@ export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */
 export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
 
-export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork'] as const satisfies readonly NodeType[];
+export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork', 'subgraph'] as const satisfies readonly NodeType[];
 
 /** Edge handles a node can emit; an edge with any other handle is a definition error. */
 export function handlesOf(node: WorkflowNode): readonly string[] {

@@ -8,6 +8,7 @@ import { loopExecutor } from './loop.executor';
 import type { NodeExecutor } from './node-executor';
 import { routerExecutor } from './router.executor';
 import { setExecutor } from './set.executor';
+import { subgraphExecutor } from './subgraph.executor';
 import { toolExecutor } from './tool.executor';
 
 /** Exhaustive: a new node type does not compile until it has an executor. */
@@ -21,4 +22,5 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   router: routerExecutor,
   loop: loopExecutor,
   fork: forkExecutor,
+  subgraph: subgraphExecutor,
 };

@@ -9,6 +9,8 @@ import { RunScope } from './run-scope';
 export interface RunStart {
   definition: WorkflowDefinition;
   state: RunState;
+  /** Subgraph definitions by reference (`name` or `name@version`), from `run.queued`. */
+  subgraphs?: ReadonlyMap<string, { version: number; definition: WorkflowDefinition }>;
   attempt: number;
   worker: string;
 }
@@ -26,7 +28,7 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   const began = env.clock.now().getTime();
   const run = { spanId: env.rootSpanId, path: 'root' };
   const graph = toGraph(start.definition);
-  const scope = new RunScope(began, env.maxSteps, graph.budget);
+  const scope = new RunScope(began, env.maxSteps, graph.budget, start.subgraphs);
   const usage = scope.usage;
   await env.log.append({ type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } });
 

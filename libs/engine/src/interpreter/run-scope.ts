@@ -1,4 +1,4 @@
-import type { Budget } from '../definition/workflow-definition.schema';
+import type { Budget, WorkflowDefinition } from '../definition/workflow-definition.schema';
 import { UsageLedger } from './usage-ledger';
 
 /**
@@ -9,7 +9,13 @@ export class RunScope {
   readonly usage = new UsageLedger();
   private steps = 0;
 
-  constructor(readonly startedAt: number, readonly maxSteps: number, readonly budget?: Budget) {}
+  constructor(
+    readonly startedAt: number,
+    readonly maxSteps: number,
+    readonly budget?: Budget,
+    /** Catalog workflows the run's subgraph nodes call, embedded when the run was queued. */
+    readonly subgraphs: ReadonlyMap<string, { version: number; definition: WorkflowDefinition }> = new Map(),
+  ) {}
 
   /** Counts a node execution; false once the run has used up its steps. */
   takeStep(): boolean {
