@@ -3,7 +3,9 @@ import { startStack } from '@spindle/testing';
 import { GatewayClient } from './gateway-client';
 import { measureLogThroughput } from './log-throughput.bench';
 import { measureSseFanout } from './sse-fanout.bench';
-import { measureNodeOverhead, measureStartLatency } from './start-latency.bench';
+import { compareWithLangGraph } from './engine-compare.bench';
+import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLatency } from './start-latency.bench';
+import { testEnv } from '@spindle/testing';
 import { fmt } from './stats';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
@@ -14,6 +16,9 @@ async function main() {
     console.log('bench: per-node overhead and start latency (one run at a time)…');
     const overhead = await measureNodeOverhead(client);
     const start = await measureStartLatency(client);
+    const panel = await measureConcurrentPatternOverhead(client);
+    console.log('bench: engine vs LangGraph.js, 50 steps, durable persistence on…');
+    const versus = await compareWithLangGraph(stack.bus, testEnv().databaseUrl);
     console.log('bench: log throughput, 200 runs × 50 nodes…');
     const throughput = await measureLogThroughput(stack.bus, client);
     console.log('bench: SSE fan-out to 1,000 clients…');
@@ -27,11 +32,15 @@ async function main() {
       ['bare SSE fan-out p50 / p99 ms (same events)', `${fmt(fanout.bare.p50)} / ${fmt(fanout.bare.p99)}`],
       ['run start latency POST → run.started p50 / p99 ms', `${fmt(start.p50)} / ${fmt(start.p99)}`],
       ['orchestration overhead per node, median ms (50-node chain)', fmt(overhead.medianMsPerNode, 2)],
+      ['overhead per node, 3-agent concurrent pattern, median ms', fmt(panel.medianMsPerNode, 2)],
+      ['engine per step, in process, run log on JetStream, median ms', fmt(versus.spindleMsPerStep, 3)],
+      ['LangGraph.js per step, in process, Postgres checkpointer, median ms', fmt(versus.langgraphMsPerStep, 3)],
+      ['ratio engine / LangGraph.js', fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
     mkdirSync('bench-results', { recursive: true });
-    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead }, null, 2));
+    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead, panel, versus }, null, 2));
   } finally {
     await stack.stop();
   }
