@@ -3,11 +3,12 @@ export type {
   RunLogPort, TokenSink, Clock, IdSource, ToolSpec, ToolCall, ToolContext, ToolPort,
 } from './ports';
 export {
-  workflowDefinitionSchema, graphDefinitionSchema, nodeSchema, edgeSchema, nodeTypes, handlesOf,
+  workflowDefinitionSchema, graphDefinitionSchema, nodeTypes, handlesOf,
 } from './definition/workflow-definition.schema';
+export { nodeSchema, edgeSchema } from './definition/node.schemas';
 export type {
   WorkflowDefinition, WorkflowDefinitionInput, GraphDefinition, WorkflowNode, NodeType, NodeOf, Edge,
-  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode, Budget,
+  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode, AppendNode, FailNode, Budget,
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
 export { describeGraph } from './definition/describe-graph';
@@ -22,7 +23,12 @@ export type { RunState } from './interpreter/state';
 export { compileJsonSchema, jsonSchemaProblem, fieldName as jsonFieldName } from './definition/json-schema';
 export type { JsonSchemaCheck } from './definition/json-schema';
 export { toGraph, compilePattern } from './patterns/compile-pattern';
-export { agentSpecSchema, sequentialPatternSchema, concurrentPatternSchema } from './patterns/pattern-definition.schema';
-export type { AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern } from './patterns/pattern-definition.schema';
+export {
+  agentSpecSchema, sequentialPatternSchema, concurrentPatternSchema, handoffPatternSchema, groupChatPatternSchema, magenticPatternSchema,
+} from './patterns/pattern-definition.schema';
+export type {
+  AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern, HandoffPattern, GroupChatPattern, MagenticPattern,
+} from './patterns/pattern-definition.schema';
+export { handoffToolName, isHandoffTool } from './executors/handoff-tool';
 export { subgraphRef } from './executors/subgraph.executor';
 export { subgraphRefs } from './definition/subgraph-refs';

@@ -83,6 +83,9 @@ const SHAPES: Record<NodeType, [string, string]> = {
   loop: ['[/', '/]'],
   subgraph: ['[[', ']]'],
   fork: ['[\\', '/]'],
+  append: ['[(', ')]'],
+  // A double circle: the run stops here.
+  fail: ['(((', ')))'],
 };
 
 function toMermaid(nodes: GraphView['nodes'], edges: GraphView['edges']): string {

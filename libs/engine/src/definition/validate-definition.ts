@@ -58,7 +58,9 @@ function containerIssues(graph: NodeContainer, at: string, ids: Set<string>): Fi
     if (!from) return;
     const handle = edge.handle ?? 'default';
     const allowed = handlesOf(from);
-    if (!allowed.includes(handle)) {
+    if (allowed.length === 0) {
+      issues.push({ field: where, node: edge.from, message: `a ${from.type} node ends the run: no edge may leave it` });
+    } else if (!allowed.includes(handle)) {
       issues.push({ field: `${where}.handle`, node: edge.from, message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"` });
     }
     const key = `${edge.from}\u0000${handle}`;

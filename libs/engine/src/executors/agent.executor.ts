@@ -2,6 +2,7 @@ import { SpindleError } from '@spindle/contracts';
 import { renderTemplate } from '../interpreter/render-template';
 import { compileJsonSchema } from '../definition/json-schema';
 import type { ChatMessage } from '../ports';
+import { handOff, handoffToolSpec, isHandoffTool } from './handoff-tool';
 import { callModel } from './model-call';
 import type { NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
@@ -18,6 +19,10 @@ interface AgentInput {
  * child span), hand the results back, and repeat until it answers with text alone or
  * `max_turns` model calls are spent. A tool that fails is an observation for the model (and a
  * failed span in the trace), not a node failure.
+ *
+ * `handoff_to_<agent>` tools are the engine's own (see handoff-tool.ts): calling one ends the
+ * agent's turn at once (later calls in the same reply are not run) and writes
+ * `{ next_agent, handoff_note }` instead of an answer.
  */
 export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
   failureCode: 'provider_error',
@@ -28,7 +33,8 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     tools: node.tools,
   }),
   async execute(node, input, ctx) {
-    const tools = input.tools.length ? ctx.env.tools.specs(input.tools) : [];
+    const registered = input.tools.filter((name) => !isHandoffTool(name));
+    const tools = [...(registered.length ? ctx.env.tools.specs(registered) : []), ...input.tools.filter(isHandoffTool).map(handoffToolSpec)];
     const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
     let newMessages = 1;
     // A structured answer is validated whole, so it is not streamed.
@@ -40,6 +46,8 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
       const before = messages.length;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       for (const call of reply.toolCalls) {
+        // Only a handoff the agent was offered: an invented one goes to the ToolPort and fails as unknown.
+        if (isHandoffTool(call.name) && input.tools.includes(call.name)) return { delta: await handOff(ctx, call) };
         const outcome = await callTool(ctx, call);
         messages.push(
           outcome.ok

@@ -1,6 +1,8 @@
 import type { NodeType } from '../definition/workflow-definition.schema';
 import { agentExecutor } from './agent.executor';
+import { appendExecutor } from './append.executor';
 import { conditionExecutor } from './condition.executor';
+import { failExecutor } from './fail.executor';
 import { forkExecutor } from './fork.executor';
 import { functionExecutor } from './function.executor';
 import { llmExecutor } from './llm.executor';
@@ -23,4 +25,6 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   loop: loopExecutor,
   fork: forkExecutor,
   subgraph: subgraphExecutor,
+  append: appendExecutor,
+  fail: failExecutor,
 };

@@ -1,46 +1,42 @@
-import type { AgentNode, Edge, GraphDefinition, WorkflowDefinition } from '../definition/workflow-definition.schema';
-import type { AgentSpec, ConcurrentPattern, PatternDefinition, SequentialPattern } from './pattern-definition.schema';
+import type { GraphDefinition, WorkflowDefinition } from '../definition/workflow-definition.schema';
+import { groupChat } from './group-chat.pattern';
+import { handoff } from './handoff.pattern';
+import { magentic } from './magentic.pattern';
+import type { ConcurrentPattern, PatternDefinition, SequentialPattern } from './pattern-definition.schema';
+import { agentNode, type CompiledGraph } from './pattern-nodes';
 
 /** The graph a definition runs as: a graph as it is, a pattern compiled. */
 export function toGraph(def: WorkflowDefinition): GraphDefinition {
   return def.kind === 'graph' ? def : compilePattern(def);
 }
 
+/** Fields a pattern shares with a graph definition and passes through unchanged. */
+const SHARED = ['description', 'budget', 'runTimeoutMs', 'parameters'] as const;
+
 export function compilePattern(def: PatternDefinition): GraphDefinition {
-  const compiled: Record<PatternDefinition['kind'], () => Pick<GraphDefinition, 'nodes' | 'edges'>> = {
-    sequential: () => sequential(def as SequentialPattern),
-    concurrent: () => concurrent(def as ConcurrentPattern),
+  // Exhaustive over pattern kinds: a new kind does not compile until it has a compiler.
+  const compiled: { [K in PatternDefinition['kind']]: (def: Extract<PatternDefinition, { kind: K }>) => CompiledGraph } = {
+    sequential,
+    concurrent,
+    handoff,
+    group_chat: groupChat,
+    magentic,
   };
-  const { kind: _kind, agents: _agents, ...shared } = def as PatternDefinition & { aggregator?: unknown };
-  delete (shared as { aggregator?: unknown }).aggregator;
-  return { kind: 'graph', ...shared, ...compiled[def.kind]() };
+  const shared = Object.fromEntries(SHARED.filter((key) => def[key] !== undefined).map((key) => [key, def[key]])) as Pick<GraphDefinition, (typeof SHARED)[number]>;
+  return { kind: 'graph', ...shared, ...(compiled[def.kind] as (def: PatternDefinition) => CompiledGraph)(def) };
 }
 
-function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name): AgentNode {
-  return {
-    id: spec.name,
-    type: 'agent',
-    model: spec.model,
-    ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
-    prompt,
-    tools: spec.tools,
-    max_turns: spec.max_turns,
-    stream: spec.stream,
-    output_key: outputKey,
-  };
-}
-
-function sequential(def: SequentialPattern) {
+function sequential(def: SequentialPattern): CompiledGraph {
   const nodes = def.agents.map((spec, i) => agentNode(spec, i === 0 ? '{{input}}' : `{{${def.agents[i - 1].name}}}`));
   const last = def.agents[def.agents.length - 1].name;
-  const edges: Edge[] = def.agents.slice(1).map((spec, i) => ({ from: def.agents[i].name, to: spec.name }));
+  const edges = def.agents.slice(1).map((spec, i) => ({ from: def.agents[i].name, to: spec.name }));
   return {
     nodes: [...nodes, { id: 'result', type: 'set' as const, values: { output: `{{${last}}}` } }],
     edges: [...edges, { from: last, to: 'result' }],
   };
 }
 
-function concurrent(def: ConcurrentPattern) {
+function concurrent(def: ConcurrentPattern): CompiledGraph {
   const branches = Object.fromEntries(def.agents.map((spec) => [spec.name, { nodes: [agentNode(spec, '{{input}}', 'answer')], edges: [] }]));
   const fork = { id: 'agents', type: 'fork' as const, branches, output_key: 'answers', result_key: 'answer', continue_on_error: false };
   if (!def.aggregator) {

@@ -7,10 +7,12 @@ import { z } from 'zod';
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
 
 export const agentSpecSchema = z.strictObject({
-  /** Becomes the agent's node id and the state key its answer is written to. */
+  /** Becomes the agent's node id (and, in `sequential`, the state key its answer is written to). */
   name: identifier,
   model: z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model"'),
   instructions: z.string().optional(),
+  /** What the agent is for: shown to a manager choosing a speaker and to agents that may hand off to it. */
+  description: z.string().max(500).optional(),
   tools: z.array(z.string()).max(64).default([]),
   max_turns: z.number().int().min(1).max(100).default(8),
   stream: z.boolean().default(false),
@@ -33,6 +35,9 @@ const shared = {
   parameters: z.record(z.string(), z.unknown()).optional(),
 };
 
+/** Turns (loop iterations) a turn-taking pattern may take; running out fails the run with `max_iterations_exceeded`. */
+const maxIterations = z.number().int().min(1).max(1_000).default(10);
+
 /** Each agent works on the previous one's answer; the last answer is the run's `output`. */
 export const sequentialPatternSchema = z.strictObject({ ...shared, kind: z.literal('sequential'), agents: agentList(1) });
 
@@ -44,7 +49,56 @@ export const concurrentPatternSchema = z.strictObject({
   aggregator: agentSpecSchema.optional(),
 });
 
+/** `handoff_to_` + the name must fit the 64-character tool-name limit providers enforce. */
+const HANDOFF_NAME_MAX = 64 - 'handoff_to_'.length;
+
+/**
+ * One agent holds the conversation at a time; it passes control by calling an engine-provided
+ * `handoff_to_<name>` tool, or answers, which ends the run with its answer as `output`.
+ */
+export const handoffPatternSchema = z
+  .strictObject({
+    ...shared,
+    kind: z.literal('handoff'),
+    agents: agentList(2),
+    /** The agent that takes the first turn; the first one listed when absent. */
+    start: identifier.optional(),
+    maxIterations,
+  })
+  .superRefine((def, ctx) => {
+    if (def.start !== undefined && !def.agents.some((a) => a.name === def.start)) {
+      ctx.addIssue({ code: 'custom', path: ['start'], message: `start names no agent: "${def.start}"` });
+    }
+    def.agents.forEach((agent, i) => {
+      if (agent.name.length > HANDOFF_NAME_MAX) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `at most ${HANDOFF_NAME_MAX} characters, so its handoff tool name fits 64` });
+    });
+  });
+
+/** A manager's name is a node id next to the agents', and `FINISH` is the manager's word for "done". */
+const checkManager = (def: { agents: Array<{ name: string }>; manager: { name: string } }, ctx: z.RefinementCtx) => {
+  if (def.agents.some((a) => a.name === def.manager.name)) ctx.addIssue({ code: 'custom', path: ['manager', 'name'], message: `the manager needs a name no agent has ("${def.manager.name}")` });
+  def.agents.forEach((agent, i) => {
+    if (agent.name === 'FINISH') ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: '"FINISH" is reserved for the manager' });
+  });
+};
+
+/** Each round the manager picks the next speaker (or `FINISH`); the speaker answers the transcript so far. */
+export const groupChatPatternSchema = z
+  .strictObject({ ...shared, kind: z.literal('group_chat'), agents: agentList(1), manager: agentSpecSchema, maxIterations })
+  .superRefine(checkManager);
+
+/**
+ * The manager writes a plan (facts + steps), then each round updates a progress ledger that names
+ * the next agent and its instruction; a round without progress makes it replan.
+ */
+export const magenticPatternSchema = z
+  .strictObject({ ...shared, kind: z.literal('magentic'), agents: agentList(1), manager: agentSpecSchema, maxIterations })
+  .superRefine(checkManager);
+
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
 export type SequentialPattern = z.infer<typeof sequentialPatternSchema>;
 export type ConcurrentPattern = z.infer<typeof concurrentPatternSchema>;
-export type PatternDefinition = SequentialPattern | ConcurrentPattern;
+export type HandoffPattern = z.infer<typeof handoffPatternSchema>;
+export type GroupChatPattern = z.infer<typeof groupChatPatternSchema>;
+export type MagenticPattern = z.infer<typeof magenticPatternSchema>;
+export type PatternDefinition = SequentialPattern | ConcurrentPattern | HandoffPattern | GroupChatPattern | MagenticPattern;

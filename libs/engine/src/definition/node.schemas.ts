@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/** The node types of a graph, and the graph shapes (edges, nested sub-graphs) they are wired with. */
+export const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)');
+export const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
+const modelRef = z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model", e.g. "offline:echo" or "openai:gpt-4o-mini"');
+const base = {
+  id: nodeId,
+  label: z.string().max(200).optional(),
+  /** Per-node timeout: the node's signal aborts at this point, and a node that ignores it is cut off shortly after. */
+  timeout_ms: z.number().int().positive().max(86_400_000).optional(),
+};
+const toolName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a tool name (letters, digits, _ . -)');
+
+export const setNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('set'),
+  /** State keys to write; string values are templates, other JSON is written as is. */
+  values: z.record(stateKey, z.unknown()).refine((v) => Object.keys(v).length > 0, 'must set at least one key'),
+});
+
+export const llmNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('llm'),
+  model: modelRef,
+  prompt: z.string().min(1),
+  system: z.string().optional(),
+  output_key: stateKey.default('output'),
+  stream: z.boolean().default(false),
+});
+
+export const conditionNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('condition'),
+  /** A CEL expression over state (e.g. `size(input.text) > 10`); picks the `true` or `false` edge. */
+  expression: z.string().min(1),
+});
+
+export const functionNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('function'),
+  function: z.string().min(1),
+  /** Static arguments passed to the function; string values are templates. */
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const agentNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('agent'),
+  model: modelRef,
+  instructions: z.string().optional(),
+  /** The user message that starts the conversation (a template). */
+  prompt: z.string().min(1).default('{{input}}'),
+  tools: z.array(toolName).max(64).default([]),
+  /** Model calls the agent may make; running out fails the node with `max_iterations_exceeded`. */
+  max_turns: z.number().int().min(1).max(100).default(8),
+  stream: z.boolean().default(false),
+  output_key: stateKey.default('output'),
+  /** A JSON Schema the final answer must satisfy: it is parsed as JSON and validated; streaming is off. */
+  structured: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const toolNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('tool'),
+  tool: toolName,
+  /** Arguments; string values are templates. */
+  args: z.record(z.string(), z.unknown()).default({}),
+  output_key: stateKey.default('result'),
+});
+
+export const routerNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('router'),
+  /** Checked in order; the first CEL expression that holds picks its handle. */
+  routes: z.array(z.strictObject({ handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), when: z.string().min(1) })).min(1).max(50),
+  /** The handle to follow when no route holds; without one, that is a node failure. */
+  default: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/).optional(),
+});
+
+export const edgeSchema = z.strictObject({
+  from: nodeId,
+  to: nodeId,
+  handle: z.string().min(1).optional(),
+});
+
+/** A graph inside a node (a loop's body, a fork's branch): the same rules as the top level. */
+export const subgraphSchema = z.strictObject({
+  get nodes(): z.ZodArray<typeof nodeSchema> {
+    return z.array(nodeSchema).min(1).max(500);
+  },
+  edges: z.array(edgeSchema).max(2000).default([]),
+  entry: nodeId.optional(),
+});
+
+export const loopNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('loop'),
+  get body(): typeof subgraphSchema {
+    return subgraphSchema;
+  },
+  /** CEL over state, checked after each iteration; the loop ends once it holds. */
+  until: z.string().min(1).optional(),
+  /** Iterations at most; the loop ends after the last one whether or not `until` held. */
+  max_steps: z.number().int().min(1).max(1_000),
+});
+
+export const forkNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('fork'),
+  /** Branches run concurrently, each on its own copy of the state at the fork. */
+  get branches(): z.ZodRecord<z.ZodString, typeof subgraphSchema> {
+    return z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier'), subgraphSchema);
+  },
+  /** The join writes `{ branchId: result }` here (default: the fork's id). */
+  output_key: stateKey.optional(),
+  /** Take this state key of each branch as its result, instead of everything the branch wrote. */
+  result_key: stateKey.optional(),
+  /** Keep the results of the branches that succeeded when one fails, instead of failing the fork. */
+  continue_on_error: z.boolean().default(false),
+});
+
+/** Runs another catalog workflow as a child: its events nest under this node's span and path. */
+export const subgraphNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('subgraph'),
+  workflow: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name'),
+  /** A version of it; the latest at the time the run is queued when absent. */
+  version: z.number().int().positive().optional(),
+  /** The child's `input` (a template, or any JSON whose strings are templates). */
+  input: z.unknown().default('{{input}}'),
+  /** Where the child's `output` (or, without one, everything it wrote) goes; default the node id. */
+  output_key: stateKey.optional(),
+});
+
+/** Appends one value (JSON whose strings are templates) to the list at `key`, starting it when absent: how a loop accumulates. */
+export const appendNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('append'),
+  key: stateKey,
+  value: z.unknown(),
+});
+
+/**
+ * Fails on purpose with `code` and `message` (a template): a drawable "this path is a failure" exit (e.g. a loop
+ * out of iterations). Only codes without engine meaning, so a definition cannot fake a cancel, timeout or lost run.
+ */
+export const failNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('fail'),
+  code: z.enum(['node_failed', 'max_iterations_exceeded']).default('node_failed'),
+  message: z.string().min(1).max(2000),
+});
+
+export const nodeSchema = z.discriminatedUnion('type', [
+  setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema, subgraphNodeSchema,
+  appendNodeSchema, failNodeSchema,
+]);
