@@ -163,4 +163,24 @@ describe('a run end to end through five service processes', () => {
     expect(cyclic.status).toBe(400);
     expect((await cyclic.json()) as { code: string; detail: string }).toMatchObject({ code: 'invalid_definition', detail: expect.stringContaining('child-flow → parent → child-flow') });
   });
+
+  it('keeps agents in a catalog that patterns use by reference, resolved into the run', async () => {
+    const pattern = { kind: 'sequential', agents: [{ ref: 'drafter' }, { ref: 'polisher' }] };
+    const put = (path: string, body: unknown) => api(path, { method: 'PUT', body: JSON.stringify(body) });
+    expect((await put('/v1/agents/drafter', { model: 'offline:echo', instructions: 'Draft.' })).status).toBe(201);
+    const missing = await put('/v1/workflows/drafting', pattern);
+    expect(missing.status).toBe(400);
+    expect((await missing.json()) as { errors: unknown[] }).toMatchObject({ code: 'invalid_definition', errors: [{ field: 'agents[1].ref' }] });
+    expect((await put('/v1/agents/polisher', { model: 'offline:echo' })).status).toBe(201);
+    expect((await put('/v1/agents/polisher', { model: 'offline:echo' })).status).toBe(200);
+    expect((await put('/v1/agents/bad', { model: 'no-colon' })).status).toBe(400);
+    expect((await put('/v1/workflows/drafting', pattern)).status).toBe(201);
+
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/drafting/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"a short note"}' });
+    const events = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+    expect(events[0].data).toMatchObject({ definition: { kind: 'sequential', agents: [{ name: 'drafter', instructions: 'Draft.' }, { name: 'polisher' }] } });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { drafter: 'a short note', polisher: 'a short note', output: 'a short note' } } });
+    const agents = (await (await api('/v1/agents')).json()) as { agents: Array<{ name: string; version: number }> };
+    expect(agents.agents.map((a) => [a.name, a.version])).toEqual([['drafter', 1], ['polisher', 1]]);
+  });
 });

@@ -6,6 +6,8 @@ import { BUS, DATABASE, InfraModule, LOGGER } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './gateway.config';
+import { AgentCatalogRepository } from './agents/agent-catalog.repository';
+import { AgentsController } from './agents/agents.controller';
 import { GATEWAY_CONFIG } from './gateway.tokens';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
@@ -23,18 +25,19 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [InfraModule.forRoot({ config, database: { owner: 'gateway', migrations: gatewayMigrations } })],
-      controllers: [WorkflowsController, RunsController],
+      controllers: [WorkflowsController, AgentsController, RunsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         OpenStreamsRegistry,
         RunFeedHub,
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         { provide: WorkflowCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db) },
+        { provide: AgentCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new AgentCatalogRepository(db) },
         { provide: IdempotencyKeysRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours) },
         {
           provide: RunStarter,
-          inject: [BUS, WorkflowCatalogRepository, IdempotencyKeysRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, keys),
+          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository],
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, agents, keys),
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
       ],

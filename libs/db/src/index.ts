@@ -2,7 +2,7 @@ export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchem
 export type { DatabaseOptions } from './database';
 export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace/trace.tables';
 export { traceMigrations } from './trace/trace.migrations';
-export type { GatewayTables, WorkflowsTable, WorkflowVersionsTable, IdempotencyKeysTable } from './gateway/gateway.tables';
+export type { GatewayTables, WorkflowsTable, WorkflowVersionsTable, IdempotencyKeysTable, AgentsTable } from './gateway/gateway.tables';
 export { gatewayMigrations } from './gateway/gateway.migrations';
 export { projectionProgressMigrations, recordProgress } from './projection-progress/projection-progress';
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';

@@ -7,8 +7,11 @@ import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import { ulid } from 'ulid';
 import { z } from 'zod';
+import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
+import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { canonicalJson } from '../http/canonical-json';
 import { parseBody } from '../http/parse-body';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
@@ -40,7 +43,12 @@ export interface StartedRun {
  * request that is refused.
  */
 export class RunStarter {
-  constructor(private readonly bus: Bus, private readonly catalog: WorkflowCatalogRepository, private readonly keys: IdempotencyKeysRepository) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly catalog: WorkflowCatalogRepository,
+    private readonly agents: AgentCatalogRepository,
+    private readonly keys: IdempotencyKeysRepository,
+  ) {}
 
   async start(name: string, rawBody: unknown, idempotencyKey: string | undefined, trace: Context, beforeDispatch?: (runId: string) => Promise<void>): Promise<StartedRun> {
     const body = parseBody(startRunBodySchema, rawBody ?? {});
@@ -49,9 +57,11 @@ export class RunStarter {
       if (body.version !== undefined && (await this.catalog.find(name))) throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
-    const definition = validateDefinition(workflow.definition);
+    // The run embeds the definition with agent references resolved: catalog edits never reach it.
+    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, stored);
+    const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
-    const subgraphs = await resolveSubgraphs(this.catalog, { name, definition });
+    const subgraphs = await resolveSubgraphs(this.catalog, { name, definition }, prepare);
     const runId = ulid();
     const accepted: RunAccepted = {
       runId,
@@ -120,13 +130,4 @@ function checkParameters(schema: Record<string, unknown> | undefined, given: Rec
 
 function hashRequest(name: string, body: unknown): string {
   return createHash('sha256').update(`${name}\n${canonicalJson(body)}`).digest('hex');
-}
-
-/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

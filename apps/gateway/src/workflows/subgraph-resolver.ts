@@ -11,7 +11,12 @@ export type EmbeddedSubgraphs = Record<string, { version: number; definition: Wo
  * embeds in `run.queued`: the run then never depends on the catalog changing under it. A missing
  * workflow or version, or a cycle, is refused naming the calling node.
  */
-export async function resolveSubgraphs(catalog: WorkflowCatalogRepository, root: { name: string; definition: WorkflowDefinition }): Promise<EmbeddedSubgraphs> {
+export async function resolveSubgraphs(
+  catalog: WorkflowCatalogRepository,
+  root: { name: string; definition: WorkflowDefinition },
+  /** Turns a stored definition into a runnable one (agent references resolved). */
+  prepare: (stored: unknown) => Promise<unknown> = async (stored) => stored,
+): Promise<EmbeddedSubgraphs> {
   const resolved: EmbeddedSubgraphs = {};
   const visit = async (definition: WorkflowDefinition, chain: string[]) => {
     for (const ref of subgraphRefs(definition)) {
@@ -21,7 +26,7 @@ export async function resolveSubgraphs(catalog: WorkflowCatalogRepository, root:
       if (resolved[key]) continue;
       const found = await catalog.find(ref.workflow, ref.version);
       if (!found) throw refused(ref.node, `calls workflow "${ref.workflow}"${ref.version ? ` version ${ref.version}` : ''}, which does not exist`);
-      const child = validateDefinition(found.definition);
+      const child = validateDefinition(await prepare(found.definition));
       resolved[key] = { version: found.version, definition: child };
       await visit(child, [...chain, ref.workflow]);
     }

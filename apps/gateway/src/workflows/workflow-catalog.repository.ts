@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
+import { canonicalJson } from '../http/canonical-json';
 
 export interface WorkflowVersionRow {
   name: string;
@@ -26,7 +27,7 @@ export class WorkflowCatalogRepository {
    */
   async save(name: string, definition: unknown): Promise<{ version: number; created: boolean }> {
     const json = JSON.stringify(definition);
-    const hash = createHash('sha256').update(json).digest('hex');
+    const hash = createHash('sha256').update(canonicalJson(definition)).digest('hex');
     return this.db.transaction().execute(async (tx) => {
       const now = new Date();
       const current = await tx.selectFrom('workflows').select(['latest_version', 'deleted_at']).where('name', '=', name).forUpdate().executeTakeFirst();

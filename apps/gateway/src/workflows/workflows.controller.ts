@@ -2,6 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from 
 import { SpindleError } from '@spindle/contracts';
 import { describeGraph, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply } from 'fastify';
+import { AgentCatalogRepository } from '../agents/agent-catalog.repository';
+import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from './subgraph-resolver';
 import { WorkflowCatalogRepository } from './workflow-catalog.repository';
 
@@ -9,14 +11,15 @@ const WORKFLOW_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 @Controller('v1/workflows')
 export class WorkflowsController {
-  constructor(private readonly catalog: WorkflowCatalogRepository) {}
+  constructor(private readonly catalog: WorkflowCatalogRepository, private readonly agents: AgentCatalogRepository) {}
 
   /** Validates and saves a definition as the workflow's next version (201), or 200 when unchanged. */
   @Put(':name')
   async save(@Param('name') name: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     checkName(name);
-    // Called workflows must exist when saved (and are resolved again when a run is queued).
-    await resolveSubgraphs(this.catalog, { name, definition: validateDefinition(body) });
+    // Referenced agents and called workflows must exist when saved (and are resolved again when a run is queued).
+    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, stored);
+    await resolveSubgraphs(this.catalog, { name, definition: validateDefinition(await prepare(body)) }, prepare);
     const { version, created } = await this.catalog.save(name, body);
     return reply.status(created ? 201 : 200).header('location', `/v1/workflows/${name}`).send({ name, version, created });
   }
@@ -42,7 +45,7 @@ export class WorkflowsController {
     }
     const workflow = await this.catalog.find(name, number);
     if (!workflow) throw new SpindleError(number !== undefined && (await this.catalog.find(name)) ? 'version_not_found' : 'workflow_not_found', `no ${number ? `version ${number} of ` : ''}workflow "${name}"`);
-    return { name, version: workflow.version, ...describeGraph(toGraph(validateDefinition(workflow.definition))) };
+    return { name, version: workflow.version, ...describeGraph(toGraph(validateDefinition(await resolveAgentRefs(this.agents, workflow.definition)))) };
   }
 
   @Get(':name/versions')

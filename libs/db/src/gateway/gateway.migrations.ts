@@ -36,4 +36,20 @@ export const gatewayMigrations: Record<string, Migration> = {
       await db.schema.dropTable('workflows').execute();
     },
   },
+  '0002_agent_catalog': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('agents')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('spec', 'jsonb', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('deleted_at', 'timestamptz')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('agents').execute();
+    },
+  },
 };

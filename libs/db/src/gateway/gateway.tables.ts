@@ -7,6 +7,17 @@ export interface GatewayTables {
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  agents: AgentsTable;
+}
+
+/** Named agents patterns can use by reference; a save bumps `version`. */
+export interface AgentsTable {
+  name: string;
+  spec: ColumnType<unknown, string, string>;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
 }
 
 export interface WorkflowsTable {

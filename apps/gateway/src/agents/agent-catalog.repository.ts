@@ -1,0 +1,49 @@
+import type { GatewayTables } from '@spindle/db';
+import type { AgentSpec } from '@spindle/engine';
+import type { Kysely } from 'kysely';
+import { canonicalJson } from '../http/canonical-json';
+
+export interface StoredAgent {
+  name: string;
+  version: number;
+  spec: AgentSpec;
+  updatedAt: string;
+}
+
+/** The agent catalog: named agent specs that patterns use by reference. */
+export class AgentCatalogRepository {
+  constructor(private readonly db: Kysely<GatewayTables>) {}
+
+  /** Saves the spec; returns its version (bumped on every change, unchanged when identical). */
+  async save(spec: AgentSpec): Promise<{ version: number; created: boolean }> {
+    const json = JSON.stringify(spec);
+    return this.db.transaction().execute(async (tx) => {
+      const now = new Date();
+      const current = await tx.selectFrom('agents').select(['spec', 'version', 'deleted_at']).where('name', '=', spec.name).forUpdate().executeTakeFirst();
+      // jsonb does not keep key order, so specs compare in a canonical form.
+      if (current && current.deleted_at === null && canonicalJson(current.spec) === canonicalJson(spec)) return { version: current.version, created: false };
+      const version = (current?.version ?? 0) + 1;
+      await tx
+        .insertInto('agents')
+        .values({ name: spec.name, spec: json, version, created_at: now, updated_at: now })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ spec: json, version, updated_at: now, deleted_at: null }))
+        .execute();
+      return { version, created: true };
+    });
+  }
+
+  async find(name: string): Promise<StoredAgent | undefined> {
+    const row = await this.db.selectFrom('agents').selectAll().where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+    return row && { name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.updated_at.toISOString() };
+  }
+
+  async list(): Promise<StoredAgent[]> {
+    const rows = await this.db.selectFrom('agents').selectAll().where('deleted_at', 'is', null).orderBy('name').execute();
+    return rows.map((row) => ({ name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.updated_at.toISOString() }));
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const result = await this.db.updateTable('agents').set({ deleted_at: new Date() }).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+}
