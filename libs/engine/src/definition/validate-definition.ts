@@ -85,7 +85,11 @@ function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldI
     case 'condition':
       return expression('expression', node.expression);
     case 'router':
-      return node.routes.flatMap((route, r) => expression(`routes[${r}].when`, route.when));
+      return node.routes.flatMap((route, r) => {
+        const field = `${where}.routes[${r}]`;
+        if (node.model) return route.description ? [] : [{ field: `${field}.description`, node: node.id, message: 'a route the model picks needs a description' }];
+        return route.when ? expression(`routes[${r}].when`, route.when) : [{ field: `${field}.when`, node: node.id, message: 'an expression route needs "when" (or give the router a "model")' }];
+      });
     case 'agent': {
       const problem = node.structured ? jsonSchemaProblem(node.structured) : undefined;
       return problem ? [{ field: `${where}.structured`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : [];
