@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '@spindle/contracts';
+import { SpindleError, type ErrorInfo } from '@spindle/contracts';
 import { runGraph } from '../interpreter/run-graph';
 import { changedKeys, failureOf } from './graph-outcome';
 import type { NodeContext, NodeExecutor } from './node-executor';
@@ -10,14 +10,24 @@ type BranchResult = { branchId: string; ok: true; result: unknown } | { branchId
  * Runs every branch concurrently, each on the state as it was at the fork (state is immutable,
  * so each branch's writes stay its own), framed by `branch.started` / `branch.completed`. The
  * join writes `{ branchId: result }`; a failed branch fails the fork unless `continue_on_error`,
- * in which case its entry is `{ error }`.
+ * in which case its entry is `{ error }`. Without it, the first failure stops the other branches
+ * at once (their in-flight calls are aborted), since their results could not be used.
  */
 export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
   failureCode: 'node_failed',
   prepare: (node) => ({ branches: Object.keys(node.branches) }),
   async execute(node, _input, ctx) {
-    const results = await Promise.all(Object.entries(node.branches).map(([branchId, graph]) => runBranch(ctx, node.id, branchId, graph, node.result_key)));
-    const failed = results.find((r): r is Extract<BranchResult, { ok: false }> => !r.ok);
+    const siblings = new AbortController();
+    const branchCtx = { ...ctx, signal: AbortSignal.any([ctx.signal, siblings.signal]), env: { ...ctx.env, signal: AbortSignal.any([ctx.env.signal, siblings.signal]) } };
+    const results = await Promise.all(
+      Object.entries(node.branches).map(async ([branchId, graph]) => {
+        const result = await runBranch(branchCtx, node.id, branchId, graph, node.result_key);
+        if (!result.ok && !node.continue_on_error && !siblings.signal.aborted) siblings.abort(new SpindleError('canceled', `stopped: branch ${branchId} failed`));
+        return result;
+      }),
+    );
+    // The first failure is the cause; the others were stopped because of it.
+    const failed = results.find((r): r is Extract<BranchResult, { ok: false }> => !r.ok && !r.error.message.startsWith('stopped: branch '));
     if (failed && !node.continue_on_error) throw failureOf({ ...failed.error, message: `branch ${failed.branchId}: ${failed.error.message}` });
     const joined = Object.fromEntries(results.map((r) => [r.branchId, r.ok ? r.result : { error: r.error }]));
     return { delta: { [node.output_key ?? node.id]: joined } };

@@ -113,3 +113,34 @@ describe('fork node', () => {
     ).toThrow(expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field: 'nodes[0].branches.b.nodes[0].id', node: 'x' })]) }));
   });
 });
+
+describe('fork sibling cancellation', () => {
+  it('stops the other branches at once when one fails, and fails with the first failure', async () => {
+    let slowSawAbort = false;
+    const { env, events } = recordingEnvironment({
+      functions: {
+        broken: () => {
+          throw new PublicError('inventory service down');
+        },
+        slow: ({ signal }) =>
+          new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              slowSawAbort = true;
+              reject(signal.reason);
+            }),
+          ),
+      },
+    });
+    const outcome = await run(
+      {
+        kind: 'graph',
+        nodes: [{ id: 'both', type: 'fork', branches: { fast: { nodes: [{ id: 'fails', type: 'function', function: 'broken' }] }, long: { nodes: [{ id: 'waits', type: 'function', function: 'slow' }] } } }],
+      },
+      env,
+    );
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'function_failed', nodeId: 'both', message: expect.stringContaining('inventory service down') } });
+    expect(slowSawAbort).toBe(true);
+    expect(events.find((e) => e.type === 'node.failed' && e.nodeId === 'waits')?.data).toMatchObject({ error: { code: 'canceled', message: 'stopped: branch fast failed' } });
+    expect(events.at(-1)?.type).toBe('run.failed');
+  });
+});
