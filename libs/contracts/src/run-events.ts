@@ -72,8 +72,10 @@ export const runEventSchemas = {
     system: z.string().optional(),
     /** A single-prompt call's prompt. */
     prompt: z.string().optional(),
-    /** The messages this call added to its conversation (earlier ones are in earlier model spans). */
+    /** The messages this call added to its conversation, each with its content `hash`. */
     messages: z.array(jsonRecord).optional(),
+    /** Content hashes of the earlier messages the call also sent (logged by earlier model spans of the node). */
+    history: z.array(z.string()).optional(),
     /** Names of the tools offered to the model. */
     tools: z.array(z.string()).optional(),
     stream: z.boolean(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
 import { toErrorInfo } from '../interpreter/error-info';
 import { placed, type NodeContext } from './node-executor';
@@ -22,6 +23,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
   const { env } = ctx;
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
+  const earlier = input.messages.slice(0, input.messages.length - input.newMessages);
   const added = input.messages.slice(input.messages.length - input.newMessages);
   const onlyPrompt = added.length === 1 && added[0].role === 'user' && input.messages.length === 1;
   await env.log.append({
@@ -30,7 +32,8 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
     data: {
       model: input.model,
       ...(input.system !== undefined ? { system: input.system } : {}),
-      ...(onlyPrompt ? { prompt: (added[0] as { content: string }).content } : { messages: added }),
+      // The log stays linear in the conversation: new messages in full, earlier ones by hash.
+      ...(onlyPrompt ? { prompt: (added[0] as { content: string }).content } : { messages: added.map((m) => ({ ...m, hash: messageHash(m) })), history: earlier.map(messageHash) }),
       ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
       stream: input.stream,
     },
@@ -68,4 +71,9 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
     await env.log.append({ type: 'model.failed', ...span, data: { model: input.model, error: info, durationMs: env.clock.now().getTime() - started } });
     throw error;
   }
+}
+
+/** A message's content hash: how later model spans refer to it without copying it again. */
+export function messageHash(message: ChatMessage): string {
+  return createHash('sha256').update(JSON.stringify(message)).digest('hex').slice(0, 16);
 }
