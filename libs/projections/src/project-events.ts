@@ -56,7 +56,7 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'node.failed': (e, { span }) => span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
 
   'model.started': (e, { span }) =>
-    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt, messages: e.data.messages, tools: e.data.tools }) }),
+    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt, messages: e.data.messages, history: e.data.history, tools: e.data.tools }) }),
   'model.completed': (e, { run, span }) => {
     span('model', { ...closed(e, 'completed', e.data.durationMs), model: e.data.model, output: withoutUndefined({ text: e.data.text, toolCalls: e.data.toolCalls }), usage: e.data.usage });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
