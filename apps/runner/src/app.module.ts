@@ -4,6 +4,7 @@ import type { Bus } from '@spindle/bus';
 import { createModelPort } from '@spindle/llm';
 import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
+import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
 import { RunCommandsConsumer } from './run-commands.consumer';
 import type { RunExecutorDeps } from './run-executor';
@@ -35,6 +36,7 @@ export class RunnerModule {
               runTimeoutMs: config.runTimeoutMs,
               runTimeoutCeilingMs: config.runTimeoutCeilingMs,
               maxSteps: config.maxSteps,
+              mcpPolicy: mcpPolicyFrom(config.mcpAllow),
             };
           },
         },

@@ -4,6 +4,7 @@ import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { createModelPort } from '@spindle/llm';
 import { createLogger } from '@spindle/telemetry';
 import { testEnv, testNamespace } from '@spindle/testing';
+import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
 import { executeStartCommand, type RunExecutorDeps } from './run-executor';
 
@@ -25,6 +26,7 @@ describe('executeStartCommand on JetStream', () => {
       runTimeoutMs: 60_000,
       runTimeoutCeilingMs: 120_000,
       maxSteps: 100,
+      mcpPolicy: mcpPolicyFrom(''),
     };
   });
   afterAll(async () => {

@@ -6,6 +6,9 @@ import { isSpindleError, isTerminalEvent, SpindleError, type RunEvent, type RunE
 import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome, type ToolPort } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import type { Logger } from 'pino';
+import { McpToolSource } from './mcp/mcp-tool-source';
+import type { McpPolicy } from './mcp/mcp-policy';
+import { RunToolPort } from './mcp/run-tool-port';
 import { OtelSpanBridge } from './otel-span-bridge';
 import { TokenPublisher } from './token-publisher';
 
@@ -21,6 +24,9 @@ export interface RunExecutorDeps {
   /** A definition may lengthen its run timeout up to this. */
   runTimeoutCeilingMs: number;
   maxSteps: number;
+  /** Which MCP servers definitions may name; `SPINDLE_MCP_ALLOW` when absent. */
+  /** Which MCP servers agent nodes may start or reach (`SPINDLE_MCP_ALLOW`). */
+  mcpPolicy: McpPolicy;
 }
 
 export type CommandResult = 'done' | 'lost' | 'ignored';
@@ -50,6 +56,11 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
   const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
   const run = runSignal(queued.data.definition, deps, abort);
   const runLogger = deps.logger.child({ runId });
+  // MCP connections belong to the run: opened by its agents, closed in `finally` below.
+  const tools = new RunToolPort(deps.tools, new McpToolSource({
+    policy: deps.mcpPolicy,
+    onSkippedTool: (server, tool, reason) => runLogger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
+  }));
 
   try {
     if (events.some((e) => e.type === 'run.started')) {
@@ -76,7 +87,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
           },
           model: deps.model,
           functions: deps.functions,
-          tools: deps.tools,
+          tools,
           tokens,
           clock: { now: () => new Date() },
           ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex') },
@@ -97,6 +108,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
   } finally {
     run.dispose();
     tokens.close();
+    await tools.close().catch((err: unknown) => runLogger.warn({ err }, 'closing MCP connections failed'));
     bridge.endAll();
     runSpan.end();
   }

@@ -16,6 +16,8 @@ export interface RunnerConfig extends ServiceConfig {
   /** Module paths whose `functions` export registers node functions by name. */
   readonly plugins: readonly string[];
   readonly llm: LlmConfig;
+  /** MCP servers agent nodes may use: exact commands and URL prefixes, or `*`; none when empty. */
+  readonly mcpAllow: string;
 }
 
 export function parseRunnerConfig(env: Record<string, string | undefined>): RunnerConfig {
@@ -36,5 +38,6 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
     plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     llm: llmConfigFromEnv(env),
+    mcpAllow: env.SPINDLE_MCP_ALLOW ?? '',
   });
 }

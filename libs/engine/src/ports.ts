@@ -76,13 +76,24 @@ export interface ToolContext {
 }
 
 /**
- * Tools registered with the runner (plugin modules, later MCP servers). `call` validates the
- * arguments against the tool's input schema and applies its timeout and retry policy; a failure
- * throws (a `PublicError` message is shown, anything else is redacted by the engine).
+ * Tools registered with the runner (plugin modules) and tools of MCP servers an agent names.
+ * `call` validates the arguments against the tool's input schema and applies its timeout and
+ * retry policy; a failure throws (a `PublicError` message is shown, anything else is redacted by
+ * the engine).
  */
 export interface ToolPort {
   /** The specs of the named tools; throws `SpindleError('tool_not_found')` for an unknown name. */
   specs(names: readonly string[]): ToolSpec[];
+  /**
+   * Connects to the node's MCP servers (or reuses the run's connection), lists their tools and
+   * returns their specs named `<server>__<tool>`; afterwards `call` routes those names, for this
+   * node, to the server. Throws `SpindleError('tool_failed')` when a server cannot be reached.
+   * Absent on a runner without MCP support.
+   */
+  discover?(
+    servers: ReadonlyArray<{ name: string; command?: string; args?: string[]; url?: string }>,
+    ctx: { readonly runId: string; readonly nodeId: string; readonly signal: AbortSignal },
+  ): Promise<ToolSpec[]>;
   call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
 }
 

@@ -44,6 +44,20 @@ export const functionNodeSchema = z.strictObject({
   args: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * An MCP server whose tools an agent is offered as `<name>__<tool>`: a stdio `command` (with `args`) the runner
+ * spawns, or a streamable HTTP `url`. The name is short so the prefixed names stay within providers' 64 characters.
+ */
+export const mcpServerSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,31}$/, 'must start with a letter and use letters, digits, _ or - (max 32)'),
+    command: z.string().min(1).max(1000).optional(),
+    args: z.array(z.string().max(4000)).max(100).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  })
+  .refine((s) => (s.command === undefined) !== (s.url === undefined), { message: 'set exactly one of command (stdio) or url (streamable HTTP)', path: ['command'] })
+  .refine((s) => s.args === undefined || s.command !== undefined, { message: 'args are only for a stdio server (command)', path: ['args'] });
+
 export const agentNodeSchema = z.strictObject({
   ...base,
   type: z.literal('agent'),
@@ -58,6 +72,12 @@ export const agentNodeSchema = z.strictObject({
   output_key: stateKey.default('output'),
   /** A JSON Schema the final answer must satisfy: it is parsed as JSON and validated; streaming is off. */
   structured: z.record(z.string(), z.unknown()).optional(),
+  /** MCP servers connected (once per run) when the agent starts; their tools join `tools` as `<server>__<tool>`. */
+  mcp_servers: z
+    .array(mcpServerSchema)
+    .max(16)
+    .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique within the agent')
+    .optional(),
 });
 
 export const toolNodeSchema = z.strictObject({
@@ -72,10 +92,19 @@ export const toolNodeSchema = z.strictObject({
 export const routerNodeSchema = z.strictObject({
   ...base,
   type: z.literal('router'),
-  /** Checked in order; the first CEL expression that holds picks its handle. */
-  routes: z.array(z.strictObject({ handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), when: z.string().min(1) })).min(1).max(50),
+  /**
+   * Expression routing: checked in order, the first `when` (CEL) that holds picks its handle.
+   * Model routing (with `model`): the model picks one route by its `description`.
+   */
+  routes: z
+    .array(z.strictObject({ handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), when: z.string().min(1).optional(), description: z.string().min(1).optional() }))
+    .min(1)
+    .max(50),
   /** The handle to follow when no route holds; without one, that is a node failure. */
   default: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/).optional(),
+  /** Lets a model choose the route; `prompt` (a template, default `{{input}}`) is what it decides about. */
+  model: modelRef.optional(),
+  prompt: z.string().min(1).optional(),
 });
 
 export const edgeSchema = z.strictObject({

@@ -168,3 +168,40 @@ describe('structured agent answers', () => {
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'validation_failed', nodeId: 'support', message: expect.stringContaining('answer.status') } });
   });
 });
+
+describe('router chosen by a model', () => {
+  const def = {
+    kind: 'graph',
+    nodes: [
+      { id: 'triage', type: 'router', model: 'm:x', prompt: 'Customer says: {{input}}', routes: [{ handle: 'billing', description: 'invoices, refunds, charges' }, { handle: 'shipping', description: 'deliveries and tracking' }], default: 'human' },
+      { id: 'billing', type: 'set', values: { team: 'billing' } },
+      { id: 'shipping', type: 'set', values: { team: 'shipping' } },
+      { id: 'human', type: 'set', values: { team: 'human' } },
+    ],
+    edges: [{ from: 'triage', to: 'billing', handle: 'billing' }, { from: 'triage', to: 'shipping', handle: 'shipping' }, { from: 'triage', to: 'human', handle: 'human' }],
+  };
+
+  it('follows the route the model picks from the described routes, and the default on "none"', async () => {
+    const model = scriptedModel(['{"route":"shipping","reason":"tracking"}', '{"route":"none"}']);
+    const first = recordingEnvironment({ model });
+    expect(await run(def, first.env, { input: 'where is my parcel?' })).toMatchObject({ status: 'completed', output: { team: 'shipping' } });
+    expect(model.requests[0].system).toContain('- billing: invoices, refunds, charges');
+    expect(model.requests[0].messages).toEqual([{ role: 'user', content: 'Customer says: where is my parcel?' }]);
+    const second = recordingEnvironment({ model });
+    expect(await run(def, second.env, { input: 'hello' })).toMatchObject({ status: 'completed', output: { team: 'human' } });
+  });
+
+  it('fails the node when the model names a route that does not exist', async () => {
+    const { env } = recordingEnvironment({ model: scriptedModel(['{"route":"legal"}']) });
+    expect(await run(def, env, { input: 'x' })).toMatchObject({ status: 'failed', error: { code: 'validation_failed', nodeId: 'triage' } });
+  });
+
+  it('refuses a model router whose routes lack descriptions, and an expression route without when', () => {
+    expect(() => validateDefinition({ ...def, nodes: [{ ...def.nodes[0], routes: [{ handle: 'billing' }] }, ...def.nodes.slice(1)] })).toThrow(
+      expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field: 'nodes[0].routes[0].description' })]) }),
+    );
+    expect(() => validateDefinition({ kind: 'graph', nodes: [{ id: 'r', type: 'router', routes: [{ handle: 'a' }] }] })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ field: 'nodes[0].routes[0].when' })] }),
+    );
+  });
+});

@@ -1,10 +1,11 @@
 import { SpindleError } from '@spindle/contracts';
 import { renderTemplate } from '../interpreter/render-template';
 import { compileJsonSchema } from '../definition/json-schema';
-import type { ChatMessage } from '../ports';
+import type { AgentNode } from '../definition/workflow-definition.schema';
+import type { ChatMessage, ToolSpec } from '../ports';
 import { handOff, handoffToolSpec, isHandoffTool } from './handoff-tool';
 import { callModel } from './model-call';
-import type { NodeExecutor } from './node-executor';
+import type { NodeContext, NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
 
 interface AgentInput {
@@ -23,6 +24,9 @@ interface AgentInput {
  * `handoff_to_<agent>` tools are the engine's own (see handoff-tool.ts): calling one ends the
  * agent's turn at once (later calls in the same reply are not run) and writes
  * `{ next_agent, handoff_note }` instead of an answer.
+ *
+ * Tools of the node's `mcp_servers` are discovered through the ToolPort when the agent starts and
+ * offered beside `tools`; their calls go through `callTool` like any other, so they are spans too.
  */
 export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
   failureCode: 'provider_error',
@@ -34,7 +38,12 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
   }),
   async execute(node, input, ctx) {
     const registered = input.tools.filter((name) => !isHandoffTool(name));
-    const tools = [...(registered.length ? ctx.env.tools.specs(registered) : []), ...input.tools.filter(isHandoffTool).map(handoffToolSpec)];
+    const listed = [...(registered.length ? ctx.env.tools.specs(registered) : []), ...input.tools.filter(isHandoffTool).map(handoffToolSpec)];
+    const discovered = await discoverTools(node, ctx);
+    // Providers refuse a request that offers one name twice; say which, instead of a provider error.
+    const clash = discovered.find((spec) => listed.some((t) => t.name === spec.name));
+    if (clash) throw new SpindleError('validation_failed', `agent "${node.id}" is offered the tool "${clash.name}" both in tools and by an MCP server`);
+    const tools = [...listed, ...discovered];
     const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
     let newMessages = 1;
     // A structured answer is validated whole, so it is not streamed.
@@ -60,6 +69,14 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     throw new SpindleError('max_iterations_exceeded', `agent "${node.id}" did not answer within max_turns (${node.max_turns}) model calls`);
   },
 };
+
+/** The tools of the node's MCP servers, named `<server>__<tool>`, connected at the agent's start. */
+async function discoverTools(node: AgentNode, ctx: NodeContext): Promise<ToolSpec[]> {
+  const servers = node.mcp_servers ?? [];
+  if (servers.length === 0) return [];
+  if (!ctx.env.tools.discover) throw new SpindleError('tool_not_found', `agent "${node.id}" names MCP servers, but this runner has no MCP support`);
+  return ctx.env.tools.discover(servers, { runId: ctx.env.runId, nodeId: ctx.nodeId, signal: ctx.signal });
+}
 
 function withAnswerSchema(instructions: string | undefined, schema: Record<string, unknown>): string {
   const rule = `Give your final answer as JSON only (no prose, no code fence) matching this JSON Schema:\n${JSON.stringify(schema)}`;
