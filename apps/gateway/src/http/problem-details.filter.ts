@@ -1,17 +1,8 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { isSpindleError, SpindleError, type ErrorCode } from '@spindle/contracts';
+import { isSpindleError, SpindleError } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusByCode } from './http-status.map';
-
-/** Fastify's own request errors, named by their stable codes. */
-const fastifyCodes: Record<string, { code: ErrorCode; message?: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'the body is empty; send a JSON object (e.g. {})' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'send application/json' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_failed' },
-};
 
 /** Every error leaves as `application/problem+json` with a stable `code`. */
 @Catch()
@@ -42,8 +33,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   private toSpindleError(e: unknown): SpindleError {
     if (isSpindleError(e)) return e;
-    const fastify = fastifyCodes[(e as { code?: string })?.code ?? ''];
-    if (fastify) return new SpindleError(fastify.code, fastify.message ?? (e as Error).message);
+    // Nest hands Fastify's own request errors (body too large, media type) over as HTTP exceptions.
     if (e instanceof HttpException) {
       const status = e.getStatus();
       if (status === 404) return new SpindleError('not_found', 'no such route');
