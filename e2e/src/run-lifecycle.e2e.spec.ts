@@ -183,4 +183,19 @@ describe('a run end to end through five service processes', () => {
     const agents = (await (await api('/v1/agents')).json()) as { agents: Array<{ name: string; version: number }> };
     expect(agents.agents.map((a) => [a.name, a.version])).toEqual([['drafter', 1], ['polisher', 1]]);
   });
+
+  it('carries a payload over 256 KiB through the object store to SSE, JSON history and the trace', async () => {
+    const put = await api('/v1/workflows/bulky', { method: 'PUT', body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'copy', type: 'set', values: { copy: '{{input}}' } }] }) });
+    expect(put.status).toBe(201);
+    const big = 'lorem ipsum '.repeat(30_000);
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/bulky/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: big }) });
+    const events = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { copy: big } } });
+    const stored = await stack.bus.jsm.streams.getMessage(stack.bus.names.eventsStream, { last_by_subj: stack.bus.names.eventSubject(events[0].runId) });
+    expect(stored!.data.length).toBeLessThan(2_000);
+    const history = (await (await api(`/v1/runs/${events[0].runId}/events`)).json()) as { events: RunEvent[] };
+    expect(history.events).toEqual(events);
+    const trace = (await (await api(`/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    expect(trace.spans.find((s) => s.nodeId === 'copy')?.output).toEqual({ copy: big });
+  });
 });

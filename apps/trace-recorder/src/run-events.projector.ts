@@ -1,4 +1,4 @@
-import { deadLetter, type Bus } from '@spindle/bus';
+import { deadLetter, resolvePayload, type Bus } from '@spindle/bus';
 import type { Logger } from '@spindle/telemetry';
 import type { JsMsg } from '@nats-io/jetstream';
 import { decodeRunEvent } from './run-event.decoder';
@@ -30,7 +30,8 @@ export class RunEventsProjector {
     const deliveries: Delivery[] = [];
     const rejected: Array<{ msg: JsMsg; kind: DeadLetterKind; reason: string }> = [];
     for (const msg of batch) {
-      const decoded = decodeRunEvent(msg.subject, msg.data, this.bus.names);
+      // Large payloads live in the object store: the projection (and so the export) stores them whole.
+      const decoded = decodeRunEvent(msg.subject, await resolvePayload(this.bus, msg.data), this.bus.names);
       if (decoded.ok) deliveries.push({ msg, item: { event: decoded.event, streamSeq: msg.seq } });
       else rejected.push({ msg, kind: decoded.kind, reason: decoded.reason });
     }

@@ -1,6 +1,7 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { Bus } from './bus-connection';
+import { openPayloadStore, payloadBucket } from './run-payloads';
 
 export interface StreamProvisioning {
   /** 1 locally, 3 in production. */
@@ -26,6 +27,7 @@ export async function provisionStreams(bus: Bus, opts: StreamProvisioning = { re
   });
   await ensureStream(bus, { ...common, name: names.commandsStream, subjects: [names.commandsWildcard], retention: RetentionPolicy.Workqueue });
   await ensureStream(bus, { ...common, name: names.deadLetterStream, subjects: [names.deadLetterSubject('*')], retention: RetentionPolicy.Limits });
+  await openPayloadStore(bus, opts.replicas);
 }
 
 async function ensureStream(bus: Bus, config: Partial<StreamConfig> & { name: string }): Promise<void> {
@@ -51,7 +53,7 @@ export function isNotFound(e: unknown): boolean {
 
 /** Deletes a namespace's streams (tests). */
 export async function deleteStreams(bus: Bus): Promise<void> {
-  for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream]) {
+  for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream, `OBJ_${payloadBucket(bus)}`]) {
     await bus.jsm.streams.delete(name).catch((e) => {
       if (!isNotFound(e)) throw e;
     });

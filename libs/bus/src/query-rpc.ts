@@ -1,6 +1,7 @@
 import type { Subscription } from '@nats-io/transport-node';
 import { isSpindleError, SpindleError, ErrorCodes, type ErrorCode, type QueryReply, type QueryService } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { fetchLargeReply, storeLargeReply } from './run-payloads';
 
 export type QueryHandlers = Record<string, (payload: unknown) => Promise<unknown>>;
 
@@ -22,8 +23,11 @@ export function serveQueries(bus: Bus, service: QueryService, handlers: QueryHan
             if (!isSpindleError(e)) onError(e);
             reply = { ok: false, error: isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: 'query failed' } };
           }
-          msg.respond(JSON.stringify(reply));
-        })();
+          msg.respond(await fitReply(bus, JSON.stringify(reply)));
+        })().catch((e) => {
+          onError(e);
+          msg.respond(JSON.stringify({ ok: false, error: { code: 'service_unavailable', message: 'the reply could not be sent' } }));
+        });
       },
     }),
   );
@@ -34,11 +38,27 @@ export async function query<T>(bus: Bus, service: QueryService, op: string, payl
   let reply: QueryReply<T>;
   try {
     const msg = await bus.nc.request(bus.names.querySubject(service, op), JSON.stringify(payload), { timeout: timeoutMs });
-    reply = msg.json<QueryReply<T>>();
+    reply = await readReply<T>(bus, msg.json<QueryReply<T> | LargeReply>());
   } catch (e) {
     throw new SpindleError('service_unavailable', `the ${service} service did not answer ${op}: ${(e as Error).message}`, { cause: e });
   }
   if (reply.ok) return reply.result;
   const code: ErrorCode = reply.error.code in ErrorCodes ? (reply.error.code as ErrorCode) : 'internal';
   throw new SpindleError(code, reply.error.message);
+}
+
+/** A reply too large for one NATS message travels through the object store. */
+interface LargeReply {
+  $reply: string;
+}
+
+async function fitReply(bus: Bus, json: string): Promise<string> {
+  // Leave room for headers and protocol framing under the server's message size limit.
+  if (Buffer.byteLength(json) < bus.nc.info!.max_payload - 4_096) return json;
+  return JSON.stringify({ $reply: await storeLargeReply(bus, json) } satisfies LargeReply);
+}
+
+async function readReply<T>(bus: Bus, reply: QueryReply<T> | LargeReply): Promise<QueryReply<T>> {
+  if (!('$reply' in reply)) return reply;
+  return JSON.parse(await fetchLargeReply(bus, reply.$reply)) as QueryReply<T>;
 }

@@ -51,4 +51,17 @@ describe('run log on JetStream', () => {
     await reading;
     expect(seen).toEqual(Array.from({ length: 19 }, (_, i) => i + 3));
   });
+
+  it('keeps an event over the size limit in the object store and gives it back whole to every reader', async () => {
+    const big = 'x'.repeat(300 * 1024);
+    const w = new RunLogWriter(bus, 'run-big', EMPTY_LOG);
+    await w.append(custom(1));
+    await w.append({ type: 'custom', spanId: 'root-span', path: 'root', data: { big } });
+    const stored = await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject('run-big') });
+    expect(stored!.data.length).toBeLessThan(2_000);
+    expect(JSON.parse(Buffer.from(stored!.data).toString()).data).toMatchObject({ $payload: { name: 'run-big.2' } });
+    const { events } = await readRunLog(bus, 'run-big');
+    expect(events[1].data).toEqual({ big });
+    expect((await lastEventOf(bus, 'run-big'))?.event.data).toEqual({ big });
+  });
 });

@@ -1,6 +1,7 @@
 import { DeliverPolicy, JetStreamApiCodes, type JsMsg } from '@nats-io/jetstream';
 import { runEventSchema, isTerminalEvent, type RunEvent } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { resolvePayload } from './run-payloads';
 import type { LogPosition } from './run-log.writer';
 
 /** The run's last event and where it sits in the stream; `undefined` when the run has no log. */
@@ -8,7 +9,7 @@ export async function lastEventOf(bus: Bus, runId: string): Promise<{ event: Run
   try {
     const msg = await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject(runId) });
     if (!msg) return undefined;
-    const event = runEventSchema.parse(msg.json()) as RunEvent;
+    const event = runEventSchema.parse(JSON.parse(Buffer.from(await resolvePayload(bus, msg.data)).toString('utf8'))) as RunEvent;
     return { event, position: { seq: event.seq, streamSeq: msg.seq } };
   } catch (e) {
     if ((e as { code?: unknown })?.code === JetStreamApiCodes.NoMessageFound) return undefined;
@@ -56,7 +57,7 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: { unti
     stopConsumer = () => messages.stop();
     try {
       for await (const msg of messages) {
-        const event = decode(msg);
+        const event = await decode(bus, msg);
         if (event.seq <= afterSeq) continue;
         yield { event, streamSeq: msg.seq };
         if (opts.untilTerminal && isTerminalEvent(event)) return;
@@ -75,7 +76,7 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: { unti
   };
 }
 
-function decode(msg: JsMsg): RunEvent {
+async function decode(bus: Bus, msg: JsMsg): Promise<RunEvent> {
   // The writer validated every event; a failure here is a corrupt log and must be loud.
-  return runEventSchema.parse(msg.json()) as RunEvent;
+  return runEventSchema.parse(JSON.parse(Buffer.from(await resolvePayload(bus, msg.data)).toString('utf8'))) as RunEvent;
 }

@@ -2,6 +2,7 @@ import { JetStreamApiCodes } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { runEventSchema, SpindleError, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { encodeEvent } from './run-payloads';
 
 /** Where a run's log ends: its last `seq` and that event's stream sequence. */
 export interface LogPosition {
@@ -24,7 +25,7 @@ export class RunLogWriter {
     private readonly bus: Bus,
     readonly runId: string,
     from: LogPosition,
-    private readonly opts: { now?: () => Date; headers?: () => MsgHdrs | undefined } = {},
+    private readonly opts: { now?: () => Date; headers?: () => MsgHdrs | undefined; maxEventBytes?: number } = {},
   ) {
     this.position = { ...from };
   }
@@ -46,7 +47,7 @@ export class RunLogWriter {
     const headers = this.opts.headers?.() ?? natsHeaders();
     let ack;
     try {
-      ack = await this.bus.js.publish(this.bus.names.eventSubject(this.runId), JSON.stringify(event), {
+      ack = await this.bus.js.publish(this.bus.names.eventSubject(this.runId), await encodeEvent(this.bus, event, this.opts.maxEventBytes), {
         msgID: `${this.runId}:${seq}`,
         expect: { lastSubjectSequence: this.position.streamSeq },
         headers,

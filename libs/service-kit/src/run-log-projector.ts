@@ -1,5 +1,5 @@
 import type { JsMsg } from '@nats-io/jetstream';
-import { deadLetter, pullBatches, type Bus } from '@spindle/bus';
+import { deadLetter, pullBatches, resolvePayload, type Bus } from '@spindle/bus';
 import { runEventSchema, type RunEvent } from '@spindle/contracts';
 import type { Logger } from 'pino';
 
@@ -39,7 +39,7 @@ export class RunLogProjector {
   private async handle(batch: JsMsg[]): Promise<void> {
     const valid: Array<{ event: RunEvent; streamSeq: number; msg: JsMsg }> = [];
     for (const msg of batch) {
-      const reason = invalidReason(msg);
+      const reason = invalidReason(msg, await resolvePayload(this.bus, msg.data).catch(() => undefined));
       if (typeof reason === 'string') {
         this.logger.warn({ subject: msg.subject, streamSeq: msg.seq, reason }, 'invalid run event; dead-lettered');
         await deadLetter(this.bus, this.opts.service, msg, reason);
@@ -52,10 +52,11 @@ export class RunLogProjector {
   }
 }
 
-function invalidReason(msg: JsMsg): RunEvent | string {
+function invalidReason(msg: JsMsg, data: Uint8Array | undefined): RunEvent | string {
+  if (!data) return 'its payload is missing from the object store';
   let json: unknown;
   try {
-    json = msg.json();
+    json = JSON.parse(Buffer.from(data).toString('utf8'));
   } catch {
     return 'not JSON';
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
-import type { Bus } from '@spindle/bus';
+import { resolvePayload, type Bus } from '@spindle/bus';
 import { isTerminalEvent, runEventSchema, tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
@@ -98,7 +98,7 @@ class RunFeed {
   private async pump(messages: ConsumerMessages) {
     try {
       for await (const msg of messages) {
-        const parsed = runEventSchema.safeParse(safeJson(msg.data));
+        const parsed = runEventSchema.safeParse(safeJson(await resolvePayload(this.bus, msg.data).catch(() => msg.data)));
         if (!parsed.success) {
           // Not from a Spindle writer (they validate every event); the projections dead-letter it.
           this.logger.warn({ subject: msg.subject, streamSeq: msg.seq }, 'skipping a message that is not a run event');

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { StorageType } from '@nats-io/jetstream';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import type { Bus } from './bus-connection';
+
+/** Events larger than this keep their `data` in the object store; the log carries a reference. */
+export const DEFAULT_MAX_EVENT_BYTES = 256 * 1024;
+
+const REF = '$payload';
+
+interface PayloadRef {
+  bucket: string;
+  name: string;
+  bytes: number;
+}
+
+const stores = new WeakMap<Bus, Promise<ObjectStore>>();
+
+export function payloadBucket(bus: Bus): string {
+  return `${bus.names.eventsStream}_PAYLOADS`;
+}
+
+/** Creates (or opens) the object store bucket for large payloads. */
+export function openPayloadStore(bus: Bus, replicas = 1): Promise<ObjectStore> {
+  let store = stores.get(bus);
+  if (!store) {
+    store = new Objm(bus.js).create(payloadBucket(bus), { storage: StorageType.File, replicas });
+    stores.set(bus, store);
+    store.catch(() => stores.delete(bus));
+  }
+  return store;
+}
+
+/**
+ * The JSON to publish for an event: the event itself, or — when it is larger than `maxBytes` —
+ * the event with its `data` stored under `<runId>.<seq>` and replaced by a reference.
+ */
+export async function encodeEvent(bus: Bus, event: { runId: string; seq: number; data: unknown }, maxBytes = DEFAULT_MAX_EVENT_BYTES): Promise<string> {
+  const json = JSON.stringify(event);
+  if (Buffer.byteLength(json) <= maxBytes) return json;
+  const data = Buffer.from(JSON.stringify(event.data));
+  const name = `${event.runId}.${event.seq}`;
+  const store = await openPayloadStore(bus);
+  await store.putBlob({ name }, data);
+  const ref: PayloadRef = { bucket: payloadBucket(bus), name, bytes: data.length };
+  return JSON.stringify({ ...event, data: { [REF]: ref } });
+}
+
+/**
+ * A stored message with any payload reference resolved, so every reader sees the event as it
+ * was written. Bytes that are not JSON, or hold no reference, come back as they are.
+ */
+export async function resolvePayload(bus: Bus, raw: Uint8Array): Promise<Uint8Array> {
+  let parsed: { data?: Record<string, unknown> };
+  try {
+    parsed = JSON.parse(Buffer.from(raw).toString('utf8'));
+  } catch {
+    return raw;
+  }
+  const ref = parsed?.data?.[REF] as PayloadRef | undefined;
+  if (!ref || typeof ref.name !== 'string') return raw;
+  const blob = await (await openPayloadStore(bus)).getBlob(ref.name);
+  if (!blob) throw new Error(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
+  return Buffer.from(JSON.stringify({ ...parsed, data: JSON.parse(Buffer.from(blob).toString('utf8')) }));
+}
+
+/** Stores a query reply too large for one message; the asker fetches it once and deletes it. */
+export async function storeLargeReply(bus: Bus, json: string): Promise<string> {
+  const name = `reply.${randomUUID()}`;
+  await (await openPayloadStore(bus)).putBlob({ name }, Buffer.from(json));
+  return name;
+}
+
+export async function fetchLargeReply(bus: Bus, name: string): Promise<string> {
+  const store = await openPayloadStore(bus);
+  const blob = await store.getBlob(name);
+  if (!blob) throw new Error(`query reply ${name} is missing from the object store`);
+  await store.delete(name).catch(() => undefined);
+  return Buffer.from(blob).toString('utf8');
+}
