@@ -37,7 +37,7 @@ export class GatewayModule {
         {
           provide: RunStarter,
           inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, agents, keys),
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, agents, keys, config.maxEventBytes),
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
       ],

@@ -34,6 +34,7 @@ export class RunnerModule {
               tracer: trace.getTracer('spindle-runner'),
               workerId: config.workerId,
               runTimeoutMs: config.runTimeoutMs,
+              maxEventBytes: config.maxEventBytes,
               runTimeoutCeilingMs: config.runTimeoutCeilingMs,
               maxSteps: config.maxSteps,
               mcpPolicy: mcpPolicyFrom(config.mcpAllow),

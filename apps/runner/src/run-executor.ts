@@ -21,6 +21,8 @@ export interface RunExecutorDeps {
   logger: Logger;
   workerId: string;
   runTimeoutMs: number;
+  /** Events larger than this keep their data in the object store. */
+  maxEventBytes?: number;
   /** A definition may lengthen its run timeout up to this. */
   runTimeoutCeilingMs: number;
   maxSteps: number;
@@ -47,6 +49,7 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
   const runSpan = deps.tracer.startSpan(`run ${queued.data.workflow.name}`, { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } }, delivery.parent);
   const bridge = new OtelSpanBridge(deps.tracer, runSpan, trace.setSpan(delivery.parent, runSpan));
   const log = new RunLogWriter(deps.bus, runId, position, {
+    maxEventBytes: deps.maxEventBytes,
     headers: () => {
       const h = natsHeaders();
       injectTraceContext(h, bridge.contextFor());

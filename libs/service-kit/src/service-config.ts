@@ -12,6 +12,8 @@ export interface ServiceConfig {
   readonly logLevel: string;
   readonly otlpEndpoint?: string;
   readonly streamReplicas: number;
+  /** Events larger than this keep their data in the object store (`SPINDLE_MAX_EVENT_BYTES`). */
+  readonly maxEventBytes: number;
 }
 
 const envSchema = z.object({
@@ -22,6 +24,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   SPINDLE_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  // Below the server's 1 MiB message limit with room for the envelope and headers.
+  SPINDLE_MAX_EVENT_BYTES: z.coerce.number().int().min(1_024).max(900 * 1_024).default(256 * 1_024),
 });
 
 export function parseServiceConfig(env: Record<string, string | undefined>, service: string, portVariable: string, defaultPort: number): ServiceConfig {
@@ -42,5 +46,6 @@ export function parseServiceConfig(env: Record<string, string | undefined>, serv
     logLevel: e.LOG_LEVEL,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     streamReplicas: e.SPINDLE_STREAM_REPLICAS,
+    maxEventBytes: e.SPINDLE_MAX_EVENT_BYTES,
   });
 }

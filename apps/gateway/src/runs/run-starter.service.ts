@@ -48,6 +48,7 @@ export class RunStarter {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly agents: AgentCatalogRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly maxEventBytes?: number,
   ) {}
 
   async start(name: string, rawBody: unknown, idempotencyKey: string | undefined, trace: Context, beforeDispatch?: (runId: string) => Promise<void>): Promise<StartedRun> {
@@ -87,7 +88,7 @@ export class RunStarter {
         injectTraceContext(h, trace);
         return h;
       };
-      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers });
+      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers, maxEventBytes: this.maxEventBytes });
       await log.append({
         type: 'run.queued',
         spanId: randomBytes(8).toString('hex'),
