@@ -122,4 +122,38 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(trace.rollups.byBranch.billing).toMatchObject({ calls: 1, outputTokens: 8 });
     expect(trace.spans.find((s) => s.nodeId === 'panel' && s.kind === 'node')?.output).toMatchObject({ opinions: { billing: expect.any(String), shipping: expect.any(String), returns: expect.any(String) } });
   });
+
+  it('runs a loop that re-queries with an updated query between two retrievals, each round its own spans', async () => {
+    const events = await runToEnd('requery', {
+      kind: 'graph',
+      nodes: [
+        { id: 'start', type: 'set', values: { query: '2 * 3' } },
+        {
+          id: 'search',
+          type: 'loop',
+          max_steps: 4,
+          until: 'found.result > 10.0',
+          body: {
+            nodes: [
+              { id: 'retrieve', type: 'tool', tool: 'calculator', args: { expression: '{{query}}' }, output_key: 'found' },
+              { id: 'enough', type: 'condition', expression: 'found.result > 10.0' },
+              { id: 'requery', type: 'llm', model: 'offline:echo', prompt: '{{query}} * 2', output_key: 'query' },
+            ],
+            edges: [{ from: 'retrieve', to: 'enough' }, { from: 'enough', to: 'requery', handle: 'false' }],
+          },
+        },
+      ],
+      edges: [{ from: 'start', to: 'search' }],
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { query: '2 * 3 * 2', found: { result: 12 } } } });
+    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const retrievals = trace.spans.filter((s) => s.kind === 'tool');
+    expect(retrievals.map((s) => [s.input, s.iteration, s.path])).toEqual([
+      [{ expression: '2 * 3' }, 1, 'root/search[1]/retrieve'],
+      [{ expression: '2 * 3 * 2' }, 2, 'root/search[2]/retrieve'],
+    ]);
+    const requery = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'requery');
+    expect(requery).toMatchObject({ iteration: 1, input: { prompt: '2 * 3 * 2' }, output: { query: '2 * 3 * 2' } });
+    expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([{ iteration: 1, max_steps: 4 }, { iteration: 2, max_steps: 4 }]);
+  });
 });
