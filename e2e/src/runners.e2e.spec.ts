@@ -55,4 +55,48 @@ describe('runners and projections', () => {
     expect(stdout).toMatch(/applied/i);
     expect(await traces()).toEqual(before);
   });
+
+  it('cancels a queued run before any runner starts it, and a running run at once', async () => {
+    const base = stack.gatewayUrl;
+    const post = (path: string, body: unknown = {}) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = await fetch(`${base}/v1/workflows/long`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 120_000 } }] }) });
+    expect(put.status).toBe(201);
+    const start = async () => ((await (await post('/v1/workflows/long/runs')).json()) as { runId: string }).runId;
+    const log = async (runId: string) => ((await (await fetch(`${base}/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
+    const until = async (runId: string, type: string) => {
+      while (!(await log(runId)).some((e) => e.type === type)) await new Promise((r) => setTimeout(r, 50));
+    };
+
+    // Both runners take one run each (concurrency 1); the third waits in the queue.
+    const running = [await start(), await start()];
+    for (const id of running) await until(id, 'node.started');
+    const queued = await start();
+
+    const canceledQueued = await post(`/v1/runs/${queued}/cancel`, { reason: 'not needed' });
+    expect(canceledQueued.status).toBe(200);
+    expect(await canceledQueued.json()).toEqual({ runId: queued, status: 'canceled' });
+    expect((await log(queued)).map((e) => e.type)).toEqual(['run.queued', 'run.canceled']);
+
+    for (const id of running) {
+      const res = await post(`/v1/runs/${id}/cancel`);
+      expect(res.status).toBe(200);
+      const events = await log(id);
+      expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'canceled' } } });
+      expect(events.at(-1)).toMatchObject({ type: 'run.canceled' });
+    }
+    expect((await post(`/v1/runs/${running[0]}/cancel`)).status).toBe(409);
+    expect((await post('/v1/runs/NOSUCHRUN/cancel')).status).toBe(404);
+    expect((await post(`/v1/runs/${queued}/cancel`, { bogus: 1 })).status).toBe(400);
+
+    // Once the runners have drained the queue, the canceled run still never started.
+    const consumer = () => stack.bus.jsm.consumers.info(stack.bus.names.commandsStream, stack.bus.names.durables.runners);
+    let info = await consumer();
+    while (info.num_pending + info.num_ack_pending > 0) {
+      await new Promise((r) => setTimeout(r, 50));
+      info = await consumer();
+    }
+    expect((await log(queued)).map((e) => e.type)).toEqual(['run.queued', 'run.canceled']);
+    const summary = (await (await fetch(`${base}/v1/runs/${running[1]}`)).json()) as { status: string };
+    expect(summary.status).toBe('canceled');
+  });
 });

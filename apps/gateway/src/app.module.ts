@@ -13,6 +13,7 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
 import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
+import { RunCanceller } from './runs/run-canceller.service';
 import { RunReads } from './runs/run-reads.service';
 import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
@@ -40,6 +41,7 @@ export class GatewayModule {
           useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, agents, keys, config.maxEventBytes),
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
+        { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
       ],
     };
   }

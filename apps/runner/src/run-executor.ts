@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import { isSpindleError, isTerminalEvent, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
+import { isSpindleError, isTerminalEvent, runControlSchema, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
 import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome, type ToolPort } from '@spindle/engine';
 import { injectTraceContext } from '@spindle/telemetry';
 import type { Logger } from 'pino';
@@ -57,8 +57,9 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
     },
   });
   const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
-  const run = runSignal(queued.data.definition, deps, abort);
   const runLogger = deps.logger.child({ runId });
+  // Listening before `run.started` is appended: a cancel sent after it was seen always arrives.
+  const run = runSignal(queued.data.definition, deps, abort, runId, runLogger);
   // MCP connections belong to the run: opened by its agents, closed in `finally` below.
   const tools = new RunToolPort(deps.tools, new McpToolSource({
     policy: deps.mcpPolicy,
@@ -125,7 +126,7 @@ function embeddedSubgraphs(embedded: Record<string, { version: number; definitio
  * The run's abort signal: its timeout (the definition's `runTimeoutMs`, else the runner's
  * default, never beyond the ceiling) or the runner shutting down.
  */
-function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal) {
+function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal, runId: string, logger: Logger) {
   const asked = (definition as { runTimeoutMs?: unknown })?.runTimeoutMs;
   const wanted = typeof asked === 'number' && asked > 0 ? asked : deps.runTimeoutMs;
   const timeoutMs = Math.min(wanted, deps.runTimeoutCeilingMs);
@@ -134,6 +135,13 @@ function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSi
   const timer = setTimeout(() => stop(new SpindleError('run_timeout', `run exceeded its ${timeoutMs} ms timeout`)), timeoutMs);
   const onShutdown = () => stop(isSpindleError(shutdown.reason) ? shutdown.reason : new SpindleError('interrupted', 'runner shutting down'));
   shutdown.addEventListener('abort', onShutdown, { once: true });
+  const control = deps.bus.nc.subscribe(deps.bus.names.controlSubject(runId), {
+    callback: (err, msg) => {
+      const parsed = err ? undefined : runControlSchema.safeParse(msg.json());
+      if (!parsed?.success) return void logger.warn({ subject: msg?.subject }, 'ignoring an invalid run control message');
+      stop(new SpindleError('canceled', parsed.data.reason ? `canceled: ${parsed.data.reason}` : 'canceled by request'));
+    },
+  });
   return {
     signal: controller.signal,
     asked,
@@ -141,6 +149,7 @@ function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSi
     dispose() {
       clearTimeout(timer);
       shutdown.removeEventListener('abort', onShutdown);
+      control.unsubscribe();
     },
   };
 }

@@ -59,7 +59,8 @@ export async function pullBatches(
   while (!opts.signal.aborted) {
     try {
       const consumer = await ensureDurable(bus, spec);
-      const messages = await consumer.consume({ max_messages: batchSize * 2 });
+      // A deleted consumer (projection rebuild) must end the iterator so the loop can recreate it.
+      const messages = await consumer.consume({ max_messages: batchSize * 2, abort_on_missing_resource: true });
       const stop = () => messages.stop();
       opts.signal.addEventListener('abort', stop, { once: true });
       try {

@@ -14,6 +14,8 @@ export interface BusNames {
   readonly deadLetterStream: string;
   deadLetterSubject(service: string): string;
   tokenSubject(runId: string): string;
+  /** Core NATS control messages (cancel) to whichever runner holds the run. */
+  controlSubject(runId: string): string;
   querySubject(service: QueryService, op: string): string;
   readonly durables: { readonly runners: string; readonly traceRecorder: string; readonly checkpoint: string; readonly approval: string };
 }
@@ -41,6 +43,7 @@ export function busNames(namespace = ''): BusNames {
     deadLetterStream: `${S}DEAD_LETTERS`,
     deadLetterSubject: (service) => `${s}dlq.${service}`,
     tokenSubject: (runId) => `${s}run.tok.${runId}`,
+    controlSubject: (runId) => `${s}run.ctl.${runId}`,
     querySubject: (service, op) => `${s}svc.${service}.${op}`,
     durables: { runners: 'runners', traceRecorder: 'trace-recorder', checkpoint: 'checkpoint', approval: 'approval' },
   };

@@ -7,8 +7,8 @@ export {
   terminalEventTypes, isTerminalEvent,
 } from './run-events';
 export type { RunEvent, RunEventType, RunEventOf, RunEventData, RunEventDraft, Usage, ErrorInfo, TerminalEventType } from './run-events';
-export { runCommandSchema, tokenDeltaSchema } from './run-commands';
-export type { RunCommand, TokenDelta } from './run-commands';
+export { runCommandSchema, tokenDeltaSchema, runControlSchema } from './run-commands';
+export type { RunCommand, TokenDelta, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
 export type { RunStatus } from './run-status';
 export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema, usageRollupsSchema } from './trace-queries';

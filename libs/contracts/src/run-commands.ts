@@ -6,6 +6,12 @@ export const runCommandSchema = z.discriminatedUnion('type', [
 ]);
 export type RunCommand = z.infer<typeof runCommandSchema>;
 
+/** Control messages to the runner executing a run, on core NATS `run.ctl.<runId>`. */
+export const runControlSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('cancel'), reason: z.string().max(500).optional(), requestedAt: z.iso.datetime({ offset: true }) }),
+]);
+export type RunControl = z.infer<typeof runControlSchema>;
+
 /** Token deltas of a streaming model call, on core NATS; not part of the log. */
 export const tokenDeltaSchema = z.object({
   runId: z.string(),

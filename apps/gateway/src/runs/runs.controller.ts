@@ -10,6 +10,7 @@ import type { GatewayConfig } from '../gateway.config';
 import { parseBody } from '../http/parse-body';
 import { traceContextOf } from '../http/request-tracing';
 import { OpenStreamsRegistry } from './open-streams.registry';
+import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
@@ -21,6 +22,7 @@ const listQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().min(1).optional(),
 });
+const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 const eventsQuerySchema = z.strictObject({ after: z.coerce.number().int().nonnegative().default(0) });
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -34,6 +36,7 @@ export class RunsController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly openStreams: OpenStreamsRegistry,
     private readonly feeds: RunFeedHub,
+    private readonly canceller: RunCanceller,
   ) {}
 
   @Post('workflows/:name/runs')
@@ -70,6 +73,14 @@ export class RunsController {
   @Get('runs/:id/trace')
   trace(@Param('id') id: string) {
     return this.reads.trace(id);
+  }
+
+  /** Cancels a queued or running run: `200` once canceled, `202` while its runner is stopping it. */
+  @Post('runs/:id/cancel')
+  async cancel(@Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+    const { reason } = parseBody(cancelBodySchema, body ?? {});
+    const outcome = await this.canceller.cancel(id, reason);
+    return reply.status(outcome.status === 'canceled' ? 200 : 202).send(outcome);
   }
 
   @Get('runs/:id/events')

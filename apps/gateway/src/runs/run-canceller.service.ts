@@ -1,0 +1,56 @@
+import { lastEventOf, RunLogWriter, type Bus } from '@spindle/bus';
+import { isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface CancelOutcome {
+  runId: string;
+  /** `canceled` once the log shows it; `cancel_requested` while the runner is still stopping. */
+  status: 'canceled' | 'cancel_requested';
+}
+
+/**
+ * Cancels a run. A queued run is closed in the log directly (`run.canceled` appended at the
+ * position the gateway read, so if a runner started it meanwhile the append conflicts and the
+ * cancel goes to the runner instead); a running run's runner is told over core NATS and aborts
+ * its in-flight call through the run's signal. A finished run is a conflict.
+ */
+export class RunCanceller {
+  constructor(private readonly bus: Bus, private readonly settleMs = 3_000) {}
+
+  async cancel(runId: string, reason?: string): Promise<CancelOutcome> {
+    const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
+    if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
+    if (last.event.type === 'run.queued' && (await this.closeQueued(runId, last, reason))) return { runId, status: 'canceled' };
+    const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
+    this.bus.nc.publish(this.bus.names.controlSubject(runId), JSON.stringify(control));
+    return { runId, status: (await this.settled(runId)) ? 'canceled' : 'cancel_requested' };
+  }
+
+  private async closeQueued(runId: string, last: NonNullable<Awaited<ReturnType<typeof lastEventOf>>>, reason?: string): Promise<boolean> {
+    try {
+      await new RunLogWriter(this.bus, runId, last.position).append({
+        type: 'run.canceled',
+        spanId: last.event.spanId,
+        path: 'root',
+        data: { reason: reason ? `canceled before it started: ${reason}` : 'canceled before it started', durationMs: 0 },
+      });
+      return true;
+    } catch (e) {
+      if (isSpindleError(e) && e.code === 'run_lost') return false;
+      throw e;
+    }
+  }
+
+  /** Waits, briefly, for the run's terminal event. */
+  private async settled(runId: string): Promise<boolean> {
+    const deadline = Date.now() + this.settleMs;
+    while (Date.now() < deadline) {
+      const last = await lastEventOf(this.bus, runId);
+      if (last && isTerminalEvent(last.event)) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  }
+}
