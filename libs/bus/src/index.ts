@@ -13,3 +13,4 @@ export { serveQueries, query } from './query-rpc';
 export type { QueryHandlers } from './query-rpc';
 export { publishRunCommand } from './run-commands.publisher';
 export { DEFAULT_MAX_EVENT_BYTES, encodeEvent, resolvePayload, openPayloadStore } from './run-payloads';
+export { appendToWaitingRun } from './run-answers';

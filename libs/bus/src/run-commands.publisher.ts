@@ -5,5 +5,5 @@ import type { Bus } from './bus-connection';
 /** Queues a command for the runners; the message id makes a repeated publish a no-op. */
 export async function publishRunCommand(bus: Bus, command: RunCommand, headers: MsgHdrs = natsHeaders()): Promise<void> {
   const valid = runCommandSchema.parse(command);
-  await bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID: `${valid.runId}:${valid.type}`, headers });
+  await bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID: valid.type === 'run.resume' ? `${valid.runId}:resume:${valid.afterSeq}` : `${valid.runId}:${valid.type}`, headers });
 }

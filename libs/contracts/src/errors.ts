@@ -16,6 +16,13 @@ export const ErrorCodes = {
   version_not_found: 'version_not_found',
   idempotency_key_reused: 'idempotency_key_reused',
   conflict: 'conflict',
+  request_not_found: 'request_not_found',
+  checkpoint_not_found: 'checkpoint_not_found',
+  request_closed: 'request_closed',
+  request_already_answered: 'request_already_answered',
+  run_not_waiting: 'run_not_waiting',
+  approval_binding_mismatch: 'approval_binding_mismatch',
+  definition_mismatch: 'definition_mismatch',
   service_unavailable: 'service_unavailable',
   internal: 'internal',
   // run and node failures (engine and runner)
@@ -36,6 +43,7 @@ export const ErrorCodes = {
   expression_error: 'expression_error',
   template_error: 'template_error',
   run_lost: 'run_lost',
+  input_timeout: 'input_timeout',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -54,6 +62,13 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   version_not_found: false,
   idempotency_key_reused: false,
   conflict: false,
+  request_not_found: false,
+  checkpoint_not_found: false,
+  request_closed: false,
+  request_already_answered: false,
+  run_not_waiting: true,
+  approval_binding_mismatch: false,
+  definition_mismatch: false,
   service_unavailable: true,
   internal: false,
   node_failed: false,
@@ -73,6 +88,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   expression_error: false,
   template_error: false,
   run_lost: false,
+  input_timeout: false,
 };
 
 /** One field-level problem, naming the node when the field belongs to one. */

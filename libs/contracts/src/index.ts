@@ -13,3 +13,13 @@ export { runStatusSchema, terminalStatuses } from './run-status';
 export type { RunStatus } from './run-status';
 export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema, usageRollupsSchema } from './trace-queries';
 export type { RunSummary, TraceSpan, RunTrace, TraceQueryOp, TraceQuery, TraceQueryResults, QueryReply, UsageRollups } from './trace-queries';
+export { inputFormSchema, answerModeSchema, pendingToolCallSchema } from './run-events';
+export type { InputForm, AnswerMode, PendingToolCall } from './run-events';
+export {
+  checkpointSummarySchema, checkpointSchema, nodeResultSchema, checkpointQuerySchemas,
+  requestStatusSchema, humanRequestSchema, approvalQuerySchemas,
+} from './service-queries';
+export type {
+  CheckpointSummary, Checkpoint, NodeResult, CheckpointQueryOp, CheckpointQueryResults,
+  RequestStatus, HumanRequest, ApprovalQueryOp, ApprovalQueryResults,
+} from './service-queries';

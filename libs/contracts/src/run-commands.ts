@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Commands to the runners, carried on the work-queue stream `RUN_COMMANDS`. */
 export const runCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), runId: z.string().min(1).max(64), issuedAt: z.iso.datetime({ offset: true }) }),
+  /** Continue a waiting run: an answer (or a request's time limit) was appended at `afterSeq`. */
+  z.object({ type: z.literal('run.resume'), runId: z.string().min(1).max(64), afterSeq: z.number().int().positive(), issuedAt: z.iso.datetime({ offset: true }) }),
 ]);
 export type RunCommand = z.infer<typeof runCommandSchema>;
 

@@ -45,6 +45,37 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D) {
 
 export const workflowRefSchema = z.object({ name: z.string(), version: z.number().int().positive() });
 
+/** What a human node asks for; the answer's shape follows `kind`. */
+export const inputFormSchema = z.object({
+  kind: z.enum(['boolean', 'text', 'json', 'plan_review']),
+  /** JSON Schema an answer's `data` must match (`json` forms). */
+  schema: jsonRecordSchema().optional(),
+  /** The plan under review, rendered from state (`plan_review` forms). */
+  plan: z.unknown().optional(),
+});
+export type InputForm = z.infer<typeof inputFormSchema>;
+
+/**
+ * `single`: one answer; the same answer again is accepted and changes nothing, a different one
+ * is refused. `multiple`: the first answer closes the request; any later one is refused.
+ */
+export const answerModeSchema = z.enum(['single', 'multiple']);
+export type AnswerMode = z.infer<typeof answerModeSchema>;
+
+/** A tool call waiting for approval, bound by id, name and a hash of its arguments. */
+export const pendingToolCallSchema = z.object({ callId: z.string(), name: z.string(), arguments: jsonRecordSchema(), argumentsHash: z.string() });
+export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
+
+/** A catalog version an answer asks the resumed run to continue with (same graph structure). */
+const definitionUpgradeFields = {
+  definitionVersion: z.number().int().positive().optional(),
+  definition: z.unknown().optional(),
+};
+
+function jsonRecordSchema() {
+  return z.record(z.string(), z.unknown());
+}
+
 export const runEventSchemas = {
   'run.queued': event('run.queued', z.object({
     workflow: workflowRefSchema,
@@ -56,16 +87,37 @@ export const runEventSchemas = {
     definition: z.unknown(),
     /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
     subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
-    forkedFrom: z.object({ runId: z.string(), seq: z.number().int().positive() }).optional(),
+    forkedFrom: z.object({ runId: z.string(), seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
+    /** A fork starts at its checkpoint's frontier instead of the graph's entry. */
+    start: z.array(z.string()).optional(),
+    /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
+    cacheRuns: z.array(z.string()).optional(),
   })),
   'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),
   'run.awaiting': event('run.awaiting', z.object({ reason: z.enum(['input', 'tool_approval']), requestIds: z.array(z.string()).optional() })),
-  'run.resumed': event('run.resumed', z.object({ reason: z.string(), attempt: z.number().int().positive().optional() })),
+  'run.resumed': event('run.resumed', z.object({
+    /** `answered`: a person answered; `worker_lost`: its runner died; `handed_back`: its runner shut down. */
+    reason: z.enum(['answered', 'worker_lost', 'handed_back']),
+    attempt: z.number().int().positive(),
+    worker: z.string(),
+    definitionVersion: z.number().int().positive().optional(),
+  })),
+  /** A runner shutting down stopped the run at a checkpoint and handed it back to the queue. */
+  'run.yielded': event('run.yielded', z.object({ reason: z.string(), worker: z.string() })),
   'run.completed': event('run.completed', z.object({ output: jsonRecord, durationMs: z.number().nonnegative(), usage: usageSchema })),
   'run.failed': event('run.failed', z.object({ error: errorInfoSchema, durationMs: z.number().nonnegative(), usage: usageSchema.optional() })),
   'run.canceled': event('run.canceled', z.object({ reason: z.string().optional(), durationMs: z.number().nonnegative().optional() })),
   'node.started': event('node.started', z.object({ nodeType: z.string(), input: z.unknown() })),
-  'node.completed': event('node.completed', z.object({ nodeType: z.string(), output: jsonRecord, handle: z.string().optional(), durationMs: z.number().nonnegative() })),
+  'node.completed': event('node.completed', z.object({
+    nodeType: z.string(),
+    output: jsonRecord,
+    handle: z.string().optional(),
+    durationMs: z.number().nonnegative(),
+    /** A `checkpoint: true` node's result key: sha256(runId | nodeId | iteration | inputHash). */
+    cacheKey: z.string().optional(),
+    /** The result was reused from that key instead of executing the node. */
+    cachedFrom: z.string().optional(),
+  })),
   'node.failed': event('node.failed', z.object({ nodeType: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
   'model.started': event('model.started', z.object({
     model: z.string(),
@@ -103,11 +155,41 @@ export const runEventSchemas = {
   'loop.iteration': event('loop.iteration', jsonRecord),
   'branch.started': event('branch.started', jsonRecord),
   'branch.completed': event('branch.completed', jsonRecord),
-  'input.requested': event('input.requested', jsonRecord),
-  'input.answered': event('input.answered', jsonRecord),
-  'approval.requested': event('approval.requested', jsonRecord),
-  'approval.resolved': event('approval.resolved', jsonRecord),
-  'checkpoint.saved': event('checkpoint.saved', jsonRecord),
+  'input.requested': event('input.requested', z.object({
+    requestId: z.string(),
+    prompt: z.string(),
+    form: inputFormSchema,
+    mode: answerModeSchema,
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
+  })),
+  'input.answered': event('input.answered', z.object({
+    requestId: z.string(),
+    /** The answer (`approved`, `text` or `data`); absent when the request timed out. */
+    answer: jsonRecord.optional(),
+    timedOut: z.boolean().optional(),
+    answeredBy: z.string(),
+    ...definitionUpgradeFields,
+  })),
+  'approval.requested': event('approval.requested', z.object({ requestId: z.string(), prompt: z.string(), call: pendingToolCallSchema, mode: answerModeSchema })),
+  'approval.resolved': event('approval.resolved', z.object({
+    requestId: z.string(),
+    decision: z.enum(['approved', 'rejected']),
+    callId: z.string(),
+    name: z.string(),
+    argumentsHash: z.string(),
+    message: z.string().optional(),
+    answeredBy: z.string(),
+    ...definitionUpgradeFields,
+  })),
+  /** A super-step boundary: the state and the nodes to run next, enough to resume or fork. */
+  'checkpoint.saved': event('checkpoint.saved', z.object({
+    checkpointId: z.string(),
+    step: z.number().int().nonnegative(),
+    state: jsonRecord,
+    frontier: z.array(z.string()),
+    /** Hash of the graph's structure (node ids, types, edges): a resume on another version must match it. */
+    graphHash: z.string(),
+  })),
   'context.truncated': event('context.truncated', jsonRecord),
   custom: event('custom', jsonRecord),
 } as const;

@@ -32,3 +32,11 @@ export type {
 export { handoffToolName, isHandoffTool } from './executors/handoff-tool';
 export { subgraphRef } from './executors/subgraph.executor';
 export { subgraphRefs } from './definition/subgraph-refs';
+export { RunHistory } from './interpreter/run-history';
+export { graphStructureHash } from './definition/graph-structure';
+export { toolArgumentsHash } from './executors/tool-approval';
+export { checkHumanAnswer } from './executors/human-answer';
+export type { AnswerCheck } from './executors/human-answer';
+export { canonicalJson } from './interpreter/canonical-json';
+export type { NodeResultStore, StoredNodeResult } from './ports';
+export type { HumanNode } from './definition/workflow-definition.schema';

@@ -118,4 +118,22 @@ export interface IdSource {
   spanId(): string;
   /** A correlation id for a redacted error. */
   correlationId(): string;
+  /** A new request id (human input, tool approval), unique across runs. */
+  requestId(): string;
+}
+
+/** A `checkpoint: true` node's stored result, found by key. */
+export interface StoredNodeResult {
+  key: string;
+  output: Record<string, unknown>;
+  handle: string | null;
+}
+
+/**
+ * Where `checkpoint: true` nodes' results are kept (the checkpoint service projects them from
+ * `node.completed`). A store that cannot answer returns undefined: the node then runs.
+ */
+export interface NodeResultStore {
+  /** The first of `keys` (in order) with a stored result. */
+  find(keys: readonly string[]): Promise<StoredNodeResult | undefined>;
 }

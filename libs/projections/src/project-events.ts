@@ -47,6 +47,8 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   },
   'run.awaiting': (e, { run }) => setRunStatus(run, e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval'),
   'run.resumed': (_e, { run }) => setRunStatus(run, 'running'),
+  // Handed back to the queue by a runner shutting down: waiting for another runner.
+  'run.yielded': (_e, { run }) => setRunStatus(run, 'queued'),
   'run.completed': (e, target) => endRun(e, target, 'completed', { output: e.data.output }),
   'run.failed': (e, target) => endRun(e, target, 'failed', { error: e.data.error }),
   'run.canceled': (e, target) => endRun(e, target, 'canceled', { error: { code: 'canceled', message: e.data.reason ?? 'canceled' } }),

@@ -86,6 +86,8 @@ const SHAPES: Record<NodeType, [string, string]> = {
   append: ['[(', ')]'],
   // A double circle: the run stops here.
   fail: ['(((', ')))'],
+  // A hexagon: the run waits for a person here.
+  human: ['{{', '}}'],
 };
 
 function toMermaid(nodes: GraphView['nodes'], edges: GraphView['edges']): string {

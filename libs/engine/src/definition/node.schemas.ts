@@ -10,6 +10,15 @@ const base = {
   /** Per-node timeout: the node's signal aborts at this point, and a node that ignores it is cut off shortly after. */
   timeout_ms: z.number().int().positive().max(86_400_000).optional(),
 };
+/**
+ * `checkpoint: true` stores the node's result under sha256(runId | nodeId | iteration | inputHash);
+ * a resumed or forked run with the same input reuses it instead of executing the node again.
+ * `volatile_keys` are state keys left out of the input hash (timestamps, request ids).
+ */
+const cacheFields = {
+  checkpoint: z.boolean().default(false),
+  volatile_keys: z.array(z.string().min(1).max(64)).max(50).default([]),
+};
 const toolName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a tool name (letters, digits, _ . -)');
 
 export const setNodeSchema = z.strictObject({
@@ -27,6 +36,7 @@ export const llmNodeSchema = z.strictObject({
   system: z.string().optional(),
   output_key: stateKey.default('output'),
   stream: z.boolean().default(false),
+  ...cacheFields,
 });
 
 export const conditionNodeSchema = z.strictObject({
@@ -42,6 +52,7 @@ export const functionNodeSchema = z.strictObject({
   function: z.string().min(1),
   /** Static arguments passed to the function; string values are templates. */
   args: z.record(z.string(), z.unknown()).optional(),
+  ...cacheFields,
 });
 
 /**
@@ -78,6 +89,14 @@ export const agentNodeSchema = z.strictObject({
     .max(16)
     .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique within the agent')
     .optional(),
+  /**
+   * Pause before a tool runs until a person approves that exact call: `true` for every tool, or
+   * the names of the tools that need it. A rejection skips the tool and tells the model why.
+   */
+  approval: z.union([z.boolean(), z.array(toolName).min(1).max(64)]).default(false),
+  /** How answers to its approval requests are taken (see the human node). */
+  approval_mode: z.enum(['single', 'multiple']).default('single'),
+  ...cacheFields,
 });
 
 export const toolNodeSchema = z.strictObject({
@@ -87,7 +106,33 @@ export const toolNodeSchema = z.strictObject({
   /** Arguments; string values are templates. */
   args: z.record(z.string(), z.unknown()).default({}),
   output_key: stateKey.default('result'),
+  ...cacheFields,
 });
+
+/**
+ * Asks a person and waits (the runner holds nothing meanwhile). The answer goes to `output_key`:
+ * `{ approved }` (boolean), `{ text }` (text), `{ data }` (json, validated against `schema`),
+ * `{ approved, text? }` (plan_review: a rejection carries the revision). With `timeout_ms` the
+ * request expires: the run follows the `timeout` edge, or fails with `input_timeout` without one.
+ */
+export const humanNodeSchema = z
+  .strictObject({
+    id: nodeId,
+    label: z.string().max(200).optional(),
+    type: z.literal('human'),
+    prompt: z.string().min(1).max(10_000),
+    form: z.enum(['boolean', 'text', 'json', 'plan_review']).default('boolean'),
+    /** `json` forms: the JSON Schema an answer's `data` must match. */
+    schema: z.record(z.string(), z.unknown()).optional(),
+    /** `plan_review` forms: the plan shown for review (a template, or JSON whose strings are templates). */
+    plan: z.unknown().optional(),
+    /** `single`: the same answer again is accepted and changes nothing; `multiple`: the first answer closes it. */
+    mode: z.enum(['single', 'multiple']).default('single'),
+    /** How long the request stays open. */
+    timeout_ms: z.number().int().positive().max(30 * 86_400_000).optional(),
+    output_key: stateKey.optional(),
+  })
+  .refine((n) => n.form !== 'json' || n.schema !== undefined, { message: 'a json form needs a schema', path: ['schema'] });
 
 export const routerNodeSchema = z.strictObject({
   ...base,
@@ -183,5 +228,5 @@ export const failNodeSchema = z.strictObject({
 
 export const nodeSchema = z.discriminatedUnion('type', [
   setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema, subgraphNodeSchema,
-  appendNodeSchema, failNodeSchema,
+  appendNodeSchema, failNodeSchema, humanNodeSchema,
 ]);

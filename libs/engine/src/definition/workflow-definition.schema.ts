@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentNodeSchema, appendNodeSchema, nodeId, conditionNodeSchema, edgeSchema, failNodeSchema, forkNodeSchema, functionNodeSchema, llmNodeSchema, loopNodeSchema, nodeSchema, routerNodeSchema, setNodeSchema, subgraphNodeSchema, subgraphSchema, toolNodeSchema } from './node.schemas';
+import { agentNodeSchema, appendNodeSchema, nodeId, conditionNodeSchema, edgeSchema, failNodeSchema, forkNodeSchema, functionNodeSchema, llmNodeSchema, loopNodeSchema, nodeSchema, routerNodeSchema, setNodeSchema, subgraphNodeSchema, subgraphSchema, toolNodeSchema, humanNodeSchema } from './node.schemas';
 import { concurrentPatternSchema, groupChatPatternSchema, handoffPatternSchema, magenticPatternSchema, sequentialPatternSchema } from '../patterns/pattern-definition.schema';
 
 /**
@@ -45,6 +45,7 @@ export type ForkNode = z.infer<typeof forkNodeSchema>;
 export type SubgraphNode = z.infer<typeof subgraphNodeSchema>;
 export type AppendNode = z.infer<typeof appendNodeSchema>;
 export type FailNode = z.infer<typeof failNodeSchema>;
+export type HumanNode = z.infer<typeof humanNodeSchema>;
 export type Subgraph = z.infer<typeof subgraphSchema>;
 /** Anything that holds nodes and edges: the definition itself, a loop body, a fork branch. */
 export type NodeContainer = Pick<Subgraph, 'nodes' | 'edges' | 'entry'>;
@@ -58,7 +59,7 @@ export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */
 export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
 
-export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork', 'subgraph', 'append', 'fail'] as const satisfies readonly NodeType[];
+export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork', 'subgraph', 'append', 'fail', 'human'] as const satisfies readonly NodeType[];
 
 /** Edge handles a node can emit; an edge with any other handle is a definition error. */
 export function handlesOf(node: WorkflowNode): readonly string[] {
@@ -70,6 +71,10 @@ export function handlesOf(node: WorkflowNode): readonly string[] {
     case 'fail':
       // The run ends here: nothing follows a fail node.
       return [];
+    case 'human':
+      return node.timeout_ms !== undefined ? ['default', 'rejected', 'timeout'] : ['default', 'rejected'];
+    case 'agent':
+      return node.approval !== false ? ['default', 'rejected'] : ['default'];
     default:
       return ['default'];
   }

@@ -7,6 +7,7 @@ import { handOff, handoffToolSpec, isHandoffTool } from './handoff-tool';
 import { callModel } from './model-call';
 import type { NodeContext, NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
+import { approveToolCalls } from './tool-approval';
 
 interface AgentInput {
   model: string;
@@ -49,14 +50,27 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     // A structured answer is validated whole, so it is not streamed.
     const stream = node.stream && !node.structured;
     const system = node.structured ? withAnswerSchema(input.instructions, node.structured) : input.instructions;
+    let rejected = false;
     for (let turn = 1; turn <= node.max_turns; turn++) {
       const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream });
-      if (reply.toolCalls.length === 0) return { delta: { [node.output_key]: node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text } };
+      if (reply.toolCalls.length === 0) {
+        const answer = node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text;
+        return { delta: { [node.output_key]: answer }, ...(rejected && ctx.handles.has('rejected') ? { handle: 'rejected' } : {}) };
+      }
       const before = messages.length;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+      const decisions = await approveToolCalls(node, ctx, reply.toolCalls);
       for (const call of reply.toolCalls) {
         // Only a handoff the agent was offered: an invented one goes to the ToolPort and fails as unknown.
         if (isHandoffTool(call.name) && input.tools.includes(call.name)) return { delta: await handOff(ctx, call) };
+        const decision = decisions.get(call.id);
+        if (decision?.decision === 'rejected') {
+          // Skipped, and the person's message reaches the model as their instruction.
+          rejected = true;
+          const instruction = decision.message ?? 'A person rejected this tool call.';
+          messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify({ rejected: true, instruction }), isError: true });
+          continue;
+        }
         const outcome = await callTool(ctx, call);
         messages.push(
           outcome.ok

@@ -5,6 +5,7 @@ import { conditionExecutor } from './condition.executor';
 import { failExecutor } from './fail.executor';
 import { forkExecutor } from './fork.executor';
 import { functionExecutor } from './function.executor';
+import { humanExecutor } from './human.executor';
 import { llmExecutor } from './llm.executor';
 import { loopExecutor } from './loop.executor';
 import type { NodeExecutor } from './node-executor';
@@ -27,4 +28,5 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   subgraph: subgraphExecutor,
   append: appendExecutor,
   fail: failExecutor,
+  human: humanExecutor,
 };

@@ -16,7 +16,7 @@ export const loopExecutor: NodeExecutor<'loop', { max_steps: number; until?: str
   async execute(node, _input, ctx) {
     let state: RunState = ctx.state;
     for (let iteration = 1; iteration <= node.max_steps; iteration++) {
-      await ctx.env.log.append({
+      if (!ctx.replay?.iterations.has(iteration)) await ctx.env.log.append({
         type: 'loop.iteration',
         nodeId: ctx.nodeId,
         spanId: ctx.spanId,

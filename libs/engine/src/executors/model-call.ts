@@ -20,6 +20,9 @@ export interface ModelCallInput {
  * running totals) or `model.failed`. Streamed text goes to the token sink.
  */
 export async function callModel(ctx: NodeContext, input: ModelCallInput): Promise<ModelResult> {
+  // A resumed node gets the calls it already made from its log: the provider is not called again.
+  const recorded = ctx.replay?.nextModelResult();
+  if (recorded) return recorded;
   const { env } = ctx;
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();

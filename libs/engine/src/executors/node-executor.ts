@@ -5,6 +5,7 @@ import type { RunState } from '../interpreter/state';
 import type { NodePlacement } from '../interpreter/run-node';
 import type { RunScope } from '../interpreter/run-scope';
 import type { UsageLedger } from '../interpreter/usage-ledger';
+import type { NodeRecord } from '../interpreter/run-history';
 
 /** What an executor gets besides its node: where it is in the run and the run's ports. */
 export interface NodeContext {
@@ -23,6 +24,10 @@ export interface NodeContext {
   readonly scope: RunScope;
   /** Aborts on cancel, run timeout, or this node's own timeout: pass it to every call. */
   readonly signal: AbortSignal;
+  /** The log's record of this execution when a resumed run re-enters it: what it already did. */
+  readonly replay?: NodeRecord;
+  /** The handles this node has edges for, so it can choose `rejected` or `timeout` only when wired. */
+  readonly handles: ReadonlySet<string>;
 }
 
 export interface NodeOutcome {

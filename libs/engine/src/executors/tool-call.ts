@@ -11,6 +11,9 @@ export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: Er
  * it is an observation the model sees. Only an abort (cancel, timeout) is thrown.
  */
 export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOutcome> {
+  // A call the log shows returned is not run again when the node is resumed.
+  const recorded = ctx.replay?.toolOutcomes.get(call.id);
+  if (recorded) return recorded;
   const { env } = ctx;
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();

@@ -30,8 +30,8 @@ describe('executeRun', () => {
 
     expect(outcome).toMatchObject({ status: 'completed', output: { greeting: 'hi Ada', answer: 'Hello there Ada' }, usage: { totalTokens: 6 } });
     expect(events.map((e) => `${e.type}:${e.nodeId ?? ''}`)).toEqual([
-      'run.started:', 'node.started:greet', 'node.completed:greet', 'node.started:long', 'node.completed:long',
-      'node.started:reply', 'model.started:reply', 'model.completed:reply', 'node.completed:reply', 'run.completed:',
+      'run.started:', 'node.started:greet', 'node.completed:greet', 'checkpoint.saved:', 'node.started:long', 'node.completed:long', 'checkpoint.saved:',
+      'node.started:reply', 'model.started:reply', 'model.completed:reply', 'node.completed:reply', 'checkpoint.saved:', 'run.completed:',
     ]);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const [greetDone] = events.filter((e) => e.type === 'node.completed');

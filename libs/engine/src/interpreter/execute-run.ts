@@ -1,10 +1,12 @@
-import type { ErrorInfo, Usage } from '@spindle/contracts';
+import type { ErrorInfo, RunEventDraft, Usage } from '@spindle/contracts';
+import { graphStructureHash } from '../definition/graph-structure';
 import type { WorkflowDefinition } from '../definition/workflow-definition.schema';
-import type { RunEnvironment } from './run-environment';
-import { runGraph } from './run-graph';
-import type { RunState } from './state';
 import { toGraph } from '../patterns/compile-pattern';
+import type { RunEnvironment } from './run-environment';
+import { runGraph, type GraphOutcome } from './run-graph';
 import { RunScope } from './run-scope';
+import type { RunState } from './state';
+import { RunSuspended, RunYielded } from './suspension';
 
 export interface RunStart {
   definition: WorkflowDefinition;
@@ -13,26 +15,60 @@ export interface RunStart {
   subgraphs?: ReadonlyMap<string, { version: number; definition: WorkflowDefinition }>;
   attempt: number;
   worker: string;
+  /** A fork starts at its checkpoint's frontier (`[]`: nothing left to run). */
+  start?: readonly string[];
+  /** Set when the run continues a log that already has steps (`env.history` holds them). */
+  resume?: { reason: 'answered' | 'worker_lost' | 'handed_back'; definitionVersion?: number };
 }
 
 export type RunOutcome =
   | { status: 'completed'; output: RunState; usage: Usage }
   | { status: 'failed'; error: ErrorInfo; usage: Usage }
-  | { status: 'canceled'; reason: string; usage: Usage };
+  | { status: 'canceled'; reason: string; usage: Usage }
+  /** Waiting for a person: the runner holds nothing until an answer resumes it. */
+  | { status: 'awaiting'; requestIds: string[]; usage: Usage }
+  /** Handed back at a checkpoint because the runner is shutting down. */
+  | { status: 'yielded'; usage: Usage };
 
 /**
- * A run from `run.started` to its terminal event. Throws only when the run was lost to
- * another writer (`run_lost`): then nothing more may be appended.
+ * A run from `run.started` (or `run.resumed`) to its terminal event, or to the point where it
+ * waits for a person or is handed back. Throws only when the run was lost to another writer
+ * (`run_lost`): then nothing more may be appended.
  */
 export async function executeRun(start: RunStart, env: RunEnvironment): Promise<RunOutcome> {
-  const began = env.clock.now().getTime();
+  const began = env.clock.now().getTime() - (env.history?.activeMs ?? 0);
   const run = { spanId: env.rootSpanId, path: 'root' };
   const graph = toGraph(start.definition);
-  const scope = new RunScope(began, env.maxSteps, graph.budget, start.subgraphs);
+  const scope = new RunScope(began, env.maxSteps, graph.budget, start.subgraphs, env.history?.usage);
   const usage = scope.usage;
-  await env.log.append({ type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } });
+  await env.log.append(
+    start.resume
+      ? { type: 'run.resumed', ...run, data: { reason: start.resume.reason, attempt: start.attempt, worker: start.worker, ...(start.resume.definitionVersion ? { definitionVersion: start.resume.definitionVersion } : {}) } }
+      : { type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } },
+  );
 
-  const outcome = await runGraph(graph, start.state, { containerPath: 'root', parentSpanId: env.rootSpanId }, env, scope);
+  const graphHash = graphStructureHash(start.definition);
+  let step = 0;
+  const atBoundary = async (state: RunState, next: string | undefined) => {
+    const checkpointId = `cp-${++step}`;
+    if (env.history?.checkpoints.has(checkpointId)) return;
+    await env.log.append({ type: 'checkpoint.saved', ...run, data: { checkpointId, step, state: { ...state }, frontier: next ? [next] : [], graphHash } } as RunEventDraft);
+  };
+  let outcome: GraphOutcome;
+  try {
+    const where = { containerPath: 'root', parentSpanId: env.rootSpanId };
+    outcome = await runGraph(graph, start.state, where, env, scope, { atBoundary, ...(start.start ? { start: start.start[0] ?? null } : {}) });
+  } catch (e) {
+    if (e instanceof RunSuspended) {
+      await env.log.append({ type: 'run.awaiting', ...run, data: { reason: e.reason, requestIds: e.requestIds } });
+      return { status: 'awaiting', requestIds: e.requestIds, usage: usage.snapshot() };
+    }
+    if (e instanceof RunYielded) {
+      await env.log.append({ type: 'run.yielded', ...run, data: { reason: e.reason, worker: start.worker } });
+      return { status: 'yielded', usage: usage.snapshot() };
+    }
+    throw e;
+  }
   const durationMs = env.clock.now().getTime() - began;
   const totals = usage.snapshot();
   if (outcome.status === 'completed') {

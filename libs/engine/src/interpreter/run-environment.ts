@@ -1,4 +1,5 @@
-import type { Clock, FunctionRegistry, IdSource, ModelPort, RunLogPort, TokenSink, ToolPort } from '../ports';
+import type { Clock, FunctionRegistry, IdSource, ModelPort, NodeResultStore, RunLogPort, TokenSink, ToolPort } from '../ports';
+import type { RunHistory } from './run-history';
 
 /** Everything a run needs from outside the engine. */
 export interface RunEnvironment {
@@ -18,6 +19,14 @@ export interface RunEnvironment {
   readonly maxSteps: number;
   /** How long a node that ignores its timeout signal may keep going before it is cut off. */
   readonly timeoutGraceMs?: number;
+  /** What the run already did, when it is resumed: recorded steps are not repeated. */
+  readonly history?: RunHistory;
+  /** Aborted when the runner is shutting down: the run stops at its next checkpoint and is handed back. */
+  readonly drain?: AbortSignal;
+  /** Stored results of `checkpoint: true` nodes; absent where there is no store. */
+  readonly results?: NodeResultStore;
+  /** Runs whose stored node results this run may reuse besides its own (a fork's ancestry). */
+  readonly cacheRuns?: readonly string[];
   /** Receives the full text of a redacted user-code error under its correlation id. */
   readonly reportRedacted: (correlationId: string, error: unknown) => void;
 }

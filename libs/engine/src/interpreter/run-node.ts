@@ -6,6 +6,8 @@ import { toErrorInfo } from './error-info';
 import type { RunEnvironment } from './run-environment';
 import type { RunState } from './state';
 import type { RunScope } from './run-scope';
+import { isCheckpointed, lookUpNodeResult } from './node-cache';
+import { isPause } from './suspension';
 
 export type NodeResult = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
 
@@ -22,15 +24,24 @@ export interface NodePlacement {
 /**
  * The one node wrapper: every node execution, whatever its type, is framed by `node.started`
  * and `node.completed` (with its delta) or `node.failed`. Executors never emit these.
+ *
+ * In a resumed run, an execution the log already finished returns its recorded result and
+ * appends nothing; one the log shows started re-enters under its recorded span (its recorded
+ * calls are replayed inside it). A `checkpoint: true` node with a stored result for the same
+ * input completes with that result instead of running.
  */
-export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope): Promise<NodeResult> {
+export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope, handles: ReadonlySet<string>): Promise<NodeResult> {
+  const path = `${where.containerPath}/${node.id}`;
+  const record = env.history?.node(path, scope.occurrence(path));
+  if (record?.outcome) return record.outcome.ok ? record.outcome : { ok: false, error: { ...record.outcome.error, nodeId: node.id } };
+
   const executor = executors[node.type] as NodeExecutor<typeof node.type, unknown>;
-  const spanId = env.ids.spanId();
+  const spanId = record?.spanId ?? env.ids.spanId();
   const span = {
     nodeId: node.id,
     spanId,
     parentSpanId: where.parentSpanId,
-    path: `${where.containerPath}/${node.id}`,
+    path,
     ...(where.iteration !== undefined ? { iteration: where.iteration } : {}),
     ...(where.branchId !== undefined ? { branchId: where.branchId } : {}),
   };
@@ -44,20 +55,32 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
   } catch (e) {
     prepareError = e;
   }
-  const startedSeq = await env.log.append({ type: 'node.started', ...span, data: { nodeType: node.type, input: input ?? null } });
+  const cache = prepareError === undefined && isCheckpointed(node) ? await lookUpNodeResult(node, state, where.iteration, env) : undefined;
+  const startedSeq = record?.startedSeq ?? (await env.log.append({ type: 'node.started', ...span, data: { nodeType: node.type, input: input ?? null } }));
+  if (cache?.stored) {
+    const handle = cache.stored.handle ?? 'default';
+    await env.log.append({
+      type: 'node.completed',
+      ...span,
+      data: { nodeType: node.type, output: cache.stored.output, ...(handle !== 'default' ? { handle } : {}), durationMs: elapsed(), cacheKey: cache.key, cachedFrom: cache.stored.key },
+    });
+    return { ok: true, delta: cache.stored.output, handle };
+  }
   const deadline = nodeDeadline(node, env);
   try {
     if (prepareError !== undefined) throw prepareError;
-    const running = executor.execute(node as never, input, { env, nodeId: node.id, spanId, path: span.path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal });
-    const outcome = await Promise.race([running, deadline.hardCut]);
+    const ctx = { env, nodeId: node.id, spanId, path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal, replay: record, handles };
+    const outcome = await Promise.race([executor.execute(node as never, input, ctx), deadline.hardCut]);
     const handle = outcome.handle ?? 'default';
     await env.log.append({
       type: 'node.completed',
       ...span,
-      data: { nodeType: node.type, output: outcome.delta, ...(handle !== 'default' ? { handle } : {}), durationMs: elapsed() },
+      data: { nodeType: node.type, output: outcome.delta, ...(handle !== 'default' ? { handle } : {}), durationMs: elapsed(), ...(cache ? { cacheKey: cache.key } : {}) },
     });
     return { ok: true, delta: outcome.delta, handle };
   } catch (e) {
+    // Waiting for a person, or handed back: the node stays open and a resumed run re-enters it.
+    if (isPause(e)) throw e;
     // An abort (cancel, run or node timeout, lost run) wins over whatever error the abort caused.
     const reason = deadline.signal.aborted && isSpindleError(deadline.signal.reason) ? deadline.signal.reason : e;
     if (isSpindleError(reason) && reason.code === 'run_lost') throw reason;
@@ -75,7 +98,8 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
  * promise is abandoned, its result ignored).
  */
 function nodeDeadline(node: WorkflowNode, env: RunEnvironment) {
-  if (!node.timeout_ms) return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
+  // A human node's `timeout_ms` is how long its request stays open, not a deadline for running.
+  if (node.type === 'human' || !node.timeout_ms) return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
   const controller = new AbortController();
   const timeout = new SpindleError('node_timeout', `node "${node.id}" exceeded its timeout of ${node.timeout_ms} ms`);
   const soft = setTimeout(() => controller.abort(timeout), node.timeout_ms);

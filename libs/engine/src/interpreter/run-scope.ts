@@ -1,3 +1,4 @@
+import type { Usage } from '@spindle/contracts';
 import type { Budget, WorkflowDefinition } from '../definition/workflow-definition.schema';
 import { UsageLedger } from './usage-ledger';
 
@@ -6,8 +7,9 @@ import { UsageLedger } from './usage-ledger';
  * branches): its usage ledger, its budget, its step count.
  */
 export class RunScope {
-  readonly usage = new UsageLedger();
+  readonly usage: UsageLedger;
   private steps = 0;
+  private readonly occurrences = new Map<string, number>();
 
   constructor(
     readonly startedAt: number,
@@ -15,11 +17,21 @@ export class RunScope {
     readonly budget?: Budget,
     /** Catalog workflows the run's subgraph nodes call, embedded when the run was queued. */
     readonly subgraphs: ReadonlyMap<string, { version: number; definition: WorkflowDefinition }> = new Map(),
-  ) {}
+    usageSoFar?: Usage,
+  ) {
+    this.usage = new UsageLedger(usageSoFar);
+  }
 
   /** Counts a node execution; false once the run has used up its steps. */
   takeStep(): boolean {
     return ++this.steps <= this.maxSteps;
+  }
+
+  /** Counts executions of the node at `path`: the n-th one (from 0) is how a resumed run finds its record. */
+  occurrence(path: string): number {
+    const n = this.occurrences.get(path) ?? 0;
+    this.occurrences.set(path, n + 1);
+    return n;
   }
 
   /** Why the run may not start another node, or undefined while it is within its budget. */

@@ -2,7 +2,12 @@ import type { Usage } from '@spindle/contracts';
 
 /** The run's running token totals: every model call adds to it, every `model.completed` reports it. */
 export class UsageLedger {
-  private totals: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  private totals: Usage;
+
+  /** A resumed run's ledger continues from the totals its log last recorded. */
+  constructor(from: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }) {
+    this.totals = { ...from };
+  }
 
   add(usage: Usage): Usage {
     const cost = (this.totals.costUsd ?? 0) + (usage.costUsd ?? 0);

@@ -65,7 +65,7 @@ describe('handoff pattern', () => {
     expect(model.requests).toHaveLength(3);
     expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.iteration)).toEqual([1, 2, 3]);
     expect(events.map((e) => `${e.type}:${e.nodeId ?? ''}`).slice(-6)).toEqual([
-      'node.completed:handoff-loop', 'node.started:handoff-finished', 'node.completed:handoff-finished',
+      'node.started:handoff-finished', 'node.completed:handoff-finished', 'checkpoint.saved:',
       'node.started:handoff-exhausted', 'node.failed:handoff-exhausted', 'run.failed:',
     ]);
     expect(events.find((e) => e.type === 'node.completed' && e.nodeId === 'handoff-loop')?.data).toMatchObject({ output: { next_agent: 'billing', transcript: expect.arrayContaining([{ agent: 'billing', handoff_to: 'triage', text: 'no, yours' }]) } });

@@ -16,6 +16,10 @@ export const agentSpecSchema = z.strictObject({
   tools: z.array(z.string()).max(64).default([]),
   max_turns: z.number().int().min(1).max(100).default(8),
   stream: z.boolean().default(false),
+  /** Tool calls that wait for a person's approval (see the agent node). */
+  approval: z.union([z.boolean(), z.array(z.string()).min(1).max(64)]).default(false),
+  /** Store each answer so a resumed or forked run with the same input reuses it. */
+  checkpoint: z.boolean().default(false),
 });
 
 /** Agents with distinct names: a name is a node id and a state key. */

@@ -19,6 +19,10 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     max_turns: spec.max_turns,
     stream: spec.stream,
     output_key: outputKey,
+    approval: spec.approval,
+    approval_mode: 'single',
+    checkpoint: spec.checkpoint,
+    volatile_keys: [],
   };
 }
 

@@ -1,7 +1,8 @@
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import type { RunEnvironment } from '../interpreter/run-environment';
 import { SpindleError } from '@spindle/contracts';
-import type { ModelPort, ModelRequest, ModelResult, RegisteredFunction, ToolCall, ToolSpec } from '../ports';
+import type { ModelPort, ModelRequest, ModelResult, NodeResultStore, RegisteredFunction, ToolCall, ToolSpec } from '../ports';
+import { RunHistory } from '../interpreter/run-history';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
 export function recordingEnvironment(opts: {
@@ -10,12 +11,17 @@ export function recordingEnvironment(opts: {
   tools?: Record<string, InProcessTool>;
   signal?: AbortSignal;
   maxSteps?: number;
+  /** A log to continue (a resumed run): its events come first and make up `env.history`. */
+  prior?: readonly RunEvent[];
+  results?: NodeResultStore;
+  drain?: AbortSignal;
 } = {}) {
-  const events: RunEvent[] = [];
+  const events: RunEvent[] = [...(opts.prior ?? [])];
   const tokens: Array<{ spanId: string; afterSeq: number; text: string }> = [];
   const redacted: Array<{ id: string; error: unknown }> = [];
   let span = 0;
   let correlation = 0;
+  let request = 0;
   let tick = 0;
   const env: RunEnvironment = {
     runId: 'run-1',
@@ -43,10 +49,13 @@ export function recordingEnvironment(opts: {
     },
     tokens: { push: (t) => tokens.push(t), flush: () => undefined },
     clock: { now: () => new Date(Date.UTC(2026, 0, 1) + 5 * tick++) },
-    ids: { spanId: () => `span-${++span}`, correlationId: () => `corr-${++correlation}` },
+    ids: { spanId: () => `span-${++span}`, correlationId: () => `corr-${++correlation}`, requestId: () => `req-${++request}` },
     signal: opts.signal ?? new AbortController().signal,
     maxSteps: opts.maxSteps ?? 100,
     reportRedacted: (id, error) => redacted.push({ id, error }),
+    ...(opts.prior ? { history: new RunHistory(opts.prior) } : {}),
+    ...(opts.results ? { results: opts.results } : {}),
+    ...(opts.drain ? { drain: opts.drain } : {}),
   };
   return { env, events, tokens, redacted };
 }

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
+
+/** Read models of the checkpoint and approval services, served over NATS request/reply. */
+
+export const checkpointSummarySchema = z.object({
+  checkpointId: z.string(),
+  runId: z.string(),
+  /** `seq` of its `checkpoint.saved` event. */
+  seq: z.number().int().positive(),
+  step: z.number().int().nonnegative(),
+  frontier: z.array(z.string()),
+  graphHash: z.string(),
+  savedAt: z.string(),
+});
+export type CheckpointSummary = z.infer<typeof checkpointSummarySchema>;
+export const checkpointSchema = checkpointSummarySchema.extend({ state: z.record(z.string(), z.unknown()) });
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+
+/** A `checkpoint: true` node's stored result. */
+export const nodeResultSchema = z.object({ key: z.string(), runId: z.string(), nodeId: z.string(), output: z.record(z.string(), z.unknown()), handle: z.string().nullable() });
+export type NodeResult = z.infer<typeof nodeResultSchema>;
+
+/** `waitForSeq`: answer only once the projection has applied that seq of the run (bounded wait). */
+export const checkpointQuerySchemas = {
+  listCheckpoints: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
+  /** The named checkpoint, or the run's latest when `checkpointId` is absent. */
+  getCheckpoint: z.object({ runId: z.string(), checkpointId: z.string().optional(), waitForSeq: z.number().int().nonnegative().optional() }),
+  /** The first stored result among `keys` (tried in order), if any is still within its TTL. */
+  getNodeResult: z.object({ keys: z.array(z.string()).min(1).max(16) }),
+} as const;
+export type CheckpointQueryOp = keyof typeof checkpointQuerySchemas;
+export interface CheckpointQueryResults {
+  listCheckpoints: { checkpoints: CheckpointSummary[] };
+  getCheckpoint: { checkpoint: Checkpoint | null };
+  getNodeResult: { result: NodeResult | null };
+}
+
+export const requestStatusSchema = z.enum(['pending', 'answered', 'timed_out', 'canceled']);
+export type RequestStatus = z.infer<typeof requestStatusSchema>;
+
+/** A person's open (or closed) request: a human node's input or a tool call's approval. */
+export const humanRequestSchema = z.object({
+  requestId: z.string(),
+  runId: z.string(),
+  workflow: z.string(),
+  nodeId: z.string(),
+  kind: z.enum(['input', 'approval']),
+  prompt: z.string(),
+  /** `input` requests: what to answer. */
+  form: inputFormSchema.nullable(),
+  /** `approval` requests: the exact call awaiting approval. */
+  call: pendingToolCallSchema.nullable(),
+  mode: answerModeSchema,
+  status: requestStatusSchema,
+  requestedAt: z.string(),
+  expiresAt: z.string().nullable(),
+  /** Milliseconds since it was requested, when the answer was computed. */
+  ageMs: z.number().int().nonnegative(),
+  answeredAt: z.string().nullable(),
+  answeredBy: z.string().nullable(),
+  answer: z.record(z.string(), z.unknown()).nullable(),
+  /** `seq` of its `input.requested` / `approval.requested` event. */
+  seq: z.number().int().positive(),
+});
+export type HumanRequest = z.infer<typeof humanRequestSchema>;
+
+export const approvalQuerySchemas = {
+  listRequests: z.object({
+    status: requestStatusSchema.optional(),
+    runId: z.string().optional(),
+    waitForSeq: z.number().int().nonnegative().optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    /** Opaque, from the previous page's `nextCursor`. */
+    cursor: z.string().optional(),
+  }),
+} as const;
+export type ApprovalQueryOp = keyof typeof approvalQuerySchemas;
+export interface ApprovalQueryResults {
+  listRequests: { requests: HumanRequest[]; nextCursor: string | null };
+}

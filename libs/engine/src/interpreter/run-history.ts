@@ -1,0 +1,139 @@
+import type { ErrorInfo, RunEvent, RunEventOf, Usage } from '@spindle/contracts';
+import type { ModelResult } from '../ports';
+
+export type RecordedOutcome = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
+export type RecordedToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
+export type RecordedAnswer = RunEventOf<'input.answered'> | RunEventOf<'approval.resolved'>;
+
+/** One node execution as the log recorded it, and everything recorded under its span. */
+export class NodeRecord {
+  outcome?: RecordedOutcome;
+  readonly modelResults: ModelResult[] = [];
+  readonly toolOutcomes = new Map<string, RecordedToolOutcome>();
+  readonly branchesStarted = new Set<string>();
+  readonly branchesCompleted = new Set<string>();
+  readonly iterations = new Set<number>();
+  readonly inputRequests: Array<RunEventOf<'input.requested'>> = [];
+  readonly approvalRequests = new Map<string, RunEventOf<'approval.requested'>>();
+  private modelCursor = 0;
+
+  constructor(readonly spanId: string, readonly startedSeq: number) {}
+
+  /** The next model call's recorded result, in call order; undefined once the record runs out. */
+  nextModelResult(): ModelResult | undefined {
+    return this.modelResults[this.modelCursor++];
+  }
+}
+
+/**
+ * What a run already did, read from its log, so a resumed run continues where it stopped
+ * instead of doing it again: a node that completed (or failed) returns its recorded result
+ * without running; a node that had started re-enters under its own span, and inside it every
+ * model call, tool call, branch, iteration and request already recorded is taken from the log.
+ *
+ * Node executions are identified by path and occurrence (the n-th execution of that path),
+ * which a deterministic walk of the same graph reproduces, even with branches interleaving.
+ */
+export class RunHistory {
+  private readonly nodes = new Map<string, NodeRecord>();
+  private readonly bySpan = new Map<string, NodeRecord>();
+  private readonly answers = new Map<string, RecordedAnswer[]>();
+  readonly checkpoints = new Set<string>();
+  /** The run's running totals as last recorded: the ledger continues from them. */
+  readonly usage?: Usage;
+  /** How long runners have actively worked on the run (waits excluded), for duration budgets. */
+  readonly activeMs: number;
+
+  constructor(events: readonly RunEvent[]) {
+    const occurrences = new Map<string, number>();
+    let usage: Usage | undefined;
+    let active = 0;
+    let segmentStart: number | undefined;
+    for (const e of events) {
+      const at = Date.parse(e.at);
+      switch (e.type) {
+        case 'node.started': {
+          const n = occurrences.get(e.path) ?? 0;
+          occurrences.set(e.path, n + 1);
+          const record = new NodeRecord(e.spanId, e.seq);
+          this.nodes.set(executionKey(e.path, n), record);
+          this.bySpan.set(e.spanId, record);
+          break;
+        }
+        case 'node.completed':
+          this.setOutcome(e.spanId, { ok: true, delta: e.data.output, handle: e.data.handle ?? 'default' });
+          break;
+        case 'node.failed':
+          this.setOutcome(e.spanId, { ok: false, error: e.data.error });
+          break;
+        case 'model.completed':
+          usage = e.data.runUsage ?? usage;
+          this.parent(e)?.modelResults.push({ text: e.data.text, usage: e.data.usage, finishReason: e.data.finishReason, toolCalls: e.data.toolCalls ?? [], costUsd: e.data.usage.costUsd });
+          break;
+        case 'tool.returned':
+          this.parent(e)?.toolOutcomes.set(e.data.callId, e.data.error ? { ok: false, error: e.data.error } : { ok: true, result: e.data.result ?? null });
+          break;
+        case 'branch.started':
+          this.bySpan.get(e.spanId)?.branchesStarted.add(String(e.data.branch_id));
+          break;
+        case 'branch.completed':
+          this.bySpan.get(e.spanId)?.branchesCompleted.add(String(e.data.branch_id));
+          break;
+        case 'loop.iteration':
+          if (e.iteration !== undefined) this.bySpan.get(e.spanId)?.iterations.add(e.iteration);
+          break;
+        case 'input.requested':
+          this.bySpan.get(e.spanId)?.inputRequests.push(e);
+          break;
+        case 'approval.requested':
+          this.bySpan.get(e.spanId)?.approvalRequests.set(e.data.call.callId, e);
+          break;
+        case 'input.answered':
+        case 'approval.resolved':
+          this.answers.set(e.data.requestId, [...(this.answers.get(e.data.requestId) ?? []), e]);
+          break;
+        case 'checkpoint.saved':
+          this.checkpoints.add(e.data.checkpointId);
+          break;
+        case 'run.started':
+        case 'run.resumed':
+          segmentStart = at;
+          break;
+        case 'run.awaiting':
+        case 'run.yielded':
+          if (segmentStart !== undefined) active += at - segmentStart;
+          segmentStart = undefined;
+          break;
+        default:
+          break;
+      }
+    }
+    const last = events.at(-1);
+    if (segmentStart !== undefined && last) active += Date.parse(last.at) - segmentStart;
+    this.usage = usage;
+    this.activeMs = active;
+  }
+
+  /** The recorded n-th execution of the node at `path`, if the log has it. */
+  node(path: string, occurrence: number): NodeRecord | undefined {
+    return this.nodes.get(executionKey(path, occurrence));
+  }
+
+  /** The first answer recorded for a request: later ones (refused or repeated) never count. */
+  answerTo(requestId: string): RecordedAnswer | undefined {
+    return this.answers.get(requestId)?.[0];
+  }
+
+  private setOutcome(spanId: string, outcome: RecordedOutcome) {
+    const record = this.bySpan.get(spanId);
+    if (record && !record.outcome) record.outcome = outcome;
+  }
+
+  private parent(e: RunEvent): NodeRecord | undefined {
+    return e.parentSpanId === undefined ? undefined : this.bySpan.get(e.parentSpanId);
+  }
+}
+
+function executionKey(path: string, occurrence: number): string {
+  return `${path}#${occurrence}`;
+}
