@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
 import { RunCommandsConsumer } from './run-commands.consumer';
+import { StoredNodeResults } from './stored-node-results';
 import type { RunExecutorDeps } from './run-executor';
 import type { RunnerConfig } from './runner.config';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
@@ -38,6 +39,8 @@ export class RunnerModule {
               runTimeoutCeilingMs: config.runTimeoutCeilingMs,
               maxSteps: config.maxSteps,
               mcpPolicy: mcpPolicyFrom(config.mcpAllow),
+              maxAttempts: config.maxAttempts,
+              results: new StoredNodeResults(bus, logger),
             };
           },
         },

@@ -6,7 +6,7 @@ import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
-import { executeStartCommand, type RunExecutorDeps } from './run-executor';
+import { executeRunCommand, type RunExecutorDeps } from './run-executor';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import type { RunnerConfig } from './runner.config';
 
@@ -37,17 +37,18 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   }
 
   /**
-   * SIGTERM: stop fetching, give in-flight runs the grace period to finish, then abort the rest
-   * (they end `interrupted`; continuing them elsewhere arrives with checkpoints).
+   * SIGTERM: stop fetching; in-flight runs stop at their next checkpoint and are handed back
+   * (`run.yielded`, the command goes back to the queue at once). A run still mid-step when the
+   * grace period is over is abandoned where it is; another runner resumes it from the log.
    */
   async onApplicationShutdown() {
-    this.stopping.abort();
+    this.stopping.abort(new SpindleError('interrupted', 'runner draining'));
     await this.loop;
     const finished = Promise.allSettled([...this.inFlight]);
     const grace = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.config.shutdownGraceMs).unref());
     if ((await Promise.race([finished, grace])) === 'timeout') {
-      this.logger.warn({ runs: this.inFlight.size }, 'shutdown grace period over; aborting runs still executing');
-      this.abortRuns.abort(new SpindleError('interrupted', 'the runner shut down before the run finished'));
+      this.logger.warn({ runs: this.inFlight.size }, 'shutdown grace period over; handing back runs still mid-step');
+      this.abortRuns.abort(new SpindleError('run_lost', 'the runner shut down before the run reached a checkpoint'));
       await finished;
     }
   }
@@ -92,8 +93,10 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     }
     const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
     try {
-      const result = await executeStartCommand(this.deps, command.runId, { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers) }, this.abortRuns.signal);
-      if (result !== 'lost') msg.ack();
+      const delivery = { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers), drain: this.stopping.signal };
+      const result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
+      if (result === 'handed_back') msg.nak();
+      else if (result !== 'lost') msg.ack();
     } catch (e) {
       this.logger.error({ err: e, runId: command.runId }, 'run command failed; it will be redelivered');
       msg.nak(5_000);

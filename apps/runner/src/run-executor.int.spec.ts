@@ -6,9 +6,9 @@ import { createLogger } from '@spindle/telemetry';
 import { testEnv, testNamespace } from '@spindle/testing';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
-import { executeStartCommand, type RunExecutorDeps } from './run-executor';
+import { executeRunCommand, type RunExecutorDeps } from './run-executor';
 
-describe('executeStartCommand on JetStream', () => {
+describe('executeRunCommand on JetStream', () => {
   let bus: Bus;
   let deps: RunExecutorDeps;
   const parent = { attempt: 1, parent: context.active() };
@@ -27,6 +27,7 @@ describe('executeStartCommand on JetStream', () => {
       runTimeoutCeilingMs: 120_000,
       maxSteps: 100,
       mcpPolicy: mcpPolicyFrom(''),
+      maxAttempts: 2,
     };
   });
   afterAll(async () => {
@@ -44,11 +45,11 @@ describe('executeStartCommand on JetStream', () => {
     const tokens: TokenDelta[] = [];
     const sub = bus.nc.subscribe(bus.names.tokenSubject('run-ok'), { callback: (_, m) => void tokens.push(m.json<TokenDelta>()) });
     await queue('run-ok', { kind: 'graph', nodes: [{ id: 'say', type: 'llm', model: 'offline:echo', prompt: 'one two three {{input}}', stream: true }] }, { input: 'four' });
-    expect(await executeStartCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
+    expect(await executeRunCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
     await bus.nc.flush();
     sub.unsubscribe();
     const { events } = await readRunLog(bus, 'run-ok');
-    expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'node.started', 'model.started', 'model.completed', 'node.completed', 'run.completed']);
+    expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'node.started', 'model.started', 'model.completed', 'node.completed', 'checkpoint.saved', 'run.completed']);
     expect(events[1]).toMatchObject({ data: { attempt: 1, worker: 'w-test' } });
     expect(tokens.map((t) => t.delta).join('')).toBe('one two three four');
     expect(tokens.length).toBeLessThan(4);
@@ -57,21 +58,50 @@ describe('executeStartCommand on JetStream', () => {
 
   it('acknowledges a finished run without touching it again', async () => {
     const before = (await readRunLog(bus, 'run-ok')).events.length;
-    expect(await executeStartCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
+    expect(await executeRunCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
     expect((await readRunLog(bus, 'run-ok')).events).toHaveLength(before);
   });
 
-  it('closes a redelivered run that had already started as interrupted', async () => {
-    const log = await queue('run-half', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
+  it('resumes a redelivered run whose runner was lost, and closes it interrupted once its attempts are spent', async () => {
+    const log = await queue('run-half', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'b', type: 'set', values: { y: 2 } }], edges: [{ from: 'a', to: 'b' }] });
     await log.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-runner' } });
-    expect(await executeStartCommand(deps, 'run-half', { ...parent, attempt: 2 }, new AbortController().signal)).toBe('done');
+    await log.append({ type: 'node.started', nodeId: 'a', spanId: 'span-a', parentSpanId: 'root', path: 'root/a', data: { nodeType: 'set', input: { x: 1 } } });
+    // A first delivery of a command for a run mid-execution belongs to whoever holds it.
+    expect(await executeRunCommand(deps, 'run-half', parent, new AbortController().signal)).toBe('ignored');
+    expect(await executeRunCommand(deps, 'run-half', { ...parent, attempt: 2 }, new AbortController().signal)).toBe('done');
     const { events } = await readRunLog(bus, 'run-half');
-    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'interrupted' } } });
+    expect(events.slice(3).map((e) => `${e.type}:${e.nodeId ?? ''}`)).toEqual(['run.resumed:', 'node.completed:a', 'checkpoint.saved:', 'node.started:b', 'node.completed:b', 'checkpoint.saved:', 'run.completed:']);
+    expect(events[3]).toMatchObject({ data: { reason: 'worker_lost', attempt: 2, worker: 'w-test' } });
+    expect(events[4].spanId).toBe('span-a');
+
+    const again = await queue('run-lost-twice', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
+    await again.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-1' } });
+    await again.append({ type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'dead-2' } });
+    expect(await executeRunCommand(deps, 'run-lost-twice', { ...parent, attempt: 3 }, new AbortController().signal)).toBe('done');
+    expect((await readRunLog(bus, 'run-lost-twice')).events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'interrupted' } } });
+  });
+
+  it('hands a draining run back at its next checkpoint', async () => {
+    await queue('run-drained', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 200 } }, { id: 'b', type: 'set', values: { y: 1 } }], edges: [{ from: 'wait', to: 'b' }] });
+    const drain = new AbortController();
+    const running = executeRunCommand(deps, 'run-drained', { ...parent, drain: drain.signal }, new AbortController().signal);
+    let events: RunEvent[] = [];
+    while (!events.some((e) => e.type === 'node.started')) events = (await readRunLog(bus, 'run-drained')).events;
+    drain.abort();
+    expect(await running).toBe('handed_back');
+    events = (await readRunLog(bus, 'run-drained')).events;
+    expect(events.slice(-3).map((e) => e.type)).toEqual(['node.completed', 'checkpoint.saved', 'run.yielded']);
+    // The next runner takes it from there, on the first delivery of the requeued command.
+    expect(await executeRunCommand(deps, 'run-drained', { ...parent, attempt: 2 }, new AbortController().signal)).toBe('done');
+    events = (await readRunLog(bus, 'run-drained')).events;
+    expect(events.filter((e) => e.nodeId === 'wait' && e.type === 'node.started')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { y: 1 } } });
+    expect(events.find((e) => e.type === 'run.resumed')).toMatchObject({ data: { reason: 'handed_back' } });
   });
 
   it('stops at once and appends nothing more when another writer owns the run', async () => {
     await queue('run-raced', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 300 } }, { id: 'b', type: 'set', values: { y: 1 } }], edges: [{ from: 'wait', to: 'b' }] });
-    const running = executeStartCommand(deps, 'run-raced', parent, new AbortController().signal);
+    const running = executeRunCommand(deps, 'run-raced', parent, new AbortController().signal);
     let events: RunEvent[] = [];
     while (!events.some((e) => e.type === 'node.started')) events = (await readRunLog(bus, 'run-raced')).events;
     // Another writer appends at the position this runner expects to write next.
@@ -85,7 +115,7 @@ describe('executeStartCommand on JetStream', () => {
 
   it('fails the run with run_timeout when it outlives its timeout', async () => {
     await queue('run-slow', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 5_000 } }] });
-    expect(await executeStartCommand({ ...deps, runTimeoutMs: 200 }, 'run-slow', parent, new AbortController().signal)).toBe('done');
+    expect(await executeRunCommand({ ...deps, runTimeoutMs: 200 }, 'run-slow', parent, new AbortController().signal)).toBe('done');
     const { events } = await readRunLog(bus, 'run-slow');
     expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'run_timeout' } } });
     expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'run_timeout', nodeId: 'wait' } } });

@@ -3,7 +3,9 @@ import { context, trace, SpanKind, type Context, type Tracer } from '@openteleme
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, runControlSchema, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
-import { executeRun, validateDefinition, type FunctionRegistry, type ModelPort, type RunOutcome, type ToolPort } from '@spindle/engine';
+import { executeRun, RunHistory, validateDefinition, type FunctionRegistry, type ModelPort, type NodeResultStore, type RunOutcome, type ToolPort } from '@spindle/engine';
+import { planExecution } from '@spindle/projections';
+import { ulid } from 'ulid';
 import { injectTraceContext } from '@spindle/telemetry';
 import type { Logger } from 'pino';
 import { McpToolSource } from './mcp/mcp-tool-source';
@@ -26,25 +28,41 @@ export interface RunExecutorDeps {
   /** A definition may lengthen its run timeout up to this. */
   runTimeoutCeilingMs: number;
   maxSteps: number;
-  /** Which MCP servers definitions may name; `SPINDLE_MCP_ALLOW` when absent. */
   /** Which MCP servers agent nodes may start or reach (`SPINDLE_MCP_ALLOW`). */
   mcpPolicy: McpPolicy;
+  /** Executions of one run (first plus resumes after lost runners) before it closes `interrupted`. */
+  maxAttempts: number;
+  /** Stored results of `checkpoint: true` nodes (the checkpoint service). */
+  results?: NodeResultStore;
 }
 
-export type CommandResult = 'done' | 'lost' | 'ignored';
+/** `handed_back`: the runner is shutting down and the run should go to another runner now. */
+export type CommandResult = 'done' | 'lost' | 'ignored' | 'handed_back';
+
+export interface CommandDelivery {
+  /** How many times the command was delivered: more than once after a lost runner. */
+  attempt: number;
+  parent: Context;
+  /** Aborted when the runner starts draining: runs stop at their next checkpoint. */
+  drain?: AbortSignal;
+}
 
 /**
  * Executes one `run.start` command: reads the run's log (the only source of what to run),
  * appends the run's events, and reports whether the command can be acknowledged.
  */
-export async function executeStartCommand(deps: RunExecutorDeps, runId: string, delivery: { attempt: number; parent: Context }, abort: AbortSignal): Promise<CommandResult> {
+export async function executeRunCommand(deps: RunExecutorDeps, runId: string, delivery: CommandDelivery, abort: AbortSignal): Promise<CommandResult> {
   const { events, position } = await readRunLog(deps.bus, runId);
   const queued = events[0];
   if (!position || queued?.type !== 'run.queued') {
-    deps.logger.error({ runId }, 'start command names a run without a run.queued event; dropping it');
+    deps.logger.error({ runId }, 'command names a run without a run.queued event; dropping it');
     return 'ignored';
   }
-  if (events.some(isTerminalEvent)) return 'done';
+  const plan = planExecution(events, delivery.attempt, deps.maxAttempts);
+  if (plan.action === 'skip') {
+    deps.logger.debug({ runId, why: plan.why }, 'nothing to execute');
+    return events.some(isTerminalEvent) ? 'done' : 'ignored';
+  }
 
   const runSpan = deps.tracer.startSpan(`run ${queued.data.workflow.name}`, { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } }, delivery.parent);
   const bridge = new OtelSpanBridge(deps.tracer, runSpan, trace.setSpan(delivery.parent, runSpan));
@@ -58,27 +76,38 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
   });
   const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
   const runLogger = deps.logger.child({ runId });
+  const history = plan.action === 'resume' ? new RunHistory(events) : undefined;
+  const definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
   // Listening before `run.started` is appended: a cancel sent after it was seen always arrives.
-  const run = runSignal(queued.data.definition, deps, abort, runId, runLogger);
+  const run = runSignal(definitionSource, deps, abort, runId, runLogger, history?.activeMs ?? 0);
   // MCP connections belong to the run: opened by its agents, closed in `finally` below.
   const tools = new RunToolPort(deps.tools, new McpToolSource({
     policy: deps.mcpPolicy,
     onSkippedTool: (server, tool, reason) => runLogger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
   }));
 
+  let result: CommandResult = 'done';
   try {
-    if (events.some((e) => e.type === 'run.started')) {
-      // A runner died mid-run. Continuing from checkpoints is the durable-runs work; until then
-      // the run closes honestly instead of re-running steps whose effects already happened.
-      await log.append(runEvent('run.failed', queued, { error: { code: 'interrupted', message: 'the runner executing this run stopped before it finished' }, durationMs: 0 }));
+    if (plan.action === 'give_up') {
+      const message = `the runners executing this run stopped before it finished, ${plan.attempts} times`;
+      await log.append(runEvent('run.failed', queued, { error: { code: 'interrupted', message }, durationMs: 0 }));
+      runLogger.warn({ attempts: plan.attempts }, 'run closed interrupted: too many lost runners');
       return 'done';
     }
-    const definition = validateDefinition(queued.data.definition);
+    const definition = validateDefinition(definitionSource);
     if (run.clamped) runLogger.warn({ asked: run.asked, ceiling: deps.runTimeoutCeilingMs }, 'the definition asks for a run timeout beyond the ceiling; using the ceiling');
     // Inside the run span's context, so every log line of the run carries its trace id.
     await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
       const outcome: RunOutcome = await executeRun(
-        { definition, state: queued.data.state, subgraphs: embeddedSubgraphs(queued.data.subgraphs), attempt: delivery.attempt, worker: deps.workerId },
+        {
+          definition,
+          state: queued.data.state,
+          subgraphs: embeddedSubgraphs(queued.data.subgraphs),
+          attempt: plan.attempt,
+          worker: deps.workerId,
+          ...(queued.data.start ? { start: queued.data.start } : {}),
+          ...(plan.action === 'resume' ? { resume: { reason: plan.reason, ...(plan.definitionVersion ? { definitionVersion: plan.definitionVersion } : {}) } } : {}),
+        },
         {
           runId,
           rootSpanId: queued.spanId,
@@ -94,17 +123,26 @@ export async function executeStartCommand(deps: RunExecutorDeps, runId: string, 
           tools,
           tokens,
           clock: { now: () => new Date() },
-          ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex') },
+          ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex'), requestId: () => `req_${ulid()}` },
           signal: run.signal,
+          ...(history ? { history } : {}),
+          ...(delivery.drain ? { drain: delivery.drain } : {}),
+          ...(deps.results ? { results: deps.results } : {}),
+          ...(queued.data.cacheRuns ? { cacheRuns: queued.data.cacheRuns } : {}),
           maxSteps: deps.maxSteps,
           reportRedacted: (correlationId, error) => runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
         },
       );
-      runLogger.info({ status: outcome.status, lastSeq: log.lastSeq }, 'run finished');
+      runLogger.info({ status: outcome.status, lastSeq: log.lastSeq, ...(plan.action === 'resume' ? { resumed: plan.reason, attempt: plan.attempt } : {}) }, outcome.status === 'awaiting' ? 'run waits for a person' : outcome.status === 'yielded' ? 'run handed back' : 'run finished');
+      result = outcome.status === 'yielded' ? 'handed_back' : 'done';
     });
-    return 'done';
+    return result;
   } catch (e) {
     if (isSpindleError(e) && e.code === 'run_lost') {
+      if (abort.aborted) {
+        runLogger.warn('shutdown grace period over: handing the run back mid-step');
+        return 'handed_back';
+      }
       runLogger.warn({ err: e }, 'another runner owns this run; stopping');
       return 'lost';
     }
@@ -126,14 +164,17 @@ function embeddedSubgraphs(embedded: Record<string, { version: number; definitio
  * The run's abort signal: its timeout (the definition's `runTimeoutMs`, else the runner's
  * default, never beyond the ceiling) or the runner shutting down.
  */
-function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal, runId: string, logger: Logger) {
+function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal, runId: string, logger: Logger, activeMsBefore: number) {
   const asked = (definition as { runTimeoutMs?: unknown })?.runTimeoutMs;
   const wanted = typeof asked === 'number' && asked > 0 ? asked : deps.runTimeoutMs;
   const timeoutMs = Math.min(wanted, deps.runTimeoutCeilingMs);
+  // Time spent waiting for a person does not count: only time a runner worked on it.
+  const remainingMs = Math.max(1, timeoutMs - activeMsBefore);
   const controller = new AbortController();
   const stop = (reason: SpindleError) => !controller.signal.aborted && controller.abort(reason);
-  const timer = setTimeout(() => stop(new SpindleError('run_timeout', `run exceeded its ${timeoutMs} ms timeout`)), timeoutMs);
-  const onShutdown = () => stop(isSpindleError(shutdown.reason) ? shutdown.reason : new SpindleError('interrupted', 'runner shutting down'));
+  const timer = setTimeout(() => stop(new SpindleError('run_timeout', `run exceeded its ${timeoutMs} ms timeout`)), remainingMs);
+  // Past the shutdown grace period the run is handed back mid-step: nothing more is appended.
+  const onShutdown = () => stop(new SpindleError('run_lost', 'handed back: the runner shut down before the run reached a checkpoint'));
   shutdown.addEventListener('abort', onShutdown, { once: true });
   const control = deps.bus.nc.subscribe(deps.bus.names.controlSubject(runId), {
     callback: (err, msg) => {

@@ -16,6 +16,8 @@ export interface RunnerConfig extends ServiceConfig {
   /** Module paths whose `functions` export registers node functions by name. */
   readonly plugins: readonly string[];
   readonly llm: LlmConfig;
+  /** Executions of one run (the first plus resumes after lost runners) before it closes `interrupted`. */
+  readonly maxAttempts: number;
   /** MCP servers agent nodes may use: exact commands and URL prefixes, or `*`; none when empty. */
   readonly mcpAllow: string;
 }
@@ -35,6 +37,7 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     runTimeoutCeilingMs: int('RUN_TIMEOUT_CEILING_MS', 3_600_000, 1_000),
     maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
     shutdownGraceMs: int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0),
+    maxAttempts: int('RUN_MAX_ATTEMPTS', 3, 1),
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
     plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     llm: llmConfigFromEnv(env),

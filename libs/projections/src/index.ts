@@ -6,3 +6,5 @@ export type { StoredRunRow, StoredSpanRow } from './assemble-trace';
 export { rollUpUsage } from './usage-rollups';
 export { requestsInLog, runPhase } from './run-requests';
 export type { RequestInLog, RequestEvent, AnswerEvent, RunPhase } from './run-requests';
+export { planExecution } from './execution-plan';
+export type { ExecutionPlan } from './execution-plan';
