@@ -19,6 +19,10 @@ import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
 import { WorkflowCatalogRepository } from './workflows/workflow-catalog.repository';
 import { WorkflowsController } from './workflows/workflows.controller';
+import { CheckpointsController } from './checkpoints/checkpoints.controller';
+import { RunForker } from './checkpoints/run-forker.service';
+import { RequestAnswers } from './requests/request-answers.service';
+import { RequestsController } from './requests/requests.controller';
 
 @Module({})
 export class GatewayModule {
@@ -26,7 +30,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [InfraModule.forRoot({ config, database: { owner: 'gateway', migrations: gatewayMigrations } })],
-      controllers: [WorkflowsController, AgentsController, RunsController],
+      controllers: [WorkflowsController, AgentsController, RunsController, RequestsController, CheckpointsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         OpenStreamsRegistry,
@@ -42,6 +46,12 @@ export class GatewayModule {
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
+        { provide: RunForker, inject: [BUS], useFactory: (bus: Bus) => new RunForker(bus, config.projectionWaitMs, config.maxEventBytes) },
+        {
+          provide: RequestAnswers,
+          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository],
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository) => new RequestAnswers(bus, catalog, agents, config.projectionWaitMs),
+        },
       ],
     };
   }

@@ -1,5 +1,6 @@
-import { lastEventOf, RunLogWriter, type Bus } from '@spindle/bus';
+import { lastEventOf, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
+import { runPhase } from '@spindle/projections';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -10,7 +11,7 @@ export interface CancelOutcome {
 }
 
 /**
- * Cancels a run. A queued run is closed in the log directly (`run.canceled` appended at the
+ * Cancels a run. A queued, waiting or handed-back run is closed in the log directly (`run.canceled` appended at the
  * position the gateway read, so if a runner started it meanwhile the append conflicts and the
  * cancel goes to the runner instead); a running run's runner is told over core NATS and aborts
  * its in-flight call through the run's signal. A finished run is a conflict.
@@ -22,20 +23,22 @@ export class RunCanceller {
     const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
-    if (last.event.type === 'run.queued' && (await this.closeQueued(runId, last, reason))) return { runId, status: 'canceled' };
+    if (last.event.type === 'run.queued' && (await this.closeAt(runId, last.position, last.event.spanId, reason ? `canceled before it started: ${reason}` : 'canceled before it started'))) return { runId, status: 'canceled' };
+    // No runner holds a waiting or handed-back run: close it in the log, which closes its open requests.
+    const { events, position } = await readRunLog(this.bus, runId);
+    const phase = runPhase(events).phase;
+    if ((phase === 'waiting' || phase === 'yielded') && position) {
+      if (await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)) return { runId, status: 'canceled' };
+    }
     const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
     this.bus.nc.publish(this.bus.names.controlSubject(runId), JSON.stringify(control));
     return { runId, status: (await this.settled(runId)) ? 'canceled' : 'cancel_requested' };
   }
 
-  private async closeQueued(runId: string, last: NonNullable<Awaited<ReturnType<typeof lastEventOf>>>, reason?: string): Promise<boolean> {
+  /** Appends `run.canceled` at the position read; false when the run moved on meanwhile. */
+  private async closeAt(runId: string, position: LogPosition, rootSpanId: string, reason: string): Promise<boolean> {
     try {
-      await new RunLogWriter(this.bus, runId, last.position).append({
-        type: 'run.canceled',
-        spanId: last.event.spanId,
-        path: 'root',
-        data: { reason: reason ? `canceled before it started: ${reason}` : 'canceled before it started', durationMs: 0 },
-      });
+      await new RunLogWriter(this.bus, runId, position).append({ type: 'run.canceled', spanId: rootSpanId, path: 'root', data: { reason, durationMs: 0 } });
       return true;
     } catch (e) {
       if (isSpindleError(e) && e.code === 'run_lost') return false;
@@ -54,3 +57,4 @@ export class RunCanceller {
     return false;
   }
 }
+

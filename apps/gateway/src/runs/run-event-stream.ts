@@ -12,6 +12,8 @@ export interface StreamOptions {
   heartbeatMs: number;
   /** Extra headers for the response (e.g. `Location` of a run started by this request). */
   headers?: Record<string, string>;
+  /** Called when the client goes away before the run ended (`cancelOnDisconnect`). */
+  onClientGone?: () => void;
 }
 
 /**
@@ -28,6 +30,8 @@ export class RunEventStream {
   private attached = false;
   private detach?: () => void;
   private readonly pending: Array<{ event: RunEvent; frame: string }> = [];
+  /** Set once the stream ends on our side (terminal event, shutdown, failure): a close after that is not the client leaving. */
+  private endedHere = false;
   private finish!: () => void;
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
@@ -65,7 +69,10 @@ export class RunEventStream {
 
   async pipe(): Promise<void> {
     const heartbeat = setInterval(() => this.res.write(': heartbeat\n\n'), this.opts.heartbeatMs);
-    this.res.once('close', () => this.finish());
+    this.res.once('close', () => {
+      if (!this.endedHere) this.opts.onClientGone?.();
+      this.finish();
+    });
     try {
       await this.attach();
       for (const event of (await readRunLog(this.bus, this.opts.runId, this.opts.afterSeq)).events) {
@@ -80,6 +87,7 @@ export class RunEventStream {
     } finally {
       clearInterval(heartbeat);
       this.release();
+      this.endedHere = true;
       this.res.end();
     }
   }
@@ -92,6 +100,7 @@ export class RunEventStream {
 
   /** Ends a live stream early (shutdown); the client resumes elsewhere with Last-Event-ID. */
   close(): void {
+    this.endedHere = true;
     this.finish();
   }
 
@@ -100,11 +109,15 @@ export class RunEventStream {
     this.res.write(frame);
     this.lastWritten = event.seq;
     this.relay.afterEvent(event);
-    if (isTerminalEvent(event)) this.finish();
+    if (isTerminalEvent(event)) {
+      this.endedHere = true;
+      this.finish();
+    }
   }
 
   private fail(e: unknown) {
     this.logger.warn({ err: e, runId: this.opts.runId }, 'run event stream failed');
+    this.endedHere = true;
     if (!this.res.destroyed) this.res.write(`event: error\ndata: ${JSON.stringify({ code: 'service_unavailable', detail: 'the event stream was interrupted; reconnect with Last-Event-ID' })}\n\n`);
     this.finish();
   }

@@ -21,6 +21,8 @@ export const startRunBodySchema = z.strictObject({
   state: z.record(z.string(), z.unknown()).optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
   version: z.number().int().positive().optional(),
+  /** With `Accept: text/event-stream`: cancel the run if the client disconnects before it ends. */
+  cancelOnDisconnect: z.boolean().optional(),
 });
 
 export interface RunAccepted {

@@ -44,12 +44,18 @@ export class RunsController {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       throw new SpindleError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', { issues: [{ field: 'Idempotency-Key', message: 'invalid' }] });
     }
+    const cancelOnDisconnect = (body as { cancelOnDisconnect?: unknown } | null)?.cancelOnDisconnect === true;
     if (!wantsEventStream(req)) {
+      if (cancelOnDisconnect) {
+        throw new SpindleError('validation_failed', 'cancelOnDisconnect only applies to a streamed run (Accept: text/event-stream)', { issues: [{ field: 'cancelOnDisconnect', message: 'needs Accept: text/event-stream' }] });
+      }
       const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req));
       return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
     }
     let stream: RunEventStream | undefined;
-    const open = (runId: string) => (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }));
+    const onClientGone = (runId: string) => () =>
+      void this.canceller.cancel(runId, 'the client that started it disconnected').catch((err: unknown) => this.logger.warn({ err, runId }, 'cancel on disconnect failed'));
+    const open = (runId: string) => (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }, cancelOnDisconnect ? onClientGone(runId) : undefined));
     const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req), (runId) => open(runId).attach()).catch((e) => {
       stream?.release();
       throw e;
@@ -75,7 +81,7 @@ export class RunsController {
     return this.reads.trace(id);
   }
 
-  /** Cancels a queued or running run: `200` once canceled, `202` while its runner is stopping it. */
+  /** Cancels a queued, running or waiting run: `200` once canceled, `202` while its runner is stopping it. */
   @Post('runs/:id/cancel')
   async cancel(@Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { reason } = parseBody(cancelBodySchema, body ?? {});
@@ -94,8 +100,8 @@ export class RunsController {
     await this.serve(stream);
   }
 
-  private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>) {
-    return new RunEventStream(this.bus, this.feeds, reply.raw, { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers }, this.logger);
+  private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>, onClientGone?: () => void) {
+    return new RunEventStream(this.bus, this.feeds, reply.raw, { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers, onClientGone }, this.logger);
   }
 
   private async serve(stream: RunEventStream) {

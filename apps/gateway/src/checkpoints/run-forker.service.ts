@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { EMPTY_LOG, publishRunCommand, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { SpindleError, type CheckpointQueryResults, type RunEvent, type RunEventOf } from '@spindle/contracts';
+import { ulid } from 'ulid';
+import { z } from 'zod';
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const forkBodySchema = z.strictObject({
+  /** The checkpoint to fork from; the run's latest when absent. */
+  checkpointId: z.string().min(1).max(100).optional(),
+  /** State keys to overwrite in the checkpoint's state before the fork runs. */
+  state: z.record(z.string(), z.unknown()).optional(),
+});
+export type ForkBody = z.infer<typeof forkBodySchema>;
+
+export interface ForkAccepted {
+  runId: string;
+  forkedFrom: { runId: string; seq: number; checkpointId: string };
+  status: 'queued';
+  location: string;
+  eventsLocation: string;
+}
+
+/**
+ * Forks a run at a checkpoint: a new run whose `run.queued` carries the checkpoint's state (with
+ * the patch applied), starts at its frontier, names `forkedFrom`, and may reuse the source's
+ * stored node results where a node's input is unchanged. The source run is never touched.
+ */
+export class RunForker {
+  constructor(private readonly bus: Bus, private readonly projectionWaitMs: number, private readonly maxEventBytes?: number) {}
+
+  async checkpoints(runId: string): Promise<CheckpointQueryResults['listCheckpoints']> {
+    const lastSeq = await this.lastSeq(runId);
+    return this.ask('listCheckpoints', { runId, waitForSeq: lastSeq });
+  }
+
+  async fork(sourceRunId: string, body: ForkBody): Promise<ForkAccepted> {
+    const lastSeq = await this.lastSeq(sourceRunId);
+    const { checkpoint } = await this.ask('getCheckpoint', { runId: sourceRunId, waitForSeq: lastSeq, ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}) });
+    if (!checkpoint) {
+      throw new SpindleError('checkpoint_not_found', body.checkpointId ? `run ${sourceRunId} has no checkpoint "${body.checkpointId}"` : `run ${sourceRunId} has no checkpoint yet`);
+    }
+    const { events } = await readRunLog(this.bus, sourceRunId);
+    const queued = events[0] as RunEventOf<'run.queued'>;
+    const runId = ulid();
+    const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId };
+    await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
+      type: 'run.queued',
+      spanId: randomBytes(8).toString('hex'),
+      path: 'root',
+      data: {
+        workflow: queued.data.workflow,
+        input: queued.data.input,
+        state: { ...checkpoint.state, ...(body.state ?? {}) },
+        ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
+        definition: definitionAt(events, checkpoint.seq),
+        ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
+        forkedFrom,
+        start: checkpoint.frontier,
+        cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
+      },
+    });
+    await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() });
+    return { runId, forkedFrom, status: 'queued', location: `/v1/runs/${runId}`, eventsLocation: `/v1/runs/${runId}/events` };
+  }
+
+  private async lastSeq(runId: string): Promise<number> {
+    const { position } = RUN_ID.test(runId) ? await readRunLog(this.bus, runId, Number.MAX_SAFE_INTEGER) : { position: undefined };
+    if (!position) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    return position.seq;
+  }
+
+  private ask<Op extends keyof CheckpointQueryResults>(op: Op, payload: unknown): Promise<CheckpointQueryResults[Op]> {
+    return query<CheckpointQueryResults[Op]>(this.bus, 'checkpoint', op, payload, this.projectionWaitMs + 5_000);
+  }
+}
+
+/** The definition the run executed at `seq`: its queued one, or a later version an answer moved it to. */
+function definitionAt(events: readonly RunEvent[], seq: number): unknown {
+  let definition = (events[0] as RunEventOf<'run.queued'>).data.definition;
+  for (const e of events) {
+    if (e.seq > seq) break;
+    if ((e.type === 'input.answered' || e.type === 'approval.resolved') && e.data.definition !== undefined) definition = e.data.definition;
+  }
+  return definition;
+}

@@ -1,0 +1,65 @@
+import type { RunEvent } from '@spindle/contracts';
+import { toolArgumentsHash } from '@spindle/engine';
+import { decideAnswer } from './answer-decision';
+
+let seq = 0;
+const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  ({ runId: 'r1', seq: ++seq, at: '2026-11-30T00:00:00.000Z', spanId: 'root', path: 'root', type, data, ...extra }) as unknown as RunEvent;
+
+function waitingOn(request: RunEvent): RunEvent[] {
+  seq = 0;
+  return [
+    ev('run.queued', { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition: {} }),
+    ev('run.started', { attempt: 1, worker: 'w1' }),
+    ev('node.started', { nodeType: 'human', input: {} }, { nodeId: 'ask', spanId: 's1', parentSpanId: 'root', path: 'root/ask' }),
+    { ...request, seq: ++seq },
+    ev('run.awaiting', { reason: 'input', requestIds: ['q1'] }),
+  ];
+}
+
+const node = { nodeId: 'ask', spanId: 's1', parentSpanId: 'root', path: 'root/ask' };
+const jsonRequest = (mode: 'single' | 'multiple') =>
+  ev('input.requested', { requestId: 'q1', prompt: 'order?', mode, form: { kind: 'json', schema: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer', minimum: 1 } } } } }, node);
+const args = { order: 7, amount: 30 };
+const approvalRequest = ev('approval.requested', { requestId: 'q1', prompt: 'refund?', mode: 'single', call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) } }, node);
+
+describe('deciding an answer from the log', () => {
+  it('records a valid answer bound to the request span, and refuses a wrong shape naming the field', () => {
+    const events = waitingOn(jsonRequest('single'));
+    expect(decideAnswer(events, 'q1', { data: { qty: 2 }, respondedBy: 'ada' })).toEqual({
+      type: 'input.answered', nodeId: 'ask', spanId: 's1', parentSpanId: 'root', path: 'root/ask', data: { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' },
+    });
+    expect(() => decideAnswer(events, 'q1', { data: { qty: 0 } })).toThrow(expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data.qty' })] }));
+    expect(() => decideAnswer(events, 'q1', { approved: true })).toThrow(expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data' })] }));
+    expect(() => decideAnswer(events, 'nope', { data: { qty: 1 } })).toThrow(expect.objectContaining({ code: 'request_not_found' }));
+  });
+
+  it('single mode: the same answer again changes nothing, a different one is a conflict', () => {
+    const events = waitingOn(jsonRequest('single'));
+    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' }, node)];
+    expect(decideAnswer(answered, 'q1', { data: { qty: 2 } })).toBeUndefined();
+    expect(() => decideAnswer(answered, 'q1', { data: { qty: 3 } })).toThrow(expect.objectContaining({ code: 'request_already_answered' }));
+  });
+
+  it('multiple mode: any second answer is refused as closed', () => {
+    const events = waitingOn(jsonRequest('multiple'));
+    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' }, node)];
+    expect(() => decideAnswer(answered, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+  });
+
+  it('refuses an answer while the run is not waiting, and after it ended', () => {
+    const events = waitingOn(jsonRequest('single')).slice(0, -1);
+    expect(() => decideAnswer(events, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'run_not_waiting' }));
+    const ended = [...waitingOn(jsonRequest('single')), ev('run.canceled', { reason: 'x' })];
+    expect(() => decideAnswer(ended, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+  });
+
+  it('binds an approval to the exact call: a different call id, name or argument hash is a conflict', () => {
+    const events = waitingOn(approvalRequest);
+    const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
+    expect(decideAnswer(events, 'q1', exact)).toMatchObject({ type: 'approval.resolved', data: { decision: 'approved', callId: 'c1', argumentsHash: toolArgumentsHash(args) } });
+    expect(() => decideAnswer(events, 'q1', { ...exact, argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }) })).toThrow(expect.objectContaining({ code: 'approval_binding_mismatch' }));
+    expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' })).toThrow(expect.objectContaining({ code: 'approval_binding_mismatch' }));
+    expect(() => decideAnswer(events, 'q1', { decision: 'approve' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+  });
+});

@@ -1,0 +1,70 @@
+import { appendToWaitingRun, query, readRunLog, type Bus } from '@spindle/bus';
+import { SpindleError, type ApprovalQueryResults, type RunEvent } from '@spindle/contracts';
+import { graphStructureHash, validateDefinition } from '@spindle/engine';
+import { resolveAgentRefs } from '../agents/agent-refs.resolver';
+import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
+import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import type { AnswerBody } from './answer-body.schema';
+import { decideAnswer, type DefinitionUpgrade } from './answer-decision';
+
+const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface AnswerOutcome {
+  runId: string;
+  requestId: string;
+  /** `recorded`: appended, the run resumes; `unchanged`: the same answer was already recorded. */
+  status: 'recorded' | 'unchanged';
+  seq: number;
+}
+
+/**
+ * Answers a person's request. The run's log is the judge (not the approval projection, which
+ * may lag): the answer is appended at the position read, the run's command queued, and a race
+ * with another answer or a cancel re-reads and decides again.
+ */
+export class RequestAnswers {
+  constructor(
+    private readonly bus: Bus,
+    private readonly catalog: WorkflowCatalogRepository,
+    private readonly agents: AgentCatalogRepository,
+    private readonly projectionWaitMs: number,
+  ) {}
+
+  async answer(runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
+    if (!RUN_ID.test(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(runId, body.definitionVersion);
+    const { seq, appended } = await appendToWaitingRun(this.bus, runId, (events) => decideAnswer(events, requestId, body, upgrade));
+    return { runId, requestId, status: appended ? 'recorded' : 'unchanged', seq };
+  }
+
+  list(filter: { status?: string; runId?: string; waitForSeq?: number; limit?: number; cursor?: string }): Promise<ApprovalQueryResults['listRequests']> {
+    return query<ApprovalQueryResults['listRequests']>(this.bus, 'approval', 'listRequests', filter, this.projectionWaitMs + 5_000);
+  }
+
+  /** The named catalog version, if its graph has the structure the run was checkpointed with. */
+  private async upgradeTo(runId: string, version: number): Promise<DefinitionUpgrade> {
+    const { events } = await readRunLog(this.bus, runId);
+    const queued = events[0];
+    if (queued?.type !== 'run.queued') throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    const stored = await this.catalog.find(queued.data.workflow.name, version);
+    if (!stored) throw new SpindleError('version_not_found', `workflow "${queued.data.workflow.name}" has no version ${version}`);
+    const definition = validateDefinition(await resolveAgentRefs(this.agents, stored.definition));
+    const expected = runningGraphHash(events);
+    if (graphStructureHash(definition) !== expected) {
+      throw new SpindleError('definition_mismatch', `version ${version} of "${queued.data.workflow.name}" has a different graph structure (node ids, types or edges) than the one this run was checkpointed with; it cannot resume on it`, {
+        issues: [{ field: 'definitionVersion', message: 'graph structure differs from the run\'s checkpoint' }],
+      });
+    }
+    return { definitionVersion: version, definition };
+  }
+}
+
+/** The structure hash of the graph the run executes: its latest checkpoint's, else its definition's. */
+function runningGraphHash(events: readonly RunEvent[]): string {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.type === 'checkpoint.saved') return e.data.graphHash;
+  }
+  const queued = events[0] as Extract<RunEvent, { type: 'run.queued' }>;
+  return graphStructureHash(validateDefinition(queued.data.definition));
+}
