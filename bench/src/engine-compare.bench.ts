@@ -35,7 +35,7 @@ async function spindleSteps(bus: Bus, runs: number, steps: number): Promise<numb
         tools: { specs: () => [], call: () => Promise.reject(new Error('no tools in this benchmark')) },
         tokens: { push: () => undefined, flush: () => undefined },
         clock: { now: () => new Date() },
-        ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex') },
+        ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex'), requestId: () => randomBytes(8).toString('hex') },
         signal: new AbortController().signal,
         maxSteps: 1_000,
         reportRedacted: () => undefined,

@@ -6,3 +6,5 @@ export type { GatewayTables, WorkflowsTable, WorkflowVersionsTable, IdempotencyK
 export { gatewayMigrations } from './gateway/gateway.migrations';
 export { projectionProgressMigrations, recordProgress } from './projection-progress/projection-progress';
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';
+export * from './checkpoint/index';
+export * from './approval';

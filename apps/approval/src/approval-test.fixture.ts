@@ -1,0 +1,129 @@
+import { Test, type TestingModule } from '@nestjs/testing';
+import { connectBus, deleteStreams, EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import type { RunEvent, RunEventDraft } from '@spindle/contracts';
+import { approvalMigrations, createDatabase, dropSchema, migrateToLatest, serviceSchema, type ApprovalTables } from '@spindle/db';
+import { parseServiceConfig } from '@spindle/service-kit';
+import { createLogger } from '@spindle/telemetry';
+import { testEnv } from '@spindle/testing';
+import type { Kysely } from 'kysely';
+import { ApprovalModule } from './app.module';
+import { RequestsProjection } from './requests.projection';
+
+const root = { spanId: 'root', path: 'root' };
+const ask = { nodeId: 'ask', spanId: 'span-ask', parentSpanId: 'root', path: 'root/ask' };
+const tool = { nodeId: 'agent', spanId: 'span-agent', parentSpanId: 'root', path: 'root/agent' };
+const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+/** Drafts of the events a human-in-the-loop run writes. */
+export const draft = {
+  queued: (workflow: string): RunEventDraft => ({ type: 'run.queued', ...root, data: { workflow: { name: workflow, version: 1 }, input: {}, state: {}, definition: {} } }),
+  started: (): RunEventDraft => ({ type: 'run.started', ...root, data: { attempt: 1, worker: 'w1' } }),
+  resumed: (): RunEventDraft => ({ type: 'run.resumed', ...root, data: { reason: 'answered', attempt: 1, worker: 'w1' } }),
+  askNode: (): RunEventDraft => ({ type: 'node.started', ...ask, data: { nodeType: 'human', input: {} } }),
+  inputRequested: (requestId: string, opts: { expiresAt?: string; prompt?: string } = {}): RunEventDraft => ({
+    type: 'input.requested', ...ask,
+    data: { requestId, prompt: opts.prompt ?? 'Ship it?', form: { kind: 'boolean' }, mode: 'single', ...(opts.expiresAt && { expiresAt: opts.expiresAt }) },
+  }),
+  inputAnswered: (requestId: string, answer: Record<string, unknown>, answeredBy = 'ana'): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, answer, answeredBy } }),
+  inputTimedOut: (requestId: string): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, timedOut: true, answeredBy: 'system:timeout' } }),
+  approvalRequested: (requestId: string, callId = 'call-1'): RunEventDraft => ({
+    type: 'approval.requested', ...tool,
+    data: { requestId, prompt: 'Refund 40 EUR?', mode: 'single', call: { callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' } },
+  }),
+  approvalResolved: (requestId: string, decision: 'approved' | 'rejected', callId = 'call-1', message?: string): RunEventDraft => ({
+    type: 'approval.resolved', ...tool,
+    data: { requestId, decision, callId, name: 'refund', argumentsHash: 'h-40', answeredBy: 'bo', ...(message && { message }) },
+  }),
+  awaiting: (reason: 'input' | 'tool_approval' = 'input'): RunEventDraft => ({ type: 'run.awaiting', ...root, data: { reason } }),
+  completed: (): RunEventDraft => ({ type: 'run.completed', ...root, data: { output: {}, durationMs: 10, usage } }),
+  canceled: (): RunEventDraft => ({ type: 'run.canceled', ...root, data: { reason: 'asked to' } }),
+};
+
+/** A clock for `RunLogWriter` that ticks one second per event from `start`. */
+export function steppingClock(start: string): () => Date {
+  let t = Date.parse(start);
+  return () => new Date((t += 1_000));
+}
+
+/** Appends the drafts to the run's log (continuing it when it exists); answers the last seq. */
+export async function writeLog(bus: Bus, runId: string, drafts: RunEventDraft[], start = '2025-03-01T10:00:00.000Z'): Promise<number> {
+  const { position } = await readRunLog(bus, runId);
+  const writer = new RunLogWriter(bus, runId, position ?? EMPTY_LOG, { now: steppingClock(start) });
+  for (const d of drafts) await writer.append(d);
+  return writer.lastSeq;
+}
+
+/** The run's log as stored, for feeding a projection directly. */
+export async function storedLog(bus: Bus, runId: string): Promise<RunEvent[]> {
+  return (await readRunLog(bus, runId)).events;
+}
+
+/** A client of the namespace's streams (created if the service has not yet). */
+export async function testBus(namespace: string, name: string): Promise<Bus> {
+  const bus = await connectBus({ url: testEnv().natsUrl, namespace, name });
+  await provisionStreams(bus);
+  return bus;
+}
+
+export async function removeStreams(namespace: string): Promise<void> {
+  const bus = await connectBus({ url: testEnv().natsUrl, namespace, name: 'approval-cleanup' });
+  try {
+    await deleteStreams(bus);
+  } finally {
+    await bus.close();
+  }
+}
+
+export const quietLogger = createLogger('approval', { level: 'fatal' });
+
+/** A migrated approval schema of its own (`owner` tells two apart in one namespace). */
+export async function openApprovalSchema(namespace: string, owner = 'approval'): Promise<{ db: Kysely<ApprovalTables>; drop(): Promise<void> }> {
+  const schema = serviceSchema(owner, namespace);
+  const db = createDatabase<ApprovalTables>({ url: testEnv().databaseUrl, schema, maxConnections: 3 });
+  await migrateToLatest(db as Kysely<unknown>, schema, approvalMigrations);
+  return {
+    db,
+    async drop() {
+      await dropSchema(db as Kysely<unknown>, schema);
+      await db.destroy();
+    },
+  };
+}
+
+/** A projection onto `db` that fills gaps from the real log on `bus`. */
+export function projectionOn(db: Kysely<ApprovalTables>, bus: Bus): RequestsProjection {
+  return new RequestsProjection(db, async (runId, afterSeq) => (await readRunLog(bus, runId, afterSeq)).events, quietLogger);
+}
+
+/** Every row of the projection, in a stable order, for comparing two projections. */
+export async function allRows(db: Kysely<ApprovalTables>) {
+  return {
+    runs: await db.selectFrom('runs').selectAll().orderBy('run_id').execute(),
+    requests: await db.selectFrom('requests').selectAll().orderBy('request_id').execute(),
+    progress: await db.selectFrom('run_progress').selectAll().orderBy('run_id').execute(),
+  };
+}
+
+export function testConfig(namespace: string) {
+  const { natsUrl, databaseUrl } = testEnv();
+  return parseServiceConfig({ NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'fatal' }, 'approval', 'APPROVAL_PORT', 0);
+}
+
+/** The whole service (projection, queries, sweeper) in this process, as `main.ts` wires it. */
+export async function startApproval(namespace: string, requestSweepMs = 3_600_000): Promise<TestingModule> {
+  const app = await Test.createTestingModule({ imports: [ApprovalModule.forRoot(testConfig(namespace), { requestSweepMs })] }).compile();
+  await app.init();
+  return app;
+}
+
+/** Retries `check` until it stops throwing, for effects that land asynchronously (bounded). */
+export async function eventually<T>(check: () => Promise<T>, attempts = 200, pauseMs = 50): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await check();
+    } catch (e) {
+      if (i >= attempts) throw e;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { recordProgress, type ApprovalTables, type ProjectionProgressTables } from '@spindle/db';
+import type { RunEvent } from '@spindle/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { RequestChanges } from './request-changes';
+
+type ApprovalDb = Kysely<ApprovalTables>;
+
+/** Advisory-lock class of this projection (locks are database-wide; the trace recorder uses another). */
+const APPROVAL_LOCK_CLASS = 0x6170;
+
+/** Serializes transactions touching the same runs (replicas share the durable), in one key order. */
+export async function lockRuns(trx: ApprovalDb, runIds: readonly string[]): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${APPROVAL_LOCK_CLASS}, k)
+    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(trx);
+}
+
+/** The last applied seq of each run that has one. */
+export async function appliedSeqs(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await trx.selectFrom('run_progress').select(['run_id', 'last_seq']).where('run_id', 'in', [...runIds]).execute();
+  return new Map(rows.map((r) => [r.run_id, r.last_seq]));
+}
+
+export async function recordApplied(trx: ApprovalDb, events: readonly RunEvent[]): Promise<void> {
+  await recordProgress(trx as unknown as Kysely<ProjectionProgressTables>, events.map((e) => ({ runId: e.runId, seq: e.seq, type: e.type })));
+}
+
+/**
+ * Writes the changes in an order equivalent to the log's: inserts first (a request is asked
+ * before it is answered, a run queued before it asks), then answers, then ended runs. Every
+ * statement is idempotent on its own: inserts ignore existing rows and only a pending request
+ * takes an answer or a cancel.
+ */
+export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChanges): Promise<void> {
+  if (changes.queuedRuns.length > 0) {
+    await trx
+      .insertInto('runs')
+      .values(changes.queuedRuns.map((r) => ({ run_id: r.runId, workflow: text(r.workflow), status: 'active' })))
+      .onConflict((oc) => oc.column('run_id').doNothing())
+      .execute();
+  }
+  if (changes.asked.length > 0) {
+    const workflows = await workflowsOf(trx, changes.asked.map((r) => r.runId));
+    await trx
+      .insertInto('requests')
+      .values(changes.asked.map((r) => ({
+        request_id: r.requestId, run_id: r.runId, workflow: workflows.get(r.runId) ?? '', node_id: text(r.nodeId), kind: r.kind,
+        prompt: text(r.prompt), form: r.form && json(r.form), call: r.call && json(r.call), mode: r.mode, status: 'pending',
+        requested_at: r.requestedAt, expires_at: r.expiresAt, answered_at: null, answered_by: null, answer: null, seq: r.seq,
+      })))
+      // A resumed run does not ask again, but the first asking counts if it ever did.
+      .onConflict((oc) => oc.column('request_id').doNothing())
+      .execute();
+  }
+  for (const a of changes.answers) {
+    await trx
+      .updateTable('requests')
+      .set({ status: a.status, answered_at: a.answeredAt, answered_by: text(a.answeredBy), answer: a.answer && json(a.answer) })
+      .where('request_id', '=', a.requestId)
+      .where('run_id', '=', a.runId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+  for (const ended of changes.endedRuns) {
+    await trx.updateTable('runs').set({ status: ended.status }).where('run_id', '=', ended.runId).execute();
+    await trx.updateTable('requests').set({ status: 'canceled' }).where('run_id', '=', ended.runId).where('status', '=', 'pending').execute();
+  }
+}
+
+async function workflowsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await trx.selectFrom('runs').select(['run_id', 'workflow']).where('run_id', 'in', [...new Set(runIds)]).execute();
+  return new Map(rows.map((r) => [r.run_id, r.workflow]));
+}
+
+// Postgres text and jsonb cannot hold NUL. This projection has no per-event dead letter, so one
+// such event would stall every run's inbox: store the character as U+FFFD instead.
+const NUL = '\u0000';
+
+function text(value: string): string {
+  return value.replaceAll(NUL, '\uFFFD');
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? text(v) : v));
+}

@@ -1,0 +1,60 @@
+import type { ApprovalQueryResults, RequestStatus } from '@spindle/contracts';
+import type { ApprovalTables } from '@spindle/db';
+import { sql, type Kysely } from 'kysely';
+import { toHumanRequest } from './human-request.mapper';
+import { decodeRequestCursor, encodeRequestCursor } from './request-cursor';
+
+export interface RequestFilter {
+  status?: RequestStatus;
+  runId?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** Reads of the approval tables: the inbox, read-your-writes progress, and what has expired. */
+export class RequestsReader {
+  constructor(private readonly db: Kysely<ApprovalTables>, private readonly now: () => number = Date.now) {}
+
+  /** Oldest first (the inbox order); `nextCursor` is null on the last page. */
+  async listRequests(filter: RequestFilter): Promise<ApprovalQueryResults['listRequests']> {
+    let query = this.db
+      .selectFrom('requests')
+      .selectAll()
+      // The database's text of the timestamp keeps its microseconds for the next cursor.
+      .select(sql<string>`to_json(requested_at) #>> '{}'`.as('requested_at_text'));
+    if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+    if (filter.runId !== undefined) query = query.where('run_id', '=', filter.runId);
+    if (filter.cursor !== undefined) {
+      const after = decodeRequestCursor(filter.cursor);
+      query = query.where((eb) => eb(eb.refTuple('requested_at', 'request_id'), '>', eb.tuple(sql<Date>`${after.requestedAt}::timestamptz`, after.requestId)));
+    }
+    // One row more than the page tells whether another page follows.
+    const rows = await query.orderBy('requested_at').orderBy('request_id').limit(filter.limit + 1).execute();
+    const page = rows.slice(0, filter.limit);
+    const last = page.at(-1);
+    const nowMs = this.now();
+    return {
+      requests: page.map(({ requested_at_text: _text, ...row }) => toHumanRequest(row, nowMs)),
+      nextCursor: rows.length > filter.limit && last ? encodeRequestCursor({ requestedAt: last.requested_at_text, requestId: last.request_id }) : null,
+    };
+  }
+
+  /** How far the run's log is projected (0 when not at all): what read-your-writes waits on. */
+  async lastAppliedSeq(runId: string): Promise<number> {
+    const row = await this.db.selectFrom('run_progress').select('last_seq').where('run_id', '=', runId).executeTakeFirst();
+    return row?.last_seq ?? 0;
+  }
+
+  /** Pending requests past their deadline, the longest overdue first. */
+  async expiredRequests(limit: number): Promise<Array<{ requestId: string; runId: string }>> {
+    const rows = await this.db
+      .selectFrom('requests')
+      .select(['request_id', 'run_id'])
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', sql<Date>`now()`)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ requestId: r.request_id, runId: r.run_id }));
+  }
+}

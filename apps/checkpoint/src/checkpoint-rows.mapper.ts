@@ -1,0 +1,42 @@
+import type { RunEvent, RunEventOf } from '@spindle/contracts';
+import type { CheckpointsTable, NodeResultsTable } from '@spindle/db';
+import type { Insertable } from 'kysely';
+
+/** The `checkpoints` row of a `checkpoint.saved` event. */
+export function checkpointRowOf(event: RunEventOf<'checkpoint.saved'>): Insertable<CheckpointsTable> {
+  const { checkpointId, step, state, frontier, graphHash } = event.data;
+  return {
+    run_id: event.runId,
+    checkpoint_id: checkpointId,
+    seq: event.seq,
+    step,
+    state: jsonText(state),
+    frontier: jsonText(frontier),
+    graph_hash: graphHash,
+    saved_at: event.at,
+  };
+}
+
+/** The `node_results` row of a `node.completed` event, when its node is cached (`cacheKey`). */
+export function nodeResultRowOf(event: RunEvent): Insertable<NodeResultsTable> | undefined {
+  if (event.type !== 'node.completed' || event.data.cacheKey === undefined) return undefined;
+  // The runner always names the node of a node event; without it the row could not say whose result it is.
+  if (event.nodeId === undefined) return undefined;
+  return {
+    key: event.data.cacheKey,
+    run_id: event.runId,
+    node_id: event.nodeId,
+    output: jsonText(event.data.output),
+    handle: event.data.handle ?? null,
+    stored_at: event.at,
+  };
+}
+
+// `\u0000` is valid JSON but jsonb refuses it; one such state must not stall the projection of
+// every run. Only an escape that is not itself escaped (an even number of backslashes before it) is a NUL.
+const NUL_ESCAPE = /(?<=(?:^|[^\\])(?:\\\\)*)\\u0000/g;
+
+/** JSON text for a jsonb column, a NUL character replaced by U+FFFD. */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value).replace(NUL_ESCAPE, '\\ufffd');
+}

@@ -1,0 +1,57 @@
+import type { Checkpoint, CheckpointSummary, NodeResult } from '@spindle/contracts';
+import type { CheckpointsTable, CheckpointTables } from '@spindle/db';
+import type { Kysely, Selectable } from 'kysely';
+import { expiryCutoff } from './expiry-cutoff';
+
+const SUMMARY_COLUMNS = ['run_id', 'checkpoint_id', 'seq', 'step', 'frontier', 'graph_hash', 'saved_at'] as const;
+
+/** Reads the checkpoint tables into the shapes `svc.checkpoint.*` answers with. */
+export class CheckpointReader {
+  constructor(private readonly db: Kysely<CheckpointTables>, private readonly ttlHours: number) {}
+
+  /** The run's checkpoints in log order, without their state (which can be large). */
+  async listCheckpoints(runId: string): Promise<CheckpointSummary[]> {
+    const rows = await this.db.selectFrom('checkpoints').select(SUMMARY_COLUMNS).where('run_id', '=', runId).orderBy('seq').execute();
+    return rows.map(toSummary);
+  }
+
+  /** The named checkpoint, or the run's latest when no id is given; null when there is none. */
+  async getCheckpoint(runId: string, checkpointId?: string): Promise<Checkpoint | null> {
+    let query = this.db.selectFrom('checkpoints').selectAll().where('run_id', '=', runId);
+    query = checkpointId === undefined ? query.orderBy('seq', 'desc').limit(1) : query.where('checkpoint_id', '=', checkpointId);
+    const row = await query.executeTakeFirst();
+    return row ? { ...toSummary(row), state: row.state as Record<string, unknown> } : null;
+  }
+
+  /** The first of `keys`, in the caller's order, that has a result not yet past the TTL. */
+  async getNodeResult(keys: readonly string[]): Promise<NodeResult | null> {
+    const rows = await this.db
+      .selectFrom('node_results')
+      .select(['key', 'run_id', 'node_id', 'output', 'handle'])
+      .where('key', 'in', [...keys])
+      // Expired rows wait for the hourly purge; they must not be reused meanwhile.
+      .where('stored_at', '>=', expiryCutoff(this.ttlHours))
+      .execute();
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    const row = keys.map((k) => byKey.get(k)).find((r) => r !== undefined);
+    return row ? { key: row.key, runId: row.run_id, nodeId: row.node_id, output: row.output as Record<string, unknown>, handle: row.handle } : null;
+  }
+
+  /** How far the run's log is applied (0 when not at all): what read-your-writes waits on. */
+  async lastAppliedSeq(runId: string): Promise<number> {
+    const row = await this.db.selectFrom('run_progress').select('last_seq').where('run_id', '=', runId).executeTakeFirst();
+    return row?.last_seq ?? 0;
+  }
+}
+
+function toSummary(row: Pick<Selectable<CheckpointsTable>, (typeof SUMMARY_COLUMNS)[number]>): CheckpointSummary {
+  return {
+    checkpointId: row.checkpoint_id,
+    runId: row.run_id,
+    seq: row.seq,
+    step: row.step,
+    frontier: row.frontier as string[],
+    graphHash: row.graph_hash,
+    savedAt: row.saved_at.toISOString(),
+  };
+}
