@@ -91,7 +91,7 @@ describe('TraceRepository against Postgres', () => {
       queued('support'),
       { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'w1' } },
       { type: 'node.started', ...lost, data: { nodeType: 'set', input: {} } },
-      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2 } },
+      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'w2' } },
       { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
       { type: 'node.started', ...retried, data: { nodeType: 'set', input: {} } },
       { type: 'node.completed', ...retried, data: { nodeType: 'set', output: { x: 1 }, durationMs: 1 } },

@@ -86,7 +86,7 @@ describe('projectEvents', () => {
   });
 
   it('folds a batch in seq order per run and never lets a later event reopen a terminal run', () => {
-    const log = runLog('r1', [...completedRunDrafts(), { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost' } }]);
+    const log = runLog('r1', [...completedRunDrafts(), { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'w2' } }]);
     const shuffled = [log[6], log[7], log[0], log[3], log[1], log[5], log[2], log[4]];
     const { runs, spans } = projectEvents(shuffled);
     expect(runs.get('r1')).toMatchObject({ status: 'completed', startedAt: at(2), lastSeq: 8 });
@@ -113,7 +113,7 @@ describe('projectEvents', () => {
     expect(runs.get('r')).toMatchObject({ status: 'awaiting_approval', startedAt: at(2), creation: { forkedFrom: { runId: 'r0', seq: 4 } } });
 
     const later = projectEvents(runLog('r', [
-      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'answered' } },
+      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'answered', attempt: 1, worker: 'w1' } },
       { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
       { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'input' } },
       { type: 'run.canceled', spanId: 'root', path: 'root', data: { reason: 'user asked' } },
@@ -140,7 +140,7 @@ describe('projectEvents', () => {
   it('only advances lastSeq for events the trace does not draw, and keeps runs apart', () => {
     const { runs, spans } = projectEvents([
       ...runLog('a', [queued()]),
-      ...runLog('b', [{ type: 'custom', spanId: 'root', path: 'root', data: { note: 1 } }, { type: 'checkpoint.saved', spanId: 'root', path: 'root', data: {} }]),
+      ...runLog('b', [{ type: 'custom', spanId: 'root', path: 'root', data: { note: 1 } }, { type: 'checkpoint.saved', spanId: 'root', path: 'root', data: { checkpointId: 'cp-1', step: 1, state: {}, frontier: [], graphHash: 'h' } }]),
     ]);
     expect(runs.get('a')).toMatchObject({ status: 'queued', lastSeq: 1 });
     expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2 });

@@ -63,7 +63,8 @@ export class FakeOpenAIServer {
   private readonly server: Server;
   private port = 0;
 
-  constructor(private readonly reply: FakeOpenAIReplyFn = defaultReply) {
+  /** What the server answers; tests may swap it between requests. */
+  constructor(public reply: FakeOpenAIReplyFn = defaultReply) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) sendJson(res, 500, errorBody(`fake server failed: ${String(e)}`));

@@ -6,3 +6,5 @@ export { startStack, stopProcess } from './service-stack';
 export type { Stack, StackOptions, ServiceProcess } from './service-stack';
 export { readSse } from './sse-client';
 export type { SseFrame } from './sse-client';
+export { runLogArbitrary, referenceFold, withRunId, ARBITRARY_RUN_ID } from './run-log-arbitrary';
+export type { RunLogConstraints, ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './run-log-arbitrary';

@@ -11,6 +11,8 @@ const ROOT = resolve(__dirname, '../../..');
 
 export interface ServiceProcess {
   name: string;
+  /** `RUNNER_ID` given to the process (`<name>-<n>`): the worker id a runner writes into the log. */
+  id: string;
   port: number;
   child: ChildProcess;
 }
@@ -64,15 +66,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   let instance = 0;
   const startService = async (name: string, extraEnv: Record<string, string> = {}) => {
     const port = await freePort();
-    const logFile = createWriteStream(join(logDir, `${name}-${++instance}.log`));
+    const id = `${name}-${++instance}`;
+    const logFile = createWriteStream(join(logDir, `${id}.log`));
     const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: ROOT,
-      env: { ...env, [PORT_VARIABLE[name]]: String(port), RUNNER_ID: `${name}-${instance}`, ...extraEnv },
+      env: { ...env, [PORT_VARIABLE[name]]: String(port), RUNNER_ID: id, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(logFile);
     child.stderr?.pipe(logFile);
-    const service = { name, port, child };
+    const service = { name, id, port, child };
     processes.push(service);
     await waitReady(service, logDir);
     return service;

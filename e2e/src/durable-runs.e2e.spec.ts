@@ -1,0 +1,225 @@
+import type { HumanRequest, RunEvent } from '@spindle/contracts';
+import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+
+/** The prompt a step's model call was made with: how the provider's call count is kept per input. */
+const promptOf = (body: { messages?: Array<{ role: string; content: unknown }> }) => String(body.messages?.find((m) => m.role === 'user')?.content ?? '');
+
+function slowModel(body: { messages?: Array<{ role: string; content: unknown }> }): FakeOpenAIReply {
+  return { text: `done: ${promptOf(body)}`, delayMs: 120, usage: { prompt_tokens: 10, completion_tokens: 3 } };
+}
+
+describe('durable runs, end to end', () => {
+  let stack: Stack;
+  const base = () => stack.gatewayUrl;
+  const json = async <T>(res: Response) => (await res.json()) as T;
+  const post = (path: string, body: unknown = {}) => fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const put = (path: string, body: unknown) => fetch(`${base()}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const log = async (runId: string) => (await json<{ events: RunEvent[] }>(await fetch(`${base()}/v1/runs/${runId}/events`))).events;
+  const until = async (runId: string, done: (events: RunEvent[]) => boolean, what: string, timeoutMs = 60_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const events = await log(runId);
+      if (done(events)) return events;
+      if (Date.now() > deadline) throw new Error(`run ${runId}: no ${what} within ${timeoutMs} ms; last event ${events.at(-1)?.type}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const has = (type: string) => (events: RunEvent[]) => events.some((e) => e.type === type);
+  const start = async (workflow: string, body: unknown = {}) => (await json<{ runId: string }>(await post(`/v1/workflows/${workflow}/runs`, body))).runId;
+
+  beforeAll(async () => {
+    stack = await startStack({ runners: 2, reply: slowModel as never, runnerEnv: { RUNNER_CONCURRENCY: '1', RUNNER_ACK_WAIT_MS: '3000', SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js' } });
+    const steps = Array.from({ length: 20 }, (_, i) => ({ id: `s${i + 1}`, type: 'llm', model: 'compatible:steps', prompt: `step ${i + 1} of {{input}}`, output_key: `s${i + 1}`, checkpoint: true }));
+    expect((await put('/v1/workflows/twenty', { kind: 'graph', nodes: steps, edges: steps.slice(1).map((s, i) => ({ from: steps[i].id, to: s.id })) })).status).toBe(201);
+    expect(
+      (await put('/v1/workflows/review', {
+        kind: 'graph',
+        nodes: [
+          { id: 'draft', type: 'llm', model: 'compatible:steps', prompt: 'draft for {{input}}', output_key: 'draft', checkpoint: true },
+          { id: 'approve', type: 'human', prompt: 'Publish "{{draft}}"?', form: 'text' },
+          { id: 'publish', type: 'set', values: { published: '{{approve.text}}' } },
+        ],
+        edges: [{ from: 'draft', to: 'approve' }, { from: 'approve', to: 'publish' }],
+      })).status,
+    ).toBe(201);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('continues a run on the other runner after the one holding it is killed, without calling a finished step\'s model again', async () => {
+    const runId = await start('twenty', { input: 'the report' });
+    const beforeKill = await until(runId, (events) => events.some((e) => e.type === 'node.completed' && e.nodeId === 's8'), 's8 completed');
+    const holder = (beforeKill.find((e) => e.type === 'run.started') as Extract<RunEvent, { type: 'run.started' }>).data.worker;
+    const victim = stack.processes.find((p) => p.id === holder)!;
+    victim.child.kill('SIGKILL');
+    await stopProcess(victim.child);
+
+    const events = await until(runId, has('run.completed'), 'completion');
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const resumed = events.find((e) => e.type === 'run.resumed') as Extract<RunEvent, { type: 'run.resumed' }>;
+    expect(resumed.data).toMatchObject({ reason: 'worker_lost', attempt: 2 });
+    expect(resumed.data.worker).not.toBe(holder);
+    const output = (events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output;
+    for (let i = 1; i <= 20; i++) expect(output[`s${i}`]).toBe(`done: step ${i} of the report`);
+    // Each step completed exactly once, and no step's span opened twice.
+    for (let i = 1; i <= 20; i++) {
+      expect(events.filter((e) => e.type === 'node.completed' && e.nodeId === `s${i}`)).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'node.started' && e.nodeId === `s${i}`)).toHaveLength(1);
+    }
+    // The provider saw every input once; only a call in flight when the runner died (never recorded) could be made again.
+    const calls = new Map<string, number>();
+    for (const c of stack.fake.calls) calls.set(promptOf(c.body), (calls.get(promptOf(c.body)) ?? 0) + 1);
+    const recordedBeforeLoss = events.filter((e) => e.type === 'model.completed' && e.seq < resumed.seq).map((e) => e.nodeId);
+    expect(recordedBeforeLoss.length).toBeGreaterThanOrEqual(8);
+    for (const nodeId of recordedBeforeLoss) expect(calls.get(`step ${nodeId!.slice(1)} of the report`)).toBe(1);
+    const repeated = [...calls].filter(([prompt, n]) => prompt.endsWith('of the report') && n > 1);
+    expect(repeated.length).toBeLessThanOrEqual(1);
+    // Replace the killed runner for the tests that follow.
+    await stack.startService('runner', { RUNNER_CONCURRENCY: '1', RUNNER_ACK_WAIT_MS: '3000', SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js' });
+  });
+
+  it('forks a finished run from a mid-run checkpoint: unchanged inputs reuse stored results, a patched state runs again', async () => {
+    const runId = await start('twenty', { input: 'fork me' });
+    await until(runId, has('run.completed'), 'completion');
+    const { checkpoints } = await json<{ checkpoints: Array<{ checkpointId: string; step: number; frontier: string[]; seq: number }> }>(await fetch(`${base()}/v1/runs/${runId}/checkpoints`));
+    expect(checkpoints.map((c) => c.step)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    const mid = checkpoints[9];
+    expect(mid.frontier).toEqual(['s11']);
+
+    const callsBefore = stack.fake.callCount;
+    const same = await post(`/v1/runs/${runId}/fork`, { checkpointId: mid.checkpointId });
+    expect(same.status).toBe(202);
+    const fork = await json<{ runId: string; forkedFrom: { runId: string; seq: number; checkpointId: string } }>(same);
+    expect(fork.forkedFrom).toEqual({ runId, seq: mid.seq, checkpointId: mid.checkpointId });
+    const forkEvents = await until(fork.runId, has('run.completed'), 'fork completion');
+    expect(forkEvents[0]).toMatchObject({ type: 'run.queued', data: { forkedFrom: fork.forkedFrom, start: ['s11'] } });
+    expect(forkEvents.some((e) => e.nodeId === 's10')).toBe(false);
+    const reused = forkEvents.filter((e) => e.type === 'node.completed' && (e.data as { cachedFrom?: string }).cachedFrom);
+    expect(reused.map((e) => e.nodeId)).toEqual(Array.from({ length: 10 }, (_, i) => `s${i + 11}`));
+    expect(stack.fake.callCount).toBe(callsBefore);
+
+    const patched = await json<{ runId: string }>(await post(`/v1/runs/${runId}/fork`, { checkpointId: mid.checkpointId, state: { input: 'a patched report' } }));
+    const patchedEvents = await until(patched.runId, has('run.completed'), 'patched fork completion');
+    expect((patchedEvents.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ s10: 'done: step 10 of fork me', s11: 'done: step 11 of a patched report' });
+    expect(stack.fake.callCount).toBe(callsBefore + 10);
+    // The source run is untouched.
+    expect((await log(runId)).at(-1)).toMatchObject({ type: 'run.completed' });
+    expect((await post(`/v1/runs/${runId}/fork`, { checkpointId: 'cp-99' })).status).toBe(404);
+  });
+
+  it('waits for a person across a restart of every service, and continues where it stopped when answered', async () => {
+    const runId = await start('review', { input: 'the launch post' });
+    await until(runId, has('run.awaiting'), 'wait');
+    const inbox = await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/requests?status=pending`));
+    const request = inbox.requests.find((r) => r.runId === runId)!;
+    expect(request).toMatchObject({ workflow: 'review', nodeId: 'approve', kind: 'input', prompt: 'Publish "done: draft for the launch post"?', form: { kind: 'text' }, status: 'pending' });
+    expect(request.ageMs).toBeGreaterThanOrEqual(0);
+    const draftCalls = stack.fake.callCount;
+
+    for (const p of [...stack.processes]) await stopProcess(p.child);
+    const gateway = await stack.startService('gateway');
+    stack.gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+    for (const s of ['trace-recorder', 'checkpoint', 'approval']) await stack.startService(s);
+    for (let i = 0; i < 2; i++) await stack.startService('runner', { RUNNER_CONCURRENCY: '1', RUNNER_ACK_WAIT_MS: '3000', SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js' });
+
+    // Still waiting, still in the inbox, after the restart.
+    expect((await log(runId)).at(-1)).toMatchObject({ type: 'run.awaiting' });
+    const badShape = await post(`/v1/runs/${runId}/requests/${request.requestId}/respond`, { approved: true });
+    expect(badShape.status).toBe(400);
+    expect(await badShape.json()).toMatchObject({ code: 'validation_failed' });
+    const answered = await post(`/v1/runs/${runId}/requests/${request.requestId}/respond`, { text: 'ship it', respondedBy: 'ada' });
+    expect(answered.status).toBe(202);
+    const events = await until(runId, has('run.completed'), 'completion after the answer');
+    expect((events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ published: 'ship it', draft: 'done: draft for the launch post' });
+    expect(events.find((e) => e.type === 'run.resumed')).toMatchObject({ data: { reason: 'answered' } });
+    expect(events.filter((e) => e.type === 'node.started' && e.nodeId === 'draft')).toHaveLength(1);
+    expect(stack.fake.callCount).toBe(draftCalls);
+
+    // Single mode: the same answer again changes nothing; a different one is refused.
+    const again = await post(`/v1/runs/${runId}/requests/${request.requestId}/respond`, { text: 'ship it', respondedBy: 'ada' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ status: 'unchanged' });
+    const other = await post(`/v1/runs/${runId}/requests/${request.requestId}/respond`, { text: 'hold it' });
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ code: 'request_already_answered' });
+    const ofRun = await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${runId}/requests`));
+    expect(ofRun.requests).toEqual([expect.objectContaining({ requestId: request.requestId, status: 'answered', answeredBy: 'ada', answer: { text: 'ship it' } })]);
+  });
+
+  it('approves the exact tool call, refuses a mismatched binding with 409, and rejects with a message that reaches the model', async () => {
+    // The scripted model asks for a lookup; after a tool result (or a rejection) it answers.
+    stack.fake.reply = (body: { messages?: Array<{ role: string; content: unknown }> }) => {
+      const toolResult = body.messages?.find((m) => m.role === 'tool');
+      if (!toolResult) return { text: '', toolCalls: [{ id: 'call_look', name: 'lookup_order', arguments: { orderId: 'A-1002' } }] };
+      return { text: `final: ${String(toolResult.content).slice(0, 80)}` };
+    };
+    expect(
+      (await put('/v1/workflows/guarded', {
+        kind: 'graph',
+        nodes: [
+          { id: 'agent', type: 'agent', model: 'compatible:agent', prompt: '{{input}}', tools: ['lookup_order'], approval: ['lookup_order'] },
+          { id: 'escalate', type: 'set', values: { escalated: true } },
+        ],
+        edges: [{ from: 'agent', to: 'escalate', handle: 'rejected' }],
+      })).status,
+    ).toBe(201);
+
+    const approveRun = await start('guarded', { input: 'where is A-1002?' });
+    await until(approveRun, has('run.awaiting'), 'approval wait');
+    const [pending] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${approveRun}/requests`))).requests;
+    expect(pending).toMatchObject({ kind: 'approval', status: 'pending', call: { callId: 'call_look', name: 'lookup_order', arguments: { orderId: 'A-1002' } } });
+    const binding = { callId: pending.call!.callId, name: pending.call!.name, argumentsHash: pending.call!.argumentsHash };
+    const forged = await post(`/v1/runs/${approveRun}/requests/${pending.requestId}/respond`, { decision: 'approve', ...binding, argumentsHash: 'f'.repeat(64) });
+    expect(forged.status).toBe(409);
+    expect(await forged.json()).toMatchObject({ code: 'approval_binding_mismatch' });
+    expect((await log(approveRun)).at(-1)).toMatchObject({ type: 'run.awaiting' });
+    const callsBefore = stack.fake.callCount;
+    expect((await post(`/v1/runs/${approveRun}/requests/${pending.requestId}/respond`, { decision: 'approve', ...binding })).status).toBe(202);
+    const approved = await until(approveRun, has('run.completed'), 'completion after approval');
+    expect(approved.find((e) => e.type === 'tool.called')).toMatchObject({ data: { callId: 'call_look', arguments: { orderId: 'A-1002' } } });
+    expect((approved.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ output: expect.stringContaining('shipped') });
+    // Only the call after the tool result: the first turn came from the log.
+    expect(stack.fake.callCount).toBe(callsBefore + 1);
+
+    const rejectRun = await start('guarded', { input: 'where is A-1002?' });
+    await until(rejectRun, has('run.awaiting'), 'approval wait');
+    const [toReject] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${rejectRun}/requests`))).requests;
+    const rejected = await post(`/v1/runs/${rejectRun}/requests/${toReject.requestId}/respond`, {
+      decision: 'reject', callId: toReject.call!.callId, name: toReject.call!.name, argumentsHash: toReject.call!.argumentsHash, message: 'Do not look up orders for this customer',
+    });
+    expect(rejected.status).toBe(202);
+    const after = await until(rejectRun, has('run.completed'), 'completion after rejection');
+    expect(after.some((e) => e.type === 'tool.called')).toBe(false);
+    expect((after.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ escalated: true, output: expect.stringContaining('Do not look up orders') });
+    stack.fake.reply = slowModel as never;
+  });
+
+  it('continues on the timeout edge when nobody answers in time, and cancel closes a waiting run and its requests', async () => {
+    expect(
+      (await put('/v1/workflows/timed', {
+        kind: 'graph',
+        nodes: [
+          { id: 'ask', type: 'human', prompt: 'quick?', form: 'boolean', timeout_ms: 1_000 },
+          { id: 'fallback', type: 'set', values: { decided: 'by default' } },
+        ],
+        edges: [{ from: 'ask', to: 'fallback', handle: 'timeout' }],
+      })).status,
+    ).toBe(201);
+    const timed = await start('timed');
+    const events = await until(timed, has('run.completed'), 'completion by timeout', 30_000);
+    expect(events.find((e) => e.type === 'input.answered')).toMatchObject({ data: { timedOut: true, answeredBy: 'system:timeout' } });
+    expect((events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ decided: 'by default' });
+
+    const waiting = await start('review', { input: 'to be canceled' });
+    await until(waiting, has('run.awaiting'), 'wait');
+    const canceled = await post(`/v1/runs/${waiting}/cancel`, { reason: 'changed my mind' });
+    expect(canceled.status).toBe(200);
+    expect((await log(waiting)).at(-1)).toMatchObject({ type: 'run.canceled' });
+    const [closed] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${waiting}/requests`))).requests;
+    expect(closed.status).toBe('canceled');
+    const late = await post(`/v1/runs/${waiting}/requests/${closed.requestId}/respond`, { text: 'too late' });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'request_closed' });
+  });
+});
