@@ -1,5 +1,5 @@
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
-import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { readSse, startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /** The prompt a step's model call was made with: how the provider's call count is kept per input. */
 const promptOf = (body: { messages?: Array<{ role: string; content: unknown }> }) => String(body.messages?.find((m) => m.role === 'user')?.content ?? '');
@@ -221,5 +221,37 @@ describe('durable runs, end to end', () => {
     const late = await post(`/v1/runs/${waiting}/requests/${closed.requestId}/respond`, { text: 'too late' });
     expect(late.status).toBe(409);
     expect(await late.json()).toMatchObject({ code: 'request_closed' });
+  });
+
+  it('cancels a streamed run when its client leaves only if asked to, and resumes on another version only if its graph has the same structure', async () => {
+    const stream = async (body: unknown) => {
+      const { frames } = await readSse(`${base()}/v1/workflows/review/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, (f) => f.event !== 'run.awaiting');
+      return (JSON.parse(frames[0].data) as RunEvent).runId;
+    };
+    const dropped = await stream({ input: 'drop', cancelOnDisconnect: true });
+    const kept = await stream({ input: 'keep' });
+    await until(dropped, has('run.canceled'), 'cancel on disconnect', 15_000);
+    expect((await log(kept)).at(-1)).toMatchObject({ type: 'run.awaiting' });
+
+    const review = (publish: string, extra = false) => ({
+      kind: 'graph',
+      nodes: [
+        { id: 'draft', type: 'llm', model: 'compatible:steps', prompt: 'draft for {{input}}', output_key: 'draft', checkpoint: true },
+        { id: 'approve', type: 'human', prompt: 'Publish "{{draft}}"?', form: 'text' },
+        { id: 'publish', type: 'set', values: { published: publish } },
+        ...(extra ? [{ id: 'notify', type: 'set', values: { notified: true } }] : []),
+      ],
+      edges: [{ from: 'draft', to: 'approve' }, { from: 'approve', to: 'publish' }, ...(extra ? [{ from: 'publish', to: 'notify' }] : [])],
+    });
+    const v2 = await json<{ version: number }>(await put('/v1/workflows/review', review('v2: {{approve.text}}')));
+    const v3 = await json<{ version: number }>(await put('/v1/workflows/review', review('v3', true)));
+    const [request] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${kept}/requests`))).requests;
+    const mismatch = await post(`/v1/runs/${kept}/requests/${request.requestId}/respond`, { text: 'ok', definitionVersion: v3.version });
+    expect(mismatch.status).toBe(409);
+    expect(await mismatch.json()).toMatchObject({ code: 'definition_mismatch' });
+    expect((await post(`/v1/runs/${kept}/requests/${request.requestId}/respond`, { text: 'ok', definitionVersion: v2.version })).status).toBe(202);
+    const events = await until(kept, has('run.completed'), 'completion on v2');
+    expect(events.find((e) => e.type === 'run.resumed')).toMatchObject({ data: { reason: 'answered', definitionVersion: v2.version } });
+    expect((events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ published: 'v2: ok' });
   });
 });
