@@ -1,6 +1,7 @@
 import { appendToWaitingRun, query, readRunLog, type Bus } from '@spindle/bus';
 import { SpindleError, type ApprovalQueryResults, type RunEvent } from '@spindle/contracts';
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
+import { requestsInLog } from '@spindle/projections';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
@@ -14,6 +15,7 @@ export interface AnswerOutcome {
   requestId: string;
   /** `recorded`: appended, the run resumes; `unchanged`: the same answer was already recorded. */
   status: 'recorded' | 'unchanged';
+  /** `seq` of the answer in the run's log. */
   seq: number;
 }
 
@@ -33,8 +35,10 @@ export class RequestAnswers {
   async answer(runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
     if (!RUN_ID.test(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(runId, body.definitionVersion);
-    const { seq, appended } = await appendToWaitingRun(this.bus, runId, (events) => decideAnswer(events, requestId, body, upgrade));
-    return { runId, requestId, status: appended ? 'recorded' : 'unchanged', seq };
+    const { seq, appended, events } = await appendToWaitingRun(this.bus, runId, (log) => decideAnswer(log, requestId, body, upgrade));
+    if (appended) return { runId, requestId, status: 'recorded', seq };
+    // The same answer again: point at the one that was recorded.
+    return { runId, requestId, status: 'unchanged', seq: requestsInLog(events).get(requestId)?.answers[0]?.seq ?? seq };
   }
 
   list(filter: { status?: string; runId?: string; waitForSeq?: number; limit?: number; cursor?: string }): Promise<ApprovalQueryResults['listRequests']> {
