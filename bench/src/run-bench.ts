@@ -7,6 +7,7 @@ import { compareWithLangGraph } from './engine-compare.bench';
 import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLatency } from './start-latency.bench';
 import { testEnv } from '@spindle/testing';
 import { fmt } from './stats';
+import { measureResume } from './durable.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
@@ -17,6 +18,8 @@ async function main() {
     const overhead = await measureNodeOverhead(client);
     const start = await measureStartLatency(client);
     const panel = await measureConcurrentPatternOverhead(client);
+    console.log('bench: answer → resumed, replay of 50 recorded nodes…');
+    const resume = await measureResume(client);
     console.log('bench: engine vs LangGraph.js, 50 steps, durable persistence on…');
     const versus = await compareWithLangGraph(stack.bus, testEnv().databaseUrl);
     console.log('bench: log throughput, 200 runs × 50 nodes…');
@@ -33,6 +36,8 @@ async function main() {
       ['run start latency POST → run.started p50 / p99 ms', `${fmt(start.p50)} / ${fmt(start.p99)}`],
       ['orchestration overhead per node, median ms (50-node chain)', fmt(overhead.medianMsPerNode, 2)],
       ['overhead per node, 3-agent concurrent pattern, median ms', fmt(panel.medianMsPerNode, 2)],
+      ['answer POST → run.resumed p50 / p99 ms', `${fmt(resume.answerToResumed.p50)} / ${fmt(resume.answerToResumed.p99)}`],
+      ['replay of 50 recorded nodes on resume, median ms', fmt(resume.replayMsPer50Nodes, 1)],
       ['engine per step, in process, run log on JetStream, median ms', fmt(versus.spindleMsPerStep, 3)],
       ['LangGraph.js per step, in process, Postgres checkpointer, median ms', fmt(versus.langgraphMsPerStep, 3)],
       ['ratio engine / LangGraph.js', fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)],
@@ -40,7 +45,7 @@ async function main() {
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
     mkdirSync('bench-results', { recursive: true });
-    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead, panel, versus }, null, 2));
+    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus }, null, 2));
   } finally {
     await stack.stop();
   }

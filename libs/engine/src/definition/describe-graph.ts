@@ -1,10 +1,16 @@
-import { entryNodeId } from './validate-definition';
-import type { GraphDefinition, NodeType } from './workflow-definition.schema';
+import type { GraphDefinition, NodeContainer, NodeType } from './workflow-definition.schema';
+
+/** Where a nested node sits: inside `parent` (a loop or fork), in `lane` (`body`, or the fork's branch id). */
+export interface NestedIn {
+  parent?: string;
+  lane?: string;
+}
 
 export interface GraphView {
   entry: string;
-  nodes: Array<{ id: string; type: NodeType; label: string; rank: number; order: number }>;
-  edges: Array<{ from: string; to: string; handle: string; back: boolean }>;
+  /** Every node, nested ones (loop bodies, fork branches) included with `parent` and `lane`; rank and order are within their own graph. */
+  nodes: Array<{ id: string; type: NodeType; label: string; rank: number; order: number } & NestedIn>;
+  edges: Array<{ from: string; to: string; handle: string; back: boolean } & NestedIn>;
   /** The same graph as Mermaid flowchart text. */
   mermaid: string;
 }
@@ -15,7 +21,26 @@ export interface GraphView {
  * Mermaid text. Pure: the console and docs draw from it.
  */
 export function describeGraph(def: GraphDefinition): GraphView {
-  const entry = entryNodeId(def);
+  const top = describeContainer(def, {});
+  const nodes: GraphView['nodes'] = [...top.nodes];
+  const edges: GraphView['edges'] = [...top.edges];
+  const nest = (container: NodeContainer) => {
+    for (const n of container.nodes) {
+      const inner: Array<[string, NodeContainer]> = n.type === 'loop' ? [['body', n.body]] : n.type === 'fork' ? Object.entries(n.branches) : [];
+      for (const [lane, graph] of inner) {
+        const described = describeContainer(graph, { parent: n.id, lane });
+        nodes.push(...described.nodes);
+        edges.push(...described.edges);
+        nest(graph);
+      }
+    }
+  };
+  nest(def);
+  return { entry: top.entry, nodes, edges, mermaid: toMermaid(top.nodes, top.edges) };
+}
+
+function describeContainer(def: NodeContainer, where: NestedIn): Pick<GraphView, 'entry' | 'nodes' | 'edges'> {
+  const entry = def.entry ?? def.nodes[0].id;
   const outgoing = new Map<string, Array<{ to: string; handle: string }>>();
   for (const e of def.edges) outgoing.set(e.from, [...(outgoing.get(e.from) ?? []), { to: e.to, handle: e.handle ?? 'default' }]);
 
@@ -46,16 +71,16 @@ export function describeGraph(def: GraphDefinition): GraphView {
     const r = rank.get(n.id) ?? 0;
     const order = perRank.get(r) ?? 0;
     perRank.set(r, order + 1);
-    return { id: n.id, type: n.type, label: n.label ?? n.id, rank: r, order };
+    return { id: n.id, type: n.type, label: n.label ?? n.id, rank: r, order, ...where };
   });
   const edges = def.edges.map((e) => {
     const handle = e.handle ?? 'default';
-    return { from: e.from, to: e.to, handle, back: back.has(edgeKey(e.from, e.to, handle)) };
+    return { from: e.from, to: e.to, handle, back: back.has(edgeKey(e.from, e.to, handle)), ...where };
   });
-  return { entry, nodes, edges, mermaid: toMermaid(nodes, edges) };
+  return { entry, nodes, edges };
 }
 
-function topologicalOrder(def: GraphDefinition, outgoing: Map<string, Array<{ to: string; handle: string }>>, back: Set<string>, entry: string): string[] {
+function topologicalOrder(def: NodeContainer, outgoing: Map<string, Array<{ to: string; handle: string }>>, back: Set<string>, entry: string): string[] {
   const indegree = new Map(def.nodes.map((n) => [n.id, 0]));
   for (const [from, list] of outgoing) for (const { to, handle } of list) if (!back.has(edgeKey(from, to, handle))) indegree.set(to, (indegree.get(to) ?? 0) + 1);
   const queue = [entry, ...def.nodes.map((n) => n.id).filter((id) => id !== entry && indegree.get(id) === 0)];

@@ -79,9 +79,12 @@ describe('handoff pattern', () => {
     expect(outcome).toMatchObject({ status: 'completed', output: { output: 'Restart the router.', transcript: [{ agent: 'tech', text: 'Restart the router.' }] } });
 
     const view = describeGraph(toGraph(def));
-    expect(view.edges.map((e) => `${e.from}-${e.handle}->${e.to}`)).toEqual([
+    expect(view.edges.filter((e) => !e.parent).map((e) => `${e.from}-${e.handle}->${e.to}`)).toEqual([
       'handoff-start-default->handoff-loop', 'handoff-loop-default->handoff-finished', 'handoff-finished-false->handoff-exhausted',
     ]);
+    // The loop's body is drawn inside it: the agents as one lane, routed to by handle.
+    expect(view.edges.filter((e) => e.parent === 'handoff-loop').map((e) => `${e.from}-${e.handle}->${e.to}`)).toContain('handoff-route-billing->billing');
+    expect(view.nodes.find((n) => n.id === 'billing')).toMatchObject({ parent: 'handoff-loop', lane: 'body', type: 'agent' });
     expect(view.mermaid).toContain('handoff-exhausted((("handoff-exhausted<br/><small>fail</small>")))');
     expect(() => support({ start: 'sales' })).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'start' })] }));
   });
