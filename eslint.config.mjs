@@ -13,7 +13,7 @@ export default [
   ...nx.configs['flat/typescript'],
   { ignores: ['**/dist', '**/node_modules', 'tmp', '.nx', '**/jest.config.cjs', 'jest.preset.cjs'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', {
         enforceBuildableLibDependency: false,
@@ -23,6 +23,8 @@ export default [
           { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
           { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
           { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] },
+          // The console runs in a browser and speaks only the public HTTP API: contract types at most.
+          { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core'] },
         ],
       }],
       'import/no-cycle': 'off',

@@ -26,6 +26,8 @@ if (problems.length > 0) {
 console.log('spindle: building (incremental)…');
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+const consoleBuild = spawnSync('npx', ['vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
 console.log('spindle: applying migrations…');
 const migrate = spawnSync(process.execPath, ['scripts/migrate.mjs'], { stdio: 'inherit', env });

@@ -23,6 +23,7 @@ mkdirSync('tmp/jest-results', { recursive: true });
 
 const steps = [
   ['build', ['npx', 'tsc', '-b', 'tsconfig.build.json']],
+  ['build the console', ['npx', 'vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn']],
   ['lint, typecheck, unit and integration tests', ['npx', 'nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--skip-nx-cache', '--outputStyle=static', '--parallel=2']],
   ['end-to-end tests', ['npx', 'nx', 'run', 'e2e:e2e', '--skip-nx-cache', '--outputStyle=static']],
 ];
@@ -39,9 +40,10 @@ for (const [name, [cmd, ...args]] of steps) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 for (const file of readdirSync('tmp/jest-results')) {
   const r = JSON.parse(readFileSync(`tmp/jest-results/${file}`, 'utf8'));
-  totals.passed += r.passed;
-  totals.failed += r.failed;
-  totals.skipped += r.skipped;
+  // Jest's summary reporter writes passed/failed/skipped; Vitest's JSON reporter (the console) numPassedTests…
+  totals.passed += r.passed ?? r.numPassedTests ?? 0;
+  totals.failed += r.failed ?? r.numFailedTests ?? 0;
+  totals.skipped += r.skipped ?? r.numPendingTests ?? 0;
 }
 if (failedStep) console.error(`\nspindle test: "${failedStep}" failed`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 
 export interface GatewayConfig extends ServiceConfig {
@@ -6,6 +7,8 @@ export interface GatewayConfig extends ServiceConfig {
   /** How long a read waits for the trace recorder to apply the run's last event. */
   readonly projectionWaitMs: number;
   readonly heartbeatMs: number;
+  /** The built console (`apps/console/dist`), served at `/`. */
+  readonly consoleDir: string;
 }
 
 export function parseGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
@@ -21,5 +24,6 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
     idempotencyTtlHours: positive('IDEMPOTENCY_TTL_HOURS', 24),
     projectionWaitMs: positive('PROJECTION_WAIT_MS', 3_000),
     heartbeatMs: positive('SSE_HEARTBEAT_MS', 15_000),
+    consoleDir: resolve(env.CONSOLE_DIR ?? join(__dirname, '..', '..', 'console', 'dist')),
   });
 }

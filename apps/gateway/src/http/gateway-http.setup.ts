@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '../gateway.config';
+import { installConsole } from './console-static';
 import { installJsonBodyParser } from './json-body-parser';
 import { installRequestTracing } from './request-tracing';
 
@@ -12,6 +13,7 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       const fastify = app.getHttpAdapter().getInstance();
       installJsonBodyParser(fastify, config.bodyLimitBytes);
       installRequestTracing(fastify);
+      installConsole(fastify, config.consoleDir);
     },
   };
 }

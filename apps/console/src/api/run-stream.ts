@@ -1,0 +1,55 @@
+import type { RunEvent } from '@spindle/contracts';
+
+export type StreamState = 'live' | 'reconnecting' | 'ended';
+
+export interface RunStreamHandlers {
+  onEvents(events: RunEvent[]): void;
+  onToken(token: { spanId: string; nodeId: string; delta: string }): void;
+  onState(state: StreamState): void;
+}
+
+const TERMINAL = new Set(['run.completed', 'run.failed', 'run.canceled']);
+
+/**
+ * Follows a run's SSE stream after `afterSeq`. The browser's EventSource reconnects by itself and
+ * sends `Last-Event-ID`; events are de-duplicated by `seq` here, so a reconnect never repeats or
+ * loses one. While reconnecting the view stays as it is and only says so. Closes at the run's end.
+ */
+export function followRun(runId: string, afterSeq: number, handlers: RunStreamHandlers): () => void {
+  let lastSeq = afterSeq;
+  const source = new EventSource(`/v1/runs/${runId}/events?after=${afterSeq}`);
+  const batch: RunEvent[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (batch.length) handlers.onEvents(batch.splice(0));
+  };
+  const onEvent = (msg: MessageEvent<string>) => {
+    const event = JSON.parse(msg.data) as RunEvent;
+    if (event.seq <= lastSeq) return;
+    lastSeq = event.seq;
+    batch.push(event);
+    // One render per animation frame, however fast events arrive.
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(flush);
+    }
+    if (TERMINAL.has(event.type)) {
+      source.close();
+      flush();
+      handlers.onState('ended');
+    }
+  };
+  source.onopen = () => handlers.onState('live');
+  source.onerror = () => handlers.onState(source.readyState === EventSource.CLOSED ? 'ended' : 'reconnecting');
+  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent as EventListener);
+  source.addEventListener('token', ((msg: MessageEvent<string>) => handlers.onToken(JSON.parse(msg.data))) as EventListener);
+  return () => source.close();
+}
+
+const EVENT_TYPES = [
+  'run.queued', 'run.started', 'run.awaiting', 'run.resumed', 'run.yielded', 'run.completed', 'run.failed', 'run.canceled',
+  'node.started', 'node.completed', 'node.failed', 'model.started', 'model.completed', 'model.failed', 'tool.called', 'tool.returned',
+  'loop.iteration', 'branch.started', 'branch.completed', 'input.requested', 'input.answered', 'approval.requested', 'approval.resolved',
+  'checkpoint.saved', 'context.truncated', 'custom',
+];

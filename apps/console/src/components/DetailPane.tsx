@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { spanTimes, type RunView, type SpanView } from '../model/run-view';
+import { json, ms, usd } from './format';
+
+/** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
+export function DetailPane({ view, spanKey, streamed }: { view: RunView; spanKey?: string; streamed: ReadonlyMap<string, string> }) {
+  const span = spanKey ? view.byKey.get(spanKey) : undefined;
+  const [compareWith, setCompareWith] = useState<string>();
+  if (!span) return <div className="detail-pane muted">Select a span on the timeline or a node on the graph.</div>;
+  const siblings = span.kind === 'node' ? view.spans.filter((s) => s.kind === 'node' && s.nodeId === span.nodeId) : [];
+  const other = compareWith ? view.byKey.get(compareWith) : undefined;
+  return (
+    <div className="detail-pane" data-testid="span-detail">
+      {siblings.length > 1 && (
+        <div className="compare">
+          compare with{' '}
+          <select value={compareWith ?? ''} onChange={(e) => setCompareWith(e.target.value || undefined)} aria-label="compare with execution">
+            <option value="">–</option>
+            {siblings.filter((s) => s.key !== span.key).map((s) => <option key={s.key} value={s.key}>execution #{s.execution}</option>)}
+          </select>
+        </div>
+      )}
+      <div className={other ? 'side-by-side' : ''}>
+        <SpanCard span={span} view={view} streamed={streamed} />
+        {other && <SpanCard span={other} view={view} streamed={streamed} />}
+      </div>
+    </div>
+  );
+}
+
+function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; streamed: ReadonlyMap<string, string> }) {
+  const { durationMs, selfMs } = spanTimes(span, view);
+  const children = span.children.map((k) => view.byKey.get(k)).filter((c): c is SpanView => c !== undefined);
+  const tools = children.filter((c) => c.kind === 'tool');
+  const models = children.filter((c) => c.kind === 'model');
+  const usage = span.usage ?? sumUsage(models);
+  const text = streamed.get(span.spanId);
+  return (
+    <div className="span-card">
+      <h3><span className={`kind ${span.kind}`}>{span.kind}</span> {span.label} <span className={`status ${span.status}`}>{span.status}</span></h3>
+      <dl>
+        {span.nodeType && <><dt>type</dt><dd>{span.nodeType}</dd></>}
+        {span.nodeId && <><dt>node</dt><dd>{span.nodeId}{span.execution > 1 ? ` (execution #${span.execution})` : ''}</dd></>}
+        <dt>path</dt><dd className="mono">{span.path}</dd>
+        {span.iteration !== undefined && <><dt>iteration</dt><dd>{span.iteration}</dd></>}
+        {span.branchId && <><dt>branch</dt><dd>{span.branchId}</dd></>}
+        <dt>duration</dt><dd>{ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span></dd>
+        {span.model && <><dt>model</dt><dd>{span.model}</dd></>}
+        {usage && <><dt>tokens</dt><dd>{usage.inputTokens} in / {usage.outputTokens} out</dd><dt>cost</dt><dd>{usd(usage.costUsd)}</dd></>}
+        <dt>seq</dt><dd>{span.startSeq}–{span.endSeq ?? '…'}</dd>
+      </dl>
+      {span.error && <pre className="error-box">{span.error.code}: {span.error.message}</pre>}
+      {text !== undefined && span.status === 'running' && <><h4>streaming</h4><pre className="streamed">{text}</pre></>}
+      <h4>input</h4>
+      <pre>{json(span.input)}</pre>
+      <h4>{span.kind === 'node' ? 'output (state delta)' : 'output'}</h4>
+      <pre>{json(span.output)}</pre>
+      {tools.length > 0 && (
+        <>
+          <h4>tool calls</h4>
+          {tools.map((t) => (
+            <div key={t.key} className={`tool-call ${t.status}`} data-status={t.status}>
+              <b>{t.label}</b> <span className={`status ${t.status}`}>{t.status}</span>
+              <pre>{json(t.input)}</pre>
+              <pre>{t.error ? `${t.error.code}: ${t.error.message}` : json(t.output)}</pre>
+            </div>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function sumUsage(models: SpanView[]) {
+  if (models.length === 0) return undefined;
+  return models.reduce(
+    (acc, m) => ({ inputTokens: acc.inputTokens + (m.usage?.inputTokens ?? 0), outputTokens: acc.outputTokens + (m.usage?.outputTokens ?? 0), costUsd: (acc.costUsd ?? 0) + (m.usage?.costUsd ?? 0) }),
+    { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | undefined },
+  );
+}

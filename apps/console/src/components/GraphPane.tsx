@@ -1,0 +1,65 @@
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import type { GraphView } from '../api/client';
+import { layoutGraph, type PlacedNode } from '../model/graph-layout';
+import type { NodeState } from '../model/run-view';
+
+export interface GraphOverlay {
+  nodes: Map<string, { state: NodeState; executions: number }>;
+  traversed: Set<string>;
+}
+
+type StepData = { placed: PlacedNode; state: NodeState; executions: number; selected: boolean };
+
+const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
+  const { placed, state, executions, selected } = data;
+  return (
+    <div className={`flow-node ${placed.container ? 'container' : ''} state-${state} ${selected ? 'selected' : ''}`} data-node-id={placed.id} data-state={state} style={{ width: placed.width, height: placed.height }}>
+      <Handle type="target" position={Position.Left} />
+      <div className="flow-node-title">
+        <span className="node-type">{placed.type}</span> {placed.label}
+        {executions > 1 && <span className="badge" title="executions">×{executions}</span>}
+        {state === 'waiting' && <span className="badge waiting">waiting</span>}
+      </div>
+      {placed.lanes.map((lane) => (
+        <div key={lane.name} className="lane-label" style={{ top: lane.y }}>{lane.name}</div>
+      ))}
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});
+
+const nodeTypes = { step: StepNode };
+
+/** The workflow's graph; with an overlay, node states and traversed edges from the run's events. */
+export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { graph: GraphView; overlay?: GraphOverlay; selectedNode?: string; onSelectNode?: (id: string) => void }) {
+  const placed = useMemo(() => layoutGraph(graph), [graph]);
+  const nodes: Array<Node<StepData>> = placed.map((p) => ({
+    id: p.id,
+    type: 'step',
+    position: { x: p.x, y: p.y },
+    ...(p.parent ? { parentId: p.parent, extent: 'parent' as const } : {}),
+    data: { placed: p, state: overlay?.nodes.get(p.id)?.state ?? 'pending', executions: overlay?.nodes.get(p.id)?.executions ?? 0, selected: selectedNode === p.id },
+    style: { width: p.width, height: p.height },
+    draggable: false,
+  }));
+  const edges: Edge[] = graph.edges.map((e) => {
+    const walked = overlay?.traversed.has(`${e.from}->${e.to}`) ?? false;
+    return {
+      id: `${e.from}-${e.handle}-${e.to}`,
+      source: e.from,
+      target: e.to,
+      label: e.handle === 'default' ? undefined : e.handle,
+      animated: walked,
+      className: walked ? 'walked' : '',
+      style: { strokeDasharray: e.back ? '6 4' : undefined },
+      markerEnd: { type: MarkerType.ArrowClosed },
+    };
+  });
+  return (
+    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
+      <Background />
+      <Controls showInteractive={false} />
+    </ReactFlow>
+  );
+}

@@ -1,0 +1,29 @@
+import type { RunEvent } from '@spindle/contracts';
+import { useEffect, useState } from 'react';
+import { nextStep, previousStep } from '../model/replay-cursor';
+
+/** Play, pause, step and drag through the recorded events; `undefined` cursor = live. */
+export function ReplayControls({ events, cursor, onCursor }: { events: RunEvent[]; cursor?: number; onCursor: (at: number | undefined) => void }) {
+  const [playing, setPlaying] = useState(false);
+  const at = cursor ?? events.length;
+  useEffect(() => {
+    if (!playing) return;
+    const timer = setInterval(() => {
+      const next = nextStep(events, at);
+      onCursor(next);
+      if (next >= events.length) setPlaying(false);
+    }, 600);
+    return () => clearInterval(timer);
+  }, [playing, at, events, onCursor]);
+  return (
+    <div className="replay" data-testid="replay">
+      <button onClick={() => onCursor(0)} title="jump to start" aria-label="jump to start">⏮</button>
+      <button onClick={() => onCursor(previousStep(events, at))} title="step back" aria-label="step back">◀</button>
+      <button onClick={() => { if (cursor === undefined) onCursor(0); setPlaying(!playing); }} aria-label={playing ? 'pause' : 'play'}>{playing ? '⏸' : '▶'}</button>
+      <button onClick={() => onCursor(nextStep(events, at))} title="step to the next node completion" aria-label="step forward">▶|</button>
+      <button onClick={() => { setPlaying(false); onCursor(undefined); }} title="jump to the end (live)" aria-label="jump to end">⏭ live</button>
+      <input type="range" min={0} max={events.length} value={at} onChange={(e) => onCursor(Number(e.target.value))} aria-label="replay cursor" data-testid="cursor" />
+      <span className="mono">{at}/{events.length}</span>
+    </div>
+  );
+}

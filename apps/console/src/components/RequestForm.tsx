@@ -1,0 +1,70 @@
+import type { HumanRequest } from '@spindle/contracts';
+import { useState } from 'react';
+import { api, ApiProblem } from '../api/client';
+import { json } from './format';
+
+/** Answers one request with the form it asks for; a refusal shows the field at fault. */
+export function RequestForm({ request, onAnswered }: { request: HumanRequest; onAnswered?: () => void }) {
+  const [text, setText] = useState('');
+  const [data, setData] = useState('{}');
+  const [message, setMessage] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const [done, setDone] = useState(false);
+  const send = async (body: Record<string, unknown>) => {
+    setProblem(undefined);
+    try {
+      await api.respond(request.runId, request.requestId, body);
+      setDone(true);
+      onAnswered?.();
+    } catch (e) {
+      setProblem(e instanceof ApiProblem ? `${e.code}: ${e.errors.map((f) => `${f.field}: ${f.message}`).join('; ') || e.detail}` : (e as Error).message);
+    }
+  };
+  if (done) return <p className="muted">answered</p>;
+  const kind = request.kind === 'approval' ? 'approval' : request.form?.kind;
+  return (
+    <div className="request-form" data-request-id={request.requestId} data-kind={kind}>
+      <p className="prompt">{request.prompt}</p>
+      {kind === 'approval' && request.call && (
+        <>
+          <pre>{request.call.name}({json(request.call.arguments)})</pre>
+          <input placeholder="message to the agent (optional)" value={message} onChange={(e) => setMessage(e.target.value)} aria-label="message" />
+          <div className="buttons">
+            <button onClick={() => void send({ decision: 'approve', callId: request.call!.callId, name: request.call!.name, argumentsHash: request.call!.argumentsHash })}>Approve</button>
+            <button className="danger" onClick={() => void send({ decision: 'reject', callId: request.call!.callId, name: request.call!.name, argumentsHash: request.call!.argumentsHash, ...(message ? { message } : {}) })}>Reject</button>
+          </div>
+        </>
+      )}
+      {kind === 'boolean' && (
+        <div className="buttons">
+          <button onClick={() => void send({ approved: true })}>Yes</button>
+          <button className="danger" onClick={() => void send({ approved: false })}>No</button>
+        </div>
+      )}
+      {kind === 'text' && (
+        <>
+          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label="answer" />
+          <button onClick={() => void send({ text })}>Send</button>
+        </>
+      )}
+      {kind === 'json' && (
+        <>
+          {request.form?.schema && <pre className="muted">{json(request.form.schema)}</pre>}
+          <textarea value={data} onChange={(e) => setData(e.target.value)} rows={4} aria-label="answer data" />
+          <button onClick={() => { try { void send({ data: JSON.parse(data) as unknown }); } catch { setProblem('data: not JSON'); } }}>Send</button>
+        </>
+      )}
+      {kind === 'plan_review' && (
+        <>
+          <pre>{json(request.form?.plan)}</pre>
+          <textarea placeholder="revision (to reject)" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label="revision" />
+          <div className="buttons">
+            <button onClick={() => void send({ approved: true })}>Approve plan</button>
+            <button className="danger" onClick={() => void send({ approved: false, text })}>Request revision</button>
+          </div>
+        </>
+      )}
+      {problem && <p className="error">{problem}</p>}
+    </div>
+  );
+}

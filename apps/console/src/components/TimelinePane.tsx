@@ -1,0 +1,66 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState } from 'react';
+import { spanTimes, type RunView } from '../model/run-view';
+import { timelineRows } from '../model/timeline-rows';
+import { ms } from './format';
+
+const ROW = 26;
+
+/** Every span as a bar on the run's time axis, nested under its parent; virtualized. */
+export function TimelinePane({ view, selected, onSelect }: { view: RunView; selected?: string; onSelect: (key: string) => void }) {
+  const [expanded, setExpanded] = useState<Set<string>>(new Set());
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const rows = useMemo(() => timelineRows(view, expanded, collapsed), [view, expanded, collapsed]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
+  const start = view.firstMs ?? 0;
+  const total = Math.max(1, view.latencyMs);
+  const toggle = (set: Set<string>, key: string, apply: (s: Set<string>) => void) => {
+    const next = new Set(set);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    apply(next);
+  };
+  const bar = (from: number, to: number) => ({ left: `${((from - start) / total) * 100}%`, width: `${Math.max(0.3, ((to - from) / total) * 100)}%` });
+  return (
+    <div className="timeline">
+      <div className="timeline-head">
+        <span>{rows.length} rows</span>
+        <span>end-to-end {ms(view.latencyMs)}</span>
+      </div>
+      <div ref={scroller} className="timeline-scroll" data-testid="timeline">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {virtual.getVirtualItems().map((item) => {
+            const row = rows[item.index];
+            const style = { position: 'absolute' as const, top: item.start, height: ROW, left: 0, right: 0 };
+            if (row.kind === 'round') {
+              return (
+                <div key={row.key} className={`trow round ${row.failed ? 'failed' : ''}`} style={style} onClick={() => toggle(expanded, row.key, setExpanded)}>
+                  <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>{expanded.has(row.key) ? '▾' : '▸'} round {row.iteration} <span className="muted">({row.spans} spans)</span></div>
+                  <div className="ttrack"><div className="tbar round" style={bar(row.startMs, row.endMs)} /></div>
+                </div>
+              );
+            }
+            const { span } = row;
+            const { durationMs, selfMs } = spanTimes(span, view);
+            const onPath = view.failurePath.has(span.key);
+            return (
+              <div key={span.key} className={`trow ${selected === span.key ? 'selected' : ''} ${onPath ? 'failure-path' : ''}`} style={style} onClick={() => onSelect(span.key)} data-span-kind={span.kind} data-status={span.status}>
+                <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>
+                  {row.hasChildren ? <span className="twisty" onClick={(e) => { e.stopPropagation(); toggle(collapsed, span.key, setCollapsed); }}>{collapsed.has(span.key) ? '▸' : '▾'}</span> : <span className="twisty" />}
+                  <span className={`kind ${span.kind}`}>{span.kind}</span> {span.label}
+                  {span.execution > 1 && <span className="badge">#{span.execution}</span>}
+                  {row.lane && <span className="lane">{row.lane}</span>}
+                </div>
+                <div className="ttrack" title={`${ms(durationMs)} (own ${ms(selfMs)})`}>
+                  <div className={`tbar ${span.kind} ${span.status}`} style={bar(span.startMs, span.startMs + durationMs)} />
+                </div>
+                <div className="tdur">{ms(durationMs)}</div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import type { HumanRequest, RunEvent } from '@spindle/contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { api, ApiProblem, type GraphView } from '../api/client';
+import { followRun, type StreamState } from '../api/run-stream';
+import { DetailPane } from '../components/DetailPane';
+import { ms, usd } from '../components/format';
+import { GraphPane } from '../components/GraphPane';
+import { ReplayControls } from '../components/ReplayControls';
+import { RequestForm } from '../components/RequestForm';
+import { TimelinePane } from '../components/TimelinePane';
+import { parseCursor } from '../model/replay-cursor';
+import { deriveRunView } from '../model/run-view';
+import { navigate } from '../router';
+
+const TERMINAL = new Set(['run.completed', 'run.failed', 'run.canceled']);
+
+/**
+ * One run: graph, timeline and span detail, all derived from one slice of the recorded events.
+ * Live, the slice is everything received so far; in replay it is a prefix chosen by the cursor
+ * (`?at=` in the URL). Replay never calls the backend; only cancel and answers do.
+ */
+export function RunScreen({ runId, query }: { runId: string; query: URLSearchParams }) {
+  const [events, setEvents] = useState<RunEvent[]>([]);
+  const [stream, setStream] = useState<StreamState | 'loading'>('loading');
+  const [streamed, setStreamed] = useState<Map<string, string>>(new Map());
+  const [graph, setGraph] = useState<GraphView>();
+  const [selected, setSelected] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let live = true;
+    void api.events(runId).then(
+      ({ events: history, lastSeq, terminal }) => {
+        if (!live) return;
+        setEvents(history);
+        if (terminal) return setStream('ended');
+        stop = followRun(runId, lastSeq, {
+          onEvents: (more) => setEvents((prev) => [...prev, ...more.filter((e) => e.seq > (prev.at(-1)?.seq ?? 0))]),
+          onToken: (t) => setStreamed((prev) => new Map(prev).set(t.spanId, (prev.get(t.spanId) ?? '') + t.delta)),
+          onState: setStream,
+        });
+      },
+      (e: Error) => setProblem(e.message),
+    );
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [runId]);
+
+  const queued = events[0]?.type === 'run.queued' ? events[0] : undefined;
+  useEffect(() => {
+    if (queued) void api.graph(queued.data.workflow.name, queued.data.workflow.version).then(setGraph, (e: Error) => setProblem(e.message));
+  }, [queued?.runId]);
+
+  const cursor = parseCursor(query.get('at'), events.length);
+  const replaying = cursor !== undefined;
+  const view = useMemo(() => deriveRunView(events, cursor ?? events.length), [events, cursor]);
+  // The run's own status never rolls back with the replay cursor.
+  const status = useMemo(() => deriveStatus(events), [events]);
+  const setCursor = (at: number | undefined) => {
+    const q = new URLSearchParams(query);
+    if (at === undefined) q.delete('at');
+    else q.set('at', String(at));
+    navigate(`/runs/${runId}${q.size ? `?${q}` : ''}`, true);
+  };
+  const selectNode = (nodeId: string) => {
+    const last = [...view.spans].reverse().find((s) => s.kind === 'node' && s.nodeId === nodeId);
+    if (last) setSelected(last.key);
+  };
+
+  return (
+    <section className="run-screen">
+      <header className="run-head">
+        <h1>{queued?.data.workflow.name ?? '…'} <span className="muted">v{queued?.data.workflow.version}</span> <span className="mono muted">{runId}</span></h1>
+        <span className={`status ${status}`} data-testid="run-status">{status}</span>
+        <span className={`stream ${stream}`} data-testid="stream-state">{stream === 'reconnecting' ? 'reconnecting…' : stream === 'live' ? 'live' : ''}</span>
+        <span>{ms(view.latencyMs)}</span>
+        <span>{view.usage.totalTokens} tokens</span>
+        <span>{usd(view.usage.costUsd)}</span>
+        {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && (
+          <button className="danger" onClick={() => void api.cancel(runId).catch((e: ApiProblem) => setProblem(`${e.code}: ${e.detail}`))}>Cancel run</button>
+        )}
+        <button onClick={() => void exportTrace(runId)}>Export trace</button>
+        <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
+        {problem && <span className="error">{problem}</span>}
+      </header>
+      <ReplayControls events={events} cursor={cursor} onCursor={setCursor} />
+      {replaying && <div className="replay-banner" data-testid="replay-banner">replay: event {cursor} of {events.length} — nothing is executed again</div>}
+      {!replaying && view.requests.length > 0 && <RunRequests runId={runId} seq={events.at(-1)?.seq ?? 0} />}
+      <div className="panes">
+        <div className="pane graph-pane" data-testid="graph">{graph && <GraphPane graph={graph} overlay={view} selectedNode={selected ? view.byKey.get(selected)?.nodeId : undefined} onSelectNode={selectNode} />}</div>
+        <div className="pane timeline-pane"><TimelinePane view={view} selected={selected} onSelect={setSelected} /></div>
+        <div className="pane detail"><DetailPane view={view} spanKey={selected} streamed={streamed} /></div>
+      </div>
+    </section>
+  );
+}
+
+/** The run's open requests with their forms, reloaded when the log moves. */
+function RunRequests({ runId, seq }: { runId: string; seq: number }) {
+  const [requests, setRequests] = useState<HumanRequest[]>([]);
+  useEffect(() => {
+    void api.runRequests(runId).then((r) => setRequests(r.requests.filter((x) => x.status === 'pending')), () => undefined);
+  }, [runId, seq]);
+  return (
+    <div className="run-requests" data-testid="run-requests">
+      {requests.map((r) => <RequestForm key={r.requestId} request={r} />)}
+    </div>
+  );
+}
+
+function deriveStatus(events: RunEvent[]): string {
+  let status = 'queued';
+  for (const e of events) {
+    if (e.type === 'run.started' || e.type === 'run.resumed') status = 'running';
+    else if (e.type === 'run.awaiting') status = e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval';
+    else if (e.type === 'run.yielded') status = 'queued';
+    else if (TERMINAL.has(e.type)) status = e.type.slice(4);
+  }
+  return status;
+}
+
+async function exportTrace(runId: string) {
+  download(`${runId}-trace.json`, await api.trace(runId));
+}
+
+function download(name: string, value: unknown) {
+  const url = URL.createObjectURL(new Blob([JSON.stringify(value, null, 2)], { type: 'application/json' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  URL.revokeObjectURL(url);
+}

@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { api, ApiProblem, type GraphView } from '../api/client';
+import { GraphPane } from '../components/GraphPane';
+import { usePolling } from '../components/usePolling';
+import { navigate } from '../router';
+
+/** The catalog; a workflow's graph and versions; starting a run with an input and initial state. */
+export function WorkflowsScreen({ selected }: { selected?: string }) {
+  const { data } = usePolling(() => api.workflows(), 5000, []);
+  return (
+    <section className="page split">
+      <aside className="list">
+        <h1>Workflows</h1>
+        <ul>
+          {data?.workflows.map((w) => (
+            <li key={w.name} className={w.name === selected ? 'active' : ''}>
+              <a href={`#/workflows/${encodeURIComponent(w.name)}`}>{w.name}</a> <span className="muted">v{w.latestVersion}</span>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      {selected ? <WorkflowDetail key={selected} name={selected} /> : <p className="muted">Pick a workflow.</p>}
+    </section>
+  );
+}
+
+function WorkflowDetail({ name }: { name: string }) {
+  const [graph, setGraph] = useState<GraphView>();
+  const [versions, setVersions] = useState<number[]>([]);
+  const [input, setInput] = useState('"hello"');
+  const [state, setState] = useState('');
+  const [problem, setProblem] = useState<string>();
+  useEffect(() => {
+    void api.graph(name).then(setGraph, (e: Error) => setProblem(e.message));
+    void api.versions(name).then((v) => setVersions(v.versions.map((x) => x.version)), () => undefined);
+  }, [name]);
+  const start = async () => {
+    setProblem(undefined);
+    try {
+      const body = { input: JSON.parse(input || 'null') as unknown, ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}) };
+      const { runId } = await api.startRun(name, body);
+      navigate(`/runs/${runId}`);
+    } catch (e) {
+      setProblem(e instanceof ApiProblem ? `${e.code}: ${e.detail}` : `not JSON: ${(e as Error).message}`);
+    }
+  };
+  return (
+    <div className="detail">
+      <h2>{name} <span className="muted">versions {versions.map((v) => `v${v}`).join(', ')}</span></h2>
+      <div className="graph-box">{graph && <GraphPane graph={graph} />}</div>
+      <div className="start-form">
+        <label>input (JSON)<textarea value={input} onChange={(e) => setInput(e.target.value)} rows={3} aria-label="run input" /></label>
+        <label>initial state (JSON object, optional)<textarea value={state} onChange={(e) => setState(e.target.value)} rows={3} aria-label="initial state" /></label>
+        <button onClick={() => void start()}>Start run</button>
+        {problem && <p className="error">{problem}</p>}
+      </div>
+    </div>
+  );
+}
