@@ -22,11 +22,18 @@ export function followRun(runId: string, afterSeq: number, handlers: RunStreamHa
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    if (batch.length) handlers.onEvents(batch.splice(0));
+    const ready = batch.splice(0);
+    if (ready.length) void filling.then(() => handlers.onEvents(ready));
   };
+  let filling: Promise<void> = Promise.resolve();
   const onEvent = (msg: MessageEvent<string>) => {
     const event = JSON.parse(msg.data) as RunEvent;
     if (event.seq <= lastSeq) return;
+    if (event.seq > lastSeq + 1) {
+      // Never show a log with a hole: fetch what is missing before going on.
+      const from = lastSeq;
+      filling = filling.then(() => fillGap(runId, from, event.seq, handlers));
+    }
     lastSeq = event.seq;
     batch.push(event);
     // One render per animation frame, however fast events arrive.
@@ -45,6 +52,13 @@ export function followRun(runId: string, afterSeq: number, handlers: RunStreamHa
   for (const type of EVENT_TYPES) source.addEventListener(type, onEvent as EventListener);
   source.addEventListener('token', ((msg: MessageEvent<string>) => handlers.onToken(JSON.parse(msg.data))) as EventListener);
   return () => source.close();
+}
+
+async function fillGap(runId: string, afterSeq: number, beforeSeq: number, handlers: RunStreamHandlers): Promise<void> {
+  const res = await fetch(`/v1/runs/${runId}/events?after=${afterSeq}`);
+  if (!res.ok) return;
+  const { events } = (await res.json()) as { events: RunEvent[] };
+  handlers.onEvents(events.filter((e) => e.seq < beforeSeq));
 }
 
 const EVENT_TYPES = [

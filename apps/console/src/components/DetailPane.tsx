@@ -54,7 +54,7 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
       <h4>input</h4>
       <pre>{json(span.input)}</pre>
       <h4>{span.kind === 'node' ? 'output (state delta)' : 'output'}</h4>
-      <pre>{json(span.output)}</pre>
+      {span.status === 'running' || span.status === 'waiting' ? <p className="muted">not finished at this point</p> : <pre>{json(span.output)}</pre>}
       {tools.length > 0 && (
         <>
           <h4>tool calls</h4>
@@ -71,7 +71,8 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
   );
 }
 
-function sumUsage(models: SpanView[]) {
+function sumUsage(spans: SpanView[]) {
+  const models = spans.filter((m) => m.usage);
   if (models.length === 0) return undefined;
   return models.reduce(
     (acc, m) => ({ inputTokens: acc.inputTokens + (m.usage?.inputTokens ?? 0), outputTokens: acc.outputTokens + (m.usage?.outputTokens ?? 0), costUsd: (acc.costUsd ?? 0) + (m.usage?.costUsd ?? 0) }),

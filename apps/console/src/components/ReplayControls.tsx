@@ -17,11 +17,11 @@ export function ReplayControls({ events, cursor, onCursor }: { events: RunEvent[
   }, [playing, at, events, onCursor]);
   return (
     <div className="replay" data-testid="replay">
-      <button onClick={() => onCursor(0)} title="jump to start" aria-label="jump to start">⏮</button>
-      <button onClick={() => onCursor(previousStep(events, at))} title="step back" aria-label="step back">◀</button>
-      <button onClick={() => { if (cursor === undefined) onCursor(0); setPlaying(!playing); }} aria-label={playing ? 'pause' : 'play'}>{playing ? '⏸' : '▶'}</button>
-      <button onClick={() => onCursor(nextStep(events, at))} title="step to the next node completion" aria-label="step forward">▶|</button>
-      <button onClick={() => { setPlaying(false); onCursor(undefined); }} title="jump to the end (live)" aria-label="jump to end">⏭ live</button>
+      <button onClick={() => onCursor(0)} title="jump to start" aria-label="jump to start">|◀ start</button>
+      <button onClick={() => onCursor(previousStep(events, at))} title="step back" aria-label="step back">◀ step</button>
+      <button onClick={() => { if (cursor === undefined) onCursor(0); setPlaying(!playing); }} aria-label={playing ? 'pause' : 'play'}>{playing ? 'pause' : '▶ play'}</button>
+      <button onClick={() => onCursor(nextStep(events, at))} title="step to the next node completion" aria-label="step forward">step ▶</button>
+      <button onClick={() => { setPlaying(false); onCursor(undefined); }} title="jump to the end (live)" aria-label="jump to end">end ▶| live</button>
       <input type="range" min={0} max={events.length} value={at} onChange={(e) => onCursor(Number(e.target.value))} aria-label="replay cursor" data-testid="cursor" />
       <span className="mono">{at}/{events.length}</span>
     </div>

@@ -1,0 +1,165 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { RunEvent } from '@spindle/contracts';
+import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+
+const SHOTS = resolve(__dirname, '../../docs/screenshots');
+
+/** An agent that looks an order up once, then answers; a plain model call answers at once. Slow enough to watch. */
+function scriptedProvider(body: { tools?: unknown[]; messages?: Array<{ role: string; content: unknown }> }): FakeOpenAIReply {
+  const delayMs = 400;
+  if (body.tools?.length && !body.messages?.some((m) => m.role === 'tool')) {
+    return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], delayMs, usage: { prompt_tokens: 40, completion_tokens: 8 } };
+  }
+  return { text: 'Order A-1002 shipped with DHL.', delayMs, usage: { prompt_tokens: 60, completion_tokens: 9 } };
+}
+
+describe('the console in a browser, against the real stack', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  const api = (path: string, init?: RequestInit) => fetch(`${stack.gatewayUrl}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+  const put = async (name: string, definition: unknown) => expect((await api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
+  const start = async (name: string, input: unknown = 'hi') => ((await (await api(`/v1/workflows/${name}/runs`, { method: 'POST', body: JSON.stringify({ input }) })).json()) as { runId: string }).runId;
+  const events = async (runId: string) => ((await (await api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
+  const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startStack({ reply: scriptedProvider as never, runnerEnv: { SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js', SPINDLE_MODEL_PRICES: '{"compatible:support":{"inputPerMTok":2,"outputPerMTok":8}}' } });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await put('support-desk', {
+      kind: 'graph',
+      nodes: [
+        { id: 'triage', type: 'set', values: { ticket: '{{input}}' } },
+        {
+          id: 'research', type: 'fork', branches: {
+            orders: { nodes: [{ id: 'order_agent', type: 'agent', model: 'compatible:support', prompt: 'Where is order A-1002? {{ticket}}', tools: ['lookup_order'], output_key: 'status' }] },
+            tone: { nodes: [{ id: 'tone', type: 'llm', model: 'compatible:support', prompt: 'How upset is this customer? {{ticket}}', output_key: 'tone' }] },
+          },
+        },
+        { id: 'reply', type: 'llm', model: 'compatible:support', prompt: 'Write the reply using {{research}}', output_key: 'reply' },
+      ],
+      edges: [{ from: 'triage', to: 'research' }, { from: 'research', to: 'reply' }],
+    });
+    await put('guarded', { kind: 'graph', nodes: [{ id: 'refunds', type: 'agent', model: 'compatible:support', prompt: '{{input}}', tools: ['lookup_order'], approval: true }] });
+    await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('shows a run live on its graph, then replays it from zero to the end without calling a model', async () => {
+    const runId = await start('support-desk', 'my parcel is late');
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+    // Live: a node lights up as running while the run goes.
+    await page.locator('[data-state="running"]').first().waitFor({ timeout: 20_000 });
+    await page.locator('.flow-node[data-node-id="order_agent"][data-state="running"], .flow-node[data-node-id="tone"][data-state="running"]').first().waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: `${SHOTS}/run-live.png` });
+    await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
+    // triage, the fork, its two branch nodes and the reply: every node of the graph.
+    const states = await page.locator('.flow-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-state')])));
+    expect(states).toEqual({ triage: 'completed', research: 'completed', order_agent: 'completed', tone: 'completed', reply: 'completed' });
+
+    // A failed-or-not tool call and the node's delta are in the span detail.
+    await page.locator('.trow[data-span-kind="node"]', { hasText: 'order_agent' }).click();
+    const detail = page.locator('[data-testid="span-detail"]');
+    await expect(detail.textContent()).resolves.toContain('output (state delta)');
+    await expect(detail.locator('.tool-call').first().textContent()).resolves.toContain('lookup_order');
+
+    // Replay: only the cursor moves; no model, tool or HTTP call.
+    const calls = stack.fake.callCount;
+    const apiRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('/v1/') && apiRequests.push(r.url()));
+    await page.locator('[aria-label="jump to start"]').click();
+    await page.locator('[data-testid="replay-banner"]').waitFor();
+    expect(await page.locator('.flow-node[data-state="completed"]').count()).toBe(0);
+    await page.locator('[aria-label="step forward"]').click();
+    await page.locator('[aria-label="step forward"]').click();
+    expect(page.url()).toMatch(/\?at=\d+$/);
+    expect(await page.locator('.flow-node[data-node-id="triage"]').getAttribute('data-state')).toBe('completed');
+    expect(await page.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending');
+    // The run's own status does not roll back with the cursor.
+    expect(await page.locator('[data-testid="run-status"]').textContent()).toBe('completed');
+    await page.screenshot({ path: `${SHOTS}/run-replay.png` });
+    // A link to this moment opens the same moment.
+    const moment = page.url();
+    const other = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await other.goto(moment);
+    await other.locator('.flow-node[data-node-id="triage"][data-state="completed"]').waitFor();
+    expect(await other.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending');
+    await other.close();
+    for (let i = 0; i < 10; i++) await page.locator('[aria-label="step forward"]').click();
+    await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
+    expect(stack.fake.callCount).toBe(calls);
+    expect(apiRequests).toEqual([]);
+  });
+
+  it('answers a tool approval from the inbox, and cancels a waiting run from its page', async () => {
+    const guarded = await start('guarded', 'refund A-1002');
+    await until(async () => (await events(guarded)).some((e) => e.type === 'run.awaiting'), 'approval request');
+    await page.goto(`${stack.gatewayUrl}/#/inbox`);
+    const card = page.locator(`[data-kind="approval"]`).first();
+    await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('lookup_order');
+    await page.screenshot({ path: `${SHOTS}/inbox.png` });
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await until(async () => (await events(guarded)).some((e) => e.type === 'run.completed'), 'completion after approval');
+    expect((await events(guarded)).find((e) => e.type === 'tool.called')).toMatchObject({ data: { name: 'lookup_order' } });
+
+    const waiting = await start('sign-off');
+    await until(async () => (await events(waiting)).some((e) => e.type === 'run.awaiting'), 'wait');
+    await page.goto(`${stack.gatewayUrl}/#/runs/${waiting}`);
+    await page.locator('.flow-node[data-node-id="sign_off"][data-state="waiting"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.locator('[data-testid="run-status"]', { hasText: 'canceled' }).waitFor({ timeout: 15_000 });
+    expect((await events(waiting)).at(-1)?.type).toBe('run.canceled');
+  });
+
+  it('scrubs a 10,000-event run (figures recorded, not asserted)', async () => {
+    await put('long-loop', {
+      kind: 'graph',
+      // 1,000 rounds of five nodes: a loop.iteration and five node spans each, 11,000 events and more.
+      nodes: [{ id: 'rounds', type: 'loop', max_steps: 1_000, body: { nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })), edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })) } }],
+    });
+    const runId = await start('long-loop');
+    await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'the long run', 120_000);
+    const total = (await events(runId)).length;
+    expect(total).toBeGreaterThanOrEqual(10_000);
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}?at=${Math.floor(total / 2)}`);
+    await page.locator('.flow-node[data-node-id="rounds"]').waitFor();
+    const timings = await page.evaluate(async (count) => {
+      const slider = document.querySelector<HTMLInputElement>('[data-testid="cursor"]')!;
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const out: number[] = [];
+      for (let i = 1; i <= 15; i++) {
+        const t0 = performance.now();
+        setValue.call(slider, String(Math.floor((count * i) / 16)));
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        out.push(performance.now() - t0);
+      }
+      return out;
+    }, total);
+    const sorted = [...timings].sort((a, b) => a - b);
+    const figures = { events: total, scrubs: timings.length, medianMs: sorted[Math.floor(sorted.length / 2)], maxMs: sorted.at(-1) };
+    mkdirSync(resolve(__dirname, '../../tmp'), { recursive: true });
+    writeFileSync(resolve(__dirname, '../../tmp/console-scrub.json'), JSON.stringify(figures, null, 2));
+    console.log(`console scrub redraw on ${total} events: median ${figures.medianMs.toFixed(1)} ms, max ${figures.maxMs?.toFixed(1)} ms`);
+    expect(timings).toHaveLength(15);
+    // The scrubbed view is a real prefix: the slider sits where it was put.
+    expect(Number(await page.locator('[data-testid="cursor"]').inputValue())).toBe(Math.floor((total * 15) / 16));
+  });
+});
