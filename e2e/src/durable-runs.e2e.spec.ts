@@ -111,8 +111,12 @@ describe('durable runs, end to end', () => {
   it('waits for a person across a restart of every service, and continues where it stopped when answered', async () => {
     const runId = await start('review', { input: 'the launch post' });
     await until(runId, has('run.awaiting'), 'wait');
-    const inbox = await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/requests?status=pending`));
-    const request = inbox.requests.find((r) => r.runId === runId)!;
+    // The inbox spans runs, so it is not read-your-writes: it shows the request once the approval service has projected it.
+    let request: HumanRequest | undefined;
+    for (const deadline = Date.now() + 10_000; !request && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      request = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/requests?status=pending`))).requests.find((r) => r.runId === runId);
+    }
+    if (!request) throw new Error('the request never reached the inbox');
     expect(request).toMatchObject({ workflow: 'review', nodeId: 'approve', kind: 'input', prompt: 'Publish "done: draft for the launch post"?', form: { kind: 'text' }, status: 'pending' });
     expect(request.ageMs).toBeGreaterThanOrEqual(0);
     const draftCalls = stack.fake.callCount;
