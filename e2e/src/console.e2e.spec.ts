@@ -5,7 +5,8 @@ import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 
-const SHOTS = resolve(__dirname, '../../docs/screenshots');
+/** Screenshots go to tmp/ unless asked for the docs: `SPINDLE_SCREENSHOTS=docs/screenshots npx nx run e2e:e2e`. */
+const SHOTS = resolve(__dirname, '../..', process.env.SPINDLE_SCREENSHOTS ?? 'tmp/screenshots');
 
 /** An agent that looks an order up once, then answers; a plain model call answers at once. Slow enough to watch. */
 function scriptedProvider(body: { tools?: unknown[]; messages?: Array<{ role: string; content: unknown }> }): FakeOpenAIReply {
