@@ -34,7 +34,20 @@ const nodeTypes = { step: StepNode };
 /** The workflow's graph; with an overlay, node states and traversed edges from the run's events. */
 export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { graph: GraphView; overlay?: GraphOverlay; selectedNode?: string; onSelectNode?: (id: string) => void }) {
   const placed = useMemo(() => layoutGraph(graph), [graph]);
-  const nodes: Array<Node<StepData>> = placed.map((p) => ({
+  // Scrubbing re-derives the overlay every time; React Flow is only handed new nodes when a state changed.
+  const signature = overlay ? `${[...overlay.nodes].map(([id, n]) => `${id}:${n.state}:${n.executions}`).join(',')}|${[...overlay.traversed].join(',')}` : '';
+  const nodes = useMemo(() => stepNodes(placed, overlay, selectedNode), [placed, signature, selectedNode]);
+  const edges = useMemo(() => stepEdges(graph, overlay), [graph, signature]);
+  return (
+    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
+      <Background />
+      <Controls showInteractive={false} />
+    </ReactFlow>
+  );
+}
+
+function stepNodes(placed: PlacedNode[], overlay: GraphOverlay | undefined, selectedNode: string | undefined): Array<Node<StepData>> {
+  return placed.map((p) => ({
     id: p.id,
     type: 'step',
     position: { x: p.x, y: p.y },
@@ -43,7 +56,10 @@ export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { grap
     style: { width: p.width, height: p.height },
     draggable: false,
   }));
-  const edges: Edge[] = graph.edges.map((e) => {
+}
+
+function stepEdges(graph: GraphView, overlay: GraphOverlay | undefined): Edge[] {
+  return graph.edges.map((e) => {
     const walked = overlay?.traversed.has(`${e.from}->${e.to}`) ?? false;
     return {
       id: `${e.from}-${e.handle}-${e.to}`,
@@ -56,10 +72,4 @@ export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { grap
       markerEnd: { type: MarkerType.ArrowClosed },
     };
   });
-  return (
-    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
-      <Background />
-      <Controls showInteractive={false} />
-    </ReactFlow>
-  );
 }

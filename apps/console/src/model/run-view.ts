@@ -63,6 +63,17 @@ export interface RunView {
 }
 
 const spanKey = (spanId: string, path: string) => `${spanId}|${path}`;
+
+/** Event times parsed once per event object: scrubbing re-derives the same events many times. */
+const parsedAt = new WeakMap<RunEvent, number>();
+function atMs(e: RunEvent): number {
+  let ms = parsedAt.get(e);
+  if (ms === undefined) {
+    ms = Date.parse(e.at);
+    parsedAt.set(e, ms);
+  }
+  return ms;
+}
 const containerOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 
 /**
@@ -70,10 +81,10 @@ const containerOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
  * derive from a prefix of the same recorded array, so graph, timeline and details agree.
  */
 export function deriveRunView(all: readonly RunEvent[], cursor = all.length): RunView {
-  const events = all.slice(0, Math.max(0, Math.min(cursor, all.length)));
+  const end = Math.max(0, Math.min(cursor, all.length));
   const view: RunView = {
     status: 'queued', spans: [], byKey: new Map(), nodes: new Map(), traversed: new Set(), requests: [], latencyMs: 0,
-    usage: { totalTokens: 0, costUsd: 0 }, failurePath: new Set(), events: events.length,
+    usage: { totalTokens: 0, costUsd: 0 }, failurePath: new Set(), events: end,
   };
   const keyOfSpanId = new Map<string, string>();
   const lastCompletedIn = new Map<string, string>();
@@ -86,7 +97,7 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
     const parent = parentKey ? view.byKey.get(parentKey) : undefined;
     const span: SpanView = {
       key, spanId: e.spanId, parentKey, kind, label: e.nodeId ?? 'run', nodeId: e.nodeId, path: e.path, status: 'running',
-      startSeq: e.seq, startMs: Date.parse(e.at), iteration: e.iteration, branchId: e.branchId, execution: 1, depth: parent ? parent.depth + 1 : 0, children: [], ...fields,
+      startSeq: e.seq, startMs: atMs(e), iteration: e.iteration, branchId: e.branchId, execution: 1, depth: parent ? parent.depth + 1 : 0, children: [], ...fields,
     };
     view.byKey.set(key, span);
     view.spans.push(span);
@@ -97,12 +108,13 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
   const close = (e: RunEvent, status: SpanStatus, fields: Partial<SpanView> = {}) => {
     const span = view.byKey.get(spanKey(e.spanId, e.path));
     if (!span || (span.status !== 'running' && span.status !== 'waiting')) return undefined;
-    Object.assign(span, { status, endSeq: e.seq, endMs: Date.parse(e.at) }, fields);
+    Object.assign(span, { status, endSeq: e.seq, endMs: atMs(e) }, fields);
     return span;
   };
 
-  for (const e of events) {
-    const at = Date.parse(e.at);
+  for (let i = 0; i < end; i++) {
+    const e = all[i];
+    const at = atMs(e);
     view.firstMs ??= at;
     view.lastMs = at;
     switch (e.type) {
@@ -221,10 +233,10 @@ function setNode(view: RunView, nodeId: string | undefined, state: NodeState) {
 
 /** The run's end closes whatever was still open: as canceled, unless the run completed. */
 function closeRun(view: RunView, e: RunEvent, status: SpanStatus, fields: Partial<SpanView>) {
-  const end = Date.parse(e.at);
+  const endMs = atMs(e);
   for (const span of view.spans) {
-    if (span.kind === 'run') Object.assign(span, { status, endSeq: e.seq, endMs: end }, fields);
-    else if (span.status === 'running' || span.status === 'waiting') Object.assign(span, { status: 'canceled', endSeq: e.seq, endMs: end });
+    if (span.kind === 'run') Object.assign(span, { status, endSeq: e.seq, endMs }, fields);
+    else if (span.status === 'running' || span.status === 'waiting') Object.assign(span, { status: 'canceled', endSeq: e.seq, endMs });
   }
 }
 
