@@ -30,7 +30,7 @@ export const api = {
   workflows: () => call<{ workflows: WorkflowSummary[] }>('/v1/workflows'),
   versions: (name: string) => call<{ versions: Array<{ version: number; createdAt: string }> }>(`/v1/workflows/${encodeURIComponent(name)}/versions`),
   graph: (name: string, version?: number) => call<GraphView>(`/v1/workflows/${encodeURIComponent(name)}/graph${version ? `?version=${version}` : ''}`),
-  startRun: (name: string, body: { input?: unknown; state?: Record<string, unknown> }) =>
+  startRun: (name: string, body: { input?: unknown; state?: Record<string, unknown>; version?: number }) =>
     call<{ runId: string }>(`/v1/workflows/${encodeURIComponent(name)}/runs`, { method: 'POST', body: JSON.stringify(body) }),
   runs: (filter: { workflow?: string; status?: string; cursor?: string }) => {
     const q = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);

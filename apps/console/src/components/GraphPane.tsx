@@ -39,7 +39,7 @@ export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { grap
   const nodes = useMemo(() => stepNodes(placed, overlay, selectedNode), [placed, signature, selectedNode]);
   const edges = useMemo(() => stepEdges(graph, overlay), [graph, signature]);
   return (
-    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
+    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={{ maxZoom: 1 }} proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
       <Background />
       <Controls showInteractive={false} />
     </ReactFlow>

@@ -51,6 +51,7 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
                   <span className={`kind ${span.kind}`}>{span.kind}</span> {span.label}
                   {span.execution > 1 && <span className="badge">#{span.execution}</span>}
                   {row.lane && <span className="lane">{row.lane}</span>}
+                  {handoffTo(span.output) && <span className="handoff" title="handed off to">⇢ {handoffTo(span.output)}</span>}
                 </div>
                 <div className="ttrack" title={`${ms(durationMs)} (own ${ms(selfMs)})`}>
                   <div className={`tbar ${span.kind} ${span.status}`} style={bar(span.startMs, span.startMs + durationMs)} />
@@ -63,4 +64,10 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
       </div>
     </div>
   );
+}
+
+/** An agent that handed off wrote `{ next_agent }`: the edge to the next agent's lane. */
+function handoffTo(output: unknown): string | undefined {
+  const next = (output as { next_agent?: unknown } | undefined)?.next_agent;
+  return typeof next === 'string' ? next : undefined;
 }

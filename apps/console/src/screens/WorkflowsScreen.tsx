@@ -27,17 +27,20 @@ export function WorkflowsScreen({ selected }: { selected?: string }) {
 function WorkflowDetail({ name }: { name: string }) {
   const [graph, setGraph] = useState<GraphView>();
   const [versions, setVersions] = useState<number[]>([]);
+  const [version, setVersion] = useState<number>();
   const [input, setInput] = useState('"hello"');
   const [state, setState] = useState('');
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
-    void api.graph(name).then(setGraph, (e: Error) => setProblem(e.message));
     void api.versions(name).then((v) => setVersions(v.versions.map((x) => x.version)), () => undefined);
   }, [name]);
+  useEffect(() => {
+    void api.graph(name, version).then(setGraph, (e: Error) => setProblem(e.message));
+  }, [name, version]);
   const start = async () => {
     setProblem(undefined);
     try {
-      const body = { input: JSON.parse(input || 'null') as unknown, ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}) };
+      const body = { input: JSON.parse(input || 'null') as unknown, ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}), ...(version ? { version } : {}) };
       const { runId } = await api.startRun(name, body);
       navigate(`/runs/${runId}`);
     } catch (e) {
@@ -46,7 +49,13 @@ function WorkflowDetail({ name }: { name: string }) {
   };
   return (
     <div className="detail">
-      <h2>{name} <span className="muted">versions {versions.map((v) => `v${v}`).join(', ')}</span></h2>
+      <h2>
+        {name}{' '}
+        <select value={version ?? ''} onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : undefined)} aria-label="version">
+          <option value="">latest (v{Math.max(0, ...versions)})</option>
+          {versions.map((v) => <option key={v} value={v}>v{v}</option>)}
+        </select>
+      </h2>
       <div className="graph-box">{graph && <GraphPane graph={graph} />}</div>
       <div className="start-form">
         <label>input (JSON)<textarea value={input} onChange={(e) => setInput(e.target.value)} rows={3} aria-label="run input" /></label>
