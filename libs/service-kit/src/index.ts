@@ -9,4 +9,3 @@ export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
 export { RunLogProjector } from './run-log-projector';
 export type { RunLogProjectorOptions } from './run-log-projector';
-export { RunProgressConsumer } from './run-progress.consumer';
