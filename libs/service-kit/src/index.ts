@@ -9,3 +9,4 @@ export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
 export { RunLogProjector } from './run-log-projector';
 export type { RunLogProjectorOptions } from './run-log-projector';
+export { waitForAppliedSeq, parseQuery } from './query-helpers';
