@@ -48,7 +48,7 @@ export interface CommandDelivery {
 }
 
 /**
- * Executes one `run.start` command: reads the run's log (the only source of what to run),
+ * Executes one run command (`run.start`, `run.resume`): reads the run's log (the only source of what to run),
  * appends the run's events, and reports whether the command can be acknowledged.
  */
 export async function executeRunCommand(deps: RunExecutorDeps, runId: string, delivery: CommandDelivery, abort: AbortSignal): Promise<CommandResult> {
