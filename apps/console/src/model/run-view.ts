@@ -250,8 +250,20 @@ function failurePath(view: RunView): Set<string> {
   return path;
 }
 
+const timesCache = new WeakMap<RunView, Map<string, { durationMs: number; selfMs: number }>>();
+
 /** A span's duration, and its own time: the duration minus the union of its children's, so a parent and its children are never counted twice. */
 export function spanTimes(span: SpanView, view: RunView): { durationMs: number; selfMs: number } {
+  let cache = timesCache.get(view);
+  if (!cache) timesCache.set(view, (cache = new Map()));
+  const known = cache.get(span.key);
+  if (known) return known;
+  const times = computeSpanTimes(span, view);
+  cache.set(span.key, times);
+  return times;
+}
+
+function computeSpanTimes(span: SpanView, view: RunView): { durationMs: number; selfMs: number } {
   const end = span.endMs ?? view.lastMs ?? span.startMs;
   const durationMs = Math.max(0, end - span.startMs);
   const intervals = span.children
