@@ -1,10 +1,12 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { connectBus, deleteStreams, EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import { approvalMigrations, createDatabase, dropSchema, migrateToLatest, serviceSchema, type ApprovalTables } from '@spindle/db';
 import { parseServiceConfig } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
-import { testEnv } from '@spindle/testing';
+import { eventually as retryUntil, testBus as sharedTestBus, testEnv } from '@spindle/testing';
+
+export { removeStreams } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { ApprovalModule } from './app.module';
 import { RequestsProjection } from './requests.projection';
@@ -60,18 +62,9 @@ export async function storedLog(bus: Bus, runId: string): Promise<RunEvent[]> {
 
 /** A client of the namespace's streams (created if the service has not yet). */
 export async function testBus(namespace: string, name: string): Promise<Bus> {
-  const bus = await connectBus({ url: testEnv().natsUrl, namespace, name });
+  const bus = await sharedTestBus(namespace, name);
   await provisionStreams(bus);
   return bus;
-}
-
-export async function removeStreams(namespace: string): Promise<void> {
-  const bus = await connectBus({ url: testEnv().natsUrl, namespace, name: 'approval-cleanup' });
-  try {
-    await deleteStreams(bus);
-  } finally {
-    await bus.close();
-  }
 }
 
 export const quietLogger = createLogger('approval', { level: 'fatal' });
@@ -116,14 +109,7 @@ export async function startApproval(namespace: string, requestSweepMs = 3_600_00
   return app;
 }
 
-/** Retries `check` until it stops throwing, for effects that land asynchronously (bounded). */
-export async function eventually<T>(check: () => Promise<T>, attempts = 200, pauseMs = 50): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await check();
-    } catch (e) {
-      if (i >= attempts) throw e;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
+/** Retries `check` until it stops throwing, for effects that land asynchronously (bounded: 200 × 50 ms). */
+export function eventually<T>(check: () => Promise<T>, attempts = 200, pauseMs = 50): Promise<T> {
+  return retryUntil(check, attempts, pauseMs);
 }

@@ -1,10 +1,12 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { connectBus, deleteStreams, EMPTY_LOG, RunLogWriter, type Bus } from '@spindle/bus';
+import { EMPTY_LOG, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEventDraft } from '@spindle/contracts';
 import { checkpointMigrations, createDatabase, dropSchema, migrateToLatest, serviceSchema, type CheckpointTables } from '@spindle/db';
 import { LOGGER, parseServiceConfig } from '@spindle/service-kit';
 import { createLogger, type Logger } from '@spindle/telemetry';
-import { testEnv } from '@spindle/testing';
+import { eventually, testEnv } from '@spindle/testing';
+
+export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { CheckpointModule } from './app.module';
 import type { CheckpointSettings } from './checkpoint-settings';
@@ -85,19 +87,6 @@ export async function appliedUpTo(db: Kysely<CheckpointTables>, runId: string, s
   });
 }
 
-export function testBus(namespace: string, name: string): Promise<Bus> {
-  return connectBus({ url: testEnv().natsUrl, namespace, name });
-}
-
-export async function removeStreams(namespace: string): Promise<void> {
-  const bus = await testBus(namespace, 'checkpoint-cleanup');
-  try {
-    await deleteStreams(bus);
-  } finally {
-    await bus.close();
-  }
-}
-
 /** Log lines a test can read back, as parsed JSON objects. */
 export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
@@ -105,14 +94,3 @@ export function capturingLogger(): { logger: Logger; lines: Array<Record<string,
   return { logger, lines };
 }
 
-/** Retries `check` until it stops throwing (bounded: 100 × 50 ms), for effects that land asynchronously. */
-export async function eventually<T>(check: () => Promise<T>, attempts = 100, pauseMs = 50): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await check();
-    } catch (e) {
-      if (i >= attempts) throw e;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
-}

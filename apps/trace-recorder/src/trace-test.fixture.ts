@@ -1,10 +1,12 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
+import type { Bus } from '@spindle/bus';
 import { runEventSchema, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import { createDatabase, dropSchema, migrateToLatest, serviceSchema, traceMigrations, type TraceTables } from '@spindle/db';
 import { LOGGER, parseServiceConfig } from '@spindle/service-kit';
 import { createLogger, type Logger } from '@spindle/telemetry';
 import { testEnv } from '@spindle/testing';
+
+export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AppModule } from './app.module';
 import type { LoggedEvent } from './trace.repository';
@@ -95,27 +97,3 @@ export async function startRecorder(namespace: string, logger?: Logger): Promise
   return app;
 }
 
-export function testBus(namespace: string, name: string): Promise<Bus> {
-  return connectBus({ url: testEnv().natsUrl, namespace, name });
-}
-
-export async function removeStreams(namespace: string): Promise<void> {
-  const bus = await testBus(namespace, 'trace-recorder-cleanup');
-  try {
-    await deleteStreams(bus);
-  } finally {
-    await bus.close();
-  }
-}
-
-/** Retries `check` until it stops throwing, for effects that land asynchronously. */
-export async function eventually<T>(check: () => Promise<T>, attempts = 100, pauseMs = 50): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await check();
-    } catch (e) {
-      if (i >= attempts) throw e;
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-    }
-  }
-}

@@ -1,0 +1,29 @@
+import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
+import { testEnv } from './test-infra';
+
+/** Retries `check` until it stops throwing (bounded), for effects that land asynchronously. */
+export async function eventually<T>(check: () => Promise<T>, attempts = 100, pauseMs = 50): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await check();
+    } catch (e) {
+      if (i >= attempts) throw e;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+}
+
+/** A client of the namespace's streams on the test NATS. */
+export function testBus(namespace: string, name: string): Promise<Bus> {
+  return connectBus({ url: testEnv().natsUrl, namespace, name });
+}
+
+/** Deletes the namespace's streams (a suite's clean-up). */
+export async function removeStreams(namespace: string): Promise<void> {
+  const bus = await testBus(namespace, `${namespace}-cleanup`);
+  try {
+    await deleteStreams(bus);
+  } finally {
+    await bus.close();
+  }
+}
