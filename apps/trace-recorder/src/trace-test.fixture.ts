@@ -1,5 +1,4 @@
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { Bus } from '@spindle/bus';
 import { runEventSchema, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import { createDatabase, dropSchema, migrateToLatest, serviceSchema, traceMigrations, type TraceTables } from '@spindle/db';
 import { LOGGER, parseServiceConfig } from '@spindle/service-kit';

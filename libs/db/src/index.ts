@@ -8,3 +8,5 @@ export { projectionProgressMigrations, recordProgress } from './projection-progr
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';
 export * from './checkpoint/index';
 export * from './approval';
+export { encodeKeysetCursor, decodeKeysetCursor } from './keyset-cursor';
+export type { KeysetCursor } from './keyset-cursor';
