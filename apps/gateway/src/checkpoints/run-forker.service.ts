@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EMPTY_LOG, publishRunCommand, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { EMPTY_LOG, lastEventOf, publishRunCommand, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import { SpindleError, type CheckpointQueryResults, type RunEvent, type RunEventOf } from '@spindle/contracts';
 import { ulid } from 'ulid';
 import { z } from 'zod';
@@ -66,9 +66,9 @@ export class RunForker {
   }
 
   private async lastSeq(runId: string): Promise<number> {
-    const { position } = RUN_ID.test(runId) ? await readRunLog(this.bus, runId, Number.MAX_SAFE_INTEGER) : { position: undefined };
-    if (!position) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
-    return position.seq;
+    const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
+    if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    return last.event.seq;
   }
 
   private ask<Op extends keyof CheckpointQueryResults>(op: Op, payload: unknown): Promise<CheckpointQueryResults[Op]> {

@@ -3,6 +3,8 @@ import { isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '
 import { runPhase } from '@spindle/projections';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Events a waiting or handed-back run's log can end with (answers land after `run.awaiting`). */
+const IDLE_TAILS = new Set(['run.awaiting', 'run.yielded', 'input.answered', 'approval.resolved']);
 
 export interface CancelOutcome {
   runId: string;
@@ -25,10 +27,13 @@ export class RunCanceller {
     if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
     if (last.event.type === 'run.queued' && (await this.closeAt(runId, last.position, last.event.spanId, reason ? `canceled before it started: ${reason}` : 'canceled before it started'))) return { runId, status: 'canceled' };
     // No runner holds a waiting or handed-back run: close it in the log, which closes its open requests.
-    const { events, position } = await readRunLog(this.bus, runId);
-    const phase = runPhase(events).phase;
-    if ((phase === 'waiting' || phase === 'yielded') && position) {
-      if (await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)) return { runId, status: 'canceled' };
+    // Only such a run can end its log with one of these; a running one goes straight to its runner.
+    if (IDLE_TAILS.has(last.event.type)) {
+      const { events, position } = await readRunLog(this.bus, runId);
+      const phase = runPhase(events).phase;
+      if ((phase === 'waiting' || phase === 'yielded') && position) {
+        if (await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)) return { runId, status: 'canceled' };
+      }
     }
     const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
     this.bus.nc.publish(this.bus.names.controlSubject(runId), JSON.stringify(control));
