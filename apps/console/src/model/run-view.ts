@@ -114,6 +114,7 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
 
   for (let i = 0; i < end; i++) {
     const e = all[i];
+    view.status = statusAfter(view.status, e);
     const at = atMs(e);
     view.firstMs ??= at;
     view.lastMs = at;
@@ -123,26 +124,13 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
         view.workflow = e.data.workflow;
         open(e, 'run', { label: e.data.workflow.name, input: e.data.input });
         break;
-      case 'run.started':
-      case 'run.resumed':
-        view.status = 'running';
-        break;
-      case 'run.yielded':
-        view.status = 'queued';
-        break;
-      case 'run.awaiting':
-        view.status = e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval';
-        break;
       case 'run.completed':
-        view.status = 'completed';
         closeRun(view, e, 'completed', { output: e.data.output });
         break;
       case 'run.failed':
-        view.status = 'failed';
         closeRun(view, e, 'failed', { error: e.data.error });
         break;
       case 'run.canceled':
-        view.status = 'canceled';
         closeRun(view, e, 'canceled', {});
         break;
       case 'node.started': {
@@ -212,6 +200,25 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
   view.latencyMs = view.firstMs !== undefined && view.lastMs !== undefined ? view.lastMs - view.firstMs : 0;
   view.failurePath = failurePath(view);
   return view;
+}
+
+/** The run's status after one more event: the one rule for the live status and the replayed one. */
+export function statusAfter(status: RunView['status'], e: RunEvent): RunView['status'] {
+  switch (e.type) {
+    case 'run.started':
+    case 'run.resumed':
+      return 'running';
+    case 'run.yielded':
+      return 'queued';
+    case 'run.awaiting':
+      return e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval';
+    case 'run.completed':
+    case 'run.failed':
+    case 'run.canceled':
+      return e.type.slice(4) as RunView['status'];
+    default:
+      return status;
+  }
 }
 
 function parentOf(e: RunEvent, kind: SpanKind, byKey: Map<string, SpanView>, keyOfSpanId: Map<string, string>): string | undefined {

@@ -9,7 +9,7 @@ import { ReplayControls } from '../components/ReplayControls';
 import { RequestForm } from '../components/RequestForm';
 import { TimelinePane } from '../components/TimelinePane';
 import { parseCursor } from '../model/replay-cursor';
-import { deriveRunView } from '../model/run-view';
+import { deriveRunView, statusAfter, type RunView } from '../model/run-view';
 import { navigate } from '../router';
 
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.canceled']);
@@ -58,7 +58,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const replaying = cursor !== undefined;
   const view = useMemo(() => deriveRunView(events, cursor ?? events.length), [events, cursor]);
   // The run's own status never rolls back with the replay cursor.
-  const status = useMemo(() => deriveStatus(events), [events]);
+  const status = useMemo(() => events.reduce(statusAfter, 'queued' as RunView['status']), [events]);
   const setCursor = (at: number | undefined) => {
     const q = new URLSearchParams(query);
     if (at === undefined) q.delete('at');
@@ -111,16 +111,6 @@ function RunRequests({ runId, seq }: { runId: string; seq: number }) {
   );
 }
 
-function deriveStatus(events: RunEvent[]): string {
-  let status = 'queued';
-  for (const e of events) {
-    if (e.type === 'run.started' || e.type === 'run.resumed') status = 'running';
-    else if (e.type === 'run.awaiting') status = e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval';
-    else if (e.type === 'run.yielded') status = 'queued';
-    else if (TERMINAL.has(e.type)) status = e.type.slice(4);
-  }
-  return status;
-}
 
 async function exportTrace(runId: string) {
   download(`${runId}-trace.json`, await api.trace(runId));
