@@ -8,9 +8,18 @@ import { launchChromium } from './browser';
 /** Screenshots go to tmp/ unless asked for the docs: `SPINDLE_SCREENSHOTS=docs/screenshots npx nx run e2e:e2e`. */
 const SHOTS = resolve(__dirname, '../..', process.env.SPINDLE_SCREENSHOTS ?? 'tmp/screenshots');
 
-/** An agent that looks an order up once, then answers; a plain model call answers at once. Slow enough to watch. */
-function scriptedProvider(body: { tools?: unknown[]; messages?: Array<{ role: string; content: unknown }> }): FakeOpenAIReply {
-  const delayMs = 400;
+/** Model calls wait here while a test holds them, so "running" is seen because the test made it so, not because the machine was slow. */
+let heldModels: Promise<void> = Promise.resolve();
+function holdModelCalls(): () => void {
+  let release!: () => void;
+  heldModels = new Promise((resolve) => (release = resolve));
+  return release;
+}
+
+/** An agent that looks an order up once, then answers; a plain model call answers at once. */
+async function scriptedProvider(body: { tools?: unknown[]; messages?: Array<{ role: string; content: unknown }> }): Promise<FakeOpenAIReply> {
+  await heldModels;
+  const delayMs = 50;
   if (body.tools?.length && !body.messages?.some((m) => m.role === 'tool')) {
     return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], delayMs, usage: { prompt_tokens: 40, completion_tokens: 8 } };
   }
@@ -61,12 +70,17 @@ describe('the console in a browser, against the real stack', () => {
   });
 
   it('shows a run live on its graph, then replays it from zero to the end without calling a model', async () => {
-    const runId = await start('support-desk', 'my parcel is late');
-    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
-    // Live: a node lights up as running while the run goes.
-    await page.locator('[data-state="running"]').first().waitFor({ timeout: 20_000 });
-    await page.locator('.flow-node[data-node-id="order_agent"][data-state="running"], .flow-node[data-node-id="tone"][data-state="running"]').first().waitFor({ timeout: 20_000 });
-    await page.screenshot({ path: `${SHOTS}/run-live.png` });
+    const releaseModels = holdModelCalls();
+    try {
+      const runId = await start('support-desk', 'my parcel is late');
+      await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+      // Live: both branches of the fork light up as running while their model calls are held.
+      await page.locator('.flow-node[data-node-id="order_agent"][data-state="running"]').waitFor({ timeout: 20_000 });
+      await page.locator('.flow-node[data-node-id="tone"][data-state="running"]').waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: `${SHOTS}/run-live.png` });
+    } finally {
+      releaseModels();
+    }
     await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
     await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
     // triage, the fork, its two branch nodes and the reply: every node of the graph.
