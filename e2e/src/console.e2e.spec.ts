@@ -17,9 +17,13 @@ function holdModelCalls(): () => void {
 }
 
 /** An agent that looks an order up once, then answers; a plain model call answers at once. */
-async function scriptedProvider(body: { tools?: unknown[]; messages?: Array<{ role: string; content: unknown }> }): Promise<FakeOpenAIReply> {
+async function scriptedProvider(body: { tools?: Array<{ function?: { name?: string } }>; messages?: Array<{ role: string; content: unknown }> }): Promise<FakeOpenAIReply> {
   await heldModels;
   const delayMs = 50;
+  // The front desk of the handoff team passes a refund to billing; billing answers.
+  if (body.tools?.some((t) => t.function?.name === 'handoff_to_billing')) {
+    return { text: '', toolCalls: [{ id: 'call_h', name: 'handoff_to_billing', arguments: { message: 'customer wants a refund for A-1002' } }], delayMs, usage: { prompt_tokens: 30, completion_tokens: 6 } };
+  }
   if (body.tools?.length && !body.messages?.some((m) => m.role === 'tool')) {
     return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], delayMs, usage: { prompt_tokens: 40, completion_tokens: 8 } };
   }
@@ -62,6 +66,10 @@ describe('the console in a browser, against the real stack', () => {
       edges: [{ from: 'triage', to: 'research' }, { from: 'research', to: 'reply' }],
     });
     await put('guarded', { kind: 'graph', nodes: [{ id: 'refunds', type: 'agent', model: 'compatible:support', prompt: '{{input}}', tools: ['lookup_order'], approval: true }] });
+    await put('refund-desk', {
+      kind: 'handoff',
+      agents: [{ name: 'front_desk', model: 'compatible:support' }, { name: 'billing', model: 'compatible:support' }],
+    });
     await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
   });
   afterAll(async () => {
@@ -140,6 +148,27 @@ describe('the console in a browser, against the real stack', () => {
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await page.locator('[data-testid="run-status"]', { hasText: 'canceled' }).waitFor({ timeout: 15_000 });
     expect((await events(waiting)).at(-1)?.type).toBe('run.canceled');
+  });
+
+  it('draws a lane per agent and the handoff between them as an edge', async () => {
+    const runId = await start('refund-desk', 'I want my money back for A-1002');
+    await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'the handoff run');
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+    await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor();
+    await page.getByRole('button', { name: 'lanes' }).click();
+    const lanes = page.locator('[data-testid="swimlanes"] .lane-row');
+    await lanes.first().waitFor();
+    expect(await lanes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lane')))).toEqual(['agent:front_desk', 'agent:billing']);
+    const edge = page.locator('.handoff-edge');
+    expect(await edge.count()).toBe(1);
+    expect(await edge.getAttribute('data-from-lane')).toBe('agent:front_desk');
+    expect(await edge.getAttribute('data-to-lane')).toBe('agent:billing');
+    await expect(edge.locator('title').textContent()).resolves.toContain('customer wants a refund');
+    await page.screenshot({ path: `${SHOTS}/run-lanes.png` });
+    // Back to the start of the replay: nobody has handed off yet, so no edge is drawn.
+    await page.locator('[aria-label="jump to start"]').click();
+    await page.locator('[data-testid="replay-banner"]').waitFor();
+    expect(await page.locator('.handoff-edge').count()).toBe(0);
   });
 
   it('scrubs a 10,000-event run (figures recorded, not asserted)', async () => {

@@ -1,13 +1,31 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { spanTimes, type RunView } from '../model/run-view';
+import { passedTo } from '../model/swimlanes';
 import { timelineRows } from '../model/timeline-rows';
 import { ms } from './format';
+import { SwimlanePane } from './SwimlanePane';
 
 const ROW = 26;
 
-/** Every span as a bar on the run's time axis, nested under its parent; virtualized. */
+/** The run on its time axis: every span nested under its parent (virtualized), or one swimlane per agent and branch. */
 export function TimelinePane({ view, selected, onSelect }: { view: RunView; selected?: string; onSelect: (key: string) => void }) {
+  const [mode, setMode] = useState<'spans' | 'lanes'>('spans');
+  return (
+    <div className="timeline">
+      <div className="timeline-head">
+        <span className="timeline-modes">
+          <button className={mode === 'spans' ? 'active' : ''} onClick={() => setMode('spans')}>spans</button>
+          <button className={mode === 'lanes' ? 'active' : ''} onClick={() => setMode('lanes')}>lanes</button>
+        </span>
+        <span>end-to-end {ms(view.latencyMs)}</span>
+      </div>
+      {mode === 'spans' ? <SpanRows view={view} selected={selected} onSelect={onSelect} /> : <div className="timeline-scroll"><SwimlanePane view={view} selected={selected} onSelect={onSelect} /></div>}
+    </div>
+  );
+}
+
+function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: string; onSelect: (key: string) => void }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const rows = useMemo(() => timelineRows(view, expanded, collapsed), [view, expanded, collapsed]);
@@ -23,11 +41,8 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
   };
   const bar = (from: number, to: number) => ({ left: `${((from - start) / total) * 100}%`, width: `${Math.max(0.3, ((to - from) / total) * 100)}%` });
   return (
-    <div className="timeline">
-      <div className="timeline-head">
-        <span>{rows.length} rows</span>
-        <span>end-to-end {ms(view.latencyMs)}</span>
-      </div>
+    <>
+      <div className="timeline-count muted">{rows.length} rows</div>
       <div ref={scroller} className="timeline-scroll" data-testid="timeline">
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {virtual.getVirtualItems().map((item) => {
@@ -51,7 +66,7 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
                   <span className={`kind ${span.kind}`}>{span.kind}</span> {span.label}
                   {span.execution > 1 && <span className="badge">#{span.execution}</span>}
                   {row.lane && <span className="lane">{row.lane}</span>}
-                  {handoffTo(span.output) && <span className="handoff" title="handed off to">⇢ {handoffTo(span.output)}</span>}
+                  {passedTo(span) && <span className="handoff" title="passed control to">⇢ {passedTo(span)?.agent}</span>}
                 </div>
                 <div className="ttrack" title={`${ms(durationMs)} (own ${ms(selfMs)})`}>
                   <div className={`tbar ${span.kind} ${span.status}`} style={bar(span.startMs, span.startMs + durationMs)} />
@@ -62,12 +77,6 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
           })}
         </div>
       </div>
-    </div>
+    </>
   );
-}
-
-/** An agent that handed off wrote `{ next_agent }`: the edge to the next agent's lane. */
-function handoffTo(output: unknown): string | undefined {
-  const next = (output as { next_agent?: unknown } | undefined)?.next_agent;
-  return typeof next === 'string' ? next : undefined;
 }

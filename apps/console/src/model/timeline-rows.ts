@@ -1,4 +1,5 @@
 import type { RunView, SpanView } from './run-view';
+import { laneOf } from './swimlanes';
 
 export type TimelineRow =
   | { kind: 'span'; span: SpanView; depth: number; lane: string; hasChildren: boolean }
@@ -13,7 +14,7 @@ export function timelineRows(view: RunView, expanded: ReadonlySet<string>, colla
   const rows: TimelineRow[] = [];
   const visit = (span: SpanView, depth: number) => {
     const children = span.children.map((k) => view.byKey.get(k)).filter((c): c is SpanView => c !== undefined);
-    rows.push({ kind: 'span', span, depth, lane: laneOf(span), hasChildren: children.length > 0 });
+    rows.push({ kind: 'span', span, depth, lane: laneTag(span), hasChildren: children.length > 0 });
     if (collapsed.has(span.key)) return;
     if (span.nodeType === 'loop') {
       const rounds = new Map<number, SpanView[]>();
@@ -39,9 +40,7 @@ function descendants(view: RunView, span: SpanView): SpanView[] {
   return [span, ...span.children.flatMap((k) => { const c = view.byKey.get(k); return c ? descendants(view, c) : []; })];
 }
 
-/** The swimlane a span belongs to: its fork branch, else the agent running it. */
-function laneOf(span: SpanView): string {
-  if (span.branchId) return `branch ${span.branchId}`;
-  if (span.kind === 'node' && span.nodeType === 'agent') return `agent ${span.nodeId}`;
-  return '';
+/** The tag a row carries: the fork branch it runs in, else its own lane (an agent's). */
+function laneTag(span: SpanView): string {
+  return span.branchId ? `branch ${span.branchId}` : (laneOf(span)?.label ?? '');
 }
