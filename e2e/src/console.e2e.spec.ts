@@ -70,6 +70,12 @@ describe('the console in a browser, against the real stack', () => {
       kind: 'handoff',
       agents: [{ name: 'front_desk', model: 'compatible:support' }, { name: 'billing', model: 'compatible:support' }],
     });
+    await put('refund-form', {
+      kind: 'graph',
+      nodes: [
+        { id: 'amount', type: 'human', prompt: 'How much do we refund?', form: 'json', schema: { type: 'object', properties: { amount: { type: 'number', minimum: 0 } }, required: ['amount'], additionalProperties: false } },
+      ],
+    });
     await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
   });
   afterAll(async () => {
@@ -148,6 +154,23 @@ describe('the console in a browser, against the real stack', () => {
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await page.locator('[data-testid="run-status"]', { hasText: 'canceled' }).waitFor({ timeout: 15_000 });
     expect((await events(waiting)).at(-1)?.type).toBe('run.canceled');
+  });
+
+  it('checks a JSON answer against its schema in the inbox before sending it', async () => {
+    const runId = await start('refund-form');
+    await until(async () => (await events(runId)).some((e) => e.type === 'run.awaiting'), 'the form');
+    await page.goto(`${stack.gatewayUrl}/#/inbox`);
+    const card = page.locator(`[data-kind="json"]`).first();
+    await card.waitFor();
+    const field = card.getByLabel('answer data');
+    await field.fill('{"amount": -5}');
+    await expect(card.locator('[data-testid="data-problems"]').textContent()).resolves.toContain('data.amount: must be >= 0');
+    expect(await card.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await field.fill('{"amount": 12.5}');
+    expect(await card.locator('[data-testid="data-problems"]').count()).toBe(0);
+    await card.getByRole('button', { name: 'Send' }).click();
+    await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'completion after the answer');
+    expect((await events(runId)).find((e) => e.type === 'input.answered')).toMatchObject({ data: { answer: { data: { amount: 12.5 } } } });
   });
 
   it('draws a lane per agent and the handoff between them as an edge', async () => {

@@ -4,8 +4,14 @@ import { readSse, startStack, stopProcess, type FakeOpenAIReply, type Stack } fr
 /** The prompt a step's model call was made with: how the provider's call count is kept per input. */
 const promptOf = (body: { messages?: Array<{ role: string; content: unknown }> }) => String(body.messages?.find((m) => m.role === 'user')?.content ?? '');
 
-function slowModel(body: { messages?: Array<{ role: string; content: unknown }> }): FakeOpenAIReply {
-  return { text: `done: ${promptOf(body)}`, delayMs: 120, usage: { prompt_tokens: 10, completion_tokens: 3 } };
+/** The prompt whose first call the provider holds until the test lets it go: the step in flight when its runner dies. */
+const HELD_PROMPT = 'step 9 of the report';
+let releaseHeld!: () => void;
+const held = new Promise<void>((resolve) => (releaseHeld = resolve));
+
+async function slowModel(body: { messages?: Array<{ role: string; content: unknown }> }): Promise<FakeOpenAIReply> {
+  if (promptOf(body) === HELD_PROMPT) await held;
+  return { text: `done: ${promptOf(body)}`, delayMs: 20, usage: { prompt_tokens: 10, completion_tokens: 3 } };
 }
 
 describe('durable runs, end to end', () => {
@@ -49,11 +55,13 @@ describe('durable runs, end to end', () => {
 
   it('continues a run on the other runner after the one holding it is killed, without calling a finished step\'s model again', async () => {
     const runId = await start('twenty', { input: 'the report' });
-    const beforeKill = await until(runId, (events) => events.some((e) => e.type === 'node.completed' && e.nodeId === 's8'), 's8 completed');
+    // Killed while step 9's model call is in flight: steps 1–8 are recorded, step 9's answer never arrives.
+    const beforeKill = await until(runId, (events) => events.some((e) => e.type === 'model.started' && e.nodeId === 's9'), 's9 calling its model');
     const holder = (beforeKill.find((e) => e.type === 'run.started') as Extract<RunEvent, { type: 'run.started' }>).data.worker;
     const victim = stack.processes.find((p) => p.id === holder)!;
     victim.child.kill('SIGKILL');
     await stopProcess(victim.child);
+    releaseHeld();
 
     const events = await until(runId, has('run.completed'), 'completion');
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -71,10 +79,10 @@ describe('durable runs, end to end', () => {
     const calls = new Map<string, number>();
     for (const c of stack.fake.calls) calls.set(promptOf(c.body), (calls.get(promptOf(c.body)) ?? 0) + 1);
     const recordedBeforeLoss = events.filter((e) => e.type === 'model.completed' && e.seq < resumed.seq).map((e) => e.nodeId);
-    expect(recordedBeforeLoss.length).toBeGreaterThanOrEqual(8);
-    for (const nodeId of recordedBeforeLoss) expect(calls.get(`step ${nodeId!.slice(1)} of the report`)).toBe(1);
+    expect(recordedBeforeLoss).toEqual(['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8']);
     const repeated = [...calls].filter(([prompt, n]) => prompt.endsWith('of the report') && n > 1);
-    expect(repeated.length).toBeLessThanOrEqual(1);
+    expect(repeated).toEqual([[HELD_PROMPT, 2]]);
+    expect([...calls.keys()].filter((prompt) => prompt.endsWith('of the report'))).toHaveLength(20);
     // Replace the killed runner for the tests that follow.
     await stack.startService('runner', { RUNNER_CONCURRENCY: '1', RUNNER_ACK_WAIT_MS: '3000', SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js' });
   });

@@ -1,6 +1,7 @@
 import type { HumanRequest } from '@spindle/contracts';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { api, ApiProblem } from '../api/client';
+import { checkJsonAnswer } from '../model/json-answer';
 import { json } from './format';
 
 /** Answers one request with the form it asks for; a refusal shows the field at fault. */
@@ -10,6 +11,7 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState<string>();
   const [done, setDone] = useState(false);
+  const dataCheck = useMemo(() => (request.form?.kind === 'json' ? checkJsonAnswer(data, request.form.schema) : undefined), [data, request.form]);
   const send = async (body: Record<string, unknown>) => {
     setProblem(undefined);
     try {
@@ -50,8 +52,9 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       {kind === 'json' && (
         <>
           {request.form?.schema && <pre className="muted">{json(request.form.schema)}</pre>}
-          <textarea value={data} onChange={(e) => setData(e.target.value)} rows={4} aria-label="answer data" />
-          <button onClick={() => { try { void send({ data: JSON.parse(data) as unknown }); } catch { setProblem('data: not JSON'); } }}>Send</button>
+          <textarea value={data} onChange={(e) => setData(e.target.value)} rows={4} aria-label="answer data" aria-invalid={dataCheck?.ok === false} />
+          {dataCheck?.ok === false && <ul className="error field-problems" data-testid="data-problems">{dataCheck.problems.map((p) => <li key={p}>{p}</li>)}</ul>}
+          <button disabled={!dataCheck?.ok} onClick={() => dataCheck?.ok && void send({ data: dataCheck.data })}>Send</button>
         </>
       )}
       {kind === 'plan_review' && (

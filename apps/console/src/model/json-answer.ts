@@ -1,0 +1,48 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+
+export type JsonAnswerCheck = { ok: true; data: unknown } | { ok: false; problems: string[] };
+
+/**
+ * Checks a JSON answer while the person types it: it must parse, then match the form's schema.
+ * Same drafts and options as the engine's check; the gateway's check still decides, this one only
+ * saves a round trip. A schema the browser cannot compile is left to the gateway.
+ */
+export function checkJsonAnswer(text: string, schema: Record<string, unknown> | undefined): JsonAnswerCheck {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, problems: [`data: not JSON (${(e as Error).message})`] };
+  }
+  const validate = schema ? compiled(schema) : undefined;
+  if (!validate || validate(structuredClone(data))) return { ok: true, data };
+  return { ok: false, problems: (validate.errors ?? []).map(describe) };
+}
+
+const cache = new WeakMap<object, ValidateFunction | null>();
+
+function compiled(schema: Record<string, unknown>): ValidateFunction | undefined {
+  if (!cache.has(schema)) {
+    try {
+      cache.set(schema, ajvFor(schema.$schema).compile(schema));
+    } catch {
+      cache.set(schema, null);
+    }
+  }
+  return cache.get(schema) ?? undefined;
+}
+
+function ajvFor(declared: unknown): Ajv {
+  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const };
+  const name = typeof declared === 'string' ? declared : '';
+  return name.includes('2020-12') ? new Ajv2020(options) : name.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
+}
+
+function describe(e: ErrorObject): string {
+  const extra = e.params as { missingProperty?: string; additionalProperty?: string };
+  const leaf = extra.missingProperty ?? extra.additionalProperty;
+  const path = ['data', ...e.instancePath.split('/').slice(1), ...(leaf ? [leaf] : [])].join('.');
+  return `${path}: ${e.message ?? e.keyword}`;
+}
