@@ -114,6 +114,22 @@ describe('durable runs, end to end', () => {
     // The source run is untouched.
     expect((await log(runId)).at(-1)).toMatchObject({ type: 'run.completed' });
     expect((await post(`/v1/runs/${runId}/fork`, { checkpointId: 'cp-99' })).status).toBe(404);
+
+    // A retried fork with its Idempotency-Key answers with the run the first one opened; a key names one request only.
+    const keyed = (body: unknown, key: string) => fetch(`${base()}/v1/runs/${runId}/fork`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+    const key = `fork-${runId}`;
+    const first = await keyed({ checkpointId: mid.checkpointId }, key);
+    const again = await keyed({ checkpointId: mid.checkpointId }, key);
+    expect([first.status, again.status]).toEqual([202, 202]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const firstRun = (await json<{ runId: string }>(first)).runId;
+    expect((await json<{ runId: string }>(again)).runId).toBe(firstRun);
+    const otherBody = await keyed({ checkpointId: checkpoints[4].checkpointId }, key);
+    expect(otherBody.status).toBe(409);
+    expect(await otherBody.json()).toMatchObject({ code: 'idempotency_key_reused' });
+    const asStart = await fetch(`${base()}/v1/workflows/twenty/runs`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ input: 'fork me' }) });
+    expect(asStart.status).toBe(409);
+    await until(firstRun, has('run.completed'), 'keyed fork completion');
   });
 
   it('waits for a person across a restart of every service, and continues where it stopped when answered', async () => {

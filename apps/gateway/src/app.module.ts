@@ -46,7 +46,7 @@ export class GatewayModule {
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
-        { provide: RunForker, inject: [BUS], useFactory: (bus: Bus) => new RunForker(bus, config.projectionWaitMs, config.maxEventBytes) },
+        { provide: RunForker, inject: [BUS, IdempotencyKeysRepository], useFactory: (bus: Bus, keys: IdempotencyKeysRepository) => new RunForker(bus, keys, config.projectionWaitMs, config.maxEventBytes) },
         {
           provide: RequestAnswers,
           inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository],

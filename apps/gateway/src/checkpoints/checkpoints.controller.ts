@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { parseBody } from '../http/parse-body';
+import { checkIdempotencyKey } from '../runs/idempotent-creation';
 import { forkBodySchema, RunForker } from './run-forker.service';
 
 /** A run's checkpoints, and forking a run from one of them. */
@@ -14,8 +15,8 @@ export class CheckpointsController {
   }
 
   @Post('fork')
-  async fork(@Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
-    const accepted = await this.forker.fork(id, parseBody(forkBodySchema, body ?? {}));
-    return reply.status(202).header('location', accepted.location).send(accepted);
+  async fork(@Param('id') id: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Res() reply: FastifyReply) {
+    const { accepted, replayed } = await this.forker.fork(id, parseBody(forkBodySchema, body ?? {}), checkIdempotencyKey(key));
+    return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
   }
 }

@@ -3,6 +3,8 @@ import { EMPTY_LOG, lastEventOf, publishRunCommand, query, readRunLog, RunLogWri
 import { SpindleError, type CheckpointQueryResults, type RunEvent, type RunEventOf } from '@spindle/contracts';
 import { ulid } from 'ulid';
 import { z } from 'zod';
+import type { IdempotencyKeysRepository } from '../runs/idempotency-keys.repository';
+import { createOnce, requestHash, type Created } from '../runs/idempotent-creation';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -28,14 +30,20 @@ export interface ForkAccepted {
  * stored node results where a node's input is unchanged. The source run is never touched.
  */
 export class RunForker {
-  constructor(private readonly bus: Bus, private readonly projectionWaitMs: number, private readonly maxEventBytes?: number) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly keys: IdempotencyKeysRepository,
+    private readonly projectionWaitMs: number,
+    private readonly maxEventBytes?: number,
+  ) {}
 
   async checkpoints(runId: string): Promise<CheckpointQueryResults['listCheckpoints']> {
     const lastSeq = await this.lastSeq(runId);
     return this.ask('listCheckpoints', { runId, waitForSeq: lastSeq });
   }
 
-  async fork(sourceRunId: string, body: ForkBody): Promise<ForkAccepted> {
+  /** With an Idempotency-Key, a retried fork answers with the run the first one opened. */
+  async fork(sourceRunId: string, body: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
     const lastSeq = await this.lastSeq(sourceRunId);
     const { checkpoint } = await this.ask('getCheckpoint', { runId: sourceRunId, waitForSeq: lastSeq, ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}) });
     if (!checkpoint) {
@@ -45,24 +53,26 @@ export class RunForker {
     const queued = events[0] as RunEventOf<'run.queued'>;
     const runId = ulid();
     const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId };
-    await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
-      type: 'run.queued',
-      spanId: randomBytes(8).toString('hex'),
-      path: 'root',
-      data: {
-        workflow: queued.data.workflow,
-        input: queued.data.input,
-        state: { ...checkpoint.state, ...(body.state ?? {}) },
-        ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
-        definition: definitionAt(events, checkpoint.seq),
-        ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
-        forkedFrom,
-        start: checkpoint.frontier,
-        cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
-      },
+    const accepted: ForkAccepted = { runId, forkedFrom, status: 'queued', location: `/v1/runs/${runId}`, eventsLocation: `/v1/runs/${runId}/events` };
+    return createOnce(this.keys, idempotencyKey, { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted }, async () => {
+      await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
+        type: 'run.queued',
+        spanId: randomBytes(8).toString('hex'),
+        path: 'root',
+        data: {
+          workflow: queued.data.workflow,
+          input: queued.data.input,
+          state: { ...checkpoint.state, ...(body.state ?? {}) },
+          ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
+          definition: definitionAt(events, checkpoint.seq),
+          ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
+          forkedFrom,
+          start: checkpoint.frontier,
+          cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
+        },
+      });
+      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() });
     });
-    await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() });
-    return { runId, forkedFrom, status: 'queued', location: `/v1/runs/${runId}`, eventsLocation: `/v1/runs/${runId}/events` };
   }
 
   private async lastSeq(runId: string): Promise<number> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Context } from '@opentelemetry/api';
 import { EMPTY_LOG, publishRunCommand, RunLogWriter, type Bus } from '@spindle/bus';
@@ -11,9 +11,9 @@ import type { AgentCatalogRepository } from '../agents/agent-catalog.repository'
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { canonicalJson } from '../http/canonical-json';
 import { parseBody } from '../http/parse-body';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
+import { createOnce, requestHash, type Created } from './idempotent-creation';
 
 export const startRunBodySchema = z.strictObject({
   input: z.unknown().optional(),
@@ -33,11 +33,8 @@ export interface RunAccepted {
   eventsLocation: string;
 }
 
-export interface StartedRun {
-  accepted: RunAccepted;
-  /** True when an Idempotency-Key named a run started before; nothing new was queued. */
-  replayed: boolean;
-}
+/** `replayed` when an Idempotency-Key named a run started before; nothing new was queued. */
+export type StartedRun = Created<RunAccepted>;
 
 /**
  * Starts a run: checks everything first (body, workflow, version, idempotency key), then
@@ -74,52 +71,34 @@ export class RunStarter {
       eventsLocation: `/v1/runs/${runId}/events`,
     };
 
-    if (idempotencyKey !== undefined) {
-      const requestHash = hashRequest(name, body);
-      const held = await this.heldBy(idempotencyKey, requestHash);
-      if (held) return held;
-      if (!(await this.keys.claim(idempotencyKey, requestHash, runId, accepted))) {
-        const raced = await this.heldBy(idempotencyKey, requestHash);
-        if (raced) return raced;
+    return createOnce(this.keys, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async () => {
+      try {
+        // A fresh header set per publish: the client writes its publish options into the headers it is given.
+        const headers = () => {
+          const h = natsHeaders();
+          injectTraceContext(h, trace);
+          return h;
+        };
+        const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers, maxEventBytes: this.maxEventBytes });
+        await log.append({
+          type: 'run.queued',
+          spanId: randomBytes(8).toString('hex'),
+          path: 'root',
+          data: {
+            workflow: { name, version: workflow.version },
+            input: body.input ?? null,
+            state: { ...(body.state ?? {}), input: body.input ?? null, ...(parameters ? { parameters } : {}) },
+            ...(parameters ? { parameters } : {}),
+            definition,
+            ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
+          },
+        });
+        await beforeDispatch?.(runId);
+        await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers());
+      } catch (e) {
+        throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
       }
-    }
-    try {
-      // A fresh header set per publish: the client writes its publish options into the headers it is given.
-      const headers = () => {
-        const h = natsHeaders();
-        injectTraceContext(h, trace);
-        return h;
-      };
-      const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers, maxEventBytes: this.maxEventBytes });
-      await log.append({
-        type: 'run.queued',
-        spanId: randomBytes(8).toString('hex'),
-        path: 'root',
-        data: {
-          workflow: { name, version: workflow.version },
-          input: body.input ?? null,
-          state: { ...(body.state ?? {}), input: body.input ?? null, ...(parameters ? { parameters } : {}) },
-          ...(parameters ? { parameters } : {}),
-          definition,
-          ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
-        },
-      });
-      await beforeDispatch?.(runId);
-      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers());
-    } catch (e) {
-      if (idempotencyKey !== undefined) await this.keys.release(idempotencyKey, runId);
-      throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
-    }
-    return { accepted, replayed: false };
-  }
-
-  private async heldBy(key: string, requestHash: string): Promise<StartedRun | undefined> {
-    const stored = await this.keys.find(key);
-    if (!stored) return undefined;
-    if (stored.requestHash !== requestHash) {
-      throw new SpindleError('idempotency_key_reused', 'this Idempotency-Key was used with a different request body; use a new key for a different request');
-    }
-    return { accepted: stored.response as RunAccepted, replayed: true };
+    });
   }
 }
 
@@ -129,8 +108,4 @@ function checkParameters(schema: Record<string, unknown> | undefined, given: Rec
   const result = compileJsonSchema(schema, 'parameters')(given ?? {});
   if (result.ok) return result.value as Record<string, unknown>;
   throw new SpindleError('validation_failed', `parameters do not fit the workflow's schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: result.issues });
-}
-
-function hashRequest(name: string, body: unknown): string {
-  return createHash('sha256').update(`${name}\n${canonicalJson(body)}`).digest('hex');
 }

@@ -9,6 +9,7 @@ import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
 import { parseBody } from '../http/parse-body';
 import { traceContextOf } from '../http/request-tracing';
+import { checkIdempotencyKey } from './idempotent-creation';
 import { OpenStreamsRegistry } from './open-streams.registry';
 import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
@@ -24,7 +25,6 @@ const listQuerySchema = z.strictObject({
 });
 const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 const eventsQuerySchema = z.strictObject({ after: z.coerce.number().int().nonnegative().default(0) });
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Controller('v1')
 export class RunsController {
@@ -41,9 +41,7 @@ export class RunsController {
 
   @Post('workflows/:name/runs')
   async start(@Param('name') name: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw new SpindleError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', { issues: [{ field: 'Idempotency-Key', message: 'invalid' }] });
-    }
+    checkIdempotencyKey(key);
     const cancelOnDisconnect = (body as { cancelOnDisconnect?: unknown } | null)?.cancelOnDisconnect === true;
     if (!wantsEventStream(req)) {
       if (cancelOnDisconnect) {
