@@ -175,7 +175,7 @@ describe('durable runs, end to end', () => {
     expect(ofRun.requests).toEqual([expect.objectContaining({ requestId: request.requestId, status: 'answered', answeredBy: 'ada', answer: { text: 'ship it' } })]);
   });
 
-  it('approves the exact tool call, refuses a mismatched binding with 409, and rejects with a message that reaches the model', async () => {
+  it('approves the exact tool call, refuses a mismatched binding with 409, rejects with a message that reaches the model, and times out an approval nobody gives', async () => {
     // The scripted model asks for a lookup; after a tool result (or a rejection) it answers.
     stack.fake.reply = (body: { messages?: Array<{ role: string; content: unknown }> }) => {
       const toolResult = body.messages?.find((m) => m.role === 'tool');
@@ -220,6 +220,31 @@ describe('durable runs, end to end', () => {
     const after = await until(rejectRun, has('run.completed'), 'completion after rejection');
     expect(after.some((e) => e.type === 'tool.called')).toBe(false);
     expect((after.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ escalated: true, output: expect.stringContaining('Do not look up orders') });
+
+    // Nobody decides in time: the call never runs, the model is not asked again, the node leaves on `timeout`.
+    expect(
+      (await put('/v1/workflows/lookup-timed', {
+        kind: 'graph',
+        nodes: [
+          { id: 'support', type: 'agent', model: 'compatible:steps', prompt: 'Where is A-1002?', tools: ['lookup_order'], approval: true, approval_timeout_ms: 1_000 },
+          { id: 'queued_for_human', type: 'set', values: { queued: true } },
+        ],
+        edges: [{ from: 'support', to: 'queued_for_human', handle: 'timeout' }],
+      })).status,
+    ).toBe(201);
+    const callsBeforeTimeout = stack.fake.callCount;
+    const unattended = await start('lookup-timed');
+    const expired = await until(unattended, has('run.completed'), 'completion by approval timeout', 30_000);
+    expect(expired.find((e) => e.type === 'approval.requested')).toMatchObject({ data: { expiresAt: expect.any(String) } });
+    expect(expired.find((e) => e.type === 'approval.resolved')).toMatchObject({ data: { decision: 'rejected', timedOut: true, answeredBy: 'system:timeout', callId: 'call_look' } });
+    expect(expired.some((e) => e.type === 'tool.called')).toBe(false);
+    expect((expired.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ queued: true });
+    expect(stack.fake.callCount).toBe(callsBeforeTimeout + 1);
+    const [closed] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${unattended}/requests`))).requests;
+    expect(closed).toMatchObject({ status: 'timed_out' });
+    const late = await post(`/v1/runs/${unattended}/requests/${closed.requestId}/respond`, { decision: 'approve', callId: closed.call!.callId, name: closed.call!.name, argumentsHash: closed.call!.argumentsHash });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'request_closed' });
     stack.fake.reply = slowModel as never;
   });
 

@@ -28,9 +28,9 @@ export const draft = {
   }),
   inputAnswered: (requestId: string, answer: Record<string, unknown>, answeredBy = 'ana'): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, answer, answeredBy } }),
   inputTimedOut: (requestId: string): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, timedOut: true, answeredBy: 'system:timeout' } }),
-  approvalRequested: (requestId: string, callId = 'call-1'): RunEventDraft => ({
+  approvalRequested: (requestId: string, callId = 'call-1', opts: { expiresAt?: string } = {}): RunEventDraft => ({
     type: 'approval.requested', ...tool,
-    data: { requestId, prompt: 'Refund 40 EUR?', mode: 'single', call: { callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' } },
+    data: { requestId, prompt: 'Refund 40 EUR?', mode: 'single', call: { callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' }, ...(opts.expiresAt && { expiresAt: opts.expiresAt }) },
   }),
   approvalResolved: (requestId: string, decision: 'approved' | 'rejected', callId = 'call-1', message?: string): RunEventDraft => ({
     type: 'approval.resolved', ...tool,

@@ -47,7 +47,7 @@ export function requestChanges(events: readonly RunEvent[]): RequestChanges {
         changes.asked.push({ ...origin, requestId: e.data.requestId, kind: 'input', prompt: e.data.prompt, form: e.data.form, call: null, mode: e.data.mode, expiresAt: e.data.expiresAt ?? null });
         break;
       case 'approval.requested':
-        changes.asked.push({ ...origin, requestId: e.data.requestId, kind: 'approval', prompt: e.data.prompt, form: null, call: e.data.call, mode: e.data.mode, expiresAt: null });
+        changes.asked.push({ ...origin, requestId: e.data.requestId, kind: 'approval', prompt: e.data.prompt, form: null, call: e.data.call, mode: e.data.mode, expiresAt: e.data.expiresAt ?? null });
         break;
       case 'input.answered':
         changes.answers.push({
@@ -58,8 +58,8 @@ export function requestChanges(events: readonly RunEvent[]): RequestChanges {
       case 'approval.resolved': {
         const { decision, message, callId, name, argumentsHash } = e.data;
         changes.answers.push({
-          requestId: e.data.requestId, runId: e.runId, status: 'answered', answeredAt: e.at, answeredBy: e.data.answeredBy,
-          answer: { decision, ...(message !== undefined && { message }), callId, name, argumentsHash },
+          requestId: e.data.requestId, runId: e.runId, status: e.data.timedOut ? 'timed_out' : 'answered', answeredAt: e.at, answeredBy: e.data.answeredBy,
+          answer: e.data.timedOut ? null : { decision, ...(message !== undefined && { message }), callId, name, argumentsHash },
         });
         break;
       }

@@ -26,7 +26,16 @@ describe('timeoutAnswerFor', () => {
     expect(timeoutAnswerFor('req-1', now)(logOf([...asking, requested, draft.awaiting(), draft.resumed()]))).toBeUndefined();
   });
 
-  it('appends nothing when the request is already answered, unknown, an approval, or not yet expired by its own deadline', () => {
+  it('rejects an expired tool approval, bound to exactly the call it showed', () => {
+    const log = logOf([...asking, draft.approvalRequested('req-1', 'call-7', { expiresAt: past }), draft.awaiting('tool_approval')]);
+    expect(timeoutAnswerFor('req-1', now)(log)).toMatchObject({
+      type: 'approval.resolved',
+      data: { requestId: 'req-1', decision: 'rejected', callId: 'call-7', name: 'refund', argumentsHash: 'h-40', timedOut: true, answeredBy: 'system:timeout' },
+    });
+    expect(runEventSchema.safeParse({ ...timeoutAnswerFor('req-1', now)(log), runId: 'run-1', seq: 9, at: now.toISOString() }).success).toBe(true);
+  });
+
+  it('appends nothing when the request is already answered, unknown, an approval without a time limit, or not yet expired by its own deadline', () => {
     const waiting = (requested: RunEventDraft, ...more: RunEventDraft[]) => logOf([...asking, requested, draft.awaiting(), ...more]);
     expect(timeoutAnswerFor('req-1', now)(waiting(draft.inputRequested('req-1', { expiresAt: past }), draft.inputAnswered('req-1', { approved: true })))).toBeUndefined();
     expect(timeoutAnswerFor('req-2', now)(waiting(draft.inputRequested('req-1', { expiresAt: past })))).toBeUndefined();

@@ -56,6 +56,18 @@ describe('RequestTimeoutSweeper (approval service on NATS and Postgres)', () => 
     expect(await commands()).toHaveLength(1);
   });
 
+  it('times out an expired tool approval as a rejection of exactly that call', async () => {
+    await writeLog(client, 'run-a', [draft.queued('support'), draft.started(), draft.approvalRequested('a-ap', 'call-9', expired), draft.awaiting('tool_approval')]);
+    const resolved = await eventually(async () => {
+      const log = await storedLog(client, 'run-a');
+      expect(log).toHaveLength(5);
+      return log[4];
+    });
+    expect(resolved).toMatchObject({ type: 'approval.resolved', data: { requestId: 'a-ap', decision: 'rejected', callId: 'call-9', name: 'refund', argumentsHash: 'h-40', timedOut: true } });
+    await eventually(async () => expect((await commands()).filter((c) => c.runId === 'run-a')).toEqual([expect.objectContaining({ type: 'run.resume', afterSeq: 5 })]));
+    expect((await list({ runId: 'run-a', waitForSeq: 5 })).requests).toEqual([expect.objectContaining({ requestId: 'a-ap', kind: 'approval', status: 'timed_out', expiresAt: expired.expiresAt, answer: null })]);
+  });
+
   it('appends nothing to a run that is not waiting', async () => {
     // Asked, but the runner has not yet parked the run: it is still running.
     const seq = await writeLog(client, 'run-busy', [draft.queued('support'), draft.started(), draft.askNode(), draft.inputRequested('busy-in', expired)]);

@@ -20,7 +20,8 @@ export interface SweepResult {
 
 /**
  * Every `SPINDLE_REQUEST_SWEEP_MS`, times out the pending requests past their deadline by
- * appending `input.answered { timedOut }` to their waiting run. The projection then shows them
+ * appending `input.answered { timedOut }` (or, for a tool approval, `approval.resolved
+ * { timedOut }`, a rejection of that call) to their waiting run. The projection then shows them
  * `timed_out`; until it does, a later sweep finds the answer in the log and appends nothing.
  */
 @Injectable()

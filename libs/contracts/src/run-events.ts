@@ -170,7 +170,13 @@ export const runEventSchemas = {
     answeredBy: z.string(),
     ...definitionUpgradeFields,
   })),
-  'approval.requested': event('approval.requested', z.object({ requestId: z.string(), prompt: z.string(), call: pendingToolCallSchema, mode: answerModeSchema })),
+  'approval.requested': event('approval.requested', z.object({
+    requestId: z.string(),
+    prompt: z.string(),
+    call: pendingToolCallSchema,
+    mode: answerModeSchema,
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
+  })),
   'approval.resolved': event('approval.resolved', z.object({
     requestId: z.string(),
     decision: z.enum(['approved', 'rejected']),
@@ -178,6 +184,8 @@ export const runEventSchemas = {
     name: z.string(),
     argumentsHash: z.string(),
     message: z.string().optional(),
+    /** Nobody decided before the request's `expiresAt`: recorded as a rejection, so the call never runs. */
+    timedOut: z.boolean().optional(),
     answeredBy: z.string(),
     ...definitionUpgradeFields,
   })),

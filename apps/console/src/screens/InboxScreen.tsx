@@ -1,5 +1,5 @@
 import { api } from '../api/client';
-import { ms } from '../components/format';
+import { ms, time } from '../components/format';
 import { RequestForm } from '../components/RequestForm';
 import { usePolling } from '../components/usePolling';
 
@@ -15,7 +15,7 @@ export function InboxScreen() {
         {data?.requests.map((r) => (
           <article key={r.requestId} className="card">
             <header>
-              <b>{r.kind === 'approval' ? 'tool approval' : 'input'}</b> · {r.workflow} · node {r.nodeId} · <a href={`#/runs/${r.runId}`}>run {r.runId.slice(-10)}</a> · waiting {ms(r.ageMs)}
+              <b>{r.kind === 'approval' ? 'tool approval' : 'input'}</b> · {r.workflow} · node {r.nodeId} · <a href={`#/runs/${r.runId}`}>run {r.runId.slice(-10)}</a> · waiting {ms(r.ageMs)}{r.expiresAt && <> · <span className="muted">expires {time(r.expiresAt)}</span></>}
             </header>
             <RequestForm request={r} onAnswered={reload} />
           </article>

@@ -62,4 +62,11 @@ describe('deciding an answer from the log', () => {
     expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' })).toThrow(expect.objectContaining({ code: 'approval_binding_mismatch' }));
     expect(() => decideAnswer(events, 'q1', { decision: 'approve' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
+
+  it('refuses a late approval of a request that expired, even one that names the exact call', () => {
+    const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
+    const expired = [...waitingOn(approvalRequest), ev('approval.resolved', { requestId: 'q1', decision: 'rejected', callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args), timedOut: true, answeredBy: 'system:timeout' }, node)];
+    expect(() => decideAnswer(expired, 'q1', exact)).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    expect(() => decideAnswer(expired, 'q1', { ...exact, decision: 'reject' })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+  });
 });

@@ -70,7 +70,7 @@ function approvalAnswer(request: RequestInLog, body: AnswerBody): ApprovalAnswer
 
 /** A second answer: in single mode the same one again is accepted and changes nothing. */
 function repeatOf(request: RequestInLog, earlier: AnswerEvent, answer: unknown): undefined {
-  if (earlier.type === 'input.answered' && earlier.data.timedOut) throw new SpindleError('request_closed', `request ${request.requestId} expired before it was answered`);
+  if (earlier.data.timedOut) throw new SpindleError('request_closed', `request ${request.requestId} expired before it was answered`);
   if (request.requested.data.mode === 'multiple') throw new SpindleError('request_closed', `request ${request.requestId} was already answered; it takes one answer`);
   const recorded = earlier.type === 'input.answered' ? earlier.data.answer : { decision: earlier.data.decision, callId: earlier.data.callId, name: earlier.data.name, argumentsHash: earlier.data.argumentsHash, ...(earlier.data.message ? { message: earlier.data.message } : {}) };
   if (canonicalJson(recorded) !== canonicalJson(answer)) throw new SpindleError('request_already_answered', `request ${request.requestId} was already answered differently`);

@@ -96,8 +96,13 @@ export const agentNodeSchema = z.strictObject({
   approval: z.union([z.boolean(), z.array(toolName).min(1).max(64)]).default(false),
   /** How answers to its approval requests are taken (see the human node). */
   approval_mode: z.enum(['single', 'multiple']).default('single'),
+  /**
+   * How long an approval request waits; past it the call does not run and the node leaves on its
+   * `timeout` handle, or fails with `input_timeout` when none is wired.
+   */
+  approval_timeout_ms: z.number().int().positive().max(30 * 86_400_000).optional(),
   ...cacheFields,
-});
+}).refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, { message: 'approval_timeout_ms only applies to an agent with approval', path: ['approval_timeout_ms'] });
 
 export const toolNodeSchema = z.strictObject({
   ...base,

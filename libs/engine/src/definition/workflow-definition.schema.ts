@@ -74,7 +74,8 @@ export function handlesOf(node: WorkflowNode): readonly string[] {
     case 'human':
       return node.timeout_ms !== undefined ? ['default', 'rejected', 'timeout'] : ['default', 'rejected'];
     case 'agent':
-      return node.approval !== false ? ['default', 'rejected'] : ['default'];
+      if (node.approval === false) return ['default'];
+      return node.approval_timeout_ms !== undefined ? ['default', 'rejected', 'timeout'] : ['default', 'rejected'];
     default:
       return ['default'];
   }

@@ -60,6 +60,11 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
       const before = messages.length;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       const decisions = await approveToolCalls(node, ctx, reply.toolCalls);
+      if ([...decisions.values()].some((d) => d.timedOut)) {
+        // Nobody decided in time: no call of this reply runs, and the model is not asked again.
+        if (ctx.handles.has('timeout')) return { delta: {}, handle: 'timeout' };
+        throw new SpindleError('input_timeout', `nobody approved the tool calls of "${node.id}" within ${node.approval_timeout_ms} ms`);
+      }
       for (const call of reply.toolCalls) {
         // Only a handoff the agent was offered: an invented one goes to the ToolPort and fails as unknown.
         if (isHandoffTool(call.name) && input.tools.includes(call.name)) return { delta: await handOff(ctx, call) };

@@ -52,6 +52,7 @@ export async function approveToolCalls(node: AgentNode, ctx: NodeContext, calls:
 
 async function requestApproval(node: AgentNode, ctx: NodeContext, call: ToolCall, argumentsHash: string): Promise<string> {
   const requestId = ctx.env.ids.requestId();
+  const expiresAt = node.approval_timeout_ms ? new Date(ctx.env.clock.now().getTime() + node.approval_timeout_ms).toISOString() : undefined;
   await ctx.env.log.append({
     type: 'approval.requested',
     nodeId: ctx.nodeId,
@@ -64,6 +65,7 @@ async function requestApproval(node: AgentNode, ctx: NodeContext, call: ToolCall
       prompt: `Agent "${node.id}" wants to call ${call.name}`,
       call: { callId: call.id, name: call.name, arguments: call.arguments, argumentsHash },
       mode: node.approval_mode,
+      ...(expiresAt ? { expiresAt } : {}),
     },
   });
   return requestId;

@@ -165,6 +165,53 @@ describe('tool approval', () => {
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'approval_binding_mismatch' } });
     expect(refunds).toEqual([]);
   });
+
+  describe('with a time limit', () => {
+    const timed = (edges: unknown[]) => ({
+      kind: 'graph',
+      nodes: [
+        { id: 'refund', type: 'agent', model: 'offline:echo', prompt: 'refund {{input}}', tools: ['issue_refund'], approval: true, approval_timeout_ms: 60_000 },
+        { id: 'hold', type: 'set', values: { held: true } },
+      ],
+      edges,
+    });
+    const expire = (events: RunEvent[]) =>
+      answer(events, (r) => ({ type: 'approval.resolved', ...envelope(r), data: { requestId: 'req-1', decision: 'rejected', timedOut: true, callId: 'call_1', name: 'issue_refund', argumentsHash: toolArgumentsHash(call.arguments), answeredBy: 'system:timeout' } }) as RunEventDraft);
+
+    async function expiredRun(definition: unknown) {
+      const model = scriptedModel([toolCalls(call), 'never asked']);
+      const refunds: unknown[] = [];
+      const tools = { issue_refund: (args: Record<string, unknown>) => (refunds.push(args), { refunded: args.amount }) };
+      const first = recordingEnvironment({ model, tools });
+      await executeRun(start(definition), first.env);
+      const requested = first.events.find((e) => e.type === 'approval.requested');
+      const outcome = await executeRun(start(definition, { resume: { reason: 'answered' } }), recordingEnvironment({ prior: expire(first.events), model, tools }).env);
+      return { outcome, requested, refunds, model };
+    }
+
+    it('says when the request expires, and on expiry leaves on the timeout edge without running the call or asking the model again', async () => {
+      const { outcome, requested, refunds, model } = await expiredRun(timed([{ from: 'refund', to: 'hold', handle: 'timeout' }]));
+      expect(requested?.data).toMatchObject({ expiresAt: expect.any(String) });
+      // The time limit counts from when the request was asked (the test clock ticks between the two reads).
+      const lead = Date.parse((requested?.data as { expiresAt: string }).expiresAt) - Date.parse(requested!.at);
+      expect(lead).toBeGreaterThanOrEqual(60_000);
+      expect(lead).toBeLessThan(61_000);
+      expect(outcome).toMatchObject({ status: 'completed', output: { held: true } });
+      expect(refunds).toEqual([]);
+      expect(model.requests).toHaveLength(1);
+    });
+
+    it('fails with input_timeout when no timeout edge is wired', async () => {
+      const { outcome, refunds } = await expiredRun(timed([{ from: 'refund', to: 'hold' }]));
+      expect(outcome).toMatchObject({ status: 'failed', error: { code: 'input_timeout' } });
+      expect(refunds).toEqual([]);
+    });
+
+    it('is refused on an agent without approval, and so is a timeout edge from an agent without a time limit', () => {
+      expect(() => validateDefinition({ kind: 'graph', nodes: [{ id: 'a', type: 'agent', model: 'offline:echo', approval_timeout_ms: 1000 }] })).toThrow(/approval_timeout_ms/);
+      expect(() => validateDefinition({ ...timed([]), nodes: [{ id: 'refund', type: 'agent', model: 'offline:echo', approval: true }, { id: 'hold', type: 'set', values: { held: true } }], edges: [{ from: 'refund', to: 'hold', handle: 'timeout' }] })).toThrow(/not "timeout"/);
+    });
+  });
 });
 
 describe('resuming after a lost worker', () => {
