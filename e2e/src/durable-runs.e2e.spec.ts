@@ -1,4 +1,4 @@
-import type { HumanRequest, RunEvent } from '@spindle/contracts';
+import type { HumanRequest, RunEvent, RunTrace } from '@spindle/contracts';
 import { readSse, startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /** The prompt a step's model call was made with: how the provider's call count is kept per input. */
@@ -173,6 +173,13 @@ describe('durable runs, end to end', () => {
     expect(await other.json()).toMatchObject({ code: 'request_already_answered' });
     const ofRun = await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${runId}/requests`));
     expect(ofRun.requests).toEqual([expect.objectContaining({ requestId: request.requestId, status: 'answered', answeredBy: 'ada', answer: { text: 'ship it' } })]);
+
+    // The trace shows the wait as a span of its own under the node that asked: who answered, what, how long it took.
+    const trace = await json<RunTrace>(await fetch(`${base()}/v1/runs/${runId}/trace`));
+    const wait = trace.spans.find((s) => s.kind === 'request');
+    expect(wait).toMatchObject({ spanId: request.requestId, nodeType: 'input', nodeId: 'approve', status: 'completed', output: { answeredBy: 'ada', answer: { text: 'ship it' } } });
+    expect(trace.spans.find((s) => s.spanId === wait?.parentSpanId)).toMatchObject({ kind: 'node', nodeId: 'approve', status: 'completed' });
+    expect(wait?.durationMs).toBe(Date.parse(wait!.endedAt!) - Date.parse(wait!.startedAt!));
   });
 
   it('approves the exact tool call, refuses a mismatched binding with 409, rejects with a message that reaches the model, and times out an approval nobody gives', async () => {

@@ -66,6 +66,10 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
 }
 
 export function toTraceSpan(row: StoredSpanRow): TraceSpan {
+  const startedAt = isoTimeOrNull(row.started_at);
+  const endedAt = isoTimeOrNull(row.ended_at);
+  // A request answered in another batch than the one that asked it: its wait is the two events' distance.
+  const answeredWait = row.kind === 'request' && row.end_seq !== null && startedAt !== null && endedAt !== null ? Date.parse(endedAt) - Date.parse(startedAt) : null;
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id,
@@ -74,9 +78,9 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
     kind: row.kind as TraceSpan['kind'],
     nodeType: row.node_type,
     status: row.status as TraceSpan['status'],
-    startedAt: isoTimeOrNull(row.started_at),
-    endedAt: isoTimeOrNull(row.ended_at),
-    durationMs: numberOrNull(row.duration_ms),
+    startedAt,
+    endedAt,
+    durationMs: numberOrNull(row.duration_ms) ?? answeredWait,
     input: row.input ?? null,
     output: row.output ?? null,
     error: (row.error ?? null) as ErrorInfo | null,

@@ -137,6 +137,32 @@ describe('projectEvents', () => {
     expect(spans.get(spanKey('r', 't2'))).not.toHaveProperty('output');
   });
 
+  it('draws a request as a span of its own under the node that asked, from the question to the answer', () => {
+    const ask = { nodeId: 'review', spanId: 'n-review', parentSpanId: 'root', path: 'root/review' };
+    const refund = { nodeId: 'refunds', spanId: 'n-refunds', parentSpanId: 'root', path: 'root/refunds' };
+    const call = { callId: 'c1', name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' };
+    const { spans } = projectEvents(runLog('r', [
+      queued(),
+      { type: 'input.requested', ...ask, data: { requestId: 'req-a', prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' } },
+      { type: 'input.answered', ...ask, data: { requestId: 'req-a', answer: { approved: true }, answeredBy: 'ada' } },
+      { type: 'approval.requested', ...refund, data: { requestId: 'req-b', prompt: 'Refund?', call, mode: 'single', expiresAt: at(9) } },
+      { type: 'approval.resolved', ...refund, data: { requestId: 'req-b', decision: 'rejected', ...call, timedOut: true, answeredBy: 'system:timeout' } },
+    ]));
+    expect(spans.get(spanKey('r', 'req-a'))).toEqual({
+      runId: 'r', spanId: 'req-a', kind: 'request', path: 'root/review', status: 'completed', parentSpanId: 'n-review', nodeId: 'review', nodeType: 'input',
+      startedAt: at(2), startSeq: 2, input: { prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' },
+      endedAt: at(3), endSeq: 3, durationMs: 1_000, output: { answeredBy: 'ada', answer: { approved: true } },
+    });
+    // An approval nobody gave in time failed, whatever edge its node then took.
+    expect(spans.get(spanKey('r', 'req-b'))).toMatchObject({
+      kind: 'request', nodeType: 'approval', parentSpanId: 'n-refunds', status: 'failed', durationMs: 1_000,
+      input: { call, expiresAt: at(9) }, error: { code: 'input_timeout' },
+    });
+    expect(spans.get(spanKey('r', 'req-b'))).not.toHaveProperty('output');
+    // The node spans are untouched: a request does not open or close its node.
+    expect(spans.has(spanKey('r', 'n-review'))).toBe(false);
+  });
+
   it('only advances lastSeq for events the trace does not draw, and keeps runs apart', () => {
     const { runs, spans } = projectEvents([
       ...runLog('a', [queued()]),

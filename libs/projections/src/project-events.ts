@@ -7,6 +7,11 @@ interface PatchTarget {
   run: RunPatch;
   /** Creates or updates the event's span (`event.spanId`); undefined fields change nothing. */
   span(kind: SpanKind, fields: Partial<Omit<SpanPatch, 'runId' | 'spanId' | 'kind' | 'path'>>): void;
+  /**
+   * Creates or updates the span of the request the event asks or answers: its id is the request
+   * id, and it hangs under the event's own span (the node that asked).
+   */
+  request(requestId: string, fields: Partial<Omit<SpanPatch, 'runId' | 'spanId' | 'kind' | 'path'>>): void;
 }
 
 type Handler<T extends RunEventType> = (event: RunEventOf<T>, target: PatchTarget) => void;
@@ -20,7 +25,11 @@ export function projectEvents(events: readonly RunEvent[]): RowPatches {
   const patches: RowPatches = { runs: new Map(), spans: new Map() };
   for (const event of inSeqOrderPerRun(events)) {
     const run = runPatchFor(patches, event);
-    const target: PatchTarget = { run, span: (kind, fields) => patchSpan(patches, event, kind, fields) };
+    const target: PatchTarget = {
+      run,
+      span: (kind, fields) => patchSpan(patches, event, kind, fields),
+      request: (requestId, fields) => withWaitTime(patchSpan(patches, { ...event, spanId: requestId, parentSpanId: event.spanId }, 'request', fields)),
+    };
     (handlers[event.type] as Handler<RunEventType>)(event, target);
   }
   return patches;
@@ -75,14 +84,19 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
     span('tool', { ...closed(e, result.error ? 'failed' : 'completed', result.durationMs), nodeType: toolName(e.data), ...result });
   },
 
+  'input.requested': (e, { request }) =>
+    request(e.data.requestId, { ...opened(e), nodeType: 'input', input: withoutUndefined({ prompt: e.data.prompt, form: e.data.form, mode: e.data.mode, expiresAt: e.data.expiresAt }) }),
+  'input.answered': (e, { request }) =>
+    request(e.data.requestId, e.data.timedOut ? expired(e) : { ...answered(e), output: { answeredBy: e.data.answeredBy, answer: e.data.answer ?? null } }),
+  'approval.requested': (e, { request }) =>
+    request(e.data.requestId, { ...opened(e), nodeType: 'approval', input: withoutUndefined({ prompt: e.data.prompt, call: e.data.call, mode: e.data.mode, expiresAt: e.data.expiresAt }) }),
+  'approval.resolved': (e, { request }) =>
+    request(e.data.requestId, e.data.timedOut ? expired(e) : { ...answered(e), output: withoutUndefined({ answeredBy: e.data.answeredBy, decision: e.data.decision, message: e.data.message }) }),
+
   // Facts the trace does not draw (yet): they only advance `last_seq`.
   'loop.iteration': ignore,
   'branch.started': ignore,
   'branch.completed': ignore,
-  'input.requested': ignore,
-  'input.answered': ignore,
-  'approval.requested': ignore,
-  'approval.resolved': ignore,
   'checkpoint.saved': ignore,
   'context.truncated': ignore,
   custom: ignore,
@@ -115,6 +129,16 @@ function closed(e: RunEvent, status: SpanPatch['status'], durationMs: number | u
   return { status, endedAt: e.at, endSeq: e.seq, durationMs };
 }
 
+/** A request closes with its answer; how long the person took is read off the two events' times (see `toTraceSpan`). */
+function answered(e: RunEvent): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq'> {
+  return { status: 'completed', endedAt: e.at, endSeq: e.seq };
+}
+
+/** Nobody answered in time: the request failed, though its node may go on along a `timeout` edge. */
+function expired(e: RunEventOf<'input.answered' | 'approval.resolved'>): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'error'> {
+  return { ...answered(e), status: 'failed', error: { code: 'input_timeout', message: `nobody answered request ${e.data.requestId} in time` } };
+}
+
 function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
   let run = patches.runs.get(event.runId);
   if (!run) {
@@ -125,14 +149,24 @@ function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
   return run;
 }
 
-function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Partial<SpanPatch>) {
+function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Partial<SpanPatch>): SpanPatch | undefined {
   const key = spanKey(e.runId, e.spanId);
   const span: SpanPatch = patches.spans.get(key) ?? { runId: e.runId, spanId: e.spanId, kind, path: e.path, status: 'running' };
   // A closed span never reopens or closes twice: its spanId belongs to one execution.
-  if (span.status !== 'running') return;
+  if (span.status !== 'running') return undefined;
   const envelope = { parentSpanId: e.parentSpanId, nodeId: e.nodeId, iteration: e.iteration, branchId: e.branchId };
   Object.assign(span, withoutUndefined(envelope), withoutUndefined(fields));
   patches.spans.set(key, span);
+  return span;
+}
+
+/**
+ * A request's duration is how long the person took: no event carries it, so it is the time
+ * between question and answer when the batch holds both (`toTraceSpan` does the same for a
+ * request whose question and answer were stored by different batches).
+ */
+function withWaitTime(span: SpanPatch | undefined) {
+  if (span?.startedAt !== undefined && span.endedAt !== undefined && span.durationMs === undefined) span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

@@ -106,7 +106,7 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
   let ids = 0;
   let iteration: number | undefined;
   let branchId: string | undefined;
-  let waitingOn: { requestId: string; approval: boolean; callId: string } | undefined;
+  let waitingOn: { requestId: string; approval: boolean; callId: string; envelope: ReturnType<typeof here> } | undefined;
   const nextId = (prefix: string) => `${prefix}-${++ids}`;
   const top = () => stack.at(-1);
   /** The envelope of an event about the innermost open node, or of the run when none is open. */
@@ -122,12 +122,15 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
       : { type: 'run.resumed', ...ROOT, data: { reason: 'handed_back', attempt, worker: `w${attempt}` } });
     phase = 'running';
   };
-  const answer = () => {
+  /** A person answers, or (`timedOut`) the approval service records that nobody did in time. */
+  const answer = (timedOut = false) => {
     const w = waitingOn;
     if (!w) throw new Error('answer without a wait');
+    const by = timedOut ? { timedOut: true, answeredBy: 'system:timeout' } : { answeredBy: 'alice' };
+    // As the gateway records it: on the span of the node that asked.
     emit(w.approval
-      ? { type: 'approval.resolved', ...ROOT, data: { requestId: w.requestId, decision: 'approved', callId: w.callId, name: 'lookup', argumentsHash: 'h', answeredBy: 'alice' } }
-      : { type: 'input.answered', ...ROOT, data: { requestId: w.requestId, answer: { text: 'yes' }, answeredBy: 'alice' } });
+      ? { type: 'approval.resolved', ...w.envelope, data: { requestId: w.requestId, decision: timedOut ? 'rejected' : 'approved', callId: w.callId, name: 'lookup', argumentsHash: 'h', ...by } }
+      : { type: 'input.answered', ...w.envelope, data: { requestId: w.requestId, ...(timedOut ? {} : { answer: { text: 'yes' } }), ...by } });
     attempt++;
     emit({ type: 'run.resumed', ...ROOT, data: { reason: 'answered', attempt, worker: `w${attempt}` } });
     waitingOn = undefined;
@@ -135,12 +138,12 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
   };
   /** A human node asks for input, or a tool call for approval: the run stops until answered. */
   const wait = (approval: boolean) => {
-    const w = { requestId: nextId('req'), approval, callId: nextId('call') };
+    const w = { requestId: nextId('req'), approval, callId: nextId('call'), envelope: here() };
     if (approval) {
       const call = { callId: w.callId, name: 'lookup', arguments: {}, argumentsHash: 'h' };
-      emit({ type: 'approval.requested', ...here(), data: { requestId: w.requestId, prompt: 'allow?', call, mode: 'single' } });
+      emit({ type: 'approval.requested', ...w.envelope, data: { requestId: w.requestId, prompt: 'allow?', call, mode: 'single' } });
     } else {
-      emit({ type: 'input.requested', ...here(), data: { requestId: w.requestId, prompt: 'ok?', form: { kind: 'boolean' }, mode: 'single' } });
+      emit({ type: 'input.requested', ...w.envelope, data: { requestId: w.requestId, prompt: 'ok?', form: { kind: 'boolean' }, mode: 'single' } });
     }
     emit({ type: 'run.awaiting', ...ROOT, data: { reason: approval ? 'tool_approval' : 'input', requestIds: [w.requestId] } });
     waitingOn = w;
@@ -207,7 +210,7 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
       continue;
     }
     if (phase === 'awaiting') {
-      answer();
+      answer(s.fail);
       continue;
     }
     const valid = runningActions.filter(possible);
@@ -348,9 +351,14 @@ function lifecycleStatus(e: RunEvent): RunStatus | undefined {
       return undefined;
   }
 }
-const opening = new Set<RunEvent['type']>(['run.queued', 'node.started', 'model.started', 'tool.called']);
-const closing = new Set<RunEvent['type']>(['run.completed', 'run.failed', 'run.canceled', 'node.completed', 'node.failed', 'model.completed', 'model.failed', 'tool.returned']);
-const kindOf = (type: RunEvent['type']): TraceSpan['kind'] => (type.startsWith('run.') ? 'run' : (type.split('.')[0] as TraceSpan['kind']));
+const opening = new Set<RunEvent['type']>(['run.queued', 'node.started', 'model.started', 'tool.called', 'input.requested', 'approval.requested']);
+const closing = new Set<RunEvent['type']>(['run.completed', 'run.failed', 'run.canceled', 'node.completed', 'node.failed', 'model.completed', 'model.failed', 'tool.returned', 'input.answered', 'approval.resolved']);
+const isRequestEvent = (e: RunEvent): e is Extract<RunEvent, { type: 'input.requested' | 'input.answered' | 'approval.requested' | 'approval.resolved' }> =>
+  e.type === 'input.requested' || e.type === 'input.answered' || e.type === 'approval.requested' || e.type === 'approval.resolved';
+/** A request is a span of its own, named by its request id, under the span of the node that asked. */
+const spanIdOf = (e: RunEvent): string => (isRequestEvent(e) ? e.data.requestId : e.spanId);
+const kindOf = (type: RunEvent['type']): TraceSpan['kind'] =>
+  type.startsWith('run.') ? 'run' : type.startsWith('input.') || type.startsWith('approval.') ? 'request' : (type.split('.')[0] as TraceSpan['kind']);
 
 /**
  * What the trace of a VALID, whole run log (seq 1 to n, as `runLogArbitrary` makes) must show, read
@@ -386,19 +394,19 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
     lastSeq: Math.max(...log.map((e) => e.seq)),
   };
 
-  const spanIds = [...new Set(log.filter((e) => opening.has(e.type)).map((e) => e.spanId))].sort();
+  const spanIds = [...new Set(log.filter((e) => opening.has(e.type)).map(spanIdOf))].sort();
   const spans = spanIds.map((spanId): ReferenceSpan => {
-    const start = log.filter((e) => e.spanId === spanId && opening.has(e.type))[0];
-    const end = log.find((e) => e.spanId === spanId && closing.has(e.type));
+    const start = log.filter((e) => spanIdOf(e) === spanId && opening.has(e.type))[0];
+    const end = log.find((e) => spanIdOf(e) === spanId && closing.has(e.type));
     const orphan = !end && terminal !== undefined && start.type !== 'run.queued' && options.orphans === 'canceled';
     return {
       spanId,
       kind: kindOf(start.type),
       status: end ? spanStatusOf(end) : orphan ? 'canceled' : 'running',
-      parentSpanId: start.parentSpanId ?? null,
+      parentSpanId: isRequestEvent(start) ? start.spanId : (start.parentSpanId ?? null),
       nodeId: start.nodeId ?? null,
       path: start.path,
-      nodeType: start.type === 'node.started' ? start.data.nodeType : start.type === 'tool.called' ? start.data.name : null,
+      nodeType: nodeTypeOf(start),
       model: start.type === 'model.started' ? start.data.model : null,
       iteration: start.iteration ?? null,
       branchId: start.branchId ?? null,
@@ -406,7 +414,7 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
       endSeq: end?.seq ?? null,
       startedAt: start.at,
       endedAt: end?.at ?? (orphan ? (terminal?.at ?? null) : null),
-      durationMs: end ? durationOf(end) : null,
+      durationMs: end ? (isRequestEvent(end) ? Date.parse(end.at) - Date.parse(start.at) : durationOf(end)) : null,
       error: end ? errorOf(end) : null,
       usage: end?.type === 'model.completed' ? end.data.usage : null,
     };
@@ -414,8 +422,26 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
   return { run, spans };
 }
 
+function nodeTypeOf(start: RunEvent): string | null {
+  switch (start.type) {
+    case 'node.started':
+      return start.data.nodeType;
+    case 'tool.called':
+      return start.data.name;
+    case 'input.requested':
+      return 'input';
+    case 'approval.requested':
+      return 'approval';
+    default:
+      return null;
+  }
+}
+
 function spanStatusOf(end: RunEvent): ReferenceSpan['status'] {
   switch (end.type) {
+    case 'input.answered':
+    case 'approval.resolved':
+      return end.data.timedOut ? 'failed' : 'completed';
     case 'run.completed':
     case 'node.completed':
     case 'model.completed':
@@ -455,6 +481,9 @@ function errorOf(end: RunEvent): ErrorInfo | null {
       return end.data.error;
     case 'tool.returned':
       return end.data.error ?? null;
+    case 'input.answered':
+    case 'approval.resolved':
+      return end.data.timedOut ? { code: 'input_timeout', message: `nobody answered request ${end.data.requestId} in time` } : null;
     default:
       return null;
   }

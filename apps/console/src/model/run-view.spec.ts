@@ -58,6 +58,17 @@ describe('deriving the run view from events', () => {
     expect(view.byKey.get('s-plan2|root/plan')).toMatchObject({ status: 'waiting', execution: 2 });
   });
 
+  it('shows a question as a request span under the node that asked, waiting until it is answered', () => {
+    const events = recordedRun();
+    const waiting = deriveRunView(events).byKey.get('q1|root/plan');
+    expect(waiting).toMatchObject({ kind: 'request', label: 'input', status: 'waiting', parentKey: 's-plan2|root/plan', input: { prompt: 'ok?' } });
+    const answered = [...events, ev(150, 'input.answered', { requestId: 'q1', answer: { approved: true }, answeredBy: 'ada' }, node('plan', 's-plan2'))];
+    const view = deriveRunView(answered);
+    expect(view.byKey.get('q1|root/plan')).toMatchObject({ status: 'completed', endMs: Date.parse(answered.at(-1)!.at), output: { answeredBy: 'ada', answer: { approved: true } } });
+    expect(spanTimes(view.byKey.get('q1|root/plan')!, view).durationMs).toBe(49);
+    expect(view.requests).toEqual([]);
+  });
+
   it('replays a prefix: the same slice gives graph, spans and status as they were at that point', () => {
     const events = recordedRun();
     const mid = deriveRunView(events, 11);

@@ -1,7 +1,7 @@
 import type { ErrorInfo, RunEvent, Usage } from '@spindle/contracts';
 
 export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting';
-export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool';
+export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request';
 export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
 
 /** One span of the run as its events tell it, paired by `spanId + path`. */
@@ -105,8 +105,8 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
     if (kind === 'node' || kind === 'run') keyOfSpanId.set(e.spanId, key);
     return span;
   };
-  const close = (e: RunEvent, status: SpanStatus, fields: Partial<SpanView> = {}) => {
-    const span = view.byKey.get(spanKey(e.spanId, e.path));
+  const close = (e: RunEvent, status: SpanStatus, fields: Partial<SpanView> = {}, key = spanKey(e.spanId, e.path)) => {
+    const span = view.byKey.get(key);
     if (!span || (span.status !== 'running' && span.status !== 'waiting')) return undefined;
     Object.assign(span, { status, endSeq: e.seq, endMs: atMs(e) }, fields);
     return span;
@@ -178,15 +178,22 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
       case 'input.requested':
       case 'approval.requested': {
         const prompt = e.data.prompt;
-        requests.set(e.data.requestId, { requestId: e.data.requestId, kind: e.type === 'input.requested' ? 'input' : 'approval', nodeId: e.nodeId, prompt, seq: e.seq });
+        const kind = e.type === 'input.requested' ? 'input' : 'approval';
+        requests.set(e.data.requestId, { requestId: e.data.requestId, kind, nodeId: e.nodeId, prompt, seq: e.seq });
         const span = view.byKey.get(spanKey(e.spanId, e.path));
         if (span && span.status === 'running') span.status = 'waiting';
+        // The question is a span of its own under the node that asked, open until it is answered.
+        const asked = { ...e, spanId: e.data.requestId, parentSpanId: e.spanId } as RunEvent;
+        open(asked, 'request', { label: kind, nodeType: kind, status: 'waiting', input: e.type === 'input.requested' ? { prompt, form: e.data.form } : { prompt, call: e.data.call } });
         setNode(view, e.nodeId, 'waiting');
         break;
       }
       case 'input.answered':
       case 'approval.resolved': {
         requests.delete(e.data.requestId);
+        const timedOut = e.data.timedOut === true;
+        const outcome = e.type === 'input.answered' ? { answer: e.data.answer } : { decision: e.data.decision, message: e.data.message };
+        close(e, timedOut ? 'failed' : 'completed', timedOut ? { error: { code: 'input_timeout', message: 'nobody answered in time' } } : { output: { answeredBy: e.data.answeredBy, ...outcome } }, spanKey(e.data.requestId, e.path));
         const span = view.byKey.get(spanKey(e.spanId, e.path));
         if (span?.status === 'waiting') span.status = 'running';
         if (e.nodeId && view.nodes.get(e.nodeId)?.state === 'waiting') setNode(view, e.nodeId, 'running');
