@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
-import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 
@@ -133,6 +133,32 @@ describe('the console in a browser, against the real stack', () => {
     await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
     expect(stack.fake.callCount).toBe(calls);
     expect(apiRequests).toEqual([]);
+  });
+
+  it('keeps a live view through a gateway restart: says it is reconnecting, then catches up without losing or repeating an event', async () => {
+    const releaseModels = holdModelCalls();
+    const gateway = stack.processes.find((p) => p.name === 'gateway' && p.child.exitCode === null)!;
+    let runId = '';
+    try {
+      runId = await start('support-desk', 'restart the gateway');
+      await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+      await page.locator('.flow-node[data-node-id="tone"][data-state="running"]').waitFor({ timeout: 20_000 });
+      const callsHeld = stack.fake.callCount;
+      await stopProcess(gateway.child);
+      await page.locator('[data-testid="stream-state"]', { hasText: 'reconnecting' }).waitFor({ timeout: 15_000 });
+      // The run goes on while the gateway is away: its events land in the log, not in the page.
+      releaseModels();
+      await until(async () => stack.fake.callCount >= callsHeld + 2, 'the run to go on without the gateway');
+    } finally {
+      releaseModels();
+    }
+    await stack.startService('gateway', { PORT: String(gateway.port) });
+    await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    const recorded = await events(runId);
+    // Every event once: the cursor's range is exactly the log's length, and the graph is whole.
+    expect(await page.locator('[data-testid="cursor"]').getAttribute('max')).toBe(String(recorded.length));
+    const states = await page.locator('.flow-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
+    expect(new Set(states)).toEqual(new Set(['completed']));
   });
 
   it('answers a tool approval from the inbox, and cancels a waiting run from its page', async () => {

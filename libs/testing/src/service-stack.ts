@@ -65,7 +65,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const processes: ServiceProcess[] = [];
   let instance = 0;
   const startService = async (name: string, extraEnv: Record<string, string> = {}) => {
-    const port = await freePort();
+    // A restart may ask for the port it had (`{ PORT: '…' }`), so clients keep their address.
+    const asked = extraEnv[PORT_VARIABLE[name]];
+    const port = asked !== undefined ? Number(asked) : await freePort();
     const id = `${name}-${++instance}`;
     const logFile = createWriteStream(join(logDir, `${id}.log`));
     const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {

@@ -12,12 +12,17 @@ const TERMINAL = new Set(['run.completed', 'run.failed', 'run.canceled']);
 
 /**
  * Follows a run's SSE stream after `afterSeq`. The browser's EventSource reconnects by itself and
- * sends `Last-Event-ID`; events are de-duplicated by `seq` here, so a reconnect never repeats or
- * loses one. While reconnecting the view stays as it is and only says so. Closes at the run's end.
+ * sends `Last-Event-ID`; when it gives up (an error response while the gateway restarts) a new one
+ * is opened from the last seq seen, backing off up to 10 s. Events are de-duplicated by `seq`, so
+ * a reconnect never repeats or loses one; meanwhile the view stays as it is and only says so.
+ * Closes at the run's end.
  */
 export function followRun(runId: string, afterSeq: number, handlers: RunStreamHandlers): () => void {
   let lastSeq = afterSeq;
-  const source = new EventSource(`/v1/runs/${runId}/events?after=${afterSeq}`);
+  let source: EventSource | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let backoffMs = 500;
   const batch: RunEvent[] = [];
   let scheduled = false;
   const flush = () => {
@@ -42,16 +47,37 @@ export function followRun(runId: string, afterSeq: number, handlers: RunStreamHa
       requestAnimationFrame(flush);
     }
     if (TERMINAL.has(event.type)) {
-      source.close();
+      stopped = true;
+      source?.close();
       flush();
       handlers.onState('ended');
     }
   };
-  source.onopen = () => handlers.onState('live');
-  source.onerror = () => handlers.onState(source.readyState === EventSource.CLOSED ? 'ended' : 'reconnecting');
-  for (const type of EVENT_TYPES) source.addEventListener(type, onEvent as EventListener);
-  source.addEventListener('token', ((msg: MessageEvent<string>) => handlers.onToken(JSON.parse(msg.data))) as EventListener);
-  return () => source.close();
+  const connect = () => {
+    if (stopped) return;
+    const current = new EventSource(`/v1/runs/${runId}/events?after=${lastSeq}`);
+    source = current;
+    current.onopen = () => {
+      backoffMs = 500;
+      handlers.onState('live');
+    };
+    current.onerror = () => {
+      if (stopped) return;
+      handlers.onState('reconnecting');
+      if (current.readyState !== EventSource.CLOSED) return;
+      // The browser gave up on this one: open another from where the view is.
+      retry = setTimeout(connect, backoffMs);
+      backoffMs = Math.min(backoffMs * 2, 10_000);
+    };
+    for (const type of EVENT_TYPES) current.addEventListener(type, onEvent as EventListener);
+    current.addEventListener('token', ((msg: MessageEvent<string>) => handlers.onToken(JSON.parse(msg.data))) as EventListener);
+  };
+  connect();
+  return () => {
+    stopped = true;
+    clearTimeout(retry);
+    source?.close();
+  };
 }
 
 async function fillGap(runId: string, afterSeq: number, beforeSeq: number, handlers: RunStreamHandlers): Promise<void> {
