@@ -57,8 +57,10 @@ describe('a run that waits for a person', () => {
     expect(model.requests).toHaveLength(1);
     const added = resumed.events.slice(answered.length);
     expect(types(added)).toEqual(['run.resumed:', 'node.completed:review', 'checkpoint.saved:', 'node.started:send', 'node.completed:send', 'checkpoint.saved:', 'run.completed:']);
-    // The review node closes under the span it opened with before the pause.
+    // The review node closes under the span it opened with before the pause, and its duration is that whole span, the wait included.
     expect(added[1].spanId).toBe(requested.spanId);
+    const reviewStarted = events.find((e) => e.type === 'node.started' && e.nodeId === 'review')!;
+    expect((added[1].data as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(Date.parse(answered.at(-1)!.at) - Date.parse(reviewStarted.at));
     expect(added.map((e) => e.seq)).toEqual(added.map((_, i) => answered.length + i + 1));
     // Usage continues from the recorded totals: the first call's tokens are not lost or doubled.
     expect(done.usage.totalTokens).toBe(5);

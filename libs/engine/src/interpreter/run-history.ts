@@ -17,7 +17,8 @@ export class NodeRecord {
   readonly approvalRequests = new Map<string, RunEventOf<'approval.requested'>>();
   private modelCursor = 0;
 
-  constructor(readonly spanId: string, readonly startedSeq: number) {}
+  /** `startedAtMs`: when the execution first started, so a re-entered node's duration is its whole span. */
+  constructor(readonly spanId: string, readonly startedSeq: number, readonly startedAtMs: number) {}
 
   /** The next model call's recorded result, in call order; undefined once the record runs out. */
   nextModelResult(): ModelResult | undefined {
@@ -55,7 +56,7 @@ export class RunHistory {
         case 'node.started': {
           const n = occurrences.get(e.path) ?? 0;
           occurrences.set(e.path, n + 1);
-          const record = new NodeRecord(e.spanId, e.seq);
+          const record = new NodeRecord(e.spanId, e.seq, at);
           this.nodes.set(executionKey(e.path, n), record);
           this.bySpan.set(e.spanId, record);
           break;

@@ -45,8 +45,10 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
     ...(where.iteration !== undefined ? { iteration: where.iteration } : {}),
     ...(where.branchId !== undefined ? { branchId: where.branchId } : {}),
   };
-  const started = env.clock.now().getTime();
-  const elapsed = () => env.clock.now().getTime() - started;
+  // A re-entered node (resumed after a wait or a lost worker) reports its whole span, from its first start.
+  const started = record?.startedAtMs ?? env.clock.now().getTime();
+  // Never negative, even when the runner that resumes it has a clock behind the one that started it.
+  const elapsed = () => Math.max(0, env.clock.now().getTime() - started);
 
   let input: unknown;
   let prepareError: unknown;

@@ -23,6 +23,7 @@ export function recordingEnvironment(opts: {
   let correlation = 0;
   let request = 0;
   let tick = 0;
+  const clockStart = (opts.prior ?? []).reduce((latest, e) => Math.max(latest, Date.parse(e.at) + 5), Date.UTC(2026, 0, 1));
   const env: RunEnvironment = {
     runId: 'run-1',
     rootSpanId: 'root-span',
@@ -48,7 +49,8 @@ export function recordingEnvironment(opts: {
       },
     },
     tokens: { push: (t) => tokens.push(t), flush: () => undefined },
-    clock: { now: () => new Date(Date.UTC(2026, 0, 1) + 5 * tick++) },
+    // A resumed run's clock goes on after its prior log, as a real one would.
+    clock: { now: () => new Date(clockStart + 5 * tick++) },
     ids: { spanId: () => `span-${++span}`, correlationId: () => `corr-${++correlation}`, requestId: () => `req-${++request}` },
     signal: opts.signal ?? new AbortController().signal,
     maxSteps: opts.maxSteps ?? 100,
