@@ -63,6 +63,13 @@ describe('deciding an answer from the log', () => {
     expect(() => decideAnswer(events, 'q1', { decision: 'approve' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 
+  it('refuses an answer past the request\'s expiresAt even before the time-out is recorded', () => {
+    const expiring = ev('approval.requested', { requestId: 'q1', prompt: 'refund?', mode: 'single', call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) }, expiresAt: '2026-11-30T00:05:00.000Z' }, node);
+    const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
+    expect(decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:04:59.999Z'))).toMatchObject({ type: 'approval.resolved' });
+    expect(() => decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:05:00.000Z'))).toThrow(expect.objectContaining({ code: 'request_closed' }));
+  });
+
   it('refuses a late approval of a request that expired, even one that names the exact call', () => {
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
     const expired = [...waitingOn(approvalRequest), ev('approval.resolved', { requestId: 'q1', decision: 'rejected', callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args), timedOut: true, answeredBy: 'system:timeout' }, node)];

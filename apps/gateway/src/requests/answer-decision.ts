@@ -14,9 +14,10 @@ export interface DefinitionUpgrade {
  * event, or nothing when the same answer was already recorded (single mode). Refusals, in the
  * order a client can act on them: unknown request (404), a request already closed or answered
  * differently (409), a wrong shape (400), a run that is not waiting (409), an approval whose
- * binding is not the pending call's (409).
+ * binding is not the pending call's (409), a request past its `expiresAt` (409 `request_closed`:
+ * the run goes on along its timeout path, whether or not the sweeper has recorded that yet).
  */
-export function decideAnswer(events: readonly RunEvent[], requestId: string, body: AnswerBody, upgrade?: DefinitionUpgrade): RunEventDraft | undefined {
+export function decideAnswer(events: readonly RunEvent[], requestId: string, body: AnswerBody, upgrade?: DefinitionUpgrade, now = new Date()): RunEventDraft | undefined {
   const request = requestsInLog(events).get(requestId);
   if (!request) throw new SpindleError('request_not_found', `run ${events[0]?.runId} has no request "${requestId}"`);
   const answer = request.kind === 'input' ? inputAnswer(request, body) : approvalAnswer(request, body);
@@ -24,8 +25,10 @@ export function decideAnswer(events: readonly RunEvent[], requestId: string, bod
   if (earlier) return repeatOf(request, earlier, answer);
   const phase = runPhase(events);
   if (phase.phase === 'ended') throw new SpindleError('request_closed', `request ${requestId} was closed when the run ended (${phase.terminal.type})`);
-  if (phase.phase !== 'waiting') throw new SpindleError('run_not_waiting', `run ${request.requested.runId} is not waiting (it is ${phase.phase}); answer once it waits`);
   const { requested } = request;
+  const { expiresAt } = requested.data;
+  if (expiresAt !== undefined && Date.parse(expiresAt) <= now.getTime()) throw new SpindleError('request_closed', `request ${requestId} expired at ${expiresAt}; the run goes on without this answer`);
+  if (phase.phase !== 'waiting') throw new SpindleError('run_not_waiting', `run ${request.requested.runId} is not waiting (it is ${phase.phase}); answer once it waits`);
   const envelope = {
     nodeId: requested.nodeId,
     spanId: requested.spanId,
