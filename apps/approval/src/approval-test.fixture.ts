@@ -1,10 +1,10 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
-import { approvalMigrations, createDatabase, dropSchema, migrateToLatest, serviceSchema, type ApprovalTables } from '@spindle/db';
+import { approvalMigrations, type ApprovalTables } from '@spindle/db';
 import { parseServiceConfig } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
-import { eventually as retryUntil, testBus as sharedTestBus, testEnv } from '@spindle/testing';
+import { eventually as retryUntil, openTestSchema, testBus as sharedTestBus, testEnv } from '@spindle/testing';
 
 export { removeStreams } from '@spindle/testing';
 import type { Kysely } from 'kysely';
@@ -70,17 +70,8 @@ export async function testBus(namespace: string, name: string): Promise<Bus> {
 export const quietLogger = createLogger('approval', { level: 'fatal' });
 
 /** A migrated approval schema of its own (`owner` tells two apart in one namespace). */
-export async function openApprovalSchema(namespace: string, owner = 'approval'): Promise<{ db: Kysely<ApprovalTables>; drop(): Promise<void> }> {
-  const schema = serviceSchema(owner, namespace);
-  const db = createDatabase<ApprovalTables>({ url: testEnv().databaseUrl, schema, maxConnections: 3 });
-  await migrateToLatest(db as Kysely<unknown>, schema, approvalMigrations);
-  return {
-    db,
-    async drop() {
-      await dropSchema(db as Kysely<unknown>, schema);
-      await db.destroy();
-    },
-  };
+export function openApprovalSchema(namespace: string, owner = 'approval'): Promise<{ db: Kysely<ApprovalTables>; drop(): Promise<void> }> {
+  return openTestSchema<ApprovalTables>(owner, namespace, approvalMigrations, 3);
 }
 
 /** A projection onto `db` that fills gaps from the real log on `bus`. */

@@ -1,10 +1,10 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { EMPTY_LOG, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEventDraft } from '@spindle/contracts';
-import { checkpointMigrations, createDatabase, dropSchema, migrateToLatest, serviceSchema, type CheckpointTables } from '@spindle/db';
+import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
 import { LOGGER, parseServiceConfig } from '@spindle/service-kit';
 import { createLogger, type Logger } from '@spindle/telemetry';
-import { eventually, testEnv } from '@spindle/testing';
+import { eventually, openTestSchema, testEnv } from '@spindle/testing';
 
 export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
@@ -57,17 +57,8 @@ export async function startCheckpointService(namespace: string, opts: { settings
 }
 
 /** A migrated checkpoint schema of the namespace, opened beside (or before) the service. */
-export async function openCheckpointSchema(namespace: string): Promise<{ db: Kysely<CheckpointTables>; drop(): Promise<void> }> {
-  const schema = serviceSchema('checkpoint', namespace);
-  const db = createDatabase<CheckpointTables>({ url: testEnv().databaseUrl, schema });
-  await migrateToLatest(db as Kysely<unknown>, schema, checkpointMigrations);
-  return {
-    db,
-    async drop() {
-      await dropSchema(db as Kysely<unknown>, schema);
-      await db.destroy();
-    },
-  };
+export function openCheckpointSchema(namespace: string): Promise<{ db: Kysely<CheckpointTables>; drop(): Promise<void> }> {
+  return openTestSchema<CheckpointTables>('checkpoint', namespace, checkpointMigrations);
 }
 
 /** Every projected row, in a stable order, for comparing two projections. */

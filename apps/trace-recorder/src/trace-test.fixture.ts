@@ -1,9 +1,9 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { runEventSchema, type RunEvent, type RunEventDraft } from '@spindle/contracts';
-import { createDatabase, dropSchema, migrateToLatest, serviceSchema, traceMigrations, type TraceTables } from '@spindle/db';
+import { traceMigrations, type TraceTables } from '@spindle/db';
 import { LOGGER, parseServiceConfig } from '@spindle/service-kit';
 import { createLogger, type Logger } from '@spindle/telemetry';
-import { testEnv } from '@spindle/testing';
+import { openTestSchema, testEnv } from '@spindle/testing';
 
 export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
@@ -62,17 +62,8 @@ export function logged(runId: string, drafts: RunEventDraft[], opts: { firstSeq?
 }
 
 /** A migrated trace schema of its own for one test file. */
-export async function openTraceSchema(namespace: string): Promise<{ db: Kysely<TraceTables>; drop(): Promise<void> }> {
-  const schema = serviceSchema('trace', namespace);
-  const db = createDatabase<TraceTables>({ url: testEnv().databaseUrl, schema });
-  await migrateToLatest(db as Kysely<unknown>, schema, traceMigrations);
-  return {
-    db,
-    async drop() {
-      await dropSchema(db as Kysely<unknown>, schema);
-      await db.destroy();
-    },
-  };
+export function openTraceSchema(namespace: string): Promise<{ db: Kysely<TraceTables>; drop(): Promise<void> }> {
+  return openTestSchema<TraceTables>('trace', namespace, traceMigrations);
 }
 
 export function testConfig(namespace: string) {

@@ -8,4 +8,4 @@ export { readSse } from './sse-client';
 export type { SseFrame } from './sse-client';
 export { runLogArbitrary, referenceFold, withRunId, ARBITRARY_RUN_ID } from './run-log-arbitrary';
 export type { RunLogConstraints, ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './run-log-arbitrary';
-export { eventually, testBus, removeStreams } from './test-helpers';
+export { eventually, testBus, removeStreams, openTestSchema } from './test-helpers';

@@ -1,4 +1,6 @@
 import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
+import { createDatabase, dropSchema, migrateToLatest, serviceSchema } from '@spindle/db';
+import type { Kysely, Migration } from 'kysely';
 import { testEnv } from './test-infra';
 
 /** Retries `check` until it stops throwing (bounded), for effects that land asynchronously. */
@@ -26,4 +28,23 @@ export async function removeStreams(namespace: string): Promise<void> {
   } finally {
     await bus.close();
   }
+}
+
+/** A service's schema migrated for one test file (`owner` names it within the namespace), and how to drop it again. */
+export async function openTestSchema<DB>(
+  owner: string,
+  namespace: string,
+  migrations: Record<string, Migration>,
+  maxConnections?: number,
+): Promise<{ db: Kysely<DB>; drop(): Promise<void> }> {
+  const schema = serviceSchema(owner, namespace);
+  const db = createDatabase<DB>({ url: testEnv().databaseUrl, schema, ...(maxConnections ? { maxConnections } : {}) });
+  await migrateToLatest(db as Kysely<unknown>, schema, migrations);
+  return {
+    db,
+    async drop() {
+      await dropSchema(db as Kysely<unknown>, schema);
+      await db.destroy();
+    },
+  };
 }
