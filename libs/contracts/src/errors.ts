@@ -10,6 +10,15 @@ export const ErrorCodes = {
   invalid_last_event_id: 'invalid_last_event_id',
   payload_too_large: 'payload_too_large',
   unsupported_media_type: 'unsupported_media_type',
+  /** The HTTP request itself is malformed (URL encoding, Content-Length, a header). */
+  invalid_request: 'invalid_request',
+  uri_too_long: 'uri_too_long',
+  headers_too_large: 'headers_too_large',
+  /** A JSON body nests deeper than the documented limit. */
+  nesting_too_deep: 'nesting_too_deep',
+  /** A state-changing request from a browser page on another origin. */
+  cross_origin_refused: 'cross_origin_refused',
+  method_not_allowed: 'method_not_allowed',
   not_found: 'not_found',
   workflow_not_found: 'workflow_not_found',
   run_not_found: 'run_not_found',
@@ -24,6 +33,8 @@ export const ErrorCodes = {
   approval_binding_mismatch: 'approval_binding_mismatch',
   definition_mismatch: 'definition_mismatch',
   service_unavailable: 'service_unavailable',
+  /** NATS (the log, the command queue) did not answer: an infrastructure fault, never the run's. */
+  bus_unavailable: 'bus_unavailable',
   internal: 'internal',
   // run and node failures (engine and runner)
   node_failed: 'node_failed',
@@ -44,6 +55,8 @@ export const ErrorCodes = {
   template_error: 'template_error',
   run_lost: 'run_lost',
   input_timeout: 'input_timeout',
+  /** The run's log reached its byte limit (`SPINDLE_MAX_RUN_LOG_BYTES`). */
+  run_log_limit_exceeded: 'run_log_limit_exceeded',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -56,6 +69,12 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   invalid_last_event_id: false,
   payload_too_large: false,
   unsupported_media_type: false,
+  invalid_request: false,
+  uri_too_long: false,
+  headers_too_large: false,
+  nesting_too_deep: false,
+  cross_origin_refused: false,
+  method_not_allowed: false,
   not_found: false,
   workflow_not_found: false,
   run_not_found: false,
@@ -70,6 +89,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   approval_binding_mismatch: false,
   definition_mismatch: false,
   service_unavailable: true,
+  bus_unavailable: true,
   internal: false,
   node_failed: false,
   node_timeout: true,
@@ -89,6 +109,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   template_error: false,
   run_lost: false,
   input_timeout: false,
+  run_log_limit_exceeded: false,
 };
 
 /** One field-level problem, naming the node when the field belongs to one. */
