@@ -6,6 +6,7 @@ import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
+import { MaxDeliveriesWatcher } from './max-deliveries.watcher';
 import { RunCommandsConsumer } from './run-commands.consumer';
 import { StoredNodeResults } from './stored-node-results';
 import type { RunExecutorDeps } from './run-executor';
@@ -41,10 +42,13 @@ export class RunnerModule {
               mcpPolicy: mcpPolicyFrom(config.mcpAllow),
               maxAttempts: config.maxAttempts,
               results: new StoredNodeResults(bus, logger),
+              maxLogBytes: config.maxLogBytes,
+              busRetryMs: config.busRetryMs,
             };
           },
         },
         RunCommandsConsumer,
+        MaxDeliveriesWatcher,
       ],
     };
   }

@@ -1,12 +1,13 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { JsMsg } from '@nats-io/jetstream';
-import { deadLetter, ensureDurable, type Bus } from '@spindle/bus';
-import { runCommandSchema, SpindleError } from '@spindle/contracts';
+import type { Consumer, JsMsg } from '@nats-io/jetstream';
+import { deadLetter, ensureDurable, isBusFault, type Bus } from '@spindle/bus';
+import { runCommandSchema, SpindleError, type RunCommand } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, READINESS, type ReadinessCheck } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 import { ZodError } from 'zod';
-import { executeRunCommand, type RunExecutorDeps } from './run-executor';
+import { commandRetryDelayMs } from './command-retry';
+import { executeRunCommand, failAbandonedRun, type CommandResult, type RunExecutorDeps } from './run-executor';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import type { RunnerConfig } from './runner.config';
 
@@ -15,6 +16,10 @@ import type { RunnerConfig } from './runner.config';
  * `concurrency` commands, holds each unacknowledged while its run executes (signalling
  * `working()`), and acknowledges when the run is terminal. A runner that dies leaves its
  * commands to be redelivered after the ack wait.
+ *
+ * A command is delivered at most `maxDeliver` times; a failed one comes back after a growing
+ * delay, and one that cannot be handled (not a command, a run without a log, still failing at
+ * its last delivery) goes to the dead-letter stream with its reason, never round and round.
  */
 @Injectable()
 export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,56 +29,64 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   private readonly abortRuns = new AbortController();
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
+  /** When a fetch last came back from the server (readiness: a runner whose bus is broken is not ready). */
+  private lastFetchAt = Date.now();
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(RUNNER_CONFIG) private readonly config: RunnerConfig,
     @Inject(RUN_EXECUTOR_DEPS) private readonly deps: RunExecutorDeps,
-  ) {}
+    @Inject(READINESS) readiness: ReadinessCheck[],
+  ) {
+    readiness.push({ name: 'commands', check: () => this.checkFetching() });
+  }
 
   onApplicationBootstrap() {
     this.loop = this.pull();
   }
 
+  /** Fails when fetching commands has not worked for a while. */
+  private async checkFetching(): Promise<void> {
+    const idleMs = Date.now() - this.lastFetchAt;
+    if (idleMs > this.config.fetchStallMs) throw new Error(`no answer from the command stream for ${Math.round(idleMs / 1_000)} s`);
+  }
+
   /**
    * SIGTERM: stop fetching; in-flight runs stop at their next checkpoint and are handed back
-   * (`run.yielded`, the command goes back to the queue at once). A run still mid-step when the
-   * grace period is over is abandoned where it is; another runner resumes it from the log.
+   * (`run.yielded` and a fresh command). A run still mid-step when the grace period is over is
+   * abandoned where it is; another runner resumes it from the log.
    */
   async onApplicationShutdown() {
     this.stopping.abort(new SpindleError('interrupted', 'runner draining'));
-    await this.loop;
-    const finished = Promise.allSettled([...this.inFlight]);
+    const finished = Promise.allSettled([this.loop, ...this.inFlight]);
     const grace = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.config.shutdownGraceMs).unref());
     if ((await Promise.race([finished, grace])) === 'timeout') {
       this.logger.warn({ runs: this.inFlight.size }, 'shutdown grace period over; handing back runs still mid-step');
       this.abortRuns.abort(new SpindleError('run_lost', 'the runner shut down before the run reached a checkpoint'));
-      await finished;
+      // Bounded too: a run stuck in code that ignores its signal must not keep the process alive.
+      await Promise.race([finished, new Promise((r) => setTimeout(r, 2_000).unref())]);
     }
   }
 
   private async pull(): Promise<void> {
-    const { names } = this.bus;
-    const consumer = await ensureDurable(this.bus, {
-      stream: names.commandsStream,
-      durable: names.durables.runners,
-      filterSubject: names.commandsWildcard,
-      ackWaitMs: this.config.ackWaitMs,
-      maxAckPending: 100_000,
-    });
+    let consumer: Consumer | undefined;
     while (!this.stopping.signal.aborted) {
       if (this.inFlight.size >= this.config.concurrency) {
-        await Promise.race(this.inFlight);
+        await Promise.race([...this.inFlight, aborted(this.stopping.signal)]);
         continue;
       }
       let msg: JsMsg | null = null;
       try {
+        consumer ??= await this.openConsumer();
         msg = await consumer.next({ expires: 2_000 });
+        this.lastFetchAt = Date.now();
       } catch (e) {
         if (this.stopping.signal.aborted) return;
         this.logger.warn({ err: e }, 'fetching run commands failed; retrying');
-        await new Promise((r) => setTimeout(r, 500));
+        // The consumer may have been recreated (NATS restarted with a fresh store): look it up again.
+        consumer = undefined;
+        await Promise.race([new Promise((r) => setTimeout(r, 500)), aborted(this.stopping.signal)]);
       }
       if (!msg) continue;
       const task = this.handle(msg).finally(() => this.inFlight.delete(task));
@@ -81,27 +94,84 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     }
   }
 
+  private openConsumer(): Promise<Consumer> {
+    const { names } = this.bus;
+    return ensureDurable(this.bus, {
+      stream: names.commandsStream,
+      durable: names.durables.runners,
+      filterSubject: names.commandsWildcard,
+      ackWaitMs: this.config.ackWaitMs,
+      maxDeliver: this.config.maxDeliver,
+      maxAckPending: 100_000,
+    });
+  }
+
   private async handle(msg: JsMsg): Promise<void> {
-    let command;
-    try {
-      command = runCommandSchema.parse(msg.json());
-    } catch (e) {
-      const reason = e instanceof ZodError ? e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') : 'not JSON';
-      this.logger.warn({ subject: msg.subject, reason }, 'invalid run command; dead-lettered');
-      await deadLetter(this.bus, 'runner', msg, reason).catch((dlqError) => this.logger.error({ err: dlqError }, 'dead-lettering failed; leaving the command for redelivery'));
-      return;
-    }
+    const command = this.parse(msg);
+    if (typeof command === 'string') return this.deadLetter(msg, command);
     const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
+    let result: CommandResult;
     try {
       const delivery = { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers), drain: this.stopping.signal };
-      const result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
-      if (result === 'handed_back') msg.nak();
-      else if (result !== 'lost') msg.ack();
+      result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
     } catch (e) {
-      this.logger.error({ err: e, runId: command.runId }, 'run command failed; it will be redelivered');
-      msg.nak(5_000);
+      const fault = isBusFault(e);
+      this.logger[fault ? 'warn' : 'error']({ err: e, runId: command.runId, delivery: msg.info.deliveryCount }, fault ? 'NATS did not answer; the command comes back later' : 'run command failed');
+      const reason = `failed at delivery ${msg.info.deliveryCount}: ${(e as Error)?.message ?? String(e)}`;
+      // Not the data's fault as far as anyone can tell: it gets its remaining deliveries first.
+      result = fault || msg.info.deliveryCount < this.config.maxDeliver ? 'bus_unavailable' : { deadLetter: reason };
+      if (typeof result === 'object') await this.closeRun(command.runId, reason);
     } finally {
       clearInterval(heartbeat);
     }
+    await this.settle(msg, command, result);
   }
+
+  private async settle(msg: JsMsg, command: RunCommand, result: CommandResult): Promise<void> {
+    if (typeof result === 'object') return this.deadLetter(msg, result.deadLetter);
+    switch (result) {
+      case 'done':
+      case 'ignored':
+      case 'requeued':
+        return msg.ack();
+      case 'lost':
+        // The runner that owns the run holds (and acknowledges) this command.
+        return;
+      case 'handed_back':
+        return msg.nak();
+      case 'bus_unavailable':
+        if (msg.info.deliveryCount >= this.config.maxDeliver) {
+          return this.deadLetter(msg, `run ${command.runId}: still failing after ${msg.info.deliveryCount} deliveries`);
+        }
+        return msg.nak(commandRetryDelayMs(msg.info.deliveryCount));
+    }
+  }
+
+  private async closeRun(runId: string, reason: string): Promise<void> {
+    const closed = await failAbandonedRun(this.deps, runId, `the run could not be executed (${reason}); its command is in the dead-letter stream`).catch((err: unknown) => {
+      this.logger.error({ err, runId }, 'could not close a run whose command is given up on');
+      return false;
+    });
+    if (closed) this.logger.warn({ runId }, 'run failed: its command was given up on');
+  }
+
+  private parse(msg: JsMsg): RunCommand | string {
+    try {
+      return runCommandSchema.parse(msg.json());
+    } catch (e) {
+      return e instanceof ZodError ? e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') : 'not JSON';
+    }
+  }
+
+  private async deadLetter(msg: JsMsg, reason: string): Promise<void> {
+    this.logger.warn({ subject: msg.subject, streamSeq: msg.seq, reason }, 'run command dead-lettered');
+    await deadLetter(this.bus, 'runner', msg, reason).catch((err: unknown) => {
+      this.logger.error({ err }, 'dead-lettering failed; leaving the command for redelivery');
+      msg.nak(commandRetryDelayMs(msg.info.deliveryCount));
+    });
+  }
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
 }

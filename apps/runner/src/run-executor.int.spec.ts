@@ -88,9 +88,12 @@ describe('executeRunCommand on JetStream', () => {
     let events: RunEvent[] = [];
     while (!events.some((e) => e.type === 'node.started')) events = (await readRunLog(bus, 'run-drained')).events;
     drain.abort();
-    expect(await running).toBe('handed_back');
+    expect(await running).toBe('requeued');
     events = (await readRunLog(bus, 'run-drained')).events;
     expect(events.slice(-3).map((e) => e.type)).toEqual(['node.completed', 'checkpoint.saved', 'run.yielded']);
+    // Back in the queue as a fresh command, so a drain never uses up the old one's deliveries.
+    const queued = await bus.jsm.streams.getMessage(bus.names.commandsStream, { last_by_subj: bus.names.startCommand });
+    expect(queued?.json()).toMatchObject({ type: 'run.resume', runId: 'run-drained', afterSeq: events.at(-1)!.seq });
     // The next runner takes it from there, on the first delivery of the requeued command.
     expect(await executeRunCommand(deps, 'run-drained', { ...parent, attempt: 2 }, new AbortController().signal)).toBe('done');
     events = (await readRunLog(bus, 'run-drained')).events;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, runControlSchema, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
 import { executeRun, RunHistory, validateDefinition, type FunctionRegistry, type ModelPort, type NodeResultStore, type RunOutcome, type ToolPort } from '@spindle/engine';
 import { planExecution } from '@spindle/projections';
@@ -34,10 +34,19 @@ export interface RunExecutorDeps {
   maxAttempts: number;
   /** Stored results of `checkpoint: true` nodes (the checkpoint service). */
   results?: NodeResultStore;
+  /** A run's log may not grow beyond this many bytes (`SPINDLE_MAX_RUN_LOG_BYTES`). */
+  maxLogBytes?: number;
+  /** How long an append NATS does not answer is retried before the run is handed back. */
+  busRetryMs?: number;
 }
 
-/** `handed_back`: the runner is shutting down and the run should go to another runner now. */
-export type CommandResult = 'done' | 'lost' | 'ignored' | 'handed_back';
+/**
+ * What the consumer does with the command: `done`/`ignored` acknowledge it; `lost` leaves it to
+ * the runner that owns the run; `requeued` acknowledges it (a fresh resume command was queued
+ * after `run.yielded`); `handed_back` and `bus_unavailable` redeliver it (the next runner resumes
+ * the run from its log); `deadLetter` moves it to the dead-letter stream with the reason.
+ */
+export type CommandResult = 'done' | 'lost' | 'ignored' | 'requeued' | 'handed_back' | 'bus_unavailable' | { deadLetter: string };
 
 export interface CommandDelivery {
   /** How many times the command was delivered: more than once after a lost runner. */
@@ -52,12 +61,9 @@ export interface CommandDelivery {
  * appends the run's events, and reports whether the command can be acknowledged.
  */
 export async function executeRunCommand(deps: RunExecutorDeps, runId: string, delivery: CommandDelivery, abort: AbortSignal): Promise<CommandResult> {
-  const { events, position } = await readRunLog(deps.bus, runId);
+  const { events, position } = await readRunLog(deps.bus, runId, 0, { onSkip: (skipped) => deps.logger.warn(skipped, 'skipping a message that is not part of the run log') });
   const queued = events[0];
-  if (!position || queued?.type !== 'run.queued') {
-    deps.logger.error({ runId }, 'command names a run without a run.queued event; dropping it');
-    return 'ignored';
-  }
+  if (!position || queued?.type !== 'run.queued') return { deadLetter: `the log of run ${runId} has no run.queued event at seq 1` };
   const plan = planExecution(events, delivery.attempt, deps.maxAttempts);
   if (plan.action === 'skip') {
     deps.logger.debug({ runId, why: plan.why }, 'nothing to execute');
@@ -68,6 +74,10 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
   const bridge = new OtelSpanBridge(deps.tracer, runSpan, trace.setSpan(delivery.parent, runSpan));
   const log = new RunLogWriter(deps.bus, runId, position, {
     maxEventBytes: deps.maxEventBytes,
+    maxLogBytes: deps.maxLogBytes,
+    retryForMs: deps.busRetryMs,
+    // Past the shutdown grace period, an append NATS does not answer is not retried.
+    signal: abort,
     headers: () => {
       const h = natsHeaders();
       injectTraceContext(h, bridge.contextFor());
@@ -94,7 +104,14 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
       runLogger.warn({ attempts: plan.attempts }, 'run closed interrupted: too many lost runners');
       return 'done';
     }
-    const definition = validateDefinition(definitionSource);
+    const prepared = prepareRun(definitionSource, queued);
+    if (!prepared.ok) {
+      // A log the gateway would never have written (a definition that does not validate): the run fails, typed.
+      await log.append(runEvent('run.failed', queued, { error: { code: 'invalid_definition', message: prepared.message }, durationMs: 0 }));
+      runLogger.warn({ reason: prepared.message }, 'run failed: its log holds an invalid definition');
+      return 'done';
+    }
+    const { definition, subgraphs } = prepared;
     if (run.clamped) runLogger.warn({ asked: run.asked, ceiling: deps.runTimeoutCeilingMs }, 'the definition asks for a run timeout beyond the ceiling; using the ceiling');
     // Inside the run span's context, so every log line of the run carries its trace id.
     await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
@@ -102,7 +119,7 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
         {
           definition,
           state: queued.data.state,
-          subgraphs: embeddedSubgraphs(queued.data.subgraphs),
+          subgraphs,
           attempt: plan.attempt,
           worker: deps.workerId,
           ...(queued.data.start ? { start: queued.data.start } : {}),
@@ -134,10 +151,14 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
         },
       );
       runLogger.info({ status: outcome.status, lastSeq: log.lastSeq, ...(plan.action === 'resume' ? { resumed: plan.reason, attempt: plan.attempt } : {}) }, outcome.status === 'awaiting' ? 'run waits for a person' : outcome.status === 'yielded' ? 'run handed back' : 'run finished');
-      result = outcome.status === 'yielded' ? 'handed_back' : 'done';
+      result = outcome.status === 'yielded' ? await requeue(deps, runId, log.lastSeq, runLogger) : 'done';
     });
     return result;
   } catch (e) {
+    if (isSpindleError(e) && e.code === 'bus_unavailable') {
+      runLogger.warn({ err: e }, 'NATS did not answer: handing the run back to continue once it does');
+      return 'bus_unavailable';
+    }
     if (isSpindleError(e) && e.code === 'run_lost') {
       if (abort.aborted) {
         runLogger.warn('shutdown grace period over: handing the run back mid-step');
@@ -156,8 +177,30 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
   }
 }
 
-function embeddedSubgraphs(embedded: Record<string, { version: number; definition: unknown }> | undefined) {
-  return new Map(Object.entries(embedded ?? {}).map(([ref, { version, definition }]) => [ref, { version, definition: validateDefinition(definition) }]));
+/** The run's definition and its embedded subgraphs, validated; a log that fails this cannot run. */
+function prepareRun(definitionSource: unknown, queued: RunEventOf<'run.queued'>) {
+  try {
+    const definition = validateDefinition(definitionSource);
+    const subgraphs = new Map(Object.entries(queued.data.subgraphs ?? {}).map(([ref, { version, definition: sub }]) => [ref, { version, definition: validateDefinition(sub) }]));
+    return { ok: true as const, definition, subgraphs };
+  } catch (e) {
+    if (!isSpindleError(e)) throw e;
+    return { ok: false as const, message: e.message };
+  }
+}
+
+/**
+ * A run handed back at a checkpoint goes back to the queue as a fresh resume command (its own
+ * message id and delivery count), so drains never use up the command's deliveries.
+ */
+async function requeue(deps: RunExecutorDeps, runId: string, yieldedSeq: number, logger: Logger): Promise<CommandResult> {
+  try {
+    await publishRunCommand(deps.bus, { type: 'run.resume', runId, afterSeq: yieldedSeq, issuedAt: new Date().toISOString() });
+    return 'requeued';
+  } catch (err) {
+    logger.warn({ err }, 'could not queue the handed-back run again; redelivering its command instead');
+    return 'handed_back';
+  }
 }
 
 /**
@@ -197,4 +240,17 @@ function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSi
 
 function runEvent<T extends 'run.failed'>(type: T, queued: RunEventOf<'run.queued'>, data: RunEventOf<T>['data']): RunEventDraft {
   return { type, spanId: queued.spanId, path: 'root', data } as RunEventDraft;
+}
+
+/**
+ * Closes a run whose command is given up on (its execution kept failing for a reason nobody
+ * could classify), so it does not sit `queued` or `running` for ever. Best effort: the command
+ * is in the dead-letter stream either way.
+ */
+export async function failAbandonedRun(deps: RunExecutorDeps, runId: string, message: string): Promise<boolean> {
+  const { events, position } = await readRunLog(deps.bus, runId);
+  const queued = events[0];
+  if (!position || queued?.type !== 'run.queued' || events.some(isTerminalEvent)) return false;
+  await new RunLogWriter(deps.bus, runId, position, { retryForMs: 5_000 }).append(runEvent('run.failed', queued, { error: { code: 'internal', message }, durationMs: 0 }));
+  return true;
 }

@@ -20,6 +20,14 @@ export interface RunnerConfig extends ServiceConfig {
   readonly maxAttempts: number;
   /** MCP servers agent nodes may use: exact commands and URL prefixes, or `*`; none when empty. */
   readonly mcpAllow: string;
+  /** Deliveries of one command before it goes to the dead-letter stream. */
+  readonly maxDeliver: number;
+  /** Not ready once fetching commands has not answered for this long. */
+  readonly fetchStallMs: number;
+  /** How long an append NATS does not answer is retried before the run is handed back. */
+  readonly busRetryMs: number;
+  /** Bytes one run's log may hold. */
+  readonly maxLogBytes: number;
 }
 
 export function parseRunnerConfig(env: Record<string, string | undefined>): RunnerConfig {
@@ -29,18 +37,25 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${env[name]}")`);
     return value;
   };
+  const shutdownGraceMs = int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0);
   return Object.freeze({
     ...base,
+    // The grace period, then 2 s for runs to let go, then closing connections.
+    shutdownDeadlineMs: env.SHUTDOWN_DEADLINE_MS ? base.shutdownDeadlineMs : shutdownGraceMs + 8_000,
     concurrency: int('RUNNER_CONCURRENCY', 16, 1),
     ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
     runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
     runTimeoutCeilingMs: int('RUN_TIMEOUT_CEILING_MS', 3_600_000, 1_000),
     maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
-    shutdownGraceMs: int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0),
+    shutdownGraceMs,
     maxAttempts: int('RUN_MAX_ATTEMPTS', 3, 1),
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
     plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     llm: llmConfigFromEnv(env),
     mcpAllow: env.SPINDLE_MCP_ALLOW ?? '',
+    maxDeliver: int('RUNNER_MAX_DELIVER', 20, 2),
+    fetchStallMs: int('RUNNER_FETCH_STALL_MS', 30_000, 5_000),
+    busRetryMs: int('SPINDLE_BUS_RETRY_MS', 300_000, 0),
+    maxLogBytes: int('SPINDLE_MAX_RUN_LOG_BYTES', 64 * 1024 * 1024, 64 * 1024),
   });
 }

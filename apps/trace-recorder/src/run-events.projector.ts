@@ -1,7 +1,6 @@
-import { deadLetter, resolvePayload, type Bus } from '@spindle/bus';
+import { deadLetter, decodeRunEvent, type Bus } from '@spindle/bus';
 import type { Logger } from '@spindle/telemetry';
 import type { JsMsg } from '@nats-io/jetstream';
-import { decodeRunEvent } from './run-event.decoder';
 import type { DeadLetterKind, TraceMetrics } from './trace.metrics';
 import type { AppliedBatch, LoggedEvent, TraceRepository } from './trace.repository';
 
@@ -31,7 +30,7 @@ export class RunEventsProjector {
     const rejected: Array<{ msg: JsMsg; kind: DeadLetterKind; reason: string }> = [];
     for (const msg of batch) {
       // Large payloads live in the object store: the projection (and so the export) stores them whole.
-      const decoded = decodeRunEvent(msg.subject, await resolvePayload(this.bus, msg.data), this.bus.names);
+      const decoded = await decodeRunEvent(this.bus, msg);
       if (decoded.ok) deliveries.push({ msg, item: { event: decoded.event, streamSeq: msg.seq } });
       else rejected.push({ msg, kind: decoded.kind, reason: decoded.reason });
     }

@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 
-export type DeadLetterKind = 'invalid_json' | 'invalid_event' | 'wrong_subject' | 'rejected_by_database';
+export type DeadLetterKind = 'invalid_json' | 'invalid_event' | 'wrong_subject' | 'missing_payload' | 'rejected_by_database';
 
 /** What the recorder counts, on the service's registry (served at `/metrics`). */
 export class TraceMetrics {

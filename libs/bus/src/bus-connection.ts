@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { busNames, type BusNames } from '@spindle/contracts';
 
@@ -18,7 +18,13 @@ export interface BusOptions {
   name: string;
   /** How long to keep trying at start-up before giving up. */
   connectTimeoutMs?: number;
+  /** How long `close()` may drain before it closes the connection outright. */
+  closeTimeoutMs?: number;
+  /** Credentials: user and password, a token, or a `.creds` file's contents (NATS_USER/NATS_PASSWORD, NATS_TOKEN, NATS_CREDS). */
+  auth?: BusAuth;
 }
+
+export type BusAuth = { user: string; pass: string } | { token: string } | { creds: string };
 
 export async function connectBus(opts: BusOptions): Promise<Bus> {
   const nc = await connect({
@@ -27,6 +33,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     timeout: opts.connectTimeoutMs ?? 5_000,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    ...authOptions(opts.auth),
   });
   const jsm = await jetstreamManager(nc, { timeout: 10_000 });
   const js = jetstream(nc, { timeout: 10_000 });
@@ -36,7 +43,18 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     jsm,
     names: busNames(opts.namespace ?? ''),
     async close() {
-      if (!nc.isClosed()) await nc.drain();
+      if (nc.isClosed()) return;
+      // Draining needs the server; a connection that cannot reach it is closed instead of waiting.
+      const drained = nc.drain().then(() => true, () => false);
+      const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), opts.closeTimeoutMs ?? 3_000).unref());
+      if (!(await Promise.race([drained, timedOut]))) await nc.close().catch(() => undefined);
     },
   };
+}
+
+function authOptions(auth: BusAuth | undefined): Partial<ConnectionOptions> {
+  if (!auth) return {};
+  if ('creds' in auth) return { authenticator: credsAuthenticator(new TextEncoder().encode(auth.creds)) };
+  if ('token' in auth) return { token: auth.token };
+  return { user: auth.user, pass: auth.pass };
 }

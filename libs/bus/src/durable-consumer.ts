@@ -24,7 +24,11 @@ export async function ensureDurable(bus: Bus, spec: DurableSpec): Promise<Consum
     max_ack_pending: spec.maxAckPending ?? 10_000,
   };
   try {
-    await bus.jsm.consumers.info(spec.stream, spec.durable);
+    const existing = await bus.jsm.consumers.info(spec.stream, spec.durable);
+    // A consumer made by an older version keeps its old limits unless they are brought up to date.
+    if (existing.config.max_deliver !== config.max_deliver || existing.config.ack_wait !== config.ack_wait) {
+      await bus.jsm.consumers.update(spec.stream, spec.durable, { max_deliver: config.max_deliver, ack_wait: config.ack_wait });
+    }
   } catch (e) {
     if (!isNotFound(e)) throw e;
     await bus.jsm.consumers.add(spec.stream, config);

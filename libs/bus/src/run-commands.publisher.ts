@@ -1,9 +1,14 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { runCommandSchema, type RunCommand } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { retryBusFaults, type BusRetry } from './bus-faults';
 
-/** Queues a command for the runners; the message id makes a repeated publish a no-op. */
-export async function publishRunCommand(bus: Bus, command: RunCommand, headers: MsgHdrs = natsHeaders()): Promise<void> {
+/**
+ * Queues a command for the runners. The message id makes a repeated publish a no-op, so a
+ * publish NATS did not acknowledge is retried until it is (or `bus_unavailable`).
+ */
+export async function publishRunCommand(bus: Bus, command: RunCommand, headers: MsgHdrs = natsHeaders(), retry: BusRetry = { retryForMs: 10_000 }): Promise<void> {
   const valid = runCommandSchema.parse(command);
-  await bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID: valid.type === 'run.resume' ? `${valid.runId}:resume:${valid.afterSeq}` : `${valid.runId}:${valid.type}`, headers });
+  const msgID = valid.type === 'run.resume' ? `${valid.runId}:resume:${valid.afterSeq}` : `${valid.runId}:${valid.type}`;
+  await retryBusFaults(`queuing ${valid.type} for run ${valid.runId}`, () => bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID, headers, timeout: 5_000 }), retry);
 }

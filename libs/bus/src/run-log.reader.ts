@@ -1,66 +1,129 @@
-import { DeliverPolicy, JetStreamApiCodes, type JsMsg } from '@nats-io/jetstream';
-import { runEventSchema, isTerminalEvent, type RunEvent } from '@spindle/contracts';
+import { DeliverPolicy, JetStreamApiCodes, type StoredMsg } from '@nats-io/jetstream';
+import type { RunEvent } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
-import { resolvePayload } from './run-payloads';
+import { asBusFault } from './bus-faults';
+import { decodeRunEvent } from './run-event.decoder';
+import { RunLogCursor, type LogCursorState } from './run-log-invariants';
 import type { LogPosition } from './run-log.writer';
 
-/** The run's last event and where it sits in the stream; `undefined` when the run has no log. */
-export async function lastEventOf(bus: Bus, runId: string): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
+/** A message on a run's subject that is not part of its log, and why (for a log line, never for truth). */
+export interface SkippedMessage {
+  runId: string;
+  streamSeq: number;
+  reason: string;
+}
+
+export interface ReadOptions {
+  /** Told about each message skipped as not part of the log. */
+  onSkip?: (skipped: SkippedMessage) => void;
+}
+
+/** The stream sequence of the last message on the run's subject, whatever it holds. */
+async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undefined> {
   try {
-    const msg = await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject(runId) });
-    if (!msg) return undefined;
-    const event = runEventSchema.parse(JSON.parse(Buffer.from(await resolvePayload(bus, msg.data)).toString('utf8'))) as RunEvent;
-    return { event, position: { seq: event.seq, streamSeq: msg.seq } };
+    return (await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject(runId) })) ?? undefined;
   } catch (e) {
     if ((e as { code?: unknown })?.code === JetStreamApiCodes.NoMessageFound) return undefined;
-    throw e;
+    throw asBusFault(e, `reading the end of run ${runId}'s log`);
   }
 }
 
-/** Every event of a run's log with `seq > afterSeq`, read once up to the current end. */
-export async function readRunLog(bus: Bus, runId: string, afterSeq = 0): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
-  const last = await lastEventOf(bus, runId);
+/**
+ * The run's last event and where its log ends; `undefined` when the run has no log. Fast when
+ * the last message is a valid event whose seq equals the number of messages on the subject (the
+ * log as writers leave it); anything else (garbage, a forged duplicate) is settled by a full read.
+ */
+export async function lastEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
+  const last = await lastMessageOf(bus, runId);
+  if (!last) return undefined;
+  const decoded = await decodeRunEvent(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+  if (decoded.ok && decoded.event.seq === (await messagesOn(bus, runId))) return { event: decoded.event, position: { seq: decoded.event.seq, streamSeq: last.seq } };
+  const { events, position } = await readRunLog(bus, runId, 0, opts);
+  const event = events.at(-1);
+  return event && position ? { event, position } : undefined;
+}
+
+async function messagesOn(bus: Bus, runId: string): Promise<number> {
+  const subject = bus.names.eventSubject(runId);
+  try {
+    const info = await bus.jsm.streams.info(bus.names.eventsStream, { subjects_filter: subject });
+    return info.state.subjects?.[subject] ?? 0;
+  } catch (e) {
+    throw asBusFault(e, `counting run ${runId}'s events`);
+  }
+}
+
+/**
+ * Every event of a run's log with `seq > afterSeq`, read once up to the current end. `position`
+ * is the last valid event's seq and the stream sequence of the subject's last message (a writer
+ * appends after it, past any message that is not part of the log).
+ */
+export async function readRunLog(bus: Bus, runId: string, afterSeq = 0, opts: ReadOptions = {}): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
+  const last = await lastMessageOf(bus, runId);
   if (!last) return { events: [], position: undefined };
   const events: RunEvent[] = [];
-  if (last.event.seq <= afterSeq) return { events, position: last.position };
-  const tail = followRunLog(bus, runId, afterSeq);
+  let bytes = 0;
+  const tail = followRunLog(bus, runId, 0, { ...opts, endAtStreamSeq: last.seq });
   try {
-    for await (const { event, streamSeq } of tail) {
-      events.push(event);
-      if (streamSeq >= last.position.streamSeq) break;
+    for await (const item of tail) {
+      bytes += item.bytes;
+      if (item.event.seq > afterSeq) events.push(item.event);
     }
   } finally {
     tail.stop();
   }
-  return { events, position: last.position };
+  const lastSeq = tail.cursor().lastSeq;
+  return { events, position: lastSeq > 0 ? { seq: lastSeq, streamSeq: last.seq, bytes } : undefined };
 }
 
-export interface RunLogFollower extends AsyncIterable<{ event: RunEvent; streamSeq: number }> {
+export interface RunLogFollower extends AsyncIterable<{ event: RunEvent; streamSeq: number; bytes: number }> {
   stop(): void;
+  /** Where the follower stands in the log (last accepted seq, ended or not). */
+  cursor(): LogCursorState;
+}
+
+export interface FollowOptions extends ReadOptions {
+  /** End after a terminal event. */
+  untilTerminal?: boolean;
+  /** End once the message at this stream sequence (or the last one there is) was read. */
+  endAtStreamSeq?: number;
+  /** Start at this stream sequence, knowing the log up to there (a live feed after a history read). */
+  from?: { streamSeq: number; cursor: LogCursorState };
 }
 
 /**
  * History then live, as one ordered sequence: an ordered consumer on the run's subject delivers
- * stored events and then new ones with nothing lost or repeated between the two. Events with
- * `seq <= afterSeq` are skipped. Ends after a terminal event when `untilTerminal` is set.
+ * stored events and then new ones with nothing lost or repeated between the two. Every message
+ * is decoded and checked against the log's invariants; what fails is skipped. Events with
+ * `seq <= afterSeq` are checked but not yielded.
  */
-export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: { untilTerminal?: boolean } = {}): RunLogFollower {
+export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: FollowOptions = {}): RunLogFollower {
   let stopped = false;
   let stopConsumer: (() => void) | undefined;
+  const cursor = new RunLogCursor(opts.from?.cursor);
+  const skip = (streamSeq: number, reason: string) => opts.onSkip?.({ runId, streamSeq, reason });
   const iterate = async function* () {
-    const consumer = await bus.js.consumers.get(bus.names.eventsStream, {
-      filter_subjects: bus.names.eventSubject(runId),
-      deliver_policy: DeliverPolicy.All,
-    });
+    const consumer = await bus.js.consumers
+      .get(bus.names.eventsStream, {
+        filter_subjects: bus.names.eventSubject(runId),
+        ...(opts.from ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: opts.from.streamSeq } : { deliver_policy: DeliverPolicy.All }),
+      })
+      .catch((e) => Promise.reject(asBusFault(e, `opening run ${runId}'s log`)));
     if (stopped) return;
-    const messages = await consumer.consume({ max_messages: 256 });
+    const messages = await consumer.consume({ max_messages: 256 }).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
     stopConsumer = () => messages.stop();
     try {
       for await (const msg of messages) {
-        const event = await decode(bus, msg);
-        if (event.seq <= afterSeq) continue;
-        yield { event, streamSeq: msg.seq };
-        if (opts.untilTerminal && isTerminalEvent(event)) return;
+        const decoded = await decodeRunEvent(bus, msg).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+        const atEnd = opts.endAtStreamSeq !== undefined && (msg.seq >= opts.endAtStreamSeq || msg.info.pending === 0);
+        if (!decoded.ok) skip(msg.seq, decoded.reason);
+        else {
+          const verdict = cursor.accept(decoded.event);
+          if (!verdict.ok) skip(msg.seq, verdict.reason);
+          else if (decoded.event.seq > afterSeq) yield { event: decoded.event, streamSeq: msg.seq, bytes: decoded.bytes };
+          if (verdict.ok && opts.untilTerminal && cursor.ended) return;
+        }
+        if (atEnd) return;
       }
     } finally {
       messages.stop();
@@ -73,10 +136,6 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: { unti
       stopped = true;
       stopConsumer?.();
     },
+    cursor: () => ({ lastSeq: cursor.lastSeq, ended: cursor.ended }),
   };
-}
-
-async function decode(bus: Bus, msg: JsMsg): Promise<RunEvent> {
-  // The writer validated every event; a failure here is a corrupt log and must be loud.
-  return runEventSchema.parse(JSON.parse(Buffer.from(await resolvePayload(bus, msg.data)).toString('utf8'))) as RunEvent;
 }

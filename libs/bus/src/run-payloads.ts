@@ -51,7 +51,7 @@ export async function encodeEvent(bus: Bus, event: { runId: string; seq: number;
  * was written. Bytes that are not JSON, or hold no reference, come back as they are.
  */
 export async function resolvePayload(bus: Bus, raw: Uint8Array): Promise<Uint8Array> {
-  let parsed: { data?: Record<string, unknown> };
+  let parsed: { runId?: unknown; seq?: unknown; data?: Record<string, unknown> };
   try {
     parsed = JSON.parse(Buffer.from(raw).toString('utf8'));
   } catch {
@@ -59,9 +59,15 @@ export async function resolvePayload(bus: Bus, raw: Uint8Array): Promise<Uint8Ar
   }
   const ref = parsed?.data?.[REF] as PayloadRef | undefined;
   if (!ref || typeof ref.name !== 'string') return raw;
+  // A payload belongs to its own event: a message naming another run's payload reads nothing.
+  if (ref.name !== `${String(parsed.runId)}.${String(parsed.seq)}`) throw missingPayload(`a run event names payload ${ref.name}, which is not its own`);
   const blob = await (await openPayloadStore(bus)).getBlob(ref.name);
-  if (!blob) throw new Error(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
+  if (!blob) throw missingPayload(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
   return Buffer.from(JSON.stringify({ ...parsed, data: JSON.parse(Buffer.from(blob).toString('utf8')) }));
+}
+
+function missingPayload(message: string): Error {
+  return Object.assign(new Error(message), { code: 'missing_payload' });
 }
 
 /** Stores a query reply too large for one message; the asker fetches it once and deletes it. */

@@ -1,3 +1,5 @@
+import { assertRunId } from './run-id';
+
 /**
  * Stream, subject and durable names. A namespace (tests, side-by-side stacks) prefixes every
  * subject and stream so two namespaces never see each other's messages.
@@ -35,15 +37,15 @@ export function busNames(namespace = ''): BusNames {
     namespace,
     eventsStream: `${S}RUN_EVENTS`,
     eventsWildcard: `${evPrefix}>`,
-    eventSubject: (runId) => `${evPrefix}${runId}`,
+    eventSubject: (runId) => `${evPrefix}${assertRunId(runId)}`,
     runIdFromEventSubject: (subject) => (subject.startsWith(evPrefix) ? subject.slice(evPrefix.length) : undefined),
     commandsStream: `${S}RUN_COMMANDS`,
     commandsWildcard: `${s}run.cmd.*`,
     startCommand: `${s}run.cmd.start`,
     deadLetterStream: `${S}DEAD_LETTERS`,
     deadLetterSubject: (service) => `${s}dlq.${service}`,
-    tokenSubject: (runId) => `${s}run.tok.${runId}`,
-    controlSubject: (runId) => `${s}run.ctl.${runId}`,
+    tokenSubject: (runId) => `${s}run.tok.${assertRunId(runId)}`,
+    controlSubject: (runId) => `${s}run.ctl.${assertRunId(runId)}`,
     querySubject: (service, op) => `${s}svc.${service}.${op}`,
     durables: { runners: 'runners', traceRecorder: 'trace-recorder', checkpoint: 'checkpoint', approval: 'approval' },
   };

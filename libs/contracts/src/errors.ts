@@ -152,3 +152,12 @@ export class PublicError extends Error {
 export function isSpindleError(e: unknown): e is SpindleError {
   return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'SpindleError' && typeof (e as { code?: unknown }).code === 'string';
 }
+
+/**
+ * The log or the bus failed, not the run: the run lost its log to another writer (`run_lost`) or
+ * NATS did not answer (`bus_unavailable`). Such an error is never recorded as a node's or a run's
+ * failure; the runner stops or hands the run back, and it continues when the bus is back.
+ */
+export function isInfrastructureFault(e: unknown): boolean {
+  return isSpindleError(e) && (e.code === 'run_lost' || e.code === 'bus_unavailable');
+}

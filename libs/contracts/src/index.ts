@@ -1,6 +1,7 @@
-export { ErrorCodes, retryableByCode, SpindleError, PublicError, isSpindleError } from './errors';
+export { ErrorCodes, retryableByCode, SpindleError, PublicError, isSpindleError, isInfrastructureFault } from './errors';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
+export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
 export type { BusNames, QueryService } from './bus-names';
 export {
   runEventSchema, runEventSchemas, runEventTypes, usageSchema, errorInfoSchema, workflowRefSchema,

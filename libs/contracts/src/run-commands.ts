@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { runIdSchema } from './run-id';
 
 /** Commands to the runners, carried on the work-queue stream `RUN_COMMANDS`. */
 export const runCommandSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('run.start'), runId: z.string().min(1).max(64), issuedAt: z.iso.datetime({ offset: true }) }),
+  z.object({ type: z.literal('run.start'), runId: runIdSchema, issuedAt: z.iso.datetime({ offset: true }) }),
   /** Continue a waiting run: an answer (or a request's time limit) was appended at `afterSeq`. */
-  z.object({ type: z.literal('run.resume'), runId: z.string().min(1).max(64), afterSeq: z.number().int().positive(), issuedAt: z.iso.datetime({ offset: true }) }),
+  z.object({ type: z.literal('run.resume'), runId: runIdSchema, afterSeq: z.number().int().positive(), issuedAt: z.iso.datetime({ offset: true }) }),
 ]);
 export type RunCommand = z.infer<typeof runCommandSchema>;
 
@@ -16,7 +17,7 @@ export type RunControl = z.infer<typeof runControlSchema>;
 
 /** Token deltas of a streaming model call, on core NATS; not part of the log. */
 export const tokenDeltaSchema = z.object({
-  runId: z.string(),
+  runId: runIdSchema,
   nodeId: z.string(),
   /** The node span the tokens belong to. */
   spanId: z.string(),

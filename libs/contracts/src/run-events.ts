@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCodes } from './errors';
+import { runIdSchema } from './run-id';
 
 /**
  * The run log: one append-only, gapless sequence of events per run. Every event type is one
@@ -28,7 +29,7 @@ export type ErrorInfo = z.infer<typeof errorInfoSchema>;
 const jsonRecord = z.record(z.string(), z.unknown());
 
 const envelopeFields = {
-  runId: z.string().min(1).max(64),
+  runId: runIdSchema,
   seq: z.number().int().positive(),
   at: z.iso.datetime({ offset: true }),
   nodeId: z.string().optional(),
@@ -87,11 +88,11 @@ export const runEventSchemas = {
     definition: z.unknown(),
     /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
     subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
-    forkedFrom: z.object({ runId: z.string(), seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
+    forkedFrom: z.object({ runId: runIdSchema, seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
     /** A fork starts at its checkpoint's frontier instead of the graph's entry. */
     start: z.array(z.string()).optional(),
     /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
-    cacheRuns: z.array(z.string()).optional(),
+    cacheRuns: z.array(runIdSchema).max(64).optional(),
   })),
   'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),
   'run.awaiting': event('run.awaiting', z.object({ reason: z.enum(['input', 'tool_approval']), requestIds: z.array(z.string()).optional() })),

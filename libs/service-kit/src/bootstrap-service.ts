@@ -1,18 +1,34 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger, PinoNestLogger } from '@spindle/telemetry';
+import type { FastifyHttpOptions } from 'fastify';
 import type { ServiceConfig } from './service-config';
 
+/**
+ * Fastify options a service may add: how requests Fastify or Node refuse before routing are
+ * answered (`frameworkErrors`, `clientErrorHandler`), router limits, the HTTP server's limits.
+ */
+export type ServiceFastifyOptions = Pick<FastifyHttpOptions<Server>, 'frameworkErrors' | 'clientErrorHandler' | 'routerOptions' | 'http'>;
+
+export interface BootstrapOptions {
+  bodyLimit?: number;
+  beforeListen?: (app: NestFastifyApplication) => void;
+  ownBodyParser?: boolean;
+  fastify?: ServiceFastifyOptions;
+}
+
 /** Builds a Nest app on Fastify with JSON logs and graceful shutdown, and starts listening. */
-export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: { bodyLimit?: number; beforeListen?: (app: NestFastifyApplication) => void; ownBodyParser?: boolean } = {}): Promise<INestApplication> {
+export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: BootstrapOptions = {}): Promise<INestApplication> {
   const logger = createLogger(config.service, { level: config.logLevel });
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule as never,
-    new FastifyAdapter({ bodyLimit: opts.bodyLimit ?? 1_048_576, logger: false }),
+    new FastifyAdapter({ ...opts.fastify, bodyLimit: opts.bodyLimit ?? 1_048_576, logger: false }),
     { logger: new PinoNestLogger(logger), abortOnError: false, bodyParser: !opts.ownBodyParser },
   );
   app.enableShutdownHooks();
+  exitByDeadline(logger, config.shutdownDeadlineMs);
   opts.beforeListen?.(app);
   await app.listen(config.port, config.host);
   logger.info({ port: config.port, namespace: config.namespace || undefined }, `${config.service} listening`);
@@ -25,4 +41,19 @@ export function runMain(service: string, main: () => Promise<unknown>): void {
     createLogger(service).fatal({ err: e }, (e as Error)?.message ?? String(e));
     process.exit(1);
   });
+}
+
+/**
+ * The backstop of a graceful shutdown: whatever still runs (a drain NATS never answers, code
+ * that ignores its abort signal) cannot keep the process past its deadline after SIGTERM.
+ */
+function exitByDeadline(logger: { warn(obj: object, msg: string): void }, deadlineMs: number): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      setTimeout(() => {
+        logger.warn({ deadlineMs }, `still running ${deadlineMs} ms after ${signal}; exiting`);
+        process.exit(1);
+      }, deadlineMs).unref();
+    });
+  }
 }

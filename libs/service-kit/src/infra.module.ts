@@ -44,13 +44,14 @@ export class InfraModule {
           provide: READINESS,
           inject: [BUS, DATABASE],
           useFactory: (bus: Bus, db: Kysely<unknown> | null): ReadinessCheck[] => [
-            { name: 'nats', check: async () => void (await bus.nc.flush()) },
+            // A JetStream round trip, not just the socket: a service whose JetStream requests time out is not ready.
+            { name: 'nats', check: async () => void (await bus.jsm.getAccountInfo()) },
             ...(db ? [{ name: 'postgres', check: async () => void (await sql`select 1`.execute(db)) }] : []),
           ],
         },
         InfraShutdown,
       ],
-      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, DATABASE],
+      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, DATABASE, READINESS],
     };
   }
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import type { BusAuth } from '@spindle/bus';
 import { z } from 'zod';
 
 /** Settings every Spindle service reads from its environment, parsed once at its edge. */
@@ -14,6 +16,10 @@ export interface ServiceConfig {
   readonly streamReplicas: number;
   /** Events larger than this keep their data in the object store (`SPINDLE_MAX_EVENT_BYTES`). */
   readonly maxEventBytes: number;
+  /** This service's own NATS credentials (subject permissions decide what it may publish). */
+  readonly natsAuth?: BusAuth;
+  /** After SIGTERM, the process exits at the latest this long later, whatever is still running. */
+  readonly shutdownDeadlineMs: number;
 }
 
 const envSchema = z.object({
@@ -26,6 +32,11 @@ const envSchema = z.object({
   SPINDLE_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   // Below the server's 1 MiB message limit with room for the envelope and headers.
   SPINDLE_MAX_EVENT_BYTES: z.coerce.number().int().min(1_024).max(900 * 1_024).default(256 * 1_024),
+  NATS_USER: z.string().min(1).optional(),
+  NATS_PASSWORD: z.string().optional(),
+  NATS_TOKEN: z.string().min(1).optional(),
+  NATS_CREDS: z.string().min(1).optional(),
+  SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(1_000).max(600_000).optional(),
 });
 
 export function parseServiceConfig(env: Record<string, string | undefined>, service: string, portVariable: string, defaultPort: number): ServiceConfig {
@@ -47,5 +58,20 @@ export function parseServiceConfig(env: Record<string, string | undefined>, serv
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     streamReplicas: e.SPINDLE_STREAM_REPLICAS,
     maxEventBytes: e.SPINDLE_MAX_EVENT_BYTES,
+    natsAuth: natsAuth(e),
+    shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 15_000,
   });
+}
+
+function natsAuth(e: z.infer<typeof envSchema>): BusAuth | undefined {
+  if (e.NATS_CREDS) {
+    try {
+      return { creds: readFileSync(e.NATS_CREDS, 'utf8') };
+    } catch (err) {
+      throw new Error(`NATS_CREDS names ${e.NATS_CREDS}, which cannot be read: ${(err as Error).message}`);
+    }
+  }
+  if (e.NATS_TOKEN) return { token: e.NATS_TOKEN };
+  if (e.NATS_USER) return { user: e.NATS_USER, pass: e.NATS_PASSWORD ?? '' };
+  return undefined;
 }

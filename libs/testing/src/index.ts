@@ -9,3 +9,6 @@ export type { SseFrame } from './sse-client';
 export { runLogArbitrary, referenceFold, withRunId, ARBITRARY_RUN_ID } from './run-log-arbitrary';
 export type { RunLogConstraints, ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './run-log-arbitrary';
 export { eventually, testBus, removeStreams, openTestSchema } from './test-helpers';
+export { startNatsServer, hasNatsServerBinary, natsServerBinary } from './nats-server-process';
+export type { NatsServerProcess, NatsServerOptions } from './nats-server-process';
+export { freePort } from './free-port';

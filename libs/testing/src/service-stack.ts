@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { join, resolve } from 'node:path';
 import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
 import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
+import { freePort } from './free-port';
 import { FakeOpenAIServer, type FakeOpenAIReply } from './fake-openai-server';
 import { testEnv, testNamespace } from './test-infra';
 
@@ -138,16 +138,5 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTE
       resolveExit();
     });
     child.kill(signal);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolvePort(port));
-    });
   });
 }

@@ -1,4 +1,4 @@
-import { isSpindleError, SpindleError, type ErrorInfo } from '@spindle/contracts';
+import { isInfrastructureFault, SpindleError, type ErrorInfo } from '@spindle/contracts';
 import { runGraph } from '../interpreter/run-graph';
 import { RunSuspended } from '../interpreter/suspension';
 import { changedKeys, failureOf } from './graph-outcome';
@@ -32,7 +32,7 @@ export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
       }),
     );
     const thrown = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-    const lost = thrown.find((e) => isSpindleError(e) && e.code === 'run_lost');
+    const lost = thrown.find(isInfrastructureFault);
     if (lost) throw lost;
     const unexpected = thrown.find((e) => !(e instanceof RunSuspended));
     if (unexpected) throw unexpected;

@@ -41,8 +41,9 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       stream: input.stream,
     },
   });
+  let result: ModelResult;
   try {
-    const result = await env.model.generate({
+    result = await env.model.generate({
       model: input.model,
       system: input.system,
       messages: input.messages,
@@ -51,22 +52,6 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       signal: ctx.signal,
       onDelta: input.stream ? (text) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, text }) : undefined,
     });
-    env.tokens.flush(ctx.spanId);
-    const runUsage = ctx.usage.add(result.usage);
-    await env.log.append({
-      type: 'model.completed',
-      ...span,
-      data: {
-        model: input.model,
-        text: result.text,
-        ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}),
-        usage: result.usage,
-        finishReason: result.finishReason,
-        durationMs: env.clock.now().getTime() - started,
-        runUsage,
-      },
-    });
-    return result;
   } catch (error) {
     env.tokens.flush(ctx.spanId);
     if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
@@ -74,6 +59,23 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
     await env.log.append({ type: 'model.failed', ...span, data: { model: input.model, error: info, durationMs: env.clock.now().getTime() - started } });
     throw error;
   }
+  env.tokens.flush(ctx.spanId);
+  const runUsage = ctx.usage.add(result.usage);
+  // Outside the provider's try: failing to record the answer is the log's fault, never the provider's.
+  await env.log.append({
+    type: 'model.completed',
+    ...span,
+    data: {
+      model: input.model,
+      text: result.text,
+      ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}),
+      usage: result.usage,
+      finishReason: result.finishReason,
+      durationMs: env.clock.now().getTime() - started,
+      runUsage,
+    },
+  });
+  return result;
 }
 
 /** A message's content hash: how later model spans refer to it without copying it again. */

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '@spindle/contracts';
+import { isInfrastructureFault, type ErrorInfo } from '@spindle/contracts';
 import { toErrorInfo } from '../interpreter/error-info';
 import type { ToolCall } from '../ports';
 import { placed, type NodeContext } from './node-executor';
@@ -24,6 +24,7 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
     outcome = { ok: true, result: result ?? null };
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
+    if (isInfrastructureFault(error)) throw error;
     outcome = { ok: false, error: toErrorInfo(error, 'tool_failed', () => env.ids.correlationId(), env.reportRedacted) };
   }
   const durationMs = env.clock.now().getTime() - started;

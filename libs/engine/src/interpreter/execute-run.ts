@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEventDraft, Usage } from '@spindle/contracts';
+import { isSpindleError, type ErrorInfo, type RunEventDraft, type Usage } from '@spindle/contracts';
 import { graphStructureHash } from '../definition/graph-structure';
 import type { WorkflowDefinition } from '../definition/workflow-definition.schema';
 import { toGraph } from '../patterns/compile-pattern';
@@ -67,13 +67,20 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
       await env.log.append({ type: 'run.yielded', ...run, data: { reason: e.reason, worker: start.worker } });
       return { status: 'yielded', usage: usage.snapshot() };
     }
-    throw e;
+    if (!isLogFull(e)) throw e;
+    outcome = { status: 'failed', error: { code: e.code, message: e.message }, state: start.state };
   }
   const durationMs = env.clock.now().getTime() - began;
   const totals = usage.snapshot();
   if (outcome.status === 'completed') {
-    await env.log.append({ type: 'run.completed', ...run, data: { output: { ...outcome.state }, durationMs, usage: totals } });
-    return { status: 'completed', output: outcome.state, usage: totals };
+    try {
+      await env.log.append({ type: 'run.completed', ...run, data: { output: { ...outcome.state }, durationMs, usage: totals } });
+      return { status: 'completed', output: outcome.state, usage: totals };
+    } catch (e) {
+      // The final state does not fit the log: the run fails, recorded in an event that always fits.
+      if (!isLogFull(e)) throw e;
+      outcome = { status: 'failed', error: { code: e.code, message: e.message }, state: outcome.state };
+    }
   }
   if (outcome.error.code === 'canceled') {
     await env.log.append({ type: 'run.canceled', ...run, data: { reason: outcome.error.message, durationMs } });
@@ -81,4 +88,8 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   }
   await env.log.append({ type: 'run.failed', ...run, data: { error: outcome.error, durationMs, usage: totals } });
   return { status: 'failed', error: outcome.error, usage: totals };
+}
+
+function isLogFull(e: unknown): e is { code: 'run_log_limit_exceeded'; message: string } {
+  return isSpindleError(e) && e.code === 'run_log_limit_exceeded';
 }

@@ -1,4 +1,4 @@
-import { isSpindleError, type ErrorInfo } from '@spindle/contracts';
+import { isInfrastructureFault, isSpindleError, type ErrorInfo } from '@spindle/contracts';
 import type { NodeContainer, WorkflowNode } from '../definition/workflow-definition.schema';
 import type { RunEnvironment } from './run-environment';
 import { runNode, type NodePlacement } from './run-node';
@@ -63,6 +63,6 @@ function handlesByNode(graph: NodeContainer): Map<string, Set<string>> {
 
 function abortError(reason: unknown): ErrorInfo {
   if (!isSpindleError(reason)) return { code: 'canceled', message: 'run aborted' };
-  if (reason.code === 'run_lost') throw reason;
+  if (isInfrastructureFault(reason)) throw reason;
   return { code: reason.code, message: reason.message };
 }

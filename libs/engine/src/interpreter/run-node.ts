@@ -1,4 +1,4 @@
-import { isSpindleError, SpindleError, type ErrorInfo } from '@spindle/contracts';
+import { isInfrastructureFault, isSpindleError, SpindleError, type ErrorInfo } from '@spindle/contracts';
 import type { WorkflowNode } from '../definition/workflow-definition.schema';
 import { executors } from '../executors/executors';
 import type { NodeExecutor } from '../executors/node-executor';
@@ -85,7 +85,8 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
     if (isPause(e)) throw e;
     // An abort (cancel, run or node timeout, lost run) wins over whatever error the abort caused.
     const reason = deadline.signal.aborted && isSpindleError(deadline.signal.reason) ? deadline.signal.reason : e;
-    if (isSpindleError(reason) && reason.code === 'run_lost') throw reason;
+    // The log's failure, not the node's: nothing is recorded, the runner stops or hands the run back.
+    if (isInfrastructureFault(reason) || isInfrastructureFault(e)) throw isInfrastructureFault(reason) ? reason : e;
     const error = toErrorInfo(reason, executor.failureCode, () => env.ids.correlationId(), env.reportRedacted);
     await env.log.append({ type: 'node.failed', ...span, data: { nodeType: node.type, error, durationMs: elapsed() } });
     return { ok: false, error: { ...error, nodeId: node.id } };

@@ -1,0 +1,60 @@
+import { SpindleError } from '@spindle/contracts';
+
+const TRANSIENT = new Set(['TimeoutError', 'NoRespondersError', 'ConnectionError', 'ClosedConnectionError', 'DrainingConnectionError', 'RequestError', 'JetStreamNotEnabled']);
+
+/**
+ * NATS did not answer (down, restarting, JetStream recovering, this connection closing): the
+ * operation may succeed later and says nothing about the data or the run.
+ */
+export function isBusFault(e: unknown): boolean {
+  if (e instanceof SpindleError) return e.code === 'bus_unavailable';
+  const err = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
+  if (typeof err?.name === 'string' && TRANSIENT.has(err.name)) return true;
+  // JetStream answers 503 while it has no leader for the stream (restart, recovery).
+  if (err?.name === 'JetStreamApiError' && err.status === 503) return true;
+  if (err?.name === 'JetStreamStatusError' && (err.code === 503 || err.code === 408)) return true;
+  return typeof err?.message === 'string' && /\b(timeout|timed out|no responders|disconnect|connection closed|connection draining)\b/i.test(err.message);
+}
+
+/** The error as callers classify it: a bus fault becomes `bus_unavailable`, anything else stays. */
+export function asBusFault(e: unknown, what: string): unknown {
+  if (e instanceof SpindleError || !isBusFault(e)) return e;
+  return new SpindleError('bus_unavailable', `NATS did not answer while ${what}: ${(e as Error).message}`, { cause: e });
+}
+
+export interface BusRetry {
+  /** Give up (`bus_unavailable`) once NATS has not answered for this long. */
+  retryForMs: number;
+  /** Stop retrying at once (a runner past its shutdown grace). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails for a reason that is not a bus fault, or the bus has
+ * been unavailable for `retryForMs` (then `bus_unavailable`). Backs off from 100 ms to 2 s.
+ * `attempt` must be safe to repeat (a message id, an expected position).
+ */
+export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>, opts: BusRetry): Promise<T> {
+  const deadline = Date.now() + opts.retryForMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isBusFault(e)) throw e;
+      if (opts.signal?.aborted || Date.now() + wait > deadline) throw asBusFault(e, what);
+      await sleep(wait, opts.signal);
+    }
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
