@@ -1,5 +1,6 @@
+import net from 'node:net';
 import { readRunLog } from '@spindle/bus';
-import { startStack, type Stack } from '@spindle/testing';
+import { eventually, startStack, type Stack } from '@spindle/testing';
 
 interface Problem {
   status: number;
@@ -7,6 +8,35 @@ interface Problem {
   detail: string;
   errors?: Array<{ field: string; node?: string; message: string }>;
 }
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Problem;
+}
+
+/**
+ * Sends bytes as they are (no client to tidy them up) and reads the answer until the server
+ * closes the connection: for requests Node's HTTP parser or Fastify's router refuse.
+ */
+function rawHttp(port: number, request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(rest.join('\r\n\r\n')) as Problem });
+    });
+  });
+}
+
+/** A JSON body whose `input` nests arrays `levels` deep (the body's own object is one level more). */
+const deepInput = (levels: number) => `{"input":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 
 /** Bad input is refused with problem+json before anything is stored, queued or streamed. */
 describe('refusals', () => {
@@ -93,7 +123,7 @@ describe('refusals', () => {
     const started = await call('/v1/workflows/ok/runs', json('POST', {}));
     expect(started.status).toBe(202);
     const runId = (started.body as unknown as { runId: string }).runId;
-    for (const bad of ['abc', '-1', '1.5', '9'.repeat(20)]) {
+    for (const bad of ['abc', '-1', '1.5', '9'.repeat(20), '1e3', '0x10', '01']) {
       const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': bad } });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -127,5 +157,227 @@ describe('refusals', () => {
     const { events } = await readRunLog(stack.bus, runId);
     expect(events.length).toBeGreaterThan(0);
     for (const p of stack.processes) expect(p.child.exitCode).toBeNull();
+  });
+  describe('hostile input', () => {
+    const expectProblem = (res: { status: number; type: string; body: Problem }, status: number, code: string, what: string) =>
+      expect({ what, status: res.status, json: res.type.startsWith('application/problem+json'), code: res.body?.code }).toEqual({ what, status, json: true, code });
+    const queuedCommands = async () => (await stack.bus.jsm.streams.info(stack.bus.names.commandsStream)).state.last_seq;
+    const workflowNames = async () => ((await call('/v1/workflows')).body as unknown as { workflows: Array<{ name: string }> }).workflows.map((w) => w.name).sort();
+    const port = () => Number(new URL(stack.gatewayUrl).port);
+
+    it("refuses path ids that cannot exist at the edge: the route's own not-found for a lookup, validation_failed for a name to create", async () => {
+      const [commandsBefore, namesBefore] = [await queuedCommands(), await workflowNames()];
+      const cases: Array<[string, RequestInit, number, string]> = [
+        ['/v1/workflows/%00', {}, 404, 'workflow_not_found'],
+        ['/v1/workflows/%00/versions', {}, 404, 'workflow_not_found'],
+        ['/v1/workflows/%00/graph', {}, 404, 'workflow_not_found'],
+        ['/v1/workflows/%00', { method: 'DELETE', headers: { 'content-type': 'application/json' } }, 404, 'workflow_not_found'],
+        ['/v1/workflows/%00/runs', json('POST', {}), 404, 'workflow_not_found'],
+        ['/v1/agents/%00', {}, 404, 'not_found'],
+        ['/v1/agents/%00', { method: 'DELETE', headers: { 'content-type': 'application/json' } }, 404, 'not_found'],
+        ['/v1/runs/%00', {}, 404, 'run_not_found'],
+        ['/v1/runs/%00/trace', {}, 404, 'run_not_found'],
+        ['/v1/runs/%00/events', {}, 404, 'run_not_found'],
+        ['/v1/runs/%00/checkpoints', {}, 404, 'run_not_found'],
+        ['/v1/runs/%00/requests', {}, 404, 'run_not_found'],
+        ['/v1/runs/%00/cancel', json('POST', {}), 404, 'run_not_found'],
+        ['/v1/runs/%00/fork', json('POST', {}), 404, 'run_not_found'],
+        [`/v1/runs/${'a'.repeat(65)}`, {}, 404, 'run_not_found'],
+        ['/v1/runs/01NOSUCHRUN/requests/%00/respond', json('POST', { approved: true }), 404, 'request_not_found'],
+        ['/v1/workflows/%00', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }), 400, 'validation_failed'],
+        ['/v1/workflows/Upper', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }), 400, 'validation_failed'],
+        ['/v1/agents/%00', json('PUT', { model: 'offline:echo' }), 400, 'validation_failed'],
+        // Ids inside a body or a query are fields: validation_failed naming them.
+        ['/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: 'cp-1\u0000' }), 400, 'validation_failed'],
+        ['/v1/runs?workflow=%00', {}, 400, 'validation_failed'],
+        [`/v1/runs?cursor=${Buffer.from(JSON.stringify(['2026-01-01 00:00:00+00', 'x\u0000'])).toString('base64url')}`, {}, 400, 'validation_failed'],
+        [`/v1/requests?cursor=${Buffer.from(JSON.stringify(['2026-01-01\u0000', 'req_1'])).toString('base64url')}`, {}, 400, 'validation_failed'],
+        // What the catalog stores must fit Postgres jsonb, which has no U+0000.
+        ['/v1/workflows/nul', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 'a\u0000b' } }] }), 400, 'validation_failed'],
+      ];
+      for (const [path, init, status, code] of cases) expectProblem(await call(path, init), status, code, `${init.method ?? 'GET'} ${path}`);
+      expect((await call('/v1/runs/%00/cancel', json('POST', {}))).body.detail).toContain('"\\u0000"');
+      expect((await call('/v1/workflows/%00', json('PUT', {}))).body.errors).toEqual([expect.objectContaining({ field: 'name' })]);
+      expect((await call('/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: '\u0000' }))).body.errors).toEqual([expect.objectContaining({ field: 'checkpointId' })]);
+      expect([await queuedCommands(), await workflowNames()]).toEqual([commandsBefore, namesBefore]);
+    });
+
+    it('reads seqs, limits and versions as plain decimal integers within their range, in queries, headers and bodies', async () => {
+      const commandsBefore = await queuedCommands();
+      const started = await call('/v1/workflows/ok/runs', json('POST', {}));
+      const runId = (started.body as unknown as { runId: string }).runId;
+      const queries: Array<[string, string]> = [
+        ['/v1/workflows/ok/graph?version=99999999999', 'query.version'],
+        ['/v1/workflows/ok/graph?version=0', 'query.version'],
+        ['/v1/workflows/ok/graph?version=1e0', 'query.version'],
+        [`/v1/runs/${runId}/events?after=0x10`, 'query.after'],
+        [`/v1/runs/${runId}/events?after=1e3`, 'query.after'],
+        [`/v1/runs/${runId}/events?after=-1`, 'query.after'],
+        [`/v1/runs/${runId}/events?after=9007199254740992`, 'query.after'],
+        [`/v1/runs/${runId}/events?after=1&after=2`, 'query.after'],
+        ['/v1/runs?limit=1e1', 'query.limit'],
+        ['/v1/runs?limit=201', 'query.limit'],
+        ['/v1/requests?limit=0x10', 'query.limit'],
+      ];
+      for (const [path, field] of queries) {
+        const res = await call(path);
+        expectProblem(res, 400, 'validation_failed', path);
+        expect(res.body.errors?.map((e) => e.field)).toEqual([field]);
+      }
+      for (const bad of ['1e3', '0x10']) {
+        const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': bad } });
+        expect({ status: res.status, code: ((await res.json()) as Problem).code }).toEqual({ status: 400, code: 'invalid_last_event_id' });
+      }
+      const tooBig = await call('/v1/workflows/ok/runs', json('POST', { version: 99_999_999_999 }));
+      expectProblem(tooBig, 400, 'validation_failed', 'body version');
+      expect(tooBig.body.errors?.map((e) => e.field)).toEqual(['version']);
+      expectProblem(await call(`/v1/runs/${runId}/requests/req_1/respond`, json('POST', { approved: true, definitionVersion: 2 ** 31 })), 400, 'validation_failed', 'definitionVersion');
+      // Only the run this test started was queued; the plain spellings still work.
+      expect(await queuedCommands()).toBe(commandsBefore + 1);
+      expect((await call(`/v1/runs/${runId}/events?after=0`)).status).toBe(200);
+      expect((await call('/v1/workflows/ok/graph?version=1')).status).toBe(200);
+    });
+
+    it('refuses a body nested deeper than the limit before parsing it, and takes one at the limit', async () => {
+      const commandsBefore = await queuedCommands();
+      const namesBefore = await workflowNames();
+      for (const levels of [64, 5_000, 8_000]) {
+        const res = await call('/v1/workflows/ok/runs', json('POST', deepInput(levels)));
+        expectProblem(res, 400, 'nesting_too_deep', `input ${levels} deep`);
+        expect(res.body.detail).toContain('64 levels');
+      }
+      const deepDefinition = `{"kind":"graph","nodes":[{"id":"a","type":"set","values":{"x":${'['.repeat(5_000)}${']'.repeat(5_000)}}}]}`;
+      expectProblem(await call('/v1/workflows/deep', json('PUT', deepDefinition)), 400, 'nesting_too_deep', 'definition');
+      expect([await queuedCommands(), await workflowNames()]).toEqual([commandsBefore, namesBefore]);
+
+      // 63 levels of input inside the body's object: exactly 64, accepted and run to the end.
+      const atLimit = await call('/v1/workflows/ok/runs', json('POST', deepInput(63)));
+      expect(atLimit.status).toBe(202);
+      const runId = (atLimit.body as unknown as { runId: string }).runId;
+      await eventually(async () => expect((await readRunLog(stack.bus, runId)).events.at(-1)?.type).toBe('run.completed'));
+    });
+
+    it('answers what Node and Fastify refuse before routing as problem+json with a Spindle code', async () => {
+      const commandsBefore = await queuedCommands();
+      const post = (headers: string) => `POST /v1/workflows/ok/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}\r\n{}`;
+      const raw: Array<[string, string, number, string]> = [
+        ['bad percent-encoding', 'GET /v1/runs/%ZZ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, 'invalid_request'],
+        ['Content-Length not a number', post('Content-Length: abc\r\n'), 400, 'invalid_request'],
+        ['two different Content-Lengths', post('Content-Length: 2\r\nContent-Length: 3\r\n'), 400, 'invalid_request'],
+        ['negative Content-Length', post('Content-Length: -2\r\n'), 400, 'invalid_request'],
+        ['headers past the limit', `GET /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+        ['a header name with a space', 'GET /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n', 400, 'invalid_request'],
+      ];
+      for (const [what, request, status, code] of raw) {
+        const res = await rawHttp(port(), request);
+        expect({ what, status: res.status, type: res.headers['content-type'], code: res.body.code, bodyStatus: res.body.status }).toEqual({
+          what,
+          status,
+          type: expect.stringContaining('application/problem+json'),
+          code,
+          bodyStatus: status,
+        });
+      }
+      // Node's parser errors end the connection: the bytes after them cannot be trusted.
+      expect((await rawHttp(port(), post('Content-Length: abc\r\n'))).headers.connection).toBe('close');
+
+      expectProblem(await call(`/v1/runs/${'a'.repeat(101)}`), 414, 'uri_too_long', 'path segment of 101');
+      expectProblem(await call(`/v1/workflows/${'a'.repeat(101)}/runs`, json('POST', {})), 414, 'uri_too_long', 'name of 101');
+      expectProblem(await call('/assets/no-such-file.js'), 404, 'not_found', 'console asset');
+      // `%2F` keeps the client from resolving the dots itself; the router decodes them into the file name.
+      const outside = await call('/assets/..%2F..%2F..%2Fpackage.json');
+      expectProblem(outside, 404, 'not_found', 'console asset outside the build');
+      expect(outside.body.detail).toContain('no console file');
+      expectProblem(await call('/v1/workflows/ok', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' }), 404, 'not_found', 'unknown method');
+      expect(await queuedCommands()).toBe(commandsBefore);
+    });
+  });
+
+  describe('cross-origin requests', () => {
+    const ALLOWED = 'http://app.example';
+    let corsGateway: string;
+    let waitingRun: string;
+    const queuedCommands = async () => (await stack.bus.jsm.streams.info(stack.bus.names.commandsStream)).state.last_seq;
+    const log = async (runId: string) => (await readRunLog(stack.bus, runId)).events;
+
+    beforeAll(async () => {
+      corsGateway = `http://127.0.0.1:${(await stack.startService('gateway', { SPINDLE_CORS_ORIGINS: `${ALLOWED},http://localhost:5173` })).port}`;
+      const saved = await call('/v1/workflows/asks', json('PUT', { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }] }));
+      expect(saved.status).toBe(201);
+      waitingRun = ((await call('/v1/workflows/asks/runs', json('POST', {}))).body as unknown as { runId: string }).runId;
+      await eventually(async () => expect((await log(waitingRun)).at(-1)?.type).toBe('run.awaiting'), 200);
+    });
+
+    it('refuses state changes from pages on other origins, and any without application/json, before a handler runs', async () => {
+      const commandsBefore = await queuedCommands();
+      const refused: Array<[string, string, RequestInit, number, string]> = [
+        ['a start from another origin', '/v1/workflows/ok/runs', json('POST', {}, { origin: 'http://evil.example' }), 403, 'cross_origin_refused'],
+        ['a start marked cross-site', '/v1/workflows/ok/runs', json('POST', {}, { 'sec-fetch-site': 'cross-site' }), 403, 'cross_origin_refused'],
+        ['a start marked same-site', '/v1/workflows/ok/runs', json('POST', {}, { 'sec-fetch-site': 'same-site' }), 403, 'cross_origin_refused'],
+        ['a start from a sandboxed page', '/v1/workflows/ok/runs', json('POST', {}, { origin: 'null' }), 403, 'cross_origin_refused'],
+        ['a simple text/plain cancel from another origin', `/v1/runs/${waitingRun}/cancel`, { method: 'POST', headers: { origin: 'http://evil.example' }, body: '{}' }, 403, 'cross_origin_refused'],
+        ['a delete from another origin', '/v1/workflows/ok', { method: 'DELETE', headers: { origin: 'http://evil.example', 'content-type': 'application/json' } }, 403, 'cross_origin_refused'],
+        ['a bodyless cancel without a content type', `/v1/runs/${waitingRun}/cancel`, { method: 'POST' }, 415, 'unsupported_media_type'],
+        ['a cancel sent as text/plain', `/v1/runs/${waitingRun}/cancel`, { method: 'POST', body: '{}' }, 415, 'unsupported_media_type'],
+        ['a form post', '/v1/workflows/ok/runs', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=x' }, 415, 'unsupported_media_type'],
+        ['a delete without a content type', '/v1/workflows/ok', { method: 'DELETE' }, 415, 'unsupported_media_type'],
+      ];
+      for (const [what, path, init, status, code] of refused) {
+        const res = await call(path, init);
+        expect({ what, status: res.status, type: res.type, code: res.body.code }).toEqual({ what, status, type: expect.stringContaining('application/problem+json'), code });
+      }
+      // Nothing was queued, canceled or deleted.
+      expect(await queuedCommands()).toBe(commandsBefore);
+      expect((await log(waitingRun)).at(-1)?.type).toBe('run.awaiting');
+      expect((await call('/v1/workflows/ok')).status).toBe(200);
+
+      // The console's own page (same origin, as a browser marks it) and clients that are not browsers go on.
+      const own = await call('/v1/workflows/ok/runs', json('POST', {}, { origin: stack.gatewayUrl, 'sec-fetch-site': 'same-origin' }));
+      expect(own.status).toBe(202);
+      expect((await call('/v1/workflows/ok/runs', json('POST', {}))).status).toBe(202);
+      const canceled = await call(`/v1/runs/${waitingRun}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.gatewayUrl } });
+      expect(canceled.status).toBe(200);
+      expect((await log(waitingRun)).at(-1)?.type).toBe('run.canceled');
+    });
+
+    it('answers preflights and marks responses readable for allow-listed origins only', async () => {
+      const preflight = (origin: string) =>
+        fetch(`${corsGateway}/v1/workflows/ok/runs`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key' } });
+      const allowed = await preflight(ALLOWED);
+      expect(allowed.status).toBe(204);
+      expect(Object.fromEntries([...allowed.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'))).toEqual({
+        'access-control-allow-origin': ALLOWED,
+        'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE',
+        'access-control-allow-headers': 'content-type, idempotency-key, last-event-id, authorization, traceparent',
+        'access-control-max-age': '600',
+        vary: 'Origin',
+      });
+      const other = await preflight('http://evil.example');
+      expect(other.status).toBe(403);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+      expect(((await other.json()) as Problem).code).toBe('cross_origin_refused');
+
+      // An allowed page may start a run and read the answer, its Location and the stream.
+      const commandsBefore = await queuedCommands();
+      const started = await fetch(`${corsGateway}/v1/workflows/ok/runs`, { method: 'POST', headers: { origin: ALLOWED, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{}' });
+      expect(started.status).toBe(202);
+      expect(started.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      expect(started.headers.get('access-control-expose-headers')).toBe('Location, Idempotent-Replayed');
+      expect(started.headers.get('vary')).toBe('Origin');
+      expect(await queuedCommands()).toBe(commandsBefore + 1);
+      const { runId } = (await started.json()) as { runId: string };
+      const stream = await fetch(`${corsGateway}/v1/runs/${runId}/events`, { headers: { origin: ALLOWED, accept: 'text/event-stream' } });
+      expect(stream.headers.get('content-type')).toContain('text/event-stream');
+      expect(stream.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      await stream.body?.cancel();
+      const missing = await fetch(`${corsGateway}/v1/runs/01NOSUCHRUN`, { headers: { origin: ALLOWED } });
+      expect({ status: missing.status, allow: missing.headers.get('access-control-allow-origin') }).toEqual({ status: 404, allow: ALLOWED });
+
+      // Any other page may send a read (browsers do), but gets no CORS header, so it cannot read the answer.
+      const read = await fetch(`${corsGateway}/v1/runs/${runId}`, { headers: { origin: 'http://evil.example' } });
+      expect(read.status).toBe(200);
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await fetch(`${stack.gatewayUrl}/v1/runs/${runId}`, { headers: { origin: ALLOWED } })).headers.get('access-control-allow-origin')).toBeNull();
+    });
   });
 });

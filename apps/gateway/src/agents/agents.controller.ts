@@ -3,9 +3,10 @@ import { SpindleError } from '@spindle/contracts';
 import { agentSpecSchema } from '@spindle/engine';
 import type { FastifyReply } from 'fastify';
 import { parseBody } from '../http/parse-body';
+import { AgentNameParam, NewAgentNameParam } from '../http/path-params';
+import { refuseNulCharacters } from '../http/storable-json';
 import { AgentCatalogRepository } from './agent-catalog.repository';
 
-const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const agentBodySchema = agentSpecSchema.omit({ name: true });
 
 /** `PUT /v1/agents/{name}`: agents that patterns name with `{ "ref": "<name>" }`. */
@@ -14,8 +15,8 @@ export class AgentsController {
   constructor(private readonly agents: AgentCatalogRepository) {}
 
   @Put(':name')
-  async save(@Param('name') name: string, @Body() body: unknown, @Res() reply: FastifyReply) {
-    if (!AGENT_NAME.test(name)) throw new SpindleError('validation_failed', 'an agent name is an identifier (letters, digits, _)', { issues: [{ field: 'name', message: 'invalid agent name' }] });
+  async save(@Param('name', NewAgentNameParam) name: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+    refuseNulCharacters(body);
     const spec = { name, ...parseBody(agentBodySchema, body ?? {}) };
     const { version, created } = await this.agents.save(spec);
     return reply.status(created ? 201 : 200).header('location', `/v1/agents/${name}`).send({ name, version, created });
@@ -27,7 +28,7 @@ export class AgentsController {
   }
 
   @Get(':name')
-  async get(@Param('name') name: string) {
+  async get(@Param('name', AgentNameParam) name: string) {
     const agent = await this.agents.find(name);
     if (!agent) throw new SpindleError('not_found', `no agent named "${name}"`);
     return agent;
@@ -35,7 +36,7 @@ export class AgentsController {
 
   @Delete(':name')
   @HttpCode(204)
-  async remove(@Param('name') name: string) {
+  async remove(@Param('name', AgentNameParam) name: string) {
     if (!(await this.agents.delete(name))) throw new SpindleError('not_found', `no agent named "${name}"`);
   }
 }

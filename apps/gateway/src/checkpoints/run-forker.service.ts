@@ -3,14 +3,13 @@ import { EMPTY_LOG, lastEventOf, publishRunCommand, query, readRunLog, RunLogWri
 import { SpindleError, type CheckpointQueryResults, type RunEvent, type RunEventOf } from '@spindle/contracts';
 import { ulid } from 'ulid';
 import { z } from 'zod';
+import { CHECKPOINT_ID, RUN_ID } from '../http/path-params';
 import type { IdempotencyKeysRepository } from '../runs/idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from '../runs/idempotent-creation';
 
-const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 export const forkBodySchema = z.strictObject({
   /** The checkpoint to fork from; the run's latest when absent. */
-  checkpointId: z.string().min(1).max(100).optional(),
+  checkpointId: z.string().regex(CHECKPOINT_ID, 'not a checkpoint id (letters, digits, _ or -; at most 64)').optional(),
   /** State keys to overwrite in the checkpoint's state before the fork runs. */
   state: z.record(z.string(), z.unknown()).optional(),
 });

@@ -3,6 +3,7 @@ import { isSpindleError, SpindleError } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusByCode } from './http-status.map';
+import { PROBLEM_JSON, problemBody } from './problem-response';
 
 /** Every error leaves as `application/problem+json` with a stable `code`. */
 @Catch()
@@ -17,29 +18,20 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const status = httpStatusByCode[error.code];
     if (status >= 500) this.logger.error({ err: exception, url: request.url }, 'request failed');
     if (reply.sent || reply.raw.headersSent) return;
-    void reply
-      .status(status)
-      .header('content-type', 'application/problem+json')
-      .send({
-        type: `https://spindle.dev/problems/${error.code}`,
-        title: error.code.replace(/_/g, ' '),
-        status,
-        code: error.code,
-        detail: error.message,
-        instance: request.url,
-        ...(error.issues ? { errors: error.issues } : {}),
-      });
+    void reply.status(status).header('content-type', PROBLEM_JSON).send(problemBody(error, request.url, status));
   }
 
   private toSpindleError(e: unknown): SpindleError {
     if (isSpindleError(e)) return e;
-    // Nest hands Fastify's own request errors (body too large, media type) over as HTTP exceptions.
+    // Nest hands Fastify's own request errors (body too large, media type, a body shorter than its
+    // Content-Length) over as HTTP exceptions. Fields are checked by our own code, so what is left
+    // at 4xx is the HTTP request itself being malformed.
     if (e instanceof HttpException) {
       const status = e.getStatus();
       if (status === 404) return new SpindleError('not_found', 'no such route');
       if (status === 413) return new SpindleError('payload_too_large', `the body is larger than this server accepts (${e.message})`);
       if (status === 415) return new SpindleError('unsupported_media_type', 'send the body as application/json');
-      if (status < 500) return new SpindleError('validation_failed', e.message);
+      if (status < 500) return new SpindleError('invalid_request', `malformed HTTP request: ${e.message}`);
     }
     return new SpindleError('internal', 'internal error');
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_VERSION } from '../http/decimal-integer';
 
 /** `POST /v1/runs/{id}/requests/{requestId}/respond`: an input answer or an approval decision. */
 export const answerBodySchema = z.strictObject({
@@ -15,6 +16,6 @@ export const answerBodySchema = z.strictObject({
   // either
   respondedBy: z.string().min(1).max(200).optional(),
   /** Continue the run on this catalog version of its workflow (its graph structure must match). */
-  definitionVersion: z.number().int().positive().optional(),
+  definitionVersion: z.number().int().min(1).max(MAX_VERSION).optional(),
 });
 export type AnswerBody = z.infer<typeof answerBodySchema>;

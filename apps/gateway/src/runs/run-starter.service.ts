@@ -11,6 +11,7 @@ import type { AgentCatalogRepository } from '../agents/agent-catalog.repository'
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { MAX_VERSION } from '../http/decimal-integer';
 import { parseBody } from '../http/parse-body';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from './idempotent-creation';
@@ -20,7 +21,7 @@ export const startRunBodySchema = z.strictObject({
   /** Initial state, merged first; `input` is then written to `state.input`. */
   state: z.record(z.string(), z.unknown()).optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
-  version: z.number().int().positive().optional(),
+  version: z.number().int().min(1).max(MAX_VERSION).optional(),
   /** With `Accept: text/event-stream`: cancel the run if the client disconnects before it ends. */
   cancelOnDisconnect: z.boolean().optional(),
 });

@@ -7,7 +7,10 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
+import { MAX_SEQ, parseDecimalInteger, queryInteger } from '../http/decimal-integer';
+import { listCursor, listLimit, workflowNameFilter } from '../http/list-query';
 import { parseBody } from '../http/parse-body';
+import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
 import { checkIdempotencyKey } from './idempotent-creation';
 import { OpenStreamsRegistry } from './open-streams.registry';
@@ -18,13 +21,14 @@ import { RunReads } from './run-reads.service';
 import { RunStarter } from './run-starter.service';
 
 const listQuerySchema = z.strictObject({
-  workflow: z.string().min(1).optional(),
+  workflow: workflowNameFilter.optional(),
   status: runStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).optional(),
+  limit: listLimit,
+  cursor: listCursor.optional(),
 });
 const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
-const eventsQuerySchema = z.strictObject({ after: z.coerce.number().int().nonnegative().default(0) });
+const SEQ_RANGE = { min: 0, max: MAX_SEQ };
+const eventsQuerySchema = z.strictObject({ after: queryInteger(SEQ_RANGE).default(0) });
 
 @Controller('v1')
 export class RunsController {
@@ -40,7 +44,7 @@ export class RunsController {
   ) {}
 
   @Post('workflows/:name/runs')
-  async start(@Param('name') name: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async start(@Param('name', WorkflowNameParam) name: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     checkIdempotencyKey(key);
     const cancelOnDisconnect = (body as { cancelOnDisconnect?: unknown } | null)?.cancelOnDisconnect === true;
     if (!wantsEventStream(req)) {
@@ -70,25 +74,25 @@ export class RunsController {
   }
 
   @Get('runs/:id')
-  get(@Param('id') id: string) {
+  get(@Param('id', RunIdParam) id: string) {
     return this.reads.summary(id);
   }
 
   @Get('runs/:id/trace')
-  trace(@Param('id') id: string) {
+  trace(@Param('id', RunIdParam) id: string) {
     return this.reads.trace(id);
   }
 
   /** Cancels a queued, running or waiting run: `200` once canceled, `202` while its runner is stopping it. */
   @Post('runs/:id/cancel')
-  async cancel(@Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  async cancel(@Param('id', RunIdParam) id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
     const { reason } = parseBody(cancelBodySchema, body ?? {});
     const outcome = await this.canceller.cancel(id, reason);
     return reply.status(outcome.status === 'canceled' ? 200 : 202).send(outcome);
   }
 
   @Get('runs/:id/events')
-  async events(@Param('id') id: string, @Query() query: unknown, @Headers('last-event-id') lastEventId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async events(@Param('id', RunIdParam) id: string, @Query() query: unknown, @Headers('last-event-id') lastEventId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { after } = parseBody(eventsQuerySchema, query, 'query');
     if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
     const resumeFrom = parseLastEventId(lastEventId);
@@ -117,10 +121,12 @@ function wantsEventStream(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/event-stream');
 }
 
+/** The same strict integer as `?after=` (Node has already trimmed the header's surrounding spaces). */
 function parseLastEventId(value: string | undefined): number {
   if (value === undefined || value === '') return 0;
-  if (!/^\d{1,15}$/.test(value.trim())) {
-    throw new SpindleError('invalid_last_event_id', `Last-Event-ID must be the seq of an event (a non-negative integer), got "${value.slice(0, 40)}"`, { issues: [{ field: 'Last-Event-ID', message: 'not a seq' }] });
+  const seq = parseDecimalInteger(value, SEQ_RANGE);
+  if (seq === undefined) {
+    throw new SpindleError('invalid_last_event_id', `Last-Event-ID must be the seq of an event (a decimal integer, 0 to ${MAX_SEQ}), got ${JSON.stringify(value.slice(0, 40))}`, { issues: [{ field: 'Last-Event-ID', message: 'not a seq' }] });
   }
-  return Number(value.trim());
+  return seq;
 }

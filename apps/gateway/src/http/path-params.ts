@@ -1,0 +1,43 @@
+import type { PipeTransform } from '@nestjs/common';
+import { RUN_ID_PATTERN, SpindleError, type ErrorCode } from '@spindle/contracts';
+
+/**
+ * Run, request and checkpoint ids: ULIDs, `req_<ULID>`, `cp-<n>`. All fit the run id pattern:
+ * safe as a NATS subject token and in Postgres text (no NUL, no dots, no wildcards).
+ */
+export const RUN_ID = RUN_ID_PATTERN;
+export const REQUEST_ID = RUN_ID_PATTERN;
+export const CHECKPOINT_ID = RUN_ID_PATTERN;
+/** The workflow catalog's names. */
+export const WORKFLOW_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+/** The agent catalog's names: identifiers, since patterns refer to them in tool names. */
+export const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** A path value quoted for a message: JSON escapes control characters, and it is cut short. */
+export const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
+/**
+ * Checks one path parameter before the handler runs, so no value that could not name anything
+ * reaches NATS or Postgres. The rule (docs/architecture.md): looking something up by a value that
+ * cannot exist is the route's own "not found"; naming something to create with one is
+ * `validation_failed` naming the parameter.
+ */
+class PathParam implements PipeTransform<unknown, string> {
+  constructor(private readonly pattern: RegExp, private readonly refuse: (value: string) => SpindleError) {}
+
+  transform(value: unknown): string {
+    if (typeof value === 'string' && this.pattern.test(value)) return value;
+    throw this.refuse(String(value));
+  }
+}
+
+const notFound = (code: ErrorCode, what: string) => (value: string) => new SpindleError(code, `no ${what} ${quoted(value)}`);
+const invalid = (field: string, rule: string) => (value: string) => new SpindleError('validation_failed', `${field} ${quoted(value)}: ${rule}`, { issues: [{ field, message: rule }] });
+
+export const RunIdParam = new PathParam(RUN_ID, notFound('run_not_found', 'run with id'));
+export const RequestIdParam = new PathParam(REQUEST_ID, notFound('request_not_found', 'request with id'));
+export const WorkflowNameParam = new PathParam(WORKFLOW_NAME, notFound('workflow_not_found', 'workflow named'));
+export const AgentNameParam = new PathParam(AGENT_NAME, notFound('not_found', 'agent named'));
+/** For `PUT`: the name is what is being created. */
+export const NewWorkflowNameParam = new PathParam(WORKFLOW_NAME, invalid('name', 'a workflow name is 1-63 lower-case letters, digits, _ or -, starting with a letter or digit'));
+export const NewAgentNameParam = new PathParam(AGENT_NAME, invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'));

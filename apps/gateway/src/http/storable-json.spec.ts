@@ -1,0 +1,14 @@
+import { refuseNulCharacters } from './storable-json';
+
+describe('refuseNulCharacters', () => {
+  it('refuses U+0000 in any string or key, however deep', () => {
+    expect(() => refuseNulCharacters({ a: [{ b: 'x\u0000y' }] })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(() => refuseNulCharacters({ ['k\u0000']: 1 })).toThrow(/U\+0000/);
+    expect(() => refuseNulCharacters(['\\\u0000'])).toThrow(/U\+0000/);
+  });
+
+  it('accepts the text of the escape itself and everything else', () => {
+    expect(() => refuseNulCharacters({ a: '\\u0000', b: '\\\\u0000', c: '\u0001', d: null })).not.toThrow();
+    expect(() => refuseNulCharacters(undefined)).not.toThrow();
+  });
+});
