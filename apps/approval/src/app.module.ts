@@ -1,13 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { readRunLog, type Bus } from '@spindle/bus';
+import type { Bus } from '@spindle/bus';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { BUS, DATABASE, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import { APPROVAL_CONFIG, type ApprovalConfig } from './approval.config';
 import { ApprovalQueriesHandler } from './approval-queries.handler';
 import { RequestTimeoutSweeper } from './request-timeout.sweeper';
-import { RequestsProjectionConsumer } from './requests-projection.consumer';
 import { RequestsProjection } from './requests.projection';
 import { RequestsReader } from './requests.reader';
 
@@ -22,12 +22,11 @@ export class ApprovalModule {
         { provide: APPROVAL_CONFIG, useValue: approval },
         { provide: RequestsReader, inject: [DATABASE], useFactory: (db: Kysely<ApprovalTables>) => new RequestsReader(db) },
         {
-          provide: RequestsProjection,
-          inject: [DATABASE, BUS, LOGGER],
-          useFactory: (db: Kysely<ApprovalTables>, bus: Bus, logger: Logger) =>
-            new RequestsProjection(db, async (runId, afterSeq) => (await readRunLog(bus, runId, afterSeq)).events, logger),
+          provide: ProjectionRunner,
+          inject: [BUS, DATABASE, LOGGER],
+          useFactory: (bus: Bus, db: Kysely<ApprovalTables>, logger: Logger) =>
+            new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection(bus.names.durables.approval), logger, { lingerMs: 50 }),
         },
-        RequestsProjectionConsumer,
         ApprovalQueriesHandler,
         RequestTimeoutSweeper,
       ],

@@ -1,46 +1,37 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { serveQueries, type Bus } from '@spindle/bus';
-import { approvalQuerySchemas, type ApprovalQueryOp, type ApprovalQueryResults } from '@spindle/contracts';
-import { BUS, LOGGER, parseQuery, waitForAppliedSeq } from '@spindle/service-kit';
+import type { Subscription } from '@nats-io/transport-node';
+import type { Bus } from '@spindle/bus';
+import { approvalQuerySchemas, type ApprovalQueryResults } from '@spindle/contracts';
+import type { ApprovalTables } from '@spindle/db';
+import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { BUS, DATABASE, LOGGER } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
+import type { Kysely } from 'kysely';
 import { RequestsReader } from './requests.reader';
 
-/** Answers `svc.approval.listRequests` over NATS request/reply. */
+/** Answers `svc.approval.listRequests` over NATS request/reply (a query about one run may wait for its seq). */
 @Injectable()
 export class ApprovalQueriesHandler implements OnModuleInit, OnModuleDestroy {
-  private subscriptions: ReturnType<typeof serveQueries> = [];
+  private subscriptions: Subscription[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
+    @Inject(DATABASE) private readonly db: Kysely<ApprovalTables>,
     @Inject(RequestsReader) private readonly reader: RequestsReader,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onModuleInit(): void {
-    this.subscriptions = serveQueries(
+    this.subscriptions = serveProjectionQueries<typeof approvalQuerySchemas, ApprovalQueryResults>(
       this.bus,
       'approval',
-      {
-        listRequests: async (payload): Promise<ApprovalQueryResults['listRequests']> => {
-          const { waitForSeq, ...filter } = parse('listRequests', payload);
-          // Progress is per run, so only a query about one run can wait for its seq.
-          if (filter.runId !== undefined) await this.waitForSeq(filter.runId, waitForSeq);
-          return this.reader.listRequests(filter);
-        },
-      },
-      (e) => this.logger.error({ err: e }, 'approval query failed'),
+      approvalQuerySchemas,
+      { listRequests: ({ waitForSeq: _seq, ...filter }) => this.reader.listRequests(filter) },
+      { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );
   }
 
   onModuleDestroy(): void {
     for (const s of this.subscriptions) s.unsubscribe();
   }
-
-  private waitForSeq(runId: string, seq: number | undefined): Promise<void> {
-    return waitForAppliedSeq((id) => this.reader.lastAppliedSeq(id), runId, seq);
-  }
-}
-
-function parse<Op extends ApprovalQueryOp>(op: Op, payload: unknown) {
-  return parseQuery(approvalQuerySchemas, op, payload);
 }

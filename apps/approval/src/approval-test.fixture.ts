@@ -2,9 +2,10 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { parseServiceConfig } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
-import { eventually as retryUntil, openTestSchema, testBus as sharedTestBus, testEnv } from '@spindle/testing';
+import { eventually as retryUntil, messagesOf, openTestSchema, testBus as sharedTestBus, testEnv } from '@spindle/testing';
 
 export { removeStreams } from '@spindle/testing';
 import type { Kysely } from 'kysely';
@@ -74,9 +75,14 @@ export function openApprovalSchema(namespace: string, owner = 'approval'): Promi
   return openTestSchema<ApprovalTables>(owner, namespace, approvalMigrations, 3);
 }
 
-/** A projection onto `db` that fills gaps from the real log on `bus`. */
-export function projectionOn(db: Kysely<ApprovalTables>, bus: Bus): RequestsProjection {
-  return new RequestsProjection(db, async (runId, afterSeq) => (await readRunLog(bus, runId, afterSeq)).events, quietLogger);
+/**
+ * The requests projection onto `db` behind the projection kit's runner, fed batches of events as
+ * its consumer would be (gaps filled from the real log on `bus`); `apply` answers how many
+ * events were folded for the first time.
+ */
+export function projectionOn(db: Kysely<ApprovalTables>, bus: Bus): { apply(events: readonly RunEvent[]): Promise<number> } {
+  const runner = new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection('approval'), quietLogger);
+  return { apply: async (events) => (await runner.handle(messagesOf(bus, events))).applied };
 }
 
 /** Every row of the projection, in a stable order, for comparing two projections. */

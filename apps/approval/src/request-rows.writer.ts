@@ -1,28 +1,8 @@
-import { recordProgress, type ApprovalTables, type ProjectionProgressTables } from '@spindle/db';
-import type { RunEvent } from '@spindle/contracts';
-import { sql, type Kysely } from 'kysely';
+import type { ApprovalTables } from '@spindle/db';
+import type { Kysely, Transaction } from 'kysely';
 import type { RequestChanges } from './request-changes';
 
-type ApprovalDb = Kysely<ApprovalTables>;
-
-/** Advisory-lock class of this projection (locks are database-wide; the trace recorder uses another). */
-const APPROVAL_LOCK_CLASS = 0x6170;
-
-/** Serializes transactions touching the same runs (replicas share the durable), in one key order. */
-export async function lockRuns(trx: ApprovalDb, runIds: readonly string[]): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${APPROVAL_LOCK_CLASS}, k)
-    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(trx);
-}
-
-/** The last applied seq of each run that has one. */
-export async function appliedSeqs(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await trx.selectFrom('run_progress').select(['run_id', 'last_seq']).where('run_id', 'in', [...runIds]).execute();
-  return new Map(rows.map((r) => [r.run_id, r.last_seq]));
-}
-
-export async function recordApplied(trx: ApprovalDb, events: readonly RunEvent[]): Promise<void> {
-  await recordProgress(trx as unknown as Kysely<ProjectionProgressTables>, events.map((e) => ({ runId: e.runId, seq: e.seq, type: e.type })));
-}
+type ApprovalDb = Kysely<ApprovalTables> | Transaction<ApprovalTables>;
 
 /**
  * Writes the changes in an order equivalent to the log's: inserts first (a request is asked

@@ -39,12 +39,6 @@ export class RequestsReader {
     };
   }
 
-  /** How far the run's log is projected (0 when not at all): what read-your-writes waits on. */
-  async lastAppliedSeq(runId: string): Promise<number> {
-    const row = await this.db.selectFrom('run_progress').select('last_seq').where('run_id', '=', runId).executeTakeFirst();
-    return row?.last_seq ?? 0;
-  }
-
   /** Pending requests past their deadline, the longest overdue first. */
   async expiredRequests(limit: number): Promise<Array<{ requestId: string; runId: string }>> {
     const rows = await this.db

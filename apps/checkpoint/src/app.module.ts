@@ -1,8 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
 import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
-import { DATABASE, InfraModule, type ServiceConfig } from '@spindle/service-kit';
+import { ProjectionRunner } from '@spindle/projection-kit';
+import { BUS, DATABASE, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
-import { CheckpointProjectionConsumer } from './checkpoint-projection.consumer';
+import { CheckpointProjection } from './checkpoint.projection';
 import { CheckpointQueriesHandler } from './checkpoint-queries.handler';
 import { CheckpointReader } from './checkpoint.reader';
 import { CHECKPOINT_SETTINGS, type CheckpointSettings } from './checkpoint-settings';
@@ -18,7 +21,12 @@ export class CheckpointModule {
       providers: [
         { provide: CHECKPOINT_SETTINGS, useValue: settings },
         { provide: CheckpointReader, inject: [DATABASE], useFactory: (db: Kysely<CheckpointTables>) => new CheckpointReader(db, settings.ttlHours) },
-        CheckpointProjectionConsumer,
+        {
+          provide: ProjectionRunner,
+          inject: [BUS, DATABASE, LOGGER],
+          useFactory: (bus: Bus, db: Kysely<CheckpointTables>, logger: Logger) =>
+            new ProjectionRunner<CheckpointTables>(bus, db, new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours), logger, { lingerMs: 50 }),
+        },
         CheckpointQueriesHandler,
         ExpiredRowsPurger,
       ],

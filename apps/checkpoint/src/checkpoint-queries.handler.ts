@@ -1,51 +1,41 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { serveQueries, type Bus } from '@spindle/bus';
-import { checkpointQuerySchemas, type CheckpointQueryOp, type CheckpointQueryResults } from '@spindle/contracts';
-import { BUS, LOGGER, parseQuery, waitForAppliedSeq } from '@spindle/service-kit';
+import type { Subscription } from '@nats-io/transport-node';
+import type { Bus } from '@spindle/bus';
+import { checkpointQuerySchemas, type CheckpointQueryResults } from '@spindle/contracts';
+import type { CheckpointTables } from '@spindle/db';
+import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { BUS, DATABASE, LOGGER } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
+import type { Kysely } from 'kysely';
 import { CheckpointReader } from './checkpoint.reader';
 
 /** Answers `svc.checkpoint.listCheckpoints | getCheckpoint | getNodeResult` over NATS request/reply. */
 @Injectable()
 export class CheckpointQueriesHandler implements OnModuleInit, OnModuleDestroy {
-  private subscriptions: ReturnType<typeof serveQueries> = [];
+  private subscriptions: Subscription[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
+    @Inject(DATABASE) private readonly db: Kysely<CheckpointTables>,
     @Inject(CheckpointReader) private readonly reader: CheckpointReader,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onModuleInit(): void {
-    this.subscriptions = serveQueries(
+    this.subscriptions = serveProjectionQueries<typeof checkpointQuerySchemas, CheckpointQueryResults>(
       this.bus,
       'checkpoint',
+      checkpointQuerySchemas,
       {
-        listCheckpoints: async (payload): Promise<CheckpointQueryResults['listCheckpoints']> => {
-          const q = parse('listCheckpoints', payload);
-          await this.waitForSeq(q.runId, q.waitForSeq);
-          return { checkpoints: await this.reader.listCheckpoints(q.runId) };
-        },
-        getCheckpoint: async (payload): Promise<CheckpointQueryResults['getCheckpoint']> => {
-          const q = parse('getCheckpoint', payload);
-          await this.waitForSeq(q.runId, q.waitForSeq);
-          return { checkpoint: await this.reader.getCheckpoint(q.runId, q.checkpointId) };
-        },
-        getNodeResult: async (payload): Promise<CheckpointQueryResults['getNodeResult']> => ({ result: await this.reader.getNodeResult(parse('getNodeResult', payload).keys) }),
+        listCheckpoints: async (q) => ({ checkpoints: await this.reader.listCheckpoints(q.runId) }),
+        getCheckpoint: async (q) => ({ checkpoint: await this.reader.getCheckpoint(q.runId, q.checkpointId) }),
+        getNodeResult: async (q) => ({ result: await this.reader.getNodeResult(q.keys) }),
       },
-      (e) => this.logger.error({ err: e }, 'checkpoint query failed'),
+      { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );
   }
 
   onModuleDestroy(): void {
     for (const s of this.subscriptions) s.unsubscribe();
   }
-
-  private waitForSeq(runId: string, seq: number | undefined): Promise<void> {
-    return waitForAppliedSeq((id) => this.reader.lastAppliedSeq(id), runId, seq);
-  }
-}
-
-function parse<Op extends CheckpointQueryOp>(op: Op, payload: unknown) {
-  return parseQuery(checkpointQuerySchemas, op, payload);
 }

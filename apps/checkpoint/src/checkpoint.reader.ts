@@ -36,12 +36,6 @@ export class CheckpointReader {
     const row = keys.map((k) => byKey.get(k)).find((r) => r !== undefined);
     return row ? { key: row.key, runId: row.run_id, nodeId: row.node_id, output: row.output as Record<string, unknown>, handle: row.handle } : null;
   }
-
-  /** How far the run's log is applied (0 when not at all): what read-your-writes waits on. */
-  async lastAppliedSeq(runId: string): Promise<number> {
-    const row = await this.db.selectFrom('run_progress').select('last_seq').where('run_id', '=', runId).executeTakeFirst();
-    return row?.last_seq ?? 0;
-  }
 }
 
 function toSummary(row: Pick<Selectable<CheckpointsTable>, (typeof SUMMARY_COLUMNS)[number]>): CheckpointSummary {

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { BUS, DATABASE, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
-import { RunEventsConsumer } from './run-events.consumer';
-import { RunEventsProjector } from './run-events.projector';
 import { TraceQueriesHandler } from './trace-queries.handler';
 import { TraceMetrics } from './trace.metrics';
+import { TraceProjection } from './trace.projection';
 import { TraceRepository } from './trace.repository';
 
 /** The trace recorder: projects the run log into Postgres and answers trace queries. */
@@ -22,11 +22,14 @@ export class AppModule {
         { provide: TraceRepository, inject: [DATABASE], useFactory: (db: Kysely<TraceTables>) => new TraceRepository(db) },
         { provide: TraceMetrics, inject: [METRICS], useFactory: (registry: Registry) => new TraceMetrics(registry) },
         {
-          provide: RunEventsProjector,
-          inject: [BUS, TraceRepository, TraceMetrics, LOGGER],
-          useFactory: (bus: Bus, repository: TraceRepository, metrics: TraceMetrics, logger: Logger) => new RunEventsProjector(bus, repository, metrics, logger),
+          provide: ProjectionRunner,
+          inject: [BUS, DATABASE, TraceMetrics, LOGGER],
+          useFactory: (bus: Bus, db: Kysely<TraceTables>, metrics: TraceMetrics, logger: Logger) =>
+            new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, {
+              onBatch: (batch) => metrics.eventsApplied.inc(batch.applied),
+              onDeadLetter: (kind) => metrics.deadLetters.inc({ kind }),
+            }),
         },
-        RunEventsConsumer,
         TraceQueriesHandler,
       ],
     };

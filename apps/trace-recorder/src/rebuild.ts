@@ -1,8 +1,8 @@
 import { traceMigrations, type TraceTables } from '@spindle/db';
+import { rebuildProjection } from '@spindle/projection-kit';
 import { connectInfraBus, connectInfraDatabase, parseServiceConfig, runMain } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
-import { rebuildProjections } from './rebuild-projections';
-import { TraceRepository } from './trace.repository';
+import { TraceProjection } from './trace.projection';
 
 /** `npm run projections:rebuild`: same environment as the recorder; exits 0 once caught up. */
 runMain('trace-recorder', async () => {
@@ -12,7 +12,7 @@ runMain('trace-recorder', async () => {
   try {
     const { db } = await connectInfraDatabase<TraceTables>(config, 'trace', traceMigrations);
     try {
-      const result = await rebuildProjections(bus, new TraceRepository(db), logger);
+      const result = await rebuildProjection<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger);
       logger.info(result, `rebuilt the trace projections: applied ${result.events} events of ${result.runs} runs`);
     } finally {
       await db.destroy();

@@ -1,51 +1,41 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { serveQueries, type Bus } from '@spindle/bus';
-import { traceQuerySchemas, type TraceQueryOp, type TraceQueryResults } from '@spindle/contracts';
-import { BUS, LOGGER, parseQuery, waitForAppliedSeq } from '@spindle/service-kit';
+import type { Subscription } from '@nats-io/transport-node';
+import type { Bus } from '@spindle/bus';
+import { traceQuerySchemas, type TraceQueryResults } from '@spindle/contracts';
+import type { TraceTables } from '@spindle/db';
+import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { BUS, DATABASE, LOGGER } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
+import type { Kysely } from 'kysely';
 import { TraceRepository } from './trace.repository';
 
 /** Answers `svc.trace.getRun | getTrace | listRuns` over NATS request/reply. */
 @Injectable()
 export class TraceQueriesHandler implements OnModuleInit, OnModuleDestroy {
-  private subscriptions: ReturnType<typeof serveQueries> = [];
+  private subscriptions: Subscription[] = [];
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
+    @Inject(DATABASE) private readonly db: Kysely<TraceTables>,
     @Inject(TraceRepository) private readonly repository: TraceRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   onModuleInit(): void {
-    this.subscriptions = serveQueries(
+    this.subscriptions = serveProjectionQueries<typeof traceQuerySchemas, TraceQueryResults>(
       this.bus,
       'trace',
+      traceQuerySchemas,
       {
-        getRun: async (payload): Promise<TraceQueryResults['getRun']> => {
-          const q = parse('getRun', payload);
-          await this.waitForSeq(q.runId, q.waitForSeq);
-          return { run: await this.repository.getRun(q.runId) };
-        },
-        getTrace: async (payload): Promise<TraceQueryResults['getTrace']> => {
-          const q = parse('getTrace', payload);
-          await this.waitForSeq(q.runId, q.waitForSeq);
-          return { trace: await this.repository.getTrace(q.runId) };
-        },
-        listRuns: async (payload): Promise<TraceQueryResults['listRuns']> => this.repository.listRuns(parse('listRuns', payload)),
+        getRun: async (q) => ({ run: await this.repository.getRun(q.runId) }),
+        getTrace: async (q) => ({ trace: await this.repository.getTrace(q.runId) }),
+        listRuns: (q) => this.repository.listRuns(q),
       },
-      (e) => this.logger.error({ err: e }, 'trace query failed'),
+      { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );
   }
 
   onModuleDestroy(): void {
     for (const s of this.subscriptions) s.unsubscribe();
   }
-
-  private waitForSeq(runId: string, seq: number | undefined): Promise<void> {
-    return waitForAppliedSeq((id) => this.repository.lastAppliedSeq(id), runId, seq);
-  }
-}
-
-function parse<Op extends TraceQueryOp>(op: Op, payload: unknown) {
-  return parseQuery(traceQuerySchemas, op, payload);
 }

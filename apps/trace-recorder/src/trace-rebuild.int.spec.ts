@@ -1,7 +1,9 @@
 import { EMPTY_LOG, query, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEventDraft, RunTrace, TraceQueryResults } from '@spindle/contracts';
 import { testNamespace } from '@spindle/testing';
-import { rebuildProjections } from './rebuild-projections';
+import { rebuildProjection } from '@spindle/projection-kit';
+import type { TraceTables } from '@spindle/db';
+import { TraceProjection } from './trace.projection';
 import { TraceRepository } from './trace.repository';
 import {
   capturingLogger, completedRun, failedRun, openTraceSchema, queued, removeStreams, startRecorder, steppingClock, testBus, usage,
@@ -18,7 +20,7 @@ const RUNS: Record<string, RunEventDraft[]> = {
 };
 const EVENT_COUNT = Object.values(RUNS).flat().length;
 
-describe('rebuildProjections', () => {
+describe('rebuilding the trace from the log', () => {
   const namespace = testNamespace();
   const { logger } = capturingLogger();
   let client: Bus;
@@ -56,7 +58,7 @@ describe('rebuildProjections', () => {
   it('replays the stream into emptied tables, giving JSON identical to what the live consumer wrote', async () => {
     expect(before.map((t) => t?.run.status)).toEqual(['completed', 'failed', 'awaiting_input']);
 
-    const result = await rebuildProjections(client, repository, logger);
+    const result = await rebuildProjection<TraceTables>(client, store.db, new TraceProjection(client.names.durables.traceRecorder), logger);
 
     expect(result).toEqual({ events: EVENT_COUNT, runs: 3 });
     expect(JSON.parse(JSON.stringify(await traces()))).toEqual(JSON.parse(JSON.stringify(before)));
@@ -66,7 +68,7 @@ describe('rebuildProjections', () => {
   it('gives the same rows when it runs beside a live recorder sharing its durable consumer', async () => {
     const app = await startRecorder(namespace, logger);
     try {
-      await rebuildProjections(client, repository, logger);
+      await rebuildProjection<TraceTables>(client, store.db, new TraceProjection(client.names.durables.traceRecorder), logger);
       const after: Array<RunTrace | null> = await traces();
       expect(after).toEqual(before);
     } finally {

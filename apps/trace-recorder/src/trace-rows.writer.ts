@@ -8,35 +8,16 @@ type TraceDb = Kysely<TraceTables>;
 
 /** Rows per statement: well under Postgres' 65,535 bind parameters for the widest table. */
 const CHUNK = 1_000;
-/** First half of the two-key advisory lock, so these locks never collide with another owner's. */
-const TRACE_LOCK_CLASS = 0x7472;
 
-/**
- * Serializes writers of the same runs (two recorder replicas, or a rebuild beside a running
- * recorder) for the rest of the transaction. Taken in one order so two batches cannot deadlock.
- */
-export async function lockRuns(trx: TraceDb, runIds: readonly string[]): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${TRACE_LOCK_CLASS}, k)
-    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(trx);
-}
-
-/** Appends to the raw log; answers which `(run_id, seq)` were new, i.e. not applied before. */
-export async function insertNewEvents(trx: TraceDb, items: ReadonlyArray<{ event: RunEvent; streamSeq: number }>): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (const part of chunks(items)) {
-    const rows = await trx
+/** Appends to the raw log, kept for export (the kit never hands an event twice; a repeat would change nothing). */
+export async function insertEvents(trx: TraceDb, events: readonly RunEvent[]): Promise<void> {
+  for (const part of chunks(events)) {
+    await trx
       .insertInto('run_events')
-      .values(part.map(({ event, streamSeq }) => ({ run_id: event.runId, seq: event.seq, type: event.type, at: event.at, stream_seq: streamSeq, event: jsonText(event) })))
+      .values(part.map((event) => ({ run_id: event.runId, seq: event.seq, type: event.type, at: event.at, event: jsonText(event) })))
       .onConflict((oc) => oc.columns(['run_id', 'seq']).doNothing())
-      .returning(['run_id', 'seq'])
       .execute();
-    for (const r of rows) inserted.add(eventKey(r.run_id, r.seq));
   }
-  return inserted;
-}
-
-export function eventKey(runId: string, seq: number): string {
-  return `${runId}\u0000${seq}`;
 }
 
 export async function loadRunIdentities(trx: TraceDb, runIds: readonly string[]): Promise<Map<string, StoredRunIdentity>> {
@@ -46,34 +27,6 @@ export async function loadRunIdentities(trx: TraceDb, runIds: readonly string[])
     .where('run_id', 'in', [...runIds])
     .execute();
   return new Map(rows.map((r) => [r.run_id, r]));
-}
-
-/** The highest seq stored per run: one index probe each (a grouped max would scan whole logs). */
-export async function loadLogEnds(trx: TraceDb, runIds: readonly string[]): Promise<Map<string, number>> {
-  const { rows } = await sql<{ run_id: string; max_seq: number | null }>`
-    select ids.id as run_id, (select max(e.seq) from run_events e where e.run_id = ids.id) as max_seq
-    from unnest(${[...runIds]}::text[]) as ids(id)`.execute(trx);
-  return new Map(rows.map((r) => [r.run_id, r.max_seq ?? 0]));
-}
-
-/** Each run's stored log from seq 1 up to its first gap: the part that can be projected. */
-export async function loadGaplessLogs(trx: TraceDb, runIds: readonly string[]): Promise<RunEvent[]> {
-  const rows = await trx.selectFrom('run_events').select(['run_id', 'seq', 'event']).where('run_id', 'in', [...runIds]).orderBy('run_id').orderBy('seq').execute();
-  const events: RunEvent[] = [];
-  const expected = new Map<string, number>();
-  for (const row of rows) {
-    const next = expected.get(row.run_id) ?? 1;
-    if (row.seq !== next) continue;
-    expected.set(row.run_id, next + 1);
-    // Stored only after `runEventSchema` accepted it.
-    events.push(row.event as RunEvent);
-  }
-  return events;
-}
-
-export async function deleteProjections(trx: TraceDb, runIds: readonly string[]): Promise<void> {
-  await trx.deleteFrom('spans').where('run_id', 'in', [...runIds]).execute();
-  await trx.deleteFrom('runs').where('run_id', 'in', [...runIds]).execute();
 }
 
 /**

@@ -1,6 +1,8 @@
+import type { DecodeFailure } from '@spindle/bus';
+import type { RejectionKind } from '@spindle/projection-kit';
 import { Counter, type Registry } from 'prom-client';
 
-export type DeadLetterKind = 'invalid_json' | 'invalid_event' | 'wrong_subject' | 'missing_payload' | 'rejected_by_database';
+export type DeadLetterKind = DecodeFailure | RejectionKind;
 
 /** What the recorder counts, on the service's registry (served at `/metrics`). */
 export class TraceMetrics {

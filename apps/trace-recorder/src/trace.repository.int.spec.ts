@@ -1,10 +1,16 @@
+import type { RunEvent } from '@spindle/contracts';
 import type { TraceTables } from '@spindle/db';
 import { testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
+import { TraceProjection } from './trace.projection';
 import { TraceRepository } from './trace.repository';
 import { completedRun, failedRun, logged, openTraceSchema, queued, usage } from './trace-test.fixture';
 
-describe('TraceRepository against Postgres', () => {
+/**
+ * The trace's fold and its reads against Postgres. How events reach the fold (repeats, gaps,
+ * order) is the projection kit's, tested once for every projection by the conformance suite.
+ */
+describe('the trace projection and its reads against Postgres', () => {
   let store: Awaited<ReturnType<typeof openTraceSchema>>;
   let db: Kysely<TraceTables>;
   let repo: TraceRepository;
@@ -15,16 +21,18 @@ describe('TraceRepository against Postgres', () => {
     repo = new TraceRepository(db);
   });
   afterAll(() => store.drop());
-  beforeEach(() => repo.truncateAll());
+  const projection = new TraceProjection('trace-recorder');
+  const apply = (items: ReadonlyArray<{ event: RunEvent }>) => db.transaction().execute((trx) => projection.apply(trx, items.map((i) => i.event)));
+  beforeEach(() => db.transaction().execute((trx) => projection.reset(trx)));
 
   const rowsOf = async (runId: string) => ({
     run: await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst(),
     spans: await db.selectFrom('spans').selectAll().where('run_id', '=', runId).orderBy('span_id').execute(),
-    events: await db.selectFrom('run_events').select(['seq', 'stream_seq']).where('run_id', '=', runId).orderBy('seq').execute(),
+    events: await db.selectFrom('run_events').select(['seq']).where('run_id', '=', runId).orderBy('seq').execute(),
   });
 
   it('projects a batch into the run, its spans and the raw log', async () => {
-    expect(await repo.applyBatch(logged('r1', completedRun()))).toEqual({ applied: 7, runIds: ['r1'] });
+    await apply(logged('r1', completedRun()));
     const trace = await repo.getTrace('r1');
     expect(trace?.run).toEqual({
       runId: 'r1', workflow: { name: 'support', version: 1 }, status: 'completed',
@@ -38,50 +46,17 @@ describe('TraceRepository against Postgres', () => {
     ]);
     expect(trace?.spans[2]).toMatchObject({ parentSpanId: 'span-reply', model: 'offline:echo', input: { prompt: 'say hi' }, output: { text: 'hello' }, usage: usage(3, 2), durationMs: 40 });
     expect((await rowsOf('r1')).events).toHaveLength(7);
-    expect(await repo.lastAppliedSeq('r1')).toBe(7);
-    expect(await repo.lastAppliedSeq('nope')).toBe(0);
     expect(await repo.getTrace('nope')).toBeNull();
   });
 
-  it('changes nothing when the same batch is delivered again, token totals included', async () => {
-    const batch = logged('r1', completedRun());
-    await repo.applyBatch(batch);
-    const before = await rowsOf('r1');
-    expect(await repo.applyBatch(batch)).toEqual({ applied: 0, runIds: [] });
-    expect(await repo.applyBatch(batch.slice(2, 5))).toEqual({ applied: 0, runIds: [] });
-    expect(await rowsOf('r1')).toEqual(before);
-    expect((await repo.getRun('r1'))?.usage).toEqual(usage(3, 2));
-  });
-
-  it('gives the same rows whether a log arrives in one batch, in order in pieces, or out of order', async () => {
+  it('gives the same rows whether a log is folded at once or in consecutive pieces', async () => {
     const log = (runId: string) => logged(runId, [...completedRun(), { type: 'custom', spanId: 'root', path: 'root', data: { note: 'after the end' } }]);
-    await repo.applyBatch(log('whole'));
-
+    await apply(log('whole'));
     const pieces = log('pieces');
-    for (const part of [pieces.slice(0, 2), pieces.slice(2, 5), pieces.slice(5)]) await repo.applyBatch(part);
-
-    // A batch that failed is redelivered after a later one was applied.
-    const shuffled = log('shuffled');
-    await repo.applyBatch(shuffled.slice(4));
-    expect(await repo.getRun('shuffled')).toBeNull();
-    expect(await repo.lastAppliedSeq('shuffled')).toBe(0);
-    await repo.applyBatch(shuffled.slice(0, 2));
-    expect(await repo.getRun('shuffled')).toMatchObject({ status: 'running', lastSeq: 2 });
-    await repo.applyBatch(shuffled.slice(2, 4));
-
+    for (const part of [pieces.slice(0, 2), pieces.slice(2, 5), pieces.slice(5)]) await apply(part);
     const expected = withoutRunId(await repo.getTrace('whole'));
     expect(expected).toMatchObject({ run: { status: 'completed', lastSeq: 8, usage: usage(3, 2) } });
     expect(withoutRunId(await repo.getTrace('pieces'))).toEqual(expected);
-    expect(withoutRunId(await repo.getTrace('shuffled'))).toEqual(expected);
-  });
-
-  it('stops a run at a gap in its log and carries on once the gap is filled', async () => {
-    const log = logged('r1', completedRun());
-    await repo.applyBatch(log.slice(0, 3));
-    await repo.applyBatch(log.slice(4));
-    expect(await repo.getRun('r1')).toMatchObject({ status: 'running', lastSeq: 3, usage: usage(0, 0) });
-    await repo.applyBatch([log[3]]);
-    expect(await repo.getRun('r1')).toMatchObject({ status: 'completed', lastSeq: 7, usage: usage(3, 2) });
   });
 
   it('closes a span left open by a lost worker when the run ends', async () => {
@@ -97,9 +72,9 @@ describe('TraceRepository against Postgres', () => {
       { type: 'node.completed', ...retried, data: { nodeType: 'set', output: { x: 1 }, durationMs: 1 } },
       { type: 'run.completed', spanId: 'root', path: 'root', data: { output: { x: 1 }, durationMs: 9, usage: usage(0, 0) } },
     ]);
-    await repo.applyBatch(log.slice(0, 5));
+    await apply(log.slice(0, 5));
     expect(await repo.getTrace('r1')).toMatchObject({ run: { status: 'running', startedAt: '2025-03-01T10:00:02.000Z' } });
-    await repo.applyBatch(log.slice(5));
+    await apply(log.slice(5));
     const trace = await repo.getTrace('r1');
     expect(trace?.run).toMatchObject({ status: 'completed', startedAt: '2025-03-01T10:00:02.000Z' });
     expect(trace?.spans.find((s) => s.spanId === 'span-lost')).toMatchObject({ status: 'canceled', endedAt: '2025-03-01T10:00:08.000Z' });
@@ -111,13 +86,13 @@ describe('TraceRepository against Postgres', () => {
     const completion = log[4].event;
     if (completion.type !== 'model.completed') throw new Error('fixture changed');
     completion.data.text = 'before\u0000after';
-    await repo.applyBatch(log);
+    await apply(log);
     expect((await repo.getTrace('r1'))?.spans.find((s) => s.kind === 'model')?.output).toEqual({ text: 'before\ufffdafter' });
   });
 
   it('lists runs newest first, page by page, with workflow and status filters', async () => {
     const queuedAt = (runId: string, at: string) => logged(runId, [queued('support')]).map((l) => ({ ...l, event: { ...l.event, at } }));
-    await repo.applyBatch([
+    await apply([
       ...logged('a', completedRun('support'), { start: '2025-03-01T10:00:00.000Z' }),
       ...logged('b', failedRun('orders'), { start: '2025-03-01T11:00:00.000Z' }),
       ...logged('c', completedRun('support'), { start: '2025-03-01T12:00:00.000Z' }),
@@ -147,9 +122,9 @@ describe('TraceRepository against Postgres', () => {
     await expect(repo.listRuns({ limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
-  it('empties all three tables on truncateAll', async () => {
-    await repo.applyBatch(logged('r1', failedRun()));
-    await repo.truncateAll();
+  it('empties all three tables on reset', async () => {
+    await apply(logged('r1', failedRun()));
+    await db.transaction().execute((trx) => projection.reset(trx));
     expect(await rowsOf('r1')).toEqual({ run: undefined, spans: [], events: [] });
   });
 });

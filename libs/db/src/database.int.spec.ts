@@ -1,7 +1,7 @@
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { createDatabase, dropSchema, migrateToLatest, serviceSchema } from './database';
-import { projectionProgressMigrations, recordProgress, type ProjectionProgressTables } from './projection-progress/projection-progress';
+import { projectionProgressMigrations, type ProjectionProgressTables } from './projection-progress/projection-progress';
 
 describe('per-service schemas and migrations', () => {
   const schema = serviceSchema('checkpoint', testNamespace());
@@ -25,13 +25,5 @@ describe('per-service schemas and migrations', () => {
     await migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations);
     const tables = await db.introspection.getTables();
     expect(tables.filter((t) => t.schema === schema).map((t) => t.name)).toEqual(['run_progress']);
-  });
-
-  it('records the highest seq per run and ignores older or repeated events', async () => {
-    await recordProgress(db, [{ runId: 'a', seq: 1, type: 'run.queued' }, { runId: 'a', seq: 3, type: 'node.started' }, { runId: 'b', seq: 1, type: 'run.queued' }]);
-    await recordProgress(db, [{ runId: 'a', seq: 2, type: 'run.started' }]);
-    await recordProgress(db, [{ runId: 'b', seq: 2, type: 'run.started' }]);
-    const rows = await db.selectFrom('run_progress').selectAll().orderBy('run_id').execute();
-    expect(rows).toEqual([{ run_id: 'a', last_seq: 3, last_type: 'node.started' }, { run_id: 'b', last_seq: 2, last_type: 'run.started' }]);
   });
 });

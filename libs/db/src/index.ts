@@ -4,7 +4,7 @@ export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace
 export { traceMigrations } from './trace/trace.migrations';
 export type { GatewayTables, WorkflowsTable, WorkflowVersionsTable, IdempotencyKeysTable, AgentsTable } from './gateway/gateway.tables';
 export { gatewayMigrations } from './gateway/gateway.migrations';
-export { projectionProgressMigrations, recordProgress } from './projection-progress/projection-progress';
+export { projectionProgressMigrations } from './projection-progress/projection-progress';
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';
 export * from './checkpoint/index';
 export * from './approval';

@@ -8,6 +8,3 @@ export { HealthController } from './health.controller';
 export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
 export type { BootstrapOptions, ServiceFastifyOptions } from './bootstrap-service';
-export { RunLogProjector } from './run-log-projector';
-export type { RunLogProjectorOptions } from './run-log-projector';
-export { waitForAppliedSeq, parseQuery } from './query-helpers';

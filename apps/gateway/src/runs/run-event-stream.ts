@@ -60,7 +60,8 @@ export class RunEventStream {
     this.attached = true;
     const last = await lastEventOf(this.bus, this.opts.runId);
     if (!last || isTerminalEvent(last.event)) return;
-    this.detach = await this.hub.attach(this.opts.runId, last.position.streamSeq + 1, {
+    const from = { streamSeq: last.position.streamSeq + 1, cursor: { lastSeq: last.event.seq, ended: false } };
+    this.detach = await this.hub.attach(this.opts.runId, from, {
       onEvent: (event, frame) => (this.live ? this.writeLive(event, frame) : this.pending.push({ event, frame })),
       onToken: (token) => this.relay.onToken(token),
       onBroken: (e) => this.fail(e),

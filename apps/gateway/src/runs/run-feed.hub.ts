@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import type { Subscription } from '@nats-io/transport-node';
-import { resolvePayload, type Bus } from '@spindle/bus';
-import { isTerminalEvent, runEventSchema, tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import { followRunLog, type Bus, type LogCursorState, type RunLogFollower } from '@spindle/bus';
+import { tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
@@ -25,11 +24,14 @@ export class RunFeedHub implements OnApplicationShutdown {
 
   constructor(@Inject(BUS) private readonly bus: Bus, @Inject(LOGGER) private readonly logger: Logger) {}
 
-  /** Attaches a listener to the run's feed, which delivers events stored at or after `fromStreamSeq`. */
-  async attach(runId: string, fromStreamSeq: number, listener: FeedListener): Promise<() => void> {
+  /**
+   * Attaches a listener to the run's feed, which delivers the events stored after `from` (a
+   * stream position and the log up to it, as a history read left it), checked like any read.
+   */
+  async attach(runId: string, from: { streamSeq: number; cursor: LogCursorState }, listener: FeedListener): Promise<() => void> {
     let feed = this.feeds.get(runId);
     if (!feed) {
-      feed = new RunFeed(this.bus, this.logger, runId, fromStreamSeq, () => this.feeds.delete(runId));
+      feed = new RunFeed(this.bus, this.logger, runId, from, () => this.feeds.delete(runId));
       this.feeds.set(runId, feed);
     }
     feed.add(listener);
@@ -52,18 +54,18 @@ class RunFeed {
   readonly ready: Promise<void>;
   private readonly listeners = new Set<FeedListener>();
   private readonly tokens: Subscription;
-  private messages?: ConsumerMessages;
+  private follower?: RunLogFollower;
   private closed = false;
 
-  constructor(private readonly bus: Bus, private readonly logger: Logger, runId: string, fromStreamSeq: number, private readonly onClose: () => void) {
+  constructor(private readonly bus: Bus, private readonly logger: Logger, private readonly runId: string, from: { streamSeq: number; cursor: LogCursorState }, private readonly onClose: () => void) {
     this.tokens = bus.nc.subscribe(bus.names.tokenSubject(runId), {
       callback: (err, msg) => {
         if (err) return;
-        const token = tokenDeltaSchema.safeParse(msg.json());
-        if (token.success) for (const l of this.listeners) l.onToken(token.data);
+        const token = tokenDeltaSchema.safeParse(safeJson(msg.data));
+        if (token.success && token.data.runId === runId) for (const l of this.listeners) l.onToken(token.data);
       },
     });
-    this.ready = this.start(runId, fromStreamSeq);
+    this.ready = this.start(from);
     this.ready.catch(() => this.close());
   }
 
@@ -79,35 +81,30 @@ class RunFeed {
   close() {
     if (this.closed) return;
     this.closed = true;
-    this.messages?.stop();
+    this.follower?.stop();
     this.tokens.unsubscribe();
     this.onClose();
   }
 
-  private async start(runId: string, fromStreamSeq: number) {
-    const consumer = await this.bus.js.consumers.get(this.bus.names.eventsStream, {
-      filter_subjects: this.bus.names.eventSubject(runId),
-      deliver_policy: DeliverPolicy.StartSequence,
-      opt_start_seq: fromStreamSeq,
+  private async start(from: { streamSeq: number; cursor: LogCursorState }) {
+    // The one reader of the log: what is not part of it (garbage, a forged repeat) never reaches a client.
+    this.follower = followRunLog(this.bus, this.runId, 0, {
+      from,
+      untilTerminal: true,
+      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
     });
-    if (this.closed) return;
-    this.messages = await consumer.consume({ max_messages: 256 });
-    void this.pump(this.messages);
+    const iterator = this.follower[Symbol.asyncIterator]();
+    // The first step opens the consumer: `ready` means the feed delivers from here on.
+    const first = iterator.next();
+    void this.pump(first, iterator);
   }
 
-  private async pump(messages: ConsumerMessages) {
+  private async pump(first: Promise<IteratorResult<{ event: RunEvent }>>, iterator: AsyncIterator<{ event: RunEvent }>) {
     try {
-      for await (const msg of messages) {
-        const parsed = runEventSchema.safeParse(safeJson(await resolvePayload(this.bus, msg.data).catch(() => msg.data)));
-        if (!parsed.success) {
-          // Not from a Spindle writer (they validate every event); the projections dead-letter it.
-          this.logger.warn({ subject: msg.subject, streamSeq: msg.seq }, 'skipping a message that is not a run event');
-          continue;
-        }
-        const event = parsed.data as RunEvent;
+      for (let next = await first; !next.done; next = await iterator.next()) {
+        const event = next.value.event;
         const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
         for (const l of [...this.listeners]) l.onEvent(event, frame);
-        if (isTerminalEvent(event)) break;
       }
     } catch (e) {
       for (const l of [...this.listeners]) l.onBroken(e);

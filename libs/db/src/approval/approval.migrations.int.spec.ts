@@ -1,7 +1,7 @@
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { createDatabase, dropSchema, migrateToLatest, serviceSchema } from '../database';
-import { projectionProgressMigrations, recordProgress } from '../projection-progress/projection-progress';
+import { projectionProgressMigrations } from '../projection-progress/projection-progress';
 import { approvalMigrations } from './approval.migrations';
 import type { ApprovalTables } from './approval.tables';
 
@@ -18,7 +18,7 @@ describe('approval migrations', () => {
 
   it('migrates a schema made when the service kept only run_progress, forgetting that progress', async () => {
     await migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations);
-    await recordProgress(db, [{ runId: 'old-run', seq: 7, type: 'run.completed' }]);
+    await db.insertInto('run_progress').values({ run_id: 'old-run', last_seq: 7, last_type: 'run.completed' }).execute();
 
     await migrateToLatest(db as Kysely<unknown>, schema, approvalMigrations);
 

@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { projectionProgressMigrations } from '../projection-progress/projection-progress';
 
 export const traceMigrations: Record<string, Migration> = {
   '0001_runs_spans_events': {
@@ -74,6 +75,19 @@ export const traceMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('runs').dropColumn('cost_usd').execute();
+    },
+  },
+  '0003_run_progress': {
+    async up(db: Kysely<unknown>) {
+      await projectionProgressMigrations['0001_run_progress'].up(db);
+      // Events reach the projection in seq order from the projection kit, which does not carry stream positions.
+      await sql`alter table run_events alter column stream_seq drop not null`.execute(db);
+      // Where each run's projection stood: its last applied event (the projection kit moves on from there).
+      await sql`insert into run_progress (run_id, last_seq, last_type)
+        select r.run_id, r.last_seq, e.type from runs r join run_events e on e.run_id = r.run_id and e.seq = r.last_seq`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('run_progress').execute();
     },
   },
 };

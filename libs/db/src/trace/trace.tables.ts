@@ -1,10 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ProjectionProgressTables } from '../projection-progress/projection-progress';
 
 type Json = ColumnType<unknown, string, string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 /** Tables owned by the trace recorder. */
-export interface TraceTables {
+export interface TraceTables extends ProjectionProgressTables {
   runs: RunsTable;
   spans: SpansTable;
   run_events: RunEventsTable;
@@ -58,6 +59,7 @@ export interface RunEventsTable {
   seq: number;
   type: string;
   at: Timestamp;
-  stream_seq: ColumnType<string, number | string, number | string>;
+  /** Where the event sat in the stream, when known (rows written before the projection kit). */
+  stream_seq: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   event: Json;
 }

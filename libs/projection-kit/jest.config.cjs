@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'projection-kit',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

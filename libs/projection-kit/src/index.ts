@@ -1,0 +1,11 @@
+export type { Projection } from './projection';
+export { ProjectionRunner, isDataRejection } from './projection-runner';
+export type { ProjectionRunnerOptions, AppliedBatch } from './projection-runner';
+export { planRunBatch } from './run-batch-plan';
+export type { RunBatchPlan, Delivered, RejectionKind } from './run-batch-plan';
+export { appliedSeq, loadProgress, recordProgress, clearProgress, lockRuns, progressTables, endsOf } from './run-progress';
+export { foldEvents } from './fold-events';
+export { serveProjectionQueries, waitForAppliedSeq, parseQuery } from './projection-queries';
+export type { QueryHandlersFor, ProjectionQueriesOptions } from './projection-queries';
+export { rebuildProjection } from './rebuild-projection';
+export type { RebuildResult } from './rebuild-projection';

@@ -1,0 +1,62 @@
+import type { Subscription } from '@nats-io/transport-node';
+import { serveQueries, type Bus } from '@spindle/bus';
+import { SpindleError, type QueryService } from '@spindle/contracts';
+import type { Logger } from '@spindle/telemetry';
+import type { z } from 'zod';
+
+export type QueryHandlersFor<S extends Record<string, z.ZodType>, R extends { [Op in keyof S]: unknown }> = {
+  [Op in keyof S]: (query: z.output<S[Op]>) => Promise<R[Op]>;
+};
+
+export interface ProjectionQueriesOptions {
+  /** How far a run is applied: a query naming `runId` and `waitForSeq` waits for it (read-your-writes). */
+  appliedSeq(runId: string): Promise<number>;
+  logger: Logger;
+  /** The longest a query waits for its seq before answering with what there is. */
+  maxWaitMs?: number;
+}
+
+/**
+ * Serves a projection's reads over NATS request/reply: each payload is validated against its
+ * schema (`validation_failed` naming the fields), and one naming a run and a seq is answered
+ * only once that seq is applied, within a bound — so the gateway never shows a read model older
+ * than the event it just streamed. The same for every projection.
+ */
+export function serveProjectionQueries<S extends Record<string, z.ZodType>, R extends { [Op in keyof S]: unknown }>(
+  bus: Bus,
+  service: QueryService,
+  schemas: S,
+  handlers: QueryHandlersFor<S, R>,
+  opts: ProjectionQueriesOptions,
+): Subscription[] {
+  const entries = Object.keys(schemas).map((op) => [
+    op,
+    async (payload: unknown) => {
+      const query = parseQuery(schemas, op, payload) as { runId?: unknown; waitForSeq?: unknown };
+      if (typeof query.runId === 'string' && typeof query.waitForSeq === 'number') {
+        await waitForAppliedSeq(opts.appliedSeq, query.runId, query.waitForSeq, opts.maxWaitMs);
+      }
+      return handlers[op as keyof S](query as never);
+    },
+  ]);
+  return serveQueries(bus, service, Object.fromEntries(entries), (e) => opts.logger.error({ err: e }, `${service} query failed`));
+}
+
+/**
+ * Waits until `appliedSeq(runId)` reaches `seq`, bounded, so a seq that never comes (a wrong
+ * number, a stalled log) costs the caller `maxWaitMs`, not forever.
+ */
+export async function waitForAppliedSeq(appliedSeq: (runId: string) => Promise<number>, runId: string, seq: number, maxWaitMs = 3_000, pollMs = 25): Promise<void> {
+  const deadline = Date.now() + maxWaitMs;
+  while ((await appliedSeq(runId)) < seq && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Validates a query's payload against its schema; a miss is `validation_failed` naming each field. */
+export function parseQuery<S extends Record<string, z.ZodType>>(schemas: S, op: keyof S & string, payload: unknown): z.output<S[keyof S]> {
+  const parsed = schemas[op].safeParse(payload);
+  if (parsed.success) return parsed.data as z.output<S[keyof S]>;
+  const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
+  throw new SpindleError('validation_failed', `${op}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+}

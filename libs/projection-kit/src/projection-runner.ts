@@ -1,0 +1,221 @@
+import type { JsMsg } from '@nats-io/jetstream';
+import { deadLetter, decodeRunEvent, ensureDurable, pullBatches, readRunLog, type Bus, type DurableSpec, type LogCursorState } from '@spindle/bus';
+import type { ProjectionProgressTables } from '@spindle/db';
+import type { Logger } from '@spindle/telemetry';
+import type { Kysely, Transaction } from 'kysely';
+import type { Projection } from './projection';
+import { planRunBatch, type Delivered, type RunBatchPlan } from './run-batch-plan';
+import { endsOf, loadProgress, lockRuns, progressTables, recordProgress } from './run-progress';
+
+export interface ProjectionRunnerOptions {
+  /** Messages per batch (one transaction). */
+  batchSize?: number;
+  /** After a small batch, wait this long so a trickle is applied in batches. */
+  lingerMs?: number;
+  /** Told what each committed batch applied, and why messages were dead-lettered. */
+  onBatch?: (batch: AppliedBatch) => void;
+  onDeadLetter?: (kind: string) => void;
+}
+
+/** What one batch did: events folded for the first time, and the runs they belong to. */
+export interface AppliedBatch {
+  applied: number;
+  runIds: string[];
+}
+
+
+/**
+ * The one loop every projection runs on: pulls the events stream on the projection's durable,
+ * decodes each message (what is not a run event is dead-lettered), orders each run's events
+ * against how far it is applied (repeats settled, gaps filled from the log itself, anything after
+ * the end or outside the log dead-lettered), folds them in one transaction together with the
+ * progress, and acknowledges only after the commit.
+ */
+export class ProjectionRunner<DB extends ProjectionProgressTables> {
+  private readonly stopping = new AbortController();
+  private loop?: Promise<void>;
+  private readonly lockClass: number;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly db: Kysely<DB>,
+    private readonly projection: Projection<DB>,
+    private readonly logger: Logger,
+    private readonly opts: ProjectionRunnerOptions = {},
+  ) {
+    this.lockClass = lockClassOf(projection.name);
+  }
+
+  get spec(): DurableSpec {
+    const { names } = this.bus;
+    return { stream: names.eventsStream, durable: this.projection.durable, filterSubject: names.eventsWildcard, ackWaitMs: 30_000 };
+  }
+
+  /** Creates the durable consumer (so a start-up without one fails at once), then runs the loop. */
+  async start(): Promise<void> {
+    await ensureDurable(this.bus, this.spec);
+    this.startLoop();
+  }
+
+  /** Nest calls these on a provider: the projection runs for as long as its module lives. */
+  onModuleInit(): Promise<void> {
+    return this.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
+  }
+
+  private startLoop(): void {
+    this.loop = pullBatches(this.bus, this.spec, async (batch) => void (await this.handle(batch)), {
+      signal: this.stopping.signal,
+      batchSize: this.opts.batchSize ?? 500,
+      lingerMs: this.opts.lingerMs ?? 20,
+      onError: (e) => this.logger.error({ err: e }, `${this.projection.name}: projecting run events failed; retrying`),
+    });
+  }
+
+  /** The batch in hand commits and is acknowledged before this resolves. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.loop;
+  }
+
+  /** Applies one pulled batch; throws (after asking for redelivery) only when the store or the bus failed. */
+  async handle(batch: readonly JsMsg[]): Promise<AppliedBatch> {
+    const byRun = new Map<string, Array<Delivered<JsMsg>>>();
+    for (const msg of batch) {
+      const decoded = await decodeRunEvent(this.bus, msg).catch((e: unknown) => redeliver(batch, e));
+      if (!decoded.ok) {
+        await this.deadLetter(msg, decoded.kind, decoded.reason);
+        continue;
+      }
+      const list = byRun.get(decoded.event.runId) ?? [];
+      list.push({ event: decoded.event, item: msg });
+      byRun.set(decoded.event.runId, list);
+    }
+    if (byRun.size === 0) return { applied: 0, runIds: [] };
+    let plans: Map<string, RunBatchPlan<JsMsg>>;
+    try {
+      plans = await this.db.transaction().execute((trx) => this.applyRuns(trx, byRun));
+    } catch (e) {
+      if (!isDataRejection(e)) return redeliver(batch, e);
+      // Some event's content is refused (not an outage): find it run by run, keep the rest.
+      plans = await this.applyEachRun(byRun);
+    }
+    return this.settle(plans);
+  }
+
+  private async applyRuns(trx: Transaction<DB>, byRun: ReadonlyMap<string, Array<Delivered<JsMsg>>>): Promise<Map<string, RunBatchPlan<JsMsg>>> {
+    const runIds = [...byRun.keys()];
+    await lockRuns(progressTables(trx), this.lockClass, runIds);
+    const progress = await loadProgress(progressTables(trx), runIds);
+    const plans = new Map<string, RunBatchPlan<JsMsg>>();
+    for (const [runId, delivered] of byRun) plans.set(runId, await this.plan(runId, progress.get(runId) ?? { lastSeq: 0, ended: false }, delivered));
+    const events = [...plans.values()].flatMap((p) => p.apply);
+    if (events.length === 0) return plans;
+    await this.projection.apply(trx, events);
+    await recordProgress(progressTables(trx), endsOf(events));
+    return plans;
+  }
+
+  /** Plans a run's slice; a gap is filled from the log itself, read from just after the applied part. */
+  private async plan(runId: string, progress: LogCursorState, delivered: Array<Delivered<JsMsg>>): Promise<RunBatchPlan<JsMsg>> {
+    const plan = planRunBatch(progress, delivered);
+    if (!plan.gap) return plan;
+    const { events } = await readRunLog(this.bus, runId, progress.lastSeq);
+    return planRunBatch(progress, delivered, events);
+  }
+
+  private async applyEachRun(byRun: ReadonlyMap<string, Array<Delivered<JsMsg>>>): Promise<Map<string, RunBatchPlan<JsMsg>>> {
+    const plans = new Map<string, RunBatchPlan<JsMsg>>();
+    for (const [runId, delivered] of byRun) {
+      try {
+        const one = await this.db.transaction().execute((trx) => this.applyRuns(trx, new Map([[runId, delivered]])));
+        plans.set(runId, one.get(runId)!);
+      } catch (e) {
+        if (!isDataRejection(e)) return redeliver(delivered.map((d) => d.item), e);
+        plans.set(runId, await this.skipRefused(runId, delivered, e));
+      }
+    }
+    return plans;
+  }
+
+  /**
+   * The database refuses one of this run's events: apply the run event by event, and move past
+   * the one refused (dead-lettered, loudly: the run's projection lacks it) so the run does not stall.
+   */
+  private async skipRefused(runId: string, delivered: Array<Delivered<JsMsg>>, cause: unknown): Promise<RunBatchPlan<JsMsg>> {
+    const plan = await this.db.transaction().execute(async (trx) => {
+      await lockRuns(progressTables(trx), this.lockClass, [runId]);
+      return this.plan(runId, (await loadProgress(progressTables(trx), [runId])).get(runId) ?? { lastSeq: 0, ended: false }, delivered);
+    });
+    const refused = new Map<number, string>();
+    for (const event of plan.apply) {
+      const end = new Map([[runId, { seq: event.seq, type: event.type }]]);
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await this.projection.apply(trx, [event]);
+          await recordProgress(progressTables(trx), end);
+        });
+      } catch (e) {
+        if (!isDataRejection(e)) throw e;
+        refused.set(event.seq, (e as Error).message);
+        await this.db.transaction().execute((trx) => recordProgress(progressTables(trx), end));
+        this.logger.error({ err: e, runId, seq: event.seq, cause }, `${this.projection.name}: the database refused event ${runId}:${event.seq}; its projection goes on without it`);
+      }
+    }
+    const isRefused = (d: Delivered<JsMsg>) => refused.has(d.event.seq);
+    return {
+      ...plan,
+      settled: plan.settled.filter((msg) => !delivered.some((d) => d.item === msg && isRefused(d))),
+      rejected: [
+        ...plan.rejected,
+        ...delivered.filter(isRefused).map((d) => ({ item: d.item, kind: 'rejected_by_database' as const, reason: `rejected by the database: ${refused.get(d.event.seq)}` })),
+      ],
+    };
+  }
+
+  private async settle(plans: ReadonlyMap<string, RunBatchPlan<JsMsg>>): Promise<AppliedBatch> {
+    let applied = 0;
+    for (const plan of plans.values()) {
+      for (const msg of plan.settled) msg.ack();
+      for (const r of plan.rejected) await this.deadLetter(r.item, r.kind, r.reason);
+      applied += plan.apply.length;
+    }
+    const result = { applied, runIds: [...plans].filter(([, p]) => p.apply.length > 0).map(([runId]) => runId) };
+    this.opts.onBatch?.(result);
+    return result;
+  }
+
+  private async deadLetter(msg: JsMsg, kind: string, reason: string): Promise<void> {
+    this.logger.warn({ subject: msg.subject, streamSeq: msg.seq, reason }, `${this.projection.name}: dead-lettering a message of ${msg.subject}: ${reason}`);
+    try {
+      await deadLetter(this.bus, this.projection.name, msg, reason);
+      this.opts.onDeadLetter?.(kind);
+    } catch (e) {
+      // Not lost: it comes back and is dead-lettered once the dead-letter stream takes it.
+      this.logger.error({ err: e, subject: msg.subject }, 'could not dead-letter; will retry');
+      msg.nak(1_000);
+    }
+  }
+}
+
+/** Postgres refused the data itself (SQLSTATE class 22 data exception, 54 limit exceeded). */
+export function isDataRejection(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && /^(22|54)/.test(code);
+}
+
+function redeliver(messages: readonly JsMsg[], cause: unknown): never {
+  // Redelivered at once, ahead of newer messages, so the log keeps arriving nearly in order.
+  for (const m of messages) m.nak();
+  throw cause;
+}
+
+/** A stable 16-bit advisory-lock class per projection name. */
+function lockClassOf(name: string): number {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) & 0x7fff;
+  return h;
+}

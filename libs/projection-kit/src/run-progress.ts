@@ -1,0 +1,62 @@
+import { terminalEventTypes } from '@spindle/contracts';
+import type { ProjectionProgressTables } from '@spindle/db';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { LogCursorState } from '@spindle/bus';
+
+type ProgressDb = Kysely<ProjectionProgressTables>;
+
+/**
+ * The progress table seen through a service's own database type. Sound because that type
+ * includes the table; Kysely's types are invariant in the table map, hence the one cast.
+ */
+export function progressTables<DB extends ProjectionProgressTables>(db: Kysely<DB> | Transaction<DB>): ProgressDb {
+  return db as unknown as ProgressDb;
+}
+
+/** How far each run is applied: its last seq and whether that event ended the run (`run_progress`). */
+export async function loadProgress(db: ProgressDb, runIds: readonly string[]): Promise<Map<string, LogCursorState>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await db.selectFrom('run_progress').select(['run_id', 'last_seq', 'last_type']).where('run_id', 'in', [...runIds]).execute();
+  return new Map(rows.map((r) => [r.run_id, { lastSeq: r.last_seq, ended: (terminalEventTypes as readonly string[]).includes(r.last_type) }]));
+}
+
+/** The last seq applied of one run, 0 when none: what read-your-writes waits on. */
+export async function appliedSeq(db: ProgressDb, runId: string): Promise<number> {
+  const row = await db.selectFrom('run_progress').select('last_seq').where('run_id', '=', runId).executeTakeFirst();
+  return row?.last_seq ?? 0;
+}
+
+/** Moves each run to its new end; never backwards (a replica that applied more wins). */
+export async function recordProgress(db: ProgressDb, ends: ReadonlyMap<string, { seq: number; type: string }>): Promise<void> {
+  // Sorted by run, so two replicas updating the same rows take their row locks in one order.
+  const rows = [...ends].map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type })).sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
+  if (rows.length === 0) return;
+  await db
+    .insertInto('run_progress')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('run_id').doUpdateSet((eb) => ({ last_seq: eb.ref('excluded.last_seq'), last_type: eb.ref('excluded.last_type') })).where('run_progress.last_seq', '<', (eb) => eb.ref('excluded.last_seq')),
+    )
+    .execute();
+}
+
+export async function clearProgress(db: ProgressDb): Promise<void> {
+  await sql`truncate table run_progress`.execute(db);
+}
+
+/**
+ * Serializes transactions over the same runs (replicas share a durable; a rebuild runs beside a
+ * live consumer), taking the locks in one order so two batches cannot deadlock. `lockClass`
+ * keeps one projection's locks apart from another's in a shared database.
+ */
+export async function lockRuns(db: ProgressDb, lockClass: number, runIds: readonly string[]): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${lockClass}, k)
+    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(db);
+}
+
+/** The last event of each run among `events` (in seq order per run): where its progress moves to. */
+export function endsOf(events: ReadonlyArray<{ runId: string; seq: number; type: string }>): Map<string, { seq: number; type: string }> {
+  const ends = new Map<string, { seq: number; type: string }>();
+  for (const e of events) if ((ends.get(e.runId)?.seq ?? 0) < e.seq) ends.set(e.runId, { seq: e.seq, type: e.type });
+  return ends;
+}
