@@ -100,6 +100,32 @@ describe('refusals', () => {
     expect(after.state.last_seq).toBe(before.state.last_seq);
   });
 
+  it('refuses JavaScript prototype keys as names of workflows, agents, nodes, state keys and subgraphs', async () => {
+    const agent = { model: 'offline:echo', instructions: 'help' };
+    for (const name of ['constructor', 'prototype']) {
+      const res = await call(`/v1/workflows/${name}`, json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }));
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+      expect(res.body.errors).toContainEqual(expect.objectContaining({ field: 'name', message: expect.stringContaining('reserved') }));
+      expect((await call(`/v1/workflows/${name}`)).status).toBe(404);
+    }
+    for (const name of ['__proto__', 'toString', 'hasOwnProperty']) {
+      const res = await call(`/v1/agents/${name}`, json('PUT', agent));
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+    }
+    const definitions: Array<[unknown, string]> = [
+      [{ kind: 'graph', nodes: [{ id: 'sub', type: 'subgraph', workflow: 'constructor' }] }, 'nodes[0].workflow'],
+      [{ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'offline:echo', prompt: 'hi', output_key: '__proto__' }] }, 'nodes[0].output_key'],
+      [{ kind: 'graph', nodes: [{ id: 'toString', type: 'set', values: { x: 1 } }] }, 'nodes[0].id'],
+      [{ kind: 'handoff', agents: [{ name: 'toString', ...agent }] }, 'agents[0].name'],
+    ];
+    for (const [definition, field] of definitions) {
+      const res = await call('/v1/workflows/reserved', json('PUT', definition));
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'invalid_definition' });
+      expect(res.body.errors).toContainEqual(expect.objectContaining({ field, message: expect.stringContaining('reserved') }));
+    }
+    expect((await call('/v1/workflows/reserved')).status).toBe(404);
+  });
+
   it('refuses run parameters that do not fit the workflow schema, and fills defaults for those that do', async () => {
     const schema = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 10 }, region: { enum: ['eu', 'us'] } }, required: ['region'], additionalProperties: false };
     expect((await call('/v1/workflows/param', json('PUT', { kind: 'graph', parameters: schema, nodes: [{ id: 'a', type: 'set', values: { r: '{{parameters.region}}' } }] }))).status).toBe(201);
@@ -148,7 +174,8 @@ describe('refusals', () => {
     expect(reasons.filter((r) => r.includes('dlq.trace-recorder'))).toHaveLength(2);
     expect(reasons.filter((r) => r.includes('dlq.runner'))).toHaveLength(1);
     expect(reasons.filter((r) => r.includes('dlq.checkpoint') || r.includes('dlq.approval'))).toHaveLength(4);
-    expect(reasons.join('\n')).toMatch(/not JSON/);
+    // One decoder for every reader, one wording.
+    expect(reasons.join('\n')).toMatch(/invalid JSON/);
 
     const started = await call('/v1/workflows/ok/runs', json('POST', { input: 'after the garbage' }));
     const runId = (started.body as unknown as { runId: string }).runId;

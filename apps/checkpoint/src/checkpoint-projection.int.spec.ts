@@ -1,11 +1,12 @@
 import type { TestingModule } from '@nestjs/testing';
 import { readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import type { RunEvent } from '@spindle/contracts';
+import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import { testNamespace } from '@spindle/testing';
 import { foldEvents } from '@spindle/projection-kit';
 import { CheckpointProjection } from './checkpoint.projection';
+import { CheckpointReader } from './checkpoint.reader';
 import {
-  allRows, appliedUpTo, capturingLogger, checkpointSaved, eventually, HOUR_MS, nodeCompleted, nodeStarted, openCheckpointSchema, queued, removeStreams,
+  allRows, appliedUpTo, capturingLogger, checkpointSaved, eventually, HOUR_MS, legacyCheckpointSaved, nodeCompleted, nodeStarted, openCheckpointSchema, queued, removeStreams,
   startCheckpointService, started, testBus, writeRun,
 } from './checkpoint-test.fixture';
 
@@ -38,26 +39,27 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     await reference?.drop();
   });
 
-  it('projects checkpoint.saved into checkpoints and a cached node.completed into node_results', async () => {
+  it('projects the initial state, checkpoint.saved (what changed) into checkpoints and a cached node.completed into node_results', async () => {
     const writer = await writeRun(client, 'run-a', [
       queued(),
       started(),
       nodeStarted('fetch'),
       nodeCompleted('fetch', { pages: 3 }, { cacheKey: 'key-fetch', handle: 'obj-1' }),
-      checkpointSaved('cp-1', 0, { pages: 3 }, ['summarize']),
+      checkpointSaved('cp-1', 1, { pages: 3 }, ['summarize']),
       nodeStarted('summarize'),
       // Not a `checkpoint: true` node: no cache key, no row.
       nodeCompleted('summarize', { summary: 'high and low' }),
-      checkpointSaved('cp-2', 1, { pages: 3, summary: 'high and low' }, []),
+      checkpointSaved('cp-2', 2, { summary: 'high and low' }, []),
     ]);
     await appliedUpTo(store.db, 'run-a', writer.lastSeq);
 
     const events = await logOf('run-a');
     const at = (seq: number) => new Date(events[seq - 1].at);
     const rows = await allRows(store.db);
+    expect(rows.initialStates).toEqual([{ run_id: 'run-a', state: {}, queued_at: at(1) }]);
     expect(rows.checkpoints).toEqual([
-      { run_id: 'run-a', checkpoint_id: 'cp-1', seq: 5, step: 0, state: { pages: 3 }, frontier: ['summarize'], graph_hash: 'g1', saved_at: at(5) },
-      { run_id: 'run-a', checkpoint_id: 'cp-2', seq: 8, step: 1, state: { pages: 3, summary: 'high and low' }, frontier: [], graph_hash: 'g1', saved_at: at(8) },
+      { run_id: 'run-a', checkpoint_id: 'cp-1', seq: 5, step: 1, changes: { pages: 3 }, state: null, frontier: ['summarize'], graph_hash: 'g1', saved_at: at(5) },
+      { run_id: 'run-a', checkpoint_id: 'cp-2', seq: 8, step: 2, changes: { summary: 'high and low' }, state: null, frontier: [], graph_hash: 'g1', saved_at: at(8) },
     ]);
     expect(rows.nodeResults).toEqual([{ key: 'key-fetch', run_id: 'run-a', node_id: 'fetch', output: { pages: 3 }, handle: 'obj-1', stored_at: at(4) }]);
     expect(rows.progress).toEqual([{ run_id: 'run-a', last_seq: 8, last_type: 'checkpoint.saved' }]);
@@ -78,6 +80,7 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     await reference.db.deleteFrom('run_progress').execute();
     await reference.db.deleteFrom('checkpoints').execute();
     await reference.db.deleteFrom('node_results').execute();
+    await reference.db.deleteFrom('initial_states').execute();
     await foldEvents(reference.db, projection, [...(await logOf('run-a')), ...(await logOf('run-b'))]);
     const rows = await allRows(store.db);
     expect(rows).toEqual(await allRows(reference.db));
@@ -107,17 +110,34 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
       checkpointSaved('cp-after', 1, { note: 'ok' }, []),
     ]);
     const rows = await eventually(async () => {
-      const found = await store.db.selectFrom('checkpoints').select(['checkpoint_id', 'state']).where('run_id', '=', 'run-nul').orderBy('seq').execute();
+      const found = await store.db.selectFrom('checkpoints').select(['checkpoint_id', 'changes']).where('run_id', '=', 'run-nul').orderBy('seq').execute();
       if (found.length < 2) throw new Error(`only ${found.length} checkpoints of run-nul so far`);
       return found;
     });
     expect(rows).toEqual([
-      { checkpoint_id: 'cp-nul', state: { note: 'a\ufffdb' } },
-      { checkpoint_id: 'cp-after', state: { note: 'ok' } },
+      { checkpoint_id: 'cp-nul', changes: { note: 'a\ufffdb' } },
+      { checkpoint_id: 'cp-after', changes: { note: 'ok' } },
     ]);
     await appliedUpTo(store.db, 'run-nul', writer.lastSeq);
     expect(await store.db.selectFrom('node_results').select('key').where('run_id', '=', 'run-nul').execute()).toEqual([]);
     expect(lines).toEqual(expect.arrayContaining([expect.objectContaining({ level: 'error', runId: 'run-nul', seq: 3 })]));
+  });
+
+  it('answers a checkpoint with its whole state: the initial state and the changes up to it, or a legacy whole state', async () => {
+    const reader = new CheckpointReader(store.db, TTL_HOURS);
+    expect(await reader.getCheckpoint('run-a', 'cp-1')).toMatchObject({ checkpointId: 'cp-1', state: { pages: 3 } });
+    expect(await reader.getCheckpoint('run-a', 'cp-2')).toMatchObject({ state: { pages: 3, summary: 'high and low' } });
+    // The latest, written while the service was down (the test before).
+    expect(await reader.getCheckpoint('run-a')).toMatchObject({ checkpointId: 'cp-3', state: { pages: 3, summary: 'high and low', top: 1 } });
+
+    const writer = await writeRun(client, 'run-legacy', [
+      { ...queued(), data: { ...(queued().data as object), state: { from: 'queued' } } } as RunEventDraft,
+      legacyCheckpointSaved('cp-1', 1, { whole: 'state' }, ['next']),
+      checkpointSaved('cp-2', 2, { added: true }, []),
+    ]);
+    await appliedUpTo(store.db, 'run-legacy', writer.lastSeq);
+    expect(await reader.getCheckpoint('run-legacy', 'cp-2')).toMatchObject({ state: { whole: 'state', added: true } });
+    expect(await reader.getCheckpoint('run-legacy', 'cp-9')).toBeNull();
   });
 
   /** A writer that appends where the run's log ends. */

@@ -1,20 +1,26 @@
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
-import type { CheckpointsTable, NodeResultsTable } from '@spindle/db';
+import type { CheckpointsTable, InitialStatesTable, NodeResultsTable } from '@spindle/db';
 import type { Insertable } from 'kysely';
 
-/** The `checkpoints` row of a `checkpoint.saved` event. */
+/** The `checkpoints` row of a `checkpoint.saved` event: its changes (or, from older logs, its whole state). */
 export function checkpointRowOf(event: RunEventOf<'checkpoint.saved'>): Insertable<CheckpointsTable> {
-  const { checkpointId, step, state, frontier, graphHash } = event.data;
+  const { checkpointId, step, changes, state, frontier, graphHash } = event.data;
   return {
     run_id: event.runId,
     checkpoint_id: checkpointId,
     seq: event.seq,
     step,
-    state: jsonText(state),
+    changes: changes === undefined ? null : jsonText(changes),
+    state: state === undefined ? null : jsonText(state),
     frontier: jsonText(frontier),
     graph_hash: graphHash,
     saved_at: event.at,
   };
+}
+
+/** The `initial_states` row of a `run.queued` event: the state its checkpoints' changes apply to. */
+export function initialStateRowOf(event: RunEventOf<'run.queued'>): Insertable<InitialStatesTable> {
+  return { run_id: event.runId, state: jsonText(event.data.state), queued_at: event.at };
 }
 
 /** The `node_results` row of a `node.completed` event, when its node is cached (`cacheKey`). */

@@ -31,7 +31,13 @@ export function nodeCompleted(nodeId: string, output: Record<string, unknown>, c
   return { type: 'node.completed', nodeId, spanId: `span-${nodeId}`, parentSpanId: 'root', path: `root/${nodeId}`, data: { nodeType: 'function', output, durationMs: 3, ...cache } };
 }
 
-export function checkpointSaved(checkpointId: string, step: number, state: Record<string, unknown>, frontier: string[]): RunEventDraft {
+/** A checkpoint recording what its step changed (as runners write them). */
+export function checkpointSaved(checkpointId: string, step: number, changes: Record<string, unknown>, frontier: string[]): RunEventDraft {
+  return { type: 'checkpoint.saved', ...root, data: { checkpointId, step, changes, frontier, graphHash: 'g1' } };
+}
+
+/** A checkpoint holding the whole state, as logs written before checkpoints kept changes. */
+export function legacyCheckpointSaved(checkpointId: string, step: number, state: Record<string, unknown>, frontier: string[]): RunEventDraft {
   return { type: 'checkpoint.saved', ...root, data: { checkpointId, step, state, frontier, graphHash: 'g1' } };
 }
 
@@ -65,6 +71,7 @@ export function openCheckpointSchema(namespace: string): Promise<{ db: Kysely<Ch
 export async function allRows(db: Kysely<CheckpointTables>) {
   return {
     checkpoints: await db.selectFrom('checkpoints').selectAll().orderBy('run_id').orderBy('seq').execute(),
+    initialStates: await db.selectFrom('initial_states').selectAll().orderBy('run_id').execute(),
     nodeResults: await db.selectFrom('node_results').selectAll().orderBy('key').execute(),
     progress: await db.selectFrom('run_progress').selectAll().orderBy('run_id').execute(),
   };

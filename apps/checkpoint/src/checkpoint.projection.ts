@@ -2,12 +2,14 @@ import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import type { CheckpointTables, NodeResultsTable } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { sql, type Insertable, type Transaction } from 'kysely';
-import { checkpointRowOf, nodeResultRowOf } from './checkpoint-rows.mapper';
+import { checkpointRowOf, initialStateRowOf, nodeResultRowOf } from './checkpoint-rows.mapper';
 import { expiryCutoff } from './expiry-cutoff';
 
 /**
- * The checkpoint service's read model: every `checkpoint.saved` (state, frontier) and every
- * `checkpoint: true` node's result by its cache key. Rows are keyed by what their event names and
+ * The checkpoint service's read model: each run's initial state, every `checkpoint.saved` (what
+ * changed, frontier) and every `checkpoint: true` node's result by its cache key. The state at a
+ * checkpoint is the initial state with the changes up to it laid over (`CheckpointReader`), so a
+ * value is stored once however many checkpoints follow. Rows are keyed by what their event names and
  * inserted only when absent; a row already past the TTL is never inserted, so a replay of the log
  * does not bring back what the purge removed.
  */
@@ -19,6 +21,9 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
   async apply(trx: Transaction<CheckpointTables>, events: readonly RunEvent[]): Promise<void> {
     const { cutoff } = await trx.selectNoFrom(expiryCutoff(this.ttlHours).as('cutoff')).executeTakeFirstOrThrow();
     const live = events.filter((e) => Date.parse(e.at) >= cutoff.getTime());
+
+    const initial = live.filter((e): e is RunEventOf<'run.queued'> => e.type === 'run.queued').map(initialStateRowOf);
+    if (initial.length > 0) await trx.insertInto('initial_states').values(initial).onConflict((oc) => oc.column('run_id').doNothing()).execute();
 
     // Sorted by key, so two replicas inserting the same rows take their locks in one order.
     const checkpoints = live
@@ -39,7 +44,7 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
   }
 
   async reset(trx: Transaction<CheckpointTables>): Promise<void> {
-    await sql`truncate table checkpoints, node_results`.execute(trx);
+    await sql`truncate table checkpoints, node_results, initial_states`.execute(trx);
   }
 }
 

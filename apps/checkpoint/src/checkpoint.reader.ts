@@ -15,12 +15,22 @@ export class CheckpointReader {
     return rows.map(toSummary);
   }
 
-  /** The named checkpoint, or the run's latest when no id is given; null when there is none. */
+  /**
+   * The named checkpoint, or the run's latest when no id is given, with its state: the run's
+   * initial state with the changes of its checkpoints up to this one laid over. Null when there
+   * is none, or when what it builds on has expired (a run that outlived the TTL).
+   */
   async getCheckpoint(runId: string, checkpointId?: string): Promise<Checkpoint | null> {
-    let query = this.db.selectFrom('checkpoints').selectAll().where('run_id', '=', runId);
-    query = checkpointId === undefined ? query.orderBy('seq', 'desc').limit(1) : query.where('checkpoint_id', '=', checkpointId);
-    const row = await query.executeTakeFirst();
-    return row ? { ...toSummary(row), state: row.state as Record<string, unknown> } : null;
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      let target = trx.selectFrom('checkpoints').select([...SUMMARY_COLUMNS]).where('run_id', '=', runId);
+      target = checkpointId === undefined ? target.orderBy('seq', 'desc').limit(1) : target.where('checkpoint_id', '=', checkpointId);
+      const row = await target.executeTakeFirst();
+      if (!row) return null;
+      const path = await trx.selectFrom('checkpoints').select(['step', 'state', 'changes']).where('run_id', '=', runId).where('seq', '<=', row.seq).orderBy('seq').execute();
+      const initial = await trx.selectFrom('initial_states').select('state').where('run_id', '=', runId).executeTakeFirst();
+      const state = stateAt(initial?.state as Record<string, unknown> | undefined, path);
+      return state ? { ...toSummary(row), state } : null;
+    });
   }
 
   /** The first of `keys`, in the caller's order, that has a result not yet past the TTL. */
@@ -48,4 +58,17 @@ function toSummary(row: Pick<Selectable<CheckpointsTable>, (typeof SUMMARY_COLUM
     graphHash: row.graph_hash,
     savedAt: row.saved_at.toISOString(),
   };
+}
+
+/**
+ * Lays each checkpoint's changes over the state before it; a checkpoint from an older log holds
+ * its whole state and starts over from there. Undefined when the base is missing.
+ */
+export function stateAt(initial: Record<string, unknown> | undefined, path: ReadonlyArray<{ state: unknown; changes: unknown }>): Record<string, unknown> | undefined {
+  let state = initial;
+  for (const checkpoint of path) {
+    if (checkpoint.state) state = checkpoint.state as Record<string, unknown>;
+    else if (state) state = { ...state, ...(checkpoint.changes as Record<string, unknown>) };
+  }
+  return state;
 }

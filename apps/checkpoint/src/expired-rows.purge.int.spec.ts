@@ -23,35 +23,39 @@ describe('purging expired checkpoints and node results', () => {
     await store?.drop();
   });
 
-  it('removes only rows older than the TTL and reports how many of each', async () => {
-    await seed(store.db, { 'cp-old': 169, 'cp-fresh': 167 }, { 'k-old': 200, 'k-older': 169.5, 'k-fresh': 1 });
+  it('removes the checkpoints of runs whose last one is older than the TTL, and older node results, and reports how many', async () => {
+    // A run's checkpoints build on each other: one still in use keeps its older ones.
+    await seed(store.db, { 'old/cp-1': 170, 'old/cp-2': 169, 'fresh/cp-1': 167, 'long/cp-1': 200, 'long/cp-2': 1 }, { 'k-old': 200, 'k-older': 169.5, 'k-fresh': 1 });
 
-    expect(await purgeExpiredRows(store.db, 168)).toEqual({ checkpoints: 1, nodeResults: 2 });
-    expect(await remaining(store.db)).toEqual({ checkpoints: ['cp-fresh'], nodeResults: ['k-fresh'] });
+    expect(await purgeExpiredRows(store.db, 168)).toEqual({ checkpoints: 2, nodeResults: 2 });
+    expect(await remaining(store.db)).toEqual({ checkpoints: ['fresh/cp-1', 'long/cp-1', 'long/cp-2'], nodeResults: ['k-fresh'] });
     expect(await purgeExpiredRows(store.db, 168)).toEqual({ checkpoints: 0, nodeResults: 0 });
 
     // A shorter TTL cuts deeper.
-    expect(await purgeExpiredRows(store.db, 0.5)).toEqual({ checkpoints: 1, nodeResults: 1 });
+    expect(await purgeExpiredRows(store.db, 0.5)).toEqual({ checkpoints: 3, nodeResults: 1 });
     expect(await remaining(store.db)).toEqual({ checkpoints: [], nodeResults: [] });
   });
 
   it('runs when the service starts', async () => {
-    await seed(store.db, { 'cp-old': 3, 'cp-fresh': 1 }, { 'k-old': 3, 'k-fresh': 1 });
+    await seed(store.db, { 'old/cp-old': 3, 'fresh/cp-fresh': 1 }, { 'k-old': 3, 'k-fresh': 1 });
     app = await startCheckpointService(namespace, { settings: { ttlHours: 2 } });
     await eventually(async () => {
       const left = await remaining(store.db);
       if (left.checkpoints.length + left.nodeResults.length > 2) throw new Error('expired rows not purged yet');
     });
-    expect(await remaining(store.db)).toEqual({ checkpoints: ['cp-fresh'], nodeResults: ['k-fresh'] });
+    expect(await remaining(store.db)).toEqual({ checkpoints: ['fresh/cp-fresh'], nodeResults: ['k-fresh'] });
   });
 });
 
-/** Rows saved / stored the given number of hours ago. */
+/** Rows saved / stored the given number of hours ago; checkpoints named `<run>/<checkpoint>`. */
 async function seed(db: Kysely<CheckpointTables>, checkpointAges: Record<string, number>, nodeResultAges: Record<string, number>): Promise<void> {
   const ago = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
   await db
     .insertInto('checkpoints')
-    .values(Object.entries(checkpointAges).map(([id, hours], i) => ({ run_id: 'run-p', checkpoint_id: id, seq: i + 1, step: i, state: '{}', frontier: '[]', graph_hash: 'g', saved_at: ago(hours) })))
+    .values(Object.entries(checkpointAges).map(([name, hours], i) => {
+      const [runId, id] = name.split('/');
+      return { run_id: runId, checkpoint_id: id, seq: i + 1, step: i, changes: '{}', frontier: '[]', graph_hash: 'g', saved_at: ago(hours) };
+    }))
     .execute();
   await db
     .insertInto('node_results')
@@ -61,7 +65,7 @@ async function seed(db: Kysely<CheckpointTables>, checkpointAges: Record<string,
 
 async function remaining(db: Kysely<CheckpointTables>) {
   return {
-    checkpoints: (await db.selectFrom('checkpoints').select('checkpoint_id').orderBy('checkpoint_id').execute()).map((r) => r.checkpoint_id),
+    checkpoints: (await db.selectFrom('checkpoints').select(['run_id', 'checkpoint_id']).orderBy('run_id').orderBy('checkpoint_id').execute()).map((r) => `${r.run_id}/${r.checkpoint_id}`),
     nodeResults: (await db.selectFrom('node_results').select('key').orderBy('key').execute()).map((r) => r.key),
   };
 }

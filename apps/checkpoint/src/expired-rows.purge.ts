@@ -8,14 +8,22 @@ export interface PurgedRows {
 }
 
 /**
- * Deletes checkpoints saved and node results stored longer than `ttlHours` ago. The one purge
- * both the service's hourly timer and `npm run checkpoints:purge` run. One transaction, so both
- * tables are cut at the same instant.
+ * Deletes the checkpoints of runs whose last checkpoint was saved longer than `ttlHours` ago,
+ * with their initial states (a run's checkpoints build on each other, so they go together), and
+ * node results stored longer ago. The one purge both the service's hourly timer and
+ * `npm run checkpoints:purge` run. One transaction, so the tables are cut at the same instant.
  */
 export async function purgeExpiredRows(db: Kysely<CheckpointTables>, ttlHours: number): Promise<PurgedRows> {
   return db.transaction().execute(async (trx) => {
-    const checkpoints = await trx.deleteFrom('checkpoints').where('saved_at', '<', expiryCutoff(ttlHours)).executeTakeFirst();
-    const nodeResults = await trx.deleteFrom('node_results').where('stored_at', '<', expiryCutoff(ttlHours)).executeTakeFirst();
+    const cutoff = expiryCutoff(ttlHours);
+    const expiredRuns = trx.selectFrom('checkpoints').select('run_id').groupBy('run_id').having((eb) => eb.fn.max('saved_at'), '<', cutoff);
+    const checkpoints = await trx.deleteFrom('checkpoints').where('run_id', 'in', expiredRuns).executeTakeFirst();
+    await trx
+      .deleteFrom('initial_states')
+      .where('queued_at', '<', cutoff)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('checkpoints').select('run_id').whereRef('checkpoints.run_id', '=', 'initial_states.run_id'))))
+      .execute();
+    const nodeResults = await trx.deleteFrom('node_results').where('stored_at', '<', cutoff).executeTakeFirst();
     return { checkpoints: Number(checkpoints.numDeletedRows), nodeResults: Number(nodeResults.numDeletedRows) };
   });
 }

@@ -123,4 +123,35 @@ describe('executeRunCommand on JetStream', () => {
     expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'run_timeout' } } });
     expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'run_timeout', nodeId: 'wait' } } });
   });
+
+  it('keeps a large input once: checkpoints record what changed, so 20 steps do not copy it 20 times', async () => {
+    const input = { document: 'x'.repeat(900 * 1024) };
+    const nodes = Array.from({ length: 20 }, (_, i) => ({ id: `step_${i}`, type: 'set', values: { [`done_${i}`]: i } }));
+    const edges = nodes.slice(1).map((n, i) => ({ from: nodes[i].id, to: n.id }));
+    await queue('run-large', { kind: 'graph', nodes, edges }, { input });
+    expect(await executeRunCommand(deps, 'run-large', parent, new AbortController().signal)).toBe('done');
+    const { events, position } = await readRunLog(bus, 'run-large');
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed' });
+    // run.queued and run.completed hold the input once each; nothing else repeats it.
+    expect(position!.bytes).toBeLessThan(3 * 900 * 1024);
+    const checkpoints = events.filter((e) => e.type === 'checkpoint.saved');
+    expect(checkpoints).toHaveLength(20);
+    expect(checkpoints.every((e) => JSON.stringify(e.data).length < 500)).toBe(true);
+  });
+
+  it('fails a run whose log would outgrow its limit with run_log_limit_exceeded, recorded in the log', async () => {
+    const nodes = Array.from({ length: 10 }, (_, i) => ({ id: `grow_${i}`, type: 'set', values: { [`chunk_${i}`]: 'y'.repeat(4_000) } }));
+    const edges = nodes.slice(1).map((n, i) => ({ from: nodes[i].id, to: n.id }));
+    await queue('run-outgrown', { kind: 'graph', nodes, edges });
+    expect(await executeRunCommand({ ...deps, maxLogBytes: 60_000 }, 'run-outgrown', parent, new AbortController().signal)).toBe('done');
+    const { events } = await readRunLog(bus, 'run-outgrown');
+    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'run_log_limit_exceeded' } } });
+    expect(events.at(-2)).toMatchObject({ type: 'node.failed', data: { error: { code: 'run_log_limit_exceeded' } } });
+    expect(events.filter((e) => e.type === 'node.completed').length).toBeGreaterThan(0);
+
+    // A log already at its limit when the run starts fails at once, typed.
+    await queue('run-born-full', { kind: 'graph', nodes });
+    expect(await executeRunCommand({ ...deps, maxLogBytes: 20_000 }, 'run-born-full', parent, new AbortController().signal)).toBe('done');
+    expect((await readRunLog(bus, 'run-born-full')).events.map((e) => e.type)).toEqual(['run.queued', 'run.failed']);
+  });
 });

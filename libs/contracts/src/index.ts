@@ -2,6 +2,7 @@ export { ErrorCodes, retryableByCode, SpindleError, PublicError, isSpindleError,
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
+export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export type { BusNames, QueryService } from './bus-names';
 export {
   runEventSchema, runEventSchemas, runEventTypes, usageSchema, errorInfoSchema, workflowRefSchema,

@@ -190,15 +190,23 @@ export const runEventSchemas = {
     answeredBy: z.string(),
     ...definitionUpgradeFields,
   })),
-  /** A super-step boundary: the state and the nodes to run next, enough to resume or fork. */
+  /**
+   * A super-step boundary: what the state changed since the previous boundary and the nodes to
+   * run next, enough to fork. The state there is the run's initial state (`run.queued`) with the
+   * `changes` of its checkpoints up to this one laid over it, so the log never repeats a value
+   * that did not change. Logs written before carry the whole `state` instead.
+   */
   'checkpoint.saved': event('checkpoint.saved', z.object({
     checkpointId: z.string(),
     step: z.number().int().nonnegative(),
-    state: jsonRecord,
+    /** Top-level state keys whose value changed since the previous checkpoint (or the initial state). */
+    changes: jsonRecord.optional(),
+    /** The whole state: what checkpoints of older logs carry instead of `changes`. */
+    state: jsonRecord.optional(),
     frontier: z.array(z.string()),
     /** Hash of the graph's structure (node ids, types, edges): a resume on another version must match it. */
     graphHash: z.string(),
-  })),
+  }).refine((d) => (d.changes === undefined) !== (d.state === undefined), 'a checkpoint carries either its changes or the whole state')),
   'context.truncated': event('context.truncated', jsonRecord),
   custom: event('custom', jsonRecord),
 } as const;

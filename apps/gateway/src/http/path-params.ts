@@ -1,5 +1,5 @@
 import type { PipeTransform } from '@nestjs/common';
-import { RUN_ID_PATTERN, SpindleError, type ErrorCode } from '@spindle/contracts';
+import { isReservedName, reservedNameMessage, RUN_ID_PATTERN, SpindleError, type ErrorCode } from '@spindle/contracts';
 
 /**
  * Run, request and checkpoint ids: ULIDs, `req_<ULID>`, `cp-<n>`. All fit the run id pattern:
@@ -26,13 +26,17 @@ class PathParam implements PipeTransform<unknown, string> {
   constructor(private readonly pattern: RegExp, private readonly refuse: (value: string) => SpindleError) {}
 
   transform(value: unknown): string {
-    if (typeof value === 'string' && this.pattern.test(value)) return value;
+    // A prototype key could only ever find what every object inherits: never a name.
+    if (typeof value === 'string' && this.pattern.test(value) && !isReservedName(value)) return value;
     throw this.refuse(String(value));
   }
 }
 
 const notFound = (code: ErrorCode, what: string) => (value: string) => new SpindleError(code, `no ${what} ${quoted(value)}`);
-const invalid = (field: string, rule: string) => (value: string) => new SpindleError('validation_failed', `${field} ${quoted(value)}: ${rule}`, { issues: [{ field, message: rule }] });
+const invalid = (field: string, rule: string) => (value: string) => {
+  const message = isReservedName(value) ? reservedNameMessage(value) : rule;
+  return new SpindleError('validation_failed', `${field} ${quoted(value)}: ${message}`, { issues: [{ field, message }] });
+};
 
 export const RunIdParam = new PathParam(RUN_ID, notFound('run_not_found', 'run with id'));
 export const RequestIdParam = new PathParam(REQUEST_ID, notFound('request_not_found', 'request with id'));

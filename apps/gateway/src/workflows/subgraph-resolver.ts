@@ -17,7 +17,8 @@ export async function resolveSubgraphs(
   /** Turns a stored definition into a runnable one (agent references resolved). */
   prepare: (stored: unknown) => Promise<unknown> = async (stored) => stored,
 ): Promise<EmbeddedSubgraphs> {
-  const resolved: EmbeddedSubgraphs = {};
+  // Keyed by user-chosen names: no prototype, so a name can only find what was put under it.
+  const resolved: EmbeddedSubgraphs = Object.create(null);
   const visit = async (definition: WorkflowDefinition, chain: string[]) => {
     for (const ref of subgraphRefs(definition)) {
       const key = subgraphRef(ref.workflow, ref.version);

@@ -1,4 +1,4 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 import { projectionProgressMigrations } from '../projection-progress/projection-progress';
 
 export const checkpointMigrations: Record<string, Migration> = {
@@ -37,6 +37,23 @@ export const checkpointMigrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('node_results').execute();
       await db.schema.dropTable('checkpoints').execute();
+    },
+  },
+  '0003_checkpoint_changes': {
+    async up(db: Kysely<unknown>) {
+      // A checkpoint keeps what changed; the state is the run's initial state with the changes laid over it.
+      await sql`alter table checkpoints alter column state drop not null`.execute(db);
+      await db.schema.alterTable('checkpoints').addColumn('changes', 'jsonb').execute();
+      await db.schema
+        .createTable('initial_states')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('state', 'jsonb', (c) => c.notNull())
+        .addColumn('queued_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('initial_states').execute();
+      await db.schema.alterTable('checkpoints').dropColumn('changes').execute();
     },
   },
 };

@@ -8,6 +8,14 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface CheckpointTables extends ProjectionProgressTables {
   checkpoints: CheckpointsTable;
   node_results: NodeResultsTable;
+  initial_states: InitialStatesTable;
+}
+
+/** A run's state as `run.queued` set it: what its checkpoints' changes are laid over. */
+export interface InitialStatesTable {
+  run_id: string;
+  state: Json;
+  queued_at: Timestamp;
 }
 
 /** One row per `checkpoint.saved` event: enough to resume or fork the run at that step. */
@@ -17,7 +25,10 @@ export interface CheckpointsTable {
   /** `seq` of the `checkpoint.saved` event; orders a run's checkpoints. */
   seq: number;
   step: number;
-  state: Json;
+  /** The whole state: only rows of checkpoints from logs written before checkpoints kept changes. */
+  state: ColumnType<unknown, string | null | undefined, string | null>;
+  /** Top-level keys whose value changed since the previous checkpoint (or the initial state). */
+  changes: ColumnType<unknown, string | null | undefined, string | null>;
   /** The node ids to run next, a JSON array. */
   frontier: Json;
   graph_hash: string;

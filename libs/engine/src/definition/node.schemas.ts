@@ -1,8 +1,11 @@
+import { isReservedName, reservedNameMessage } from '@spindle/contracts';
 import { z } from 'zod';
 
 /** The node types of a graph, and the graph shapes (edges, nested sub-graphs) they are wired with. */
-export const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)');
-export const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
+/** A name that becomes a key somewhere: never a JavaScript prototype key. */
+export const notReserved = (name: string, ctx: z.RefinementCtx) => void (isReservedName(name) && ctx.addIssue({ code: 'custom', message: reservedNameMessage(name) }));
+export const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)').superRefine(notReserved);
+export const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)').superRefine(notReserved);
 const modelRef = z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model", e.g. "offline:echo" or "openai:gpt-4o-mini"');
 const base = {
   id: nodeId,
@@ -189,7 +192,7 @@ export const forkNodeSchema = z.strictObject({
   type: z.literal('fork'),
   /** Branches run concurrently, each on its own copy of the state at the fork. */
   get branches(): z.ZodRecord<z.ZodString, typeof subgraphSchema> {
-    return z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier'), subgraphSchema);
+    return z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier').superRefine(notReserved), subgraphSchema);
   },
   /** The join writes `{ branchId: result }` here (default: the fork's id). */
   output_key: stateKey.optional(),
@@ -203,7 +206,7 @@ export const forkNodeSchema = z.strictObject({
 export const subgraphNodeSchema = z.strictObject({
   ...base,
   type: z.literal('subgraph'),
-  workflow: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name'),
+  workflow: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name').superRefine(notReserved),
   /** A version of it; the latest at the time the run is queued when absent. */
   version: z.number().int().positive().optional(),
   /** The child's `input` (a template, or any JSON whose strings are templates). */

@@ -1,7 +1,8 @@
 import { isInfrastructureFault, SpindleError, type ErrorInfo } from '@spindle/contracts';
 import { runGraph } from '../interpreter/run-graph';
 import { RunSuspended } from '../interpreter/suspension';
-import { changedKeys, failureOf } from './graph-outcome';
+import { changedKeys } from '../interpreter/state';
+import { failureOf } from './graph-outcome';
 import type { NodeContext, NodeExecutor } from './node-executor';
 import { placed } from './node-executor';
 

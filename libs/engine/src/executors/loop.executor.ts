@@ -1,7 +1,7 @@
 import { evaluateCondition } from '../expressions/cel-expression';
 import { runGraph } from '../interpreter/run-graph';
-import type { RunState } from '../interpreter/state';
-import { changedKeys, failureOf } from './graph-outcome';
+import { changedKeys, type RunState } from '../interpreter/state';
+import { failureOf } from './graph-outcome';
 import type { NodeExecutor } from './node-executor';
 import { placed } from './node-executor';
 

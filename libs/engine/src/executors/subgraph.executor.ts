@@ -1,9 +1,9 @@
 import { SpindleError } from '@spindle/contracts';
 import { renderValue } from '../interpreter/render-template';
 import { runGraph } from '../interpreter/run-graph';
-import { applyDelta } from '../interpreter/state';
+import { applyDelta, changedKeys } from '../interpreter/state';
 import { toGraph } from '../patterns/compile-pattern';
-import { changedKeys, failureOf } from './graph-outcome';
+import { failureOf } from './graph-outcome';
 import type { NodeExecutor } from './node-executor';
 
 /** How a run names a subgraph it embeds: `name` (the latest when queued) or `name@version`. */

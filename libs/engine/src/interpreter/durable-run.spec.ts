@@ -252,13 +252,14 @@ describe('checkpoints, stored results and forks', () => {
     edges: [{ from: 'plan', to: 'act' }],
   };
 
-  it('saves a checkpoint with state and frontier at every top-level boundary', async () => {
+  it('saves a checkpoint with what changed and the frontier at every top-level boundary', async () => {
     const { env, events } = recordingEnvironment({ model: scriptedModel(['P', 'R']) });
     await executeRun(start(definition), env);
     const saved = events.filter((e) => e.type === 'checkpoint.saved').map((e) => e.data);
+    // The input is in `run.queued`; each checkpoint holds only the keys its step changed.
     expect(saved).toEqual([
-      { checkpointId: 'cp-1', step: 1, state: { input: 'order 7', plan: 'P' }, frontier: ['act'], graphHash: expect.stringMatching(/^[0-9a-f]{32}$/) },
-      { checkpointId: 'cp-2', step: 2, state: { input: 'order 7', plan: 'P', result: 'R' }, frontier: [], graphHash: expect.any(String) },
+      { checkpointId: 'cp-1', step: 1, changes: { plan: 'P' }, frontier: ['act'], graphHash: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      { checkpointId: 'cp-2', step: 2, changes: { result: 'R' }, frontier: [], graphHash: expect.any(String) },
     ]);
   });
 

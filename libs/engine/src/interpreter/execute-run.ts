@@ -5,7 +5,7 @@ import { toGraph } from '../patterns/compile-pattern';
 import type { RunEnvironment } from './run-environment';
 import { runGraph, type GraphOutcome } from './run-graph';
 import { RunScope } from './run-scope';
-import type { RunState } from './state';
+import { changedKeys, type RunState } from './state';
 import { RunSuspended, RunYielded } from './suspension';
 
 export interface RunStart {
@@ -41,21 +41,27 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   const graph = toGraph(start.definition);
   const scope = new RunScope(began, env.maxSteps, graph.budget, start.subgraphs, env.history?.usage);
   const usage = scope.usage;
-  await env.log.append(
-    start.resume
-      ? { type: 'run.resumed', ...run, data: { reason: start.resume.reason, attempt: start.attempt, worker: start.worker, ...(start.resume.definitionVersion ? { definitionVersion: start.resume.definitionVersion } : {}) } }
-      : { type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } },
-  );
+  const begin = () =>
+    env.log.append(
+      start.resume
+        ? { type: 'run.resumed', ...run, data: { reason: start.resume.reason, attempt: start.attempt, worker: start.worker, ...(start.resume.definitionVersion ? { definitionVersion: start.resume.definitionVersion } : {}) } }
+        : { type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } },
+    );
 
   const graphHash = graphStructureHash(start.definition);
   let step = 0;
+  // State is immutable and a delta replaces whole top-level values: an unchanged key keeps its value's identity.
+  let savedState: RunState = start.state;
   const atBoundary = async (state: RunState, next: string | undefined) => {
     const checkpointId = `cp-${++step}`;
+    const changes = changedKeys(savedState, state);
+    savedState = state;
     if (env.history?.checkpoints.has(checkpointId)) return;
-    await env.log.append({ type: 'checkpoint.saved', ...run, data: { checkpointId, step, state: { ...state }, frontier: next ? [next] : [], graphHash } } as RunEventDraft);
+    await env.log.append({ type: 'checkpoint.saved', ...run, data: { checkpointId, step, changes, frontier: next ? [next] : [], graphHash } } as RunEventDraft);
   };
   let outcome: GraphOutcome;
   try {
+    await begin();
     const where = { containerPath: 'root', parentSpanId: env.rootSpanId };
     outcome = await runGraph(graph, start.state, where, env, scope, { atBoundary, ...(start.start ? { start: start.start[0] ?? null } : {}) });
   } catch (e) {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { notReserved } from '../definition/node.schemas';
 
 /**
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
  * the interpreter runs (`toGraph`), so their runs are observed node by node like any other.
  */
-const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)');
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)').superRefine(notReserved);
 
 export const agentSpecSchema = z.strictObject({
   /** Becomes the agent's node id (and, in `sequential`, the state key its answer is written to). */
