@@ -35,7 +35,7 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const width = Math.max(...services.map((s) => s.name.length));
 const children = services.map((service, i) => {
-  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], { env: { ...env, ...natsCredentials(service.name) }, stdio: ['ignore', 'pipe', 'pipe'] });
   const format = prefixer(service.name, i, width, raw);
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(format(line)));
   child.on('exit', (code, signal) => {
@@ -61,3 +61,14 @@ function stop(code = 0) {
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
+
+/**
+ * `SPINDLE_NATS_AUTH=compose`: the NATS of docker-compose wants each service signed in as itself
+ * (deploy/nats/spindle-authorization.conf), with the passwords compose gives it (development
+ * defaults unless SPINDLE_NATS_<SERVICE>_PASSWORD is set).
+ */
+function natsCredentials(service) {
+  if (env.SPINDLE_NATS_AUTH !== 'compose') return {};
+  const variable = `SPINDLE_NATS_${service.toUpperCase().replace('-', '_')}_PASSWORD`;
+  return { NATS_USER: service, NATS_PASSWORD: env[variable] ?? `dev-${service}` };
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StorageType } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
+import type { BusNames } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 
 /** Events larger than this keep their `data` in the object store; the log carries a reference. */
@@ -17,7 +18,11 @@ interface PayloadRef {
 const stores = new WeakMap<Bus, Promise<ObjectStore>>();
 
 export function payloadBucket(bus: Bus): string {
-  return `${bus.names.eventsStream}_PAYLOADS`;
+  return payloadBucketOf(bus.names);
+}
+
+export function payloadBucketOf(names: BusNames): string {
+  return `${names.eventsStream}_PAYLOADS`;
 }
 
 /** Creates (or opens) the object store bucket for large payloads. */

@@ -1,0 +1,71 @@
+import { busNames, type RunEventDraft } from '@spindle/contracts';
+import { hasNatsServerBinary, startNatsServer, type NatsServerProcess } from '@spindle/testing';
+import { connectBus, type Bus } from './bus-connection';
+import { natsAuthorizationConfig, type SpindleService } from './nats-permissions';
+import { provisionStreams } from './provision-streams';
+import { query, serveQueries } from './query-rpc';
+import { readRunLog } from './run-log.reader';
+import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
+import { openPayloadStore } from './run-payloads';
+
+const namespace = 'perm';
+const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', path: 'root', data: { n } });
+
+/** Issue 9: only the documented writers can append to a run log; every service can do its own job. */
+(hasNatsServerBinary() ? describe : describe.skip)('NATS credentials and subject permissions per service', () => {
+  let nats: NatsServerProcess;
+  const buses = new Map<SpindleService, Bus>();
+  const as = (service: SpindleService) => buses.get(service)!;
+
+  beforeAll(async () => {
+    nats = await startNatsServer({ config: natsAuthorizationConfig(busNames(namespace), (s) => JSON.stringify(`secret-${s}`)) });
+    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval'] as const) {
+      buses.set(service, await connectBus({ url: nats.url, namespace, name: service, auth: { user: service, pass: `secret-${service}` } }));
+    }
+    // Every service provisions the streams at start: each must be allowed to.
+    for (const bus of buses.values()) await provisionStreams(bus);
+  });
+  afterAll(async () => {
+    for (const bus of buses.values()) await bus.close();
+    await nats?.stop();
+  });
+
+  it('refuses a connection without credentials, or with another service\'s password', async () => {
+    await expect(connectBus({ url: nats.url, namespace, name: 'nobody', connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization|auth/i);
+    await expect(connectBus({ url: nats.url, namespace, name: 'impostor', auth: { user: 'runner', pass: 'secret-gateway' }, connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization|auth/i);
+  });
+
+  it('lets the runner, the gateway and the approval service append to a run log, and no read model', async () => {
+    const writer = new RunLogWriter(as('gateway'), 'run-perm', EMPTY_LOG);
+    await writer.append(custom(1));
+    for (const service of ['runner', 'approval'] as const) {
+      const { position } = await readRunLog(as(service), 'run-perm');
+      await new RunLogWriter(as(service), 'run-perm', position!).append(custom(2));
+    }
+    for (const service of ['trace-recorder', 'checkpoint'] as const) {
+      const { position } = await readRunLog(as(service), 'run-perm');
+      await expect(new RunLogWriter(as(service), 'run-perm', position!, { retryForMs: 0, attemptTimeoutMs: 1_000 }).append(custom(9))).rejects.toThrow(/permission/i);
+    }
+    expect((await readRunLog(as('checkpoint'), 'run-perm')).events.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 2 }]);
+  });
+
+  it('lets each service answer its own queries and ask the ones it needs, and nothing else', async () => {
+    const subs = serveQueries(as('trace-recorder'), 'trace', { ping: async () => ({ pong: true }) }, () => undefined);
+    await as('trace-recorder').nc.flush();
+    expect(await query(as('gateway'), 'trace', 'ping', {})).toEqual({ pong: true });
+    // The checkpoint service may not answer trace queries: its subscription is refused.
+    const impostor = serveQueries(as('checkpoint'), 'trace', { ping: async () => ({ pong: 'forged' }) }, () => undefined);
+    await as('checkpoint').nc.flush().catch(() => undefined);
+    for (let i = 0; i < 5; i++) expect(await query(as('gateway'), 'trace', 'ping', {})).toEqual({ pong: true });
+    for (const s of [...subs, ...impostor]) s.unsubscribe();
+  });
+
+  it('keeps large payloads in the object store for every service', async () => {
+    const writer = new RunLogWriter(as('runner'), 'run-big', EMPTY_LOG, { maxEventBytes: 1_024 });
+    await writer.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(10_000) } });
+    for (const service of ['gateway', 'trace-recorder', 'checkpoint', 'approval'] as const) {
+      expect((await readRunLog(as(service), 'run-big')).events[0].data).toEqual({ big: 'x'.repeat(10_000) });
+    }
+    expect(await openPayloadStore(as('checkpoint'))).toBeDefined();
+  });
+});
