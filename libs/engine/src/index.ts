@@ -13,8 +13,14 @@ export type {
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
 export { describeGraph } from './definition/describe-graph';
 export type { GraphView } from './definition/describe-graph';
-export { renderTemplate, renderValue } from './interpreter/render-template';
+export { renderTemplate, renderValue, MAX_RENDERED_SIZE, MAX_TEMPLATE_DEPTH } from './interpreter/render-template';
 export { evaluateCondition } from './expressions/cel-expression';
+export {
+  MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_NODES, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LITERAL_ENTRIES, MAX_EXPRESSION_CALL_ARGUMENTS,
+  MAX_COMPREHENSION_NESTING, MAX_DURATION_TEXT_LENGTH, MAX_EXPRESSION_STEPS,
+} from './expressions/expression-limits';
+export { MAX_REGEX_PATTERN_LENGTH, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_WORK } from './expressions/linear-regex';
+export { MAX_JSON_SCHEMA_NODES, MAX_JSON_SCHEMA_DEPTH, MAX_JSON_SCHEMA_PATTERN_CHARACTERS, MAX_DEFINITION_SCHEMA_NODES } from './definition/json-schema-limits';
 export { executeRun } from './interpreter/execute-run';
 export type { RunStart, RunOutcome } from './interpreter/execute-run';
 export type { RunEnvironment } from './interpreter/run-environment';

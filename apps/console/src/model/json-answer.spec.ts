@@ -21,4 +21,13 @@ describe('checking a JSON answer in the browser', () => {
     expect(checkJsonAnswer('[1]', { type: 'no-such-type' })).toEqual({ ok: true, data: [1] });
     expect(checkJsonAnswer('"anything"', undefined)).toEqual({ ok: true, data: 'anything' });
   });
+
+  it('checks patterns with the engine\'s linear-time engine, so a hostile pattern cannot freeze the tab', () => {
+    const named = { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } };
+    // Hours on the browser's backtracking RegExp; instant on RE2.
+    expect(checkJsonAnswer(JSON.stringify({ name: `${'a'.repeat(40)}!` }), named)).toEqual({ ok: false, problems: ['data.name: must match pattern "^(a+)+$"'] });
+    expect(checkJsonAnswer('{"name": "aaa"}', named)).toEqual({ ok: true, data: { name: 'aaa' } });
+    expect(checkJsonAnswer('"x"', { type: 'string', pattern: '(a)\\1' })).toEqual({ ok: true, data: 'x' });
+  });
 });
+

@@ -1,6 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
+import { linearRegExp } from './linear-regexp';
 
 export type JsonAnswerCheck = { ok: true; data: unknown } | { ok: false; problems: string[] };
 
@@ -17,7 +18,11 @@ export function checkJsonAnswer(text: string, schema: Record<string, unknown> | 
     return { ok: false, problems: [`data: not JSON (${(e as Error).message})`] };
   }
   const validate = schema ? compiled(schema) : undefined;
-  if (!validate || validate(structuredClone(data))) return { ok: true, data };
+  try {
+    if (!validate || validate(structuredClone(data))) return { ok: true, data };
+  } catch (e) {
+    return { ok: false, problems: [`data: ${(e as Error).message}`] };
+  }
   return { ok: false, problems: (validate.errors ?? []).map(describe) };
 }
 
@@ -34,8 +39,10 @@ function compiled(schema: Record<string, unknown>): ValidateFunction | undefined
   return cache.get(schema) ?? undefined;
 }
 
+// uniqueItems keeps ajv's pairwise check here (the engine checks it in one pass): same result, and
+// the data is what this person typed.
 function ajvFor(declared: unknown): Ajv {
-  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const };
+  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const, code: { regExp: linearRegExp } };
   const name = typeof declared === 'string' ? declared : '';
   return name.includes('2020-12') ? new Ajv2020(options) : name.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
 }

@@ -64,3 +64,35 @@ describe('validateDefinition', () => {
     expect(issues[0]).toMatchObject({ node: 'a', message: expect.stringContaining('valeus') });
   });
 });
+
+describe('validateDefinition: bounded expressions and schemas', () => {
+  const withNode = (node: Record<string, unknown>) => ({ kind: 'graph', nodes: [node] });
+
+  it('refuses a matches() pattern RE2 cannot run, naming node and field', () => {
+    const issues = issuesOf(withNode({ id: 'check', type: 'condition', expression: 'input.text.matches("(a)\\\\1")' }));
+    expect(issues[0]).toMatchObject({ node: 'check', field: 'nodes[0].expression', message: expect.stringMatching(/not a valid RE2 pattern/) });
+  });
+
+  it('refuses an expression over a limit, naming the limit', () => {
+    const issues = issuesOf(withNode({ id: 'route', type: 'router', routes: [{ handle: 'a', when: 'l.all(x, l.all(y, l.all(z, true)))' }] }));
+    expect(issues[0]).toMatchObject({ node: 'route', field: 'nodes[0].routes[0].when', message: expect.stringMatching(/MAX_COMPREHENSION_NESTING/) });
+  });
+
+  it('refuses JSON Schemas whose patterns RE2 cannot run, in a human form too', () => {
+    const human = issuesOf(withNode({ id: 'ask', type: 'human', prompt: 'Name?', form: 'json', schema: { type: 'string', pattern: '^(?!root)' } }));
+    expect(human[0]).toMatchObject({ node: 'ask', field: 'nodes[0].schema', message: expect.stringMatching(/not a valid RE2 pattern/) });
+    const params = issuesOf({ ...ok, parameters: { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string' }])) } });
+    expect(params[0]).toMatchObject({ field: 'parameters', message: expect.stringMatching(/MAX_JSON_SCHEMA_NODES/) });
+  });
+
+  it('refuses more schema values than MAX_DEFINITION_SCHEMA_NODES across the definition, before compiling any', () => {
+    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const agents = Array.from({ length: 30 }, (_, i) => ({ id: `a${i}`, type: 'agent', model: 'offline:echo', structured: schema }));
+    const issues = issuesOf({ kind: 'graph', nodes: agents, edges: agents.slice(1).map((a, i) => ({ from: agents[i].id, to: a.id })) });
+    expect(issues).toEqual([expect.objectContaining({ field: '(root)', message: expect.stringMatching(/MAX_DEFINITION_SCHEMA_NODES/) })]);
+  });
+
+  it('accepts a catastrophic-looking pattern RE2 runs in linear time', () => {
+    expect(() => validateDefinition({ ...ok, parameters: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } })).not.toThrow();
+  });
+});

@@ -3,12 +3,14 @@ import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
 import { toGraph } from '../patterns/compile-pattern';
 import { jsonSchemaProblem } from './json-schema';
+import { jsonSchemaNodes, MAX_DEFINITION_SCHEMA_NODES } from './json-schema-limits';
 import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type NodeContainer, type WorkflowDefinition, type WorkflowNode } from './workflow-definition.schema';
 
 /**
  * Parses and checks a definition: shape (zod), then graph rules — unique ids, edges between
  * existing nodes with handles the source can emit, a valid entry, every node reachable,
- * expressions that parse. Throws `invalid_definition` listing every issue with node and field.
+ * expressions that parse within their limits, JSON Schemas that compile within theirs.
+ * Throws `invalid_definition` listing every issue with node and field.
  */
 export function validateDefinition(raw: unknown): WorkflowDefinition {
   const parsed = workflowDefinitionSchema.safeParse(raw);
@@ -27,12 +29,27 @@ export function entryNodeId(def: GraphDefinition): string {
 }
 
 function graphIssues(def: GraphDefinition): FieldIssue[] {
+  // Counted before any schema is compiled: compile time follows the schemas' total size.
+  const schemaNodes = [def.parameters, ...schemasIn(def)].reduce((sum, s) => sum + (s ? jsonSchemaNodes(s, MAX_DEFINITION_SCHEMA_NODES) : 0), 0);
+  if (schemaNodes > MAX_DEFINITION_SCHEMA_NODES) {
+    return [{ field: '(root)', message: `the definition's JSON Schemas have more than ${MAX_DEFINITION_SCHEMA_NODES} values together (MAX_DEFINITION_SCHEMA_NODES)` }];
+  }
   const issues = containerIssues(def, '', new Set());
   if (def.parameters) {
     const problem = jsonSchemaProblem(def.parameters);
     if (problem) issues.push({ field: 'parameters', message: `not a valid JSON Schema: ${problem}` });
   }
   return issues;
+}
+
+/** The JSON Schemas of a container's nodes (agent answers, human forms), nested graphs included. */
+function* schemasIn(graph: NodeContainer): Iterable<Record<string, unknown> | undefined> {
+  for (const node of graph.nodes) {
+    if (node.type === 'agent') yield node.structured;
+    if (node.type === 'human') yield node.schema;
+    if (node.type === 'loop') yield* schemasIn(node.body);
+    if (node.type === 'fork') for (const branch of Object.values(node.branches)) yield* schemasIn(branch);
+  }
 }
 
 /**
@@ -79,7 +96,7 @@ function containerIssues(graph: NodeContainer, at: string, ids: Set<string>): Fi
 function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldIssue[] {
   const expression = (field: string, source: string) => {
     const error = checkExpression(source);
-    return error ? [{ field: `${where}.${field}`, node: node.id, message: `expression does not parse: ${error}` }] : [];
+    return error ? [{ field: `${where}.${field}`, node: node.id, message: `expression ${error}` }] : [];
   };
   switch (node.type) {
     case 'condition':
@@ -93,6 +110,10 @@ function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldI
     case 'agent': {
       const problem = node.structured ? jsonSchemaProblem(node.structured) : undefined;
       return problem ? [{ field: `${where}.structured`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : [];
+    }
+    case 'human': {
+      const problem = node.schema ? jsonSchemaProblem(node.schema) : undefined;
+      return problem ? [{ field: `${where}.schema`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : [];
     }
     case 'loop':
       return [...(node.until ? expression('until', node.until) : []), ...containerIssues(node.body, `${where}.body.`, ids)];
@@ -133,6 +154,8 @@ function zodIssue(issue: z.core.$ZodIssue, raw: unknown): FieldIssue {
   if (issue.code === 'invalid_union' && path[path.length - 1] === 'type') message = 'unknown node type';
   if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes') message = `unknown node type (expected one of ${nodeTypes.join(', ')})`;
   if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
+  // A record key that fails its rule: say which rule, not just "invalid key".
+  if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
   return { field: field || '(root)', message, ...(node ? { node } : {}) };
 }
 
