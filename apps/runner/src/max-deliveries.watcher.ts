@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
-import { deadLetterStored, type Bus } from '@spindle/bus';
+import { deadLetterStored, parseMessageJson, type Bus } from '@spindle/bus';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
@@ -30,8 +30,9 @@ export class MaxDeliveriesWatcher implements OnApplicationBootstrap, OnApplicati
     this.subscription = this.bus.nc.subscribe(subject, {
       queue: `${names.durables.runners}-advisories`,
       callback: (err, msg) => {
-        if (err) return;
-        void this.deadLetter(msg.json<MaxDeliveriesAdvisory>()).catch((e: unknown) => this.logger.error({ err: e }, 'could not dead-letter a command out of deliveries'));
+        const advisory = err ? undefined : parseMessageJson(msg.data);
+        if (!advisory?.ok) return;
+        void this.deadLetter(advisory.value as MaxDeliveriesAdvisory).catch((e: unknown) => this.logger.error({ err: e }, 'could not dead-letter a command out of deliveries'));
       },
     });
   }

@@ -1,11 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { deadLetter, ensureDurable, isBusFault, type Bus } from '@spindle/bus';
+import { deadLetter, ensureDurable, isBusFault, parseMessageJson, type Bus } from '@spindle/bus';
 import { runCommandSchema, SpindleError, type RunCommand } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER, READINESS, type ReadinessCheck } from '@spindle/service-kit';
 import type { Logger } from 'pino';
-import { ZodError } from 'zod';
 import { commandRetryDelayMs } from './command-retry';
 import { executeRunCommand, failAbandonedRun, type CommandResult, type RunExecutorDeps } from './run-executor';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
@@ -29,6 +28,8 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   private readonly abortRuns = new AbortController();
   private loop?: Promise<void>;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The command each run this runner executes came with (its latest delivery), and when it is done. */
+  private readonly executing = new Map<string, { msg: JsMsg; done: Promise<void> }>();
   /** When a fetch last came back from the server (readiness: a runner whose bus is broken is not ready). */
   private lastFetchAt = Date.now();
 
@@ -44,6 +45,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
 
   onApplicationBootstrap() {
     this.loop = this.pull();
+    void this.signalProgressOnReconnect();
   }
 
   /** Fails when fetching commands has not worked for a while. */
@@ -109,7 +111,31 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   private async handle(msg: JsMsg): Promise<void> {
     const command = this.parse(msg);
     if (typeof command === 'string') return this.deadLetter(msg, command);
-    const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
+    const current = this.executing.get(command.runId);
+    if (current?.msg.seq === msg.seq) {
+      // Redelivered to the runner that is running it (its progress signals were lost, e.g. while
+      // NATS restarted): take the new delivery over, never start a second execution of the run.
+      current.msg = msg;
+      msg.working();
+      this.logger.info({ runId: command.runId, delivery: msg.info.deliveryCount }, 'command redelivered to the runner executing it; carrying on');
+      return;
+    }
+    // Another command of a run this runner executes (a resume right after it waited): after it.
+    if (current) await current.done;
+    let finish!: () => void;
+    const holder = { msg, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.executing.set(command.runId, holder);
+    try {
+      await this.execute(holder, command);
+    } finally {
+      this.executing.delete(command.runId);
+      finish();
+    }
+  }
+
+  private async execute(holder: { msg: JsMsg }, command: RunCommand): Promise<void> {
+    const heartbeat = setInterval(() => holder.msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
+    const msg = holder.msg;
     let result: CommandResult;
     try {
       const delivery = { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers), drain: this.stopping.signal };
@@ -124,7 +150,15 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     } finally {
       clearInterval(heartbeat);
     }
-    await this.settle(msg, command, result);
+    await this.settle(holder.msg, command, result);
+  }
+
+  /** After a reconnect, tell NATS at once that every held command is still being worked on. */
+  private async signalProgressOnReconnect(): Promise<void> {
+    for await (const status of this.bus.nc.status()) {
+      if (status.type !== 'reconnect') continue;
+      for (const holder of this.executing.values()) holder.msg.working();
+    }
   }
 
   private async settle(msg: JsMsg, command: RunCommand, result: CommandResult): Promise<void> {
@@ -156,11 +190,10 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   }
 
   private parse(msg: JsMsg): RunCommand | string {
-    try {
-      return runCommandSchema.parse(msg.json());
-    } catch (e) {
-      return e instanceof ZodError ? e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') : 'not JSON';
-    }
+    const json = parseMessageJson(msg.data);
+    if (!json.ok) return 'not JSON';
+    const command = runCommandSchema.safeParse(json.value);
+    return command.success ? command.data : command.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   }
 
   private async deadLetter(msg: JsMsg, reason: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { parseMessageJson, publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, runControlSchema, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
 import { executeRun, RunHistory, validateDefinition, type FunctionRegistry, type ModelPort, type NodeResultStore, type RunOutcome, type ToolPort } from '@spindle/engine';
 import { planExecution } from '@spindle/projections';
@@ -221,7 +221,8 @@ function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSi
   shutdown.addEventListener('abort', onShutdown, { once: true });
   const control = deps.bus.nc.subscribe(deps.bus.names.controlSubject(runId), {
     callback: (err, msg) => {
-      const parsed = err ? undefined : runControlSchema.safeParse(msg.json());
+      const json = err ? undefined : parseMessageJson(msg.data);
+      const parsed = json?.ok ? runControlSchema.safeParse(json.value) : undefined;
       if (!parsed?.success) return void logger.warn({ subject: msg?.subject }, 'ignoring an invalid run control message');
       stop(new SpindleError('canceled', parsed.data.reason ? `canceled: ${parsed.data.reason}` : 'canceled by request'));
     },

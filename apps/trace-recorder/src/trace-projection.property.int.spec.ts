@@ -1,7 +1,7 @@
 import type { JsMsg } from '@nats-io/jetstream';
 import { provisionStreams, type Bus } from '@spindle/bus';
-import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { referenceFold, runLogArbitrary, testNamespace, withRunId, type ReferenceTrace } from '@spindle/testing';
+import type { RunEvent } from '@spindle/contracts';
+import { referenceFold, runLogArbitrary, testNamespace, traceView, withRunId } from '@spindle/testing';
 import type { TraceTables } from '@spindle/db';
 import { appliedSeq, progressTables, ProjectionRunner } from '@spindle/projection-kit';
 import fc from 'fast-check';
@@ -38,45 +38,6 @@ function schedule(log: readonly RunEvent[], d: Delivery): RunEvent[][] {
   const dup = d.duplicate.batch % batches.length;
   const insertAt = dup + 1 + (d.duplicate.after % (batches.length - dup));
   return [...batches.slice(0, insertAt), batches[dup], ...batches.slice(insertAt)];
-}
-
-/** What the recorder stored, in the reference fold's shape. */
-function storedView(trace: RunTrace): ReferenceTrace {
-  const { run } = trace;
-  return {
-    run: {
-      workflow: run.workflow,
-      queuedAt: run.queuedAt,
-      status: run.status,
-      startedAt: run.startedAt,
-      endedAt: run.endedAt,
-      durationMs: run.durationMs,
-      error: run.error,
-      usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
-      lastSeq: run.lastSeq,
-    },
-    spans: trace.spans
-      .map((s) => ({
-        spanId: s.spanId,
-        kind: s.kind,
-        status: s.status,
-        parentSpanId: s.parentSpanId,
-        nodeId: s.nodeId,
-        path: s.path,
-        nodeType: s.nodeType,
-        model: s.model,
-        iteration: s.iteration,
-        branchId: s.branchId,
-        startSeq: s.startSeq,
-        endSeq: s.endSeq,
-        startedAt: s.startedAt,
-        endedAt: s.endedAt,
-        durationMs: s.durationMs,
-        error: s.error,
-        usage: s.usage,
-      }))
-      .sort((a, b) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0)),
-  };
 }
 
 describe('trace projection against Postgres (property)', () => {
@@ -139,7 +100,7 @@ describe('trace projection against Postgres (property)', () => {
         const trace = await repository.getTrace(runId);
         if (!trace) throw new Error(`no trace of ${runId}`);
         expect(trace.run.runId).toBe(runId);
-        expect(storedView(trace)).toEqual(referenceFold(log, { orphans: 'canceled' }));
+        expect(traceView(trace)).toEqual(referenceFold(log, { orphans: 'canceled' }));
       }),
       { numRuns: NUM_RUNS },
     );

@@ -22,3 +22,4 @@ export { DEFAULT_MAX_EVENT_BYTES, encodeEvent, resolvePayload, openPayloadStore 
 export { appendToWaitingRun } from './run-answers';
 export { natsPermissions, natsAuthorizationConfig, natsAuthorizationFile, natsPasswordVariable, SPINDLE_SERVICES } from './nats-permissions';
 export type { SpindleService, SubjectPermissions } from './nats-permissions';
+export { parseMessageJson } from './message-json';

@@ -60,14 +60,16 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
  * permissions. `password(service)` is written as given, so it may be a literal (tests) or a
  * `$VARIABLE` the server reads from its environment (deployments).
  */
-export function natsAuthorizationConfig(names: BusNames, password: (service: SpindleService) => string): string {
+export function natsAuthorizationConfig(names: BusNames, password: (service: SpindleService) => string, operators: ReadonlyArray<{ user: string; password: string }> = []): string {
   const permissions = natsPermissions(names);
   const list = (subjects: readonly string[]) => `[${subjects.map((s) => JSON.stringify(s)).join(', ')}]`;
   const users = SPINDLE_SERVICES.map((service) => {
     const p = permissions[service];
     return `    { user: ${JSON.stringify(service)}, password: ${password(service)},\n      permissions: { publish: { allow: ${list(p.publish)} }, subscribe: { allow: ${list(p.subscribe)} } } }`;
   });
-  return `authorization {\n  users = [\n${users.join(',\n')}\n  ]\n}\n`;
+  // People and tools with every permission (an operator's shell, a test driver): none in deployments.
+  const admins = operators.map((o) => `    { user: ${JSON.stringify(o.user)}, password: ${o.password} }`);
+  return `authorization {\n  users = [\n${[...users, ...admins].join(',\n')}\n  ]\n}\n`;
 }
 
 /** The environment variable a deployment's nats-server reads a service's password from. */

@@ -1,6 +1,7 @@
 import type { Subscription } from '@nats-io/transport-node';
 import { isSpindleError, SpindleError, ErrorCodes, type ErrorCode, type QueryReply, type QueryService } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { parseMessageJson } from './message-json';
 import { fetchLargeReply, storeLargeReply } from './run-payloads';
 
 export type QueryHandlers = Record<string, (payload: unknown) => Promise<unknown>>;
@@ -18,7 +19,9 @@ export function serveQueries(bus: Bus, service: QueryService, handlers: QueryHan
         void (async () => {
           let reply: QueryReply<unknown>;
           try {
-            reply = { ok: true, result: await handler(msg.data.length ? msg.json() : {}) };
+            const payload = msg.data.length ? parseMessageJson(msg.data) : { ok: true as const, value: {} };
+            if (!payload.ok) throw new SpindleError('validation_failed', `${op}: the query is ${payload.reason}`);
+            reply = { ok: true, result: await handler(payload.value) };
           } catch (e) {
             if (!isSpindleError(e)) onError(e);
             reply = { ok: false, error: isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: 'query failed' } };

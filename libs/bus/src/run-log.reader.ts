@@ -4,7 +4,7 @@ import type { Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
 import { decodeRunEvent } from './run-event.decoder';
 import { RunLogCursor, type LogCursorState } from './run-log-invariants';
-import type { LogPosition } from './run-log.writer';
+import { WRITER_HEADER, type LogPosition } from './run-log.writer';
 
 /** A message on a run's subject that is not part of its log, and why (for a log line, never for truth). */
 export interface SkippedMessage {
@@ -29,18 +29,26 @@ async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undef
 }
 
 /**
- * The run's last event and where its log ends; `undefined` when the run has no log. Fast when
- * the last message is a valid event whose seq equals the number of messages on the subject (the
- * log as writers leave it); anything else (garbage, a forged duplicate) is settled by a full read.
+ * The run's last event and where its log ends; `undefined` when the run has no log. Fast when the
+ * subject looks exactly as writers leave it: its last message was stored by a run log writer
+ * (their headers: message id `<runId>:<seq>`, a writer id) and is a valid event whose seq equals
+ * the number of messages on the subject. Anything else (garbage, a forged event) is settled by a
+ * full read. Forging the writers' headers takes publish rights the NATS permissions give writers only.
  */
 export async function lastEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return undefined;
   const decoded = await decodeRunEvent(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
-  if (decoded.ok && decoded.event.seq === (await messagesOn(bus, runId))) return { event: decoded.event, position: { seq: decoded.event.seq, streamSeq: last.seq } };
+  if (decoded.ok && writtenByWriter(last, runId, decoded.event.seq) && decoded.event.seq === (await messagesOn(bus, runId))) {
+    return { event: decoded.event, position: { seq: decoded.event.seq, streamSeq: last.seq } };
+  }
   const { events, position } = await readRunLog(bus, runId, 0, opts);
   const event = events.at(-1);
   return event && position ? { event, position } : undefined;
+}
+
+function writtenByWriter(msg: StoredMsg, runId: string, seq: number): boolean {
+  return msg.header?.get('Nats-Msg-Id') === `${runId}:${seq}` && Boolean(msg.header?.get(WRITER_HEADER));
 }
 
 async function messagesOn(bus: Bus, runId: string): Promise<number> {

@@ -26,7 +26,8 @@ export const DEFAULT_MAX_RUN_LOG_BYTES = 64 * 1024 * 1024;
 /** Events that close something (a node, a call, the run) are small and always fit, so a run can end. */
 const CLOSING = new Set<RunEvent['type']>(['node.failed', 'model.failed', 'run.failed', 'run.canceled', 'run.yielded']);
 
-const WRITER_HEADER = 'Spindle-Writer';
+/** The header naming the writer of a message: how a writer knows its own, and readers a writer's. */
+export const WRITER_HEADER = 'Spindle-Writer';
 
 export interface RunLogWriterOptions {
   now?: () => Date;

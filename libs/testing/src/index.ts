@@ -8,7 +8,7 @@ export { readSse } from './sse-client';
 export type { SseFrame } from './sse-client';
 export { runLogArbitrary, withRunId, ARBITRARY_RUN_ID } from './run-log-generator';
 export type { RunLogConstraints } from './run-log-generator';
-export { referenceFold } from './reference-fold';
+export { referenceFold, traceView } from './reference-fold';
 export type { ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './reference-fold';
 export { describeProjectionConformance, messagesOf, newSettlement } from './projection-conformance';
 export type { ProjectionUnderTest, Settlement } from './projection-conformance';
@@ -16,3 +16,4 @@ export { eventually, testBus, removeStreams, openTestSchema } from './test-helpe
 export { startNatsServer, hasNatsServerBinary, natsServerBinary } from './nats-server-process';
 export type { NatsServerProcess, NatsServerOptions } from './nats-server-process';
 export { freePort } from './free-port';
+export { recordFigures, recordedFigures } from './figures';

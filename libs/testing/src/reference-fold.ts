@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEvent, RunStatus, TraceSpan, Usage } from '@spindle/contracts';
+import type { ErrorInfo, RunEvent, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
 
 /**
  * The oracle of the trace projection: what a valid run log means as a trace (the run and its
@@ -209,4 +209,43 @@ function errorOf(end: RunEvent): ErrorInfo | null {
     default:
       return null;
   }
+}
+
+/** A trace as the recorder serves it, in the reference fold's shape (what the fold can know). */
+export function traceView(trace: RunTrace): ReferenceTrace {
+  const { run } = trace;
+  return {
+    run: {
+      workflow: run.workflow,
+      queuedAt: run.queuedAt,
+      status: run.status,
+      startedAt: run.startedAt,
+      endedAt: run.endedAt,
+      durationMs: run.durationMs,
+      error: run.error,
+      usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
+      lastSeq: run.lastSeq,
+    },
+    spans: trace.spans
+      .map((s) => ({
+        spanId: s.spanId,
+        kind: s.kind,
+        status: s.status,
+        parentSpanId: s.parentSpanId,
+        nodeId: s.nodeId,
+        path: s.path,
+        nodeType: s.nodeType,
+        model: s.model,
+        iteration: s.iteration,
+        branchId: s.branchId,
+        startSeq: s.startSeq,
+        endSeq: s.endSeq,
+        startedAt: s.startedAt,
+        endedAt: s.endedAt,
+        durationMs: s.durationMs,
+        error: s.error,
+        usage: s.usage,
+      }))
+      .sort((a, b) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0)),
+  };
 }

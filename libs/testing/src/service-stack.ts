@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connectBus, deleteStreams, type Bus } from '@spindle/bus';
+import { connectBus, deleteStreams, type Bus, type BusAuth } from '@spindle/bus';
 import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
 import { freePort } from './free-port';
 import { FakeOpenAIServer, type FakeOpenAIReply } from './fake-openai-server';
@@ -42,12 +42,20 @@ export interface StackOptions {
   runnerEnv?: Record<string, string>;
   reply?: (body: unknown) => FakeOpenAIReply;
   namespacePrefix?: string;
+  /** A namespace of the caller's (its NATS permissions may name it); else a fresh one. */
+  namespace?: string;
   logLevel?: string;
+  /** NATS and Postgres of the caller's own (a chaos run kills and restarts them); else the test ones. */
+  infra?: { natsUrl: string; databaseUrl: string };
+  /** Extra environment per service (its NATS credentials, say). */
+  serviceEnv?: (service: string) => Record<string, string>;
+  /** How the stack's own client signs in to NATS. */
+  busAuth?: BusAuth;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
-  const namespace = testNamespace(opts.namespacePrefix ?? 'e');
-  const { natsUrl, databaseUrl } = testEnv();
+  const namespace = opts.namespace ?? testNamespace(opts.namespacePrefix ?? 'e');
+  const { natsUrl, databaseUrl } = opts.infra ?? testEnv();
   const fake = new FakeOpenAIServer(opts.reply as never);
   await fake.start();
   const logDir = join(ROOT, 'tmp', 'e2e-logs', namespace);
@@ -72,7 +80,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const logFile = createWriteStream(join(logDir, `${id}.log`));
     const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: ROOT,
-      env: { ...env, [PORT_VARIABLE[name]]: String(port), RUNNER_ID: id, ...extraEnv },
+      env: { ...env, ...opts.serviceEnv?.(name), [PORT_VARIABLE[name]]: String(port), RUNNER_ID: id, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(logFile);
@@ -83,7 +91,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     return service;
   };
 
-  const bus = await connectBus({ url: natsUrl, namespace, name: 'e2e' });
+  const bus = await connectBus({ url: natsUrl, namespace, name: 'e2e', auth: opts.busAuth });
   const stack: Stack = {
     namespace,
     gatewayUrl: '',

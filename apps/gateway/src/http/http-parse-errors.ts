@@ -43,7 +43,7 @@ export function clientErrorHandler(maxHeaderBytes: number) {
       socket.destroy();
       return;
     }
-    socket.end(responseFor(error, maxHeaderBytes));
+    socket.end(responseFor(error, maxHeaderBytes, isHead(error)));
     // Read and drop what the client is still sending, so closing does not reset the connection
     // under the answer, and give up on a client that never closes its side.
     socket.resume();
@@ -51,18 +51,24 @@ export function clientErrorHandler(maxHeaderBytes: number) {
   };
 }
 
-function responseFor(error: Error & { code?: string }, maxHeaderBytes: number): string {
+/** A HEAD request's answer has headers only: a body after them would break the client's parser. */
+function isHead(error: Error & { rawPacket?: unknown }): boolean {
+  return Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+}
+
+function responseFor(error: Error & { code?: string }, maxHeaderBytes: number, head: boolean): string {
+  const answer = (problem: SpindleError, status?: number) => rawProblemResponse(problem, status, { head });
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return rawProblemResponse(new SpindleError('headers_too_large', `the request line and headers are larger than ${maxHeaderBytes} bytes`));
+      return answer(new SpindleError('headers_too_large', `the request line and headers are larger than ${maxHeaderBytes} bytes`));
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       // HTTP's own status for it (there is no Spindle code that means "too slow"), still problem+json.
-      return rawProblemResponse(new SpindleError('invalid_request', 'the request did not arrive in time'), 408);
+      return answer(new SpindleError('invalid_request', 'the request did not arrive in time'), 408);
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return rawProblemResponse(new SpindleError('invalid_request', `Content-Length is not valid: ${reasonOf(error)}`));
+      return answer(new SpindleError('invalid_request', `Content-Length is not valid: ${reasonOf(error)}`));
     default:
-      return rawProblemResponse(new SpindleError('invalid_request', `malformed HTTP request: ${reasonOf(error)}`));
+      return answer(new SpindleError('invalid_request', `malformed HTTP request: ${reasonOf(error)}`));
   }
 }
 

@@ -32,7 +32,7 @@ export function sendProblem(reply: FastifyReply, error: SpindleError): FastifyRe
  * request object to answer through. The connection is closed after it: after a parse error the
  * rest of the byte stream cannot be trusted to start a new request.
  */
-export function rawProblemResponse(error: SpindleError, status = httpStatusByCode[error.code]): string {
+export function rawProblemResponse(error: SpindleError, status = httpStatusByCode[error.code], opts: { head?: boolean } = {}): string {
   const body = JSON.stringify(problemBody(error, undefined, status));
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
@@ -40,6 +40,7 @@ export function rawProblemResponse(error: SpindleError, status = httpStatusByCod
     `content-length: ${Buffer.byteLength(body)}`,
     'connection: close',
     '',
-    body,
+    // A HEAD request gets the headers of the answer, never its body.
+    opts.head ? '' : body,
   ].join('\r\n');
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Subscription } from '@nats-io/transport-node';
-import { followRunLog, type Bus, type LogCursorState, type RunLogFollower } from '@spindle/bus';
+import { followRunLog, parseMessageJson, type Bus, type LogCursorState, type RunLogFollower } from '@spindle/bus';
 import { tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
@@ -61,8 +61,17 @@ class RunFeed {
     this.tokens = bus.nc.subscribe(bus.names.tokenSubject(runId), {
       callback: (err, msg) => {
         if (err) return;
-        const token = tokenDeltaSchema.safeParse(safeJson(msg.data));
-        if (token.success && token.data.runId === runId) for (const l of this.listeners) l.onToken(token.data);
+        const json = parseMessageJson(msg.data);
+        const token = json.ok ? tokenDeltaSchema.safeParse(json.value) : undefined;
+        if (!token?.success || token.data.runId !== runId) return;
+        // Nothing may throw out of a NATS callback: it would stop the connection's reader.
+        for (const l of this.listeners) {
+          try {
+            l.onToken(token.data);
+          } catch (e) {
+            this.logger.warn({ err: e, runId }, 'a stream failed to take a token');
+          }
+        }
       },
     });
     this.ready = this.start(from);
@@ -111,13 +120,5 @@ class RunFeed {
     } finally {
       this.close();
     }
-  }
-}
-
-function safeJson(data: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(data));
-  } catch {
-    return undefined;
   }
 }

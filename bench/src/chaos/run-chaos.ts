@@ -1,0 +1,139 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { natsAuthorizationConfig, type SpindleService } from '@spindle/bus';
+import { busNames } from '@spindle/contracts';
+import { recordedFigures, startNatsServer, startStack, stopProcess, testEnv, testNamespace, type NatsServerProcess, type ServiceProcess, type Stack } from '@spindle/testing';
+import { callsByKey, checkRun, type RunFindings } from './chaos-checks';
+import { ChaosDriver } from './chaos-driver';
+import { renderReport, type TargetResult } from './chaos-report';
+import { chaosProvider, chaosWorkflows, type ProviderCall } from './chaos-workflows';
+import { startOwnPostgres, type OwnPostgres } from './own-postgres';
+
+/**
+ * `npm run chaos` (and `-- --short` in CI): the stack as separate processes (2 runners) on a
+ * NATS and, where it can, a PostgreSQL of the run's own, with per-service NATS credentials and
+ * a fake provider with latency. Under a mixed load it kills each process with SIGKILL in turn —
+ * a runner, the recorder, checkpoint, approval, the gateway, nats-server, PostgreSQL — and starts
+ * it again; then checks every run (chaos-checks.ts), prints a table, and exits non-zero on any
+ * violation. The full run writes the table to docs/reliability.md.
+ */
+const short = process.argv.includes('--short');
+const ROOT = join(__dirname, '../../..');
+
+type Target = 'runner' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres';
+const TARGETS: Target[] = short ? ['runner', 'trace-recorder', 'nats-server', 'gateway'] : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres'];
+
+async function main() {
+  const namespace = testNamespace('chaos');
+  const names = busNames(namespace);
+  const password = (service: string) => `chaos-${service}-secret`;
+  const nats = await startNatsServer({ config: natsAuthorizationConfig(names, (s) => JSON.stringify(password(s)), [{ user: 'chaos-driver', password: JSON.stringify(password('driver')) }]) });
+  const postgres = short ? undefined : await startOwnPostgres();
+  const calls: ProviderCall[] = [];
+  const runnerEnv = { SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'), RUNNER_ACK_WAIT_MS: '5000', RUNNER_CONCURRENCY: '8', SPINDLE_BUS_RETRY_MS: '120000' };
+  const stack = await startStack({
+    namespace,
+    runners: 2,
+    logLevel: 'warn',
+    infra: { natsUrl: nats.url, databaseUrl: postgres?.url ?? testEnv().databaseUrl },
+    serviceEnv: (service) => ({ NATS_USER: service, NATS_PASSWORD: password(service as SpindleService) }),
+    busAuth: { user: 'chaos-driver', pass: password('driver') },
+    reply: chaosProvider(calls, [40, 400]) as never,
+    runnerEnv,
+  });
+  let failed = true;
+  try {
+    for (const [name, definition] of Object.entries(chaosWorkflows)) await put(stack.gatewayUrl, `/v1/workflows/${name}`, definition);
+    const total = short ? 40 : 150;
+    const driver = new ChaosDriver(stack.gatewayUrl, stack.bus, { total, concurrency: short ? 8 : 14, seed: namespace });
+    driver.start();
+    const results: TargetResult[] = [];
+    for (const target of TARGETS) {
+      await until(() => driver.inFlight().length >= 4 || driver.startedCount >= total, 30_000);
+      const inFlight = driver.inFlight().map((r) => r.runId);
+      const recoverySeconds = await killAndRestart(target, stack, nats, postgres, runnerEnv);
+      results.push({ target, inFlight, recoverySeconds });
+      console.log(`chaos: killed ${target} with ${inFlight.length} runs in flight; ready again after ${recoverySeconds.toFixed(1)} s`);
+      await new Promise((r) => setTimeout(r, 2_000));
+    }
+    await driver.stopStarting();
+    const settled = await driver.settle(short ? 90_000 : 150_000);
+    console.log(`chaos: ${driver.startedCount} runs; ${settled ? 'all settled' : 'some never settled'}; ${calls.length} model calls at the provider`);
+
+    const byKey = callsByKey(calls);
+    const findings = new Map<string, RunFindings>();
+    for (const run of driver.runs.values()) findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, run, byKey));
+    const report = renderReport(results, findings, { runs: driver.startedCount, modelCalls: calls.length, short, postgres: Boolean(postgres) }, recordedFigures());
+    console.log(`\n${report.table}`);
+    const violations = [...findings.values()].flatMap((f) => f.violations.map((v) => `${f.runId}: ${v}`));
+    for (const v of violations.slice(0, 50)) console.error(`chaos: VIOLATION ${v}`);
+    if (!short && violations.length === 0) writeFileSync(join(ROOT, 'docs/reliability.md'), report.markdown);
+    failed = violations.length > 0;
+    console.log(failed ? `chaos: ${violations.length} violation(s)` : 'chaos: no violation');
+  } finally {
+    await stack.stop().catch((e: unknown) => console.error('chaos: stopping the stack failed', e));
+    await nats.stop();
+    await postgres?.stop();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+/** SIGKILL, a pause, a start; answers how long until every service reports ready again. */
+async function killAndRestart(target: Target, stack: Stack, nats: NatsServerProcess, postgres: OwnPostgres | undefined, runnerEnv: Record<string, string>): Promise<number> {
+  if (target === 'nats-server') {
+    await nats.kill();
+    await pause();
+    await nats.start();
+  } else if (target === 'postgres') {
+    if (!postgres) return 0;
+    await postgres.kill();
+    await pause();
+    await postgres.start();
+  } else {
+    const victim = stack.processes.find((p) => p.name === target && p.child.exitCode === null && p.child.signalCode === null);
+    if (!victim) throw new Error(`no running ${target}`);
+    await stopProcess(victim.child, 'SIGKILL');
+    stack.processes.splice(stack.processes.indexOf(victim), 1);
+    await pause();
+    const restarted = stack.startService(target, target === 'gateway' ? { PORT: String(victim.port) } : target === 'runner' ? runnerEnv : {});
+    const began = Date.now();
+    await restarted;
+    await allReady(stack.processes);
+    return (Date.now() - began) / 1_000;
+  }
+  const began = Date.now();
+  await allReady(stack.processes);
+  return (Date.now() - began) / 1_000;
+}
+
+/** Every service reports ready, and a read through the gateway, NATS, the recorder and Postgres answers. */
+async function allReady(processes: readonly ServiceProcess[]): Promise<void> {
+  const gateway = processes.find((p) => p.name === 'gateway');
+  await until(async () => {
+    const states = await Promise.all(processes.map((p) => fetch(`http://127.0.0.1:${p.port}/readyz`).then((r) => r.status === 200, () => false)));
+    const reads = gateway ? await fetch(`http://127.0.0.1:${gateway.port}/v1/runs?limit=1`).then((r) => r.status === 200, () => false) : true;
+    return states.every(Boolean) && reads;
+  }, 120_000, 100);
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, pollMs = 200): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`chaos: condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+function pause(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 1_500));
+}
+
+async function put(gatewayUrl: string, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${gatewayUrl}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
