@@ -24,10 +24,10 @@ describe('checkpoint migrations', () => {
     await migrateToLatest(db as Kysely<unknown>, schema, checkpointMigrations);
 
     const tables = (await db.introspection.getTables()).filter((t) => t.schema === schema && !t.name.startsWith('kysely_'));
-    expect(tables.map((t) => t.name).sort()).toEqual(['checkpoints', 'node_results', 'run_progress']);
+    expect(tables.map((t) => t.name).sort()).toEqual(['checkpoints', 'initial_states', 'node_results', 'run_progress']);
     expect(await db.selectFrom('run_progress').selectAll().execute()).toEqual([{ run_id: 'run-1', last_seq: 7, last_type: 'run.completed' }]);
     const { rows: applied } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied).toEqual([{ name: '0001_run_progress' }, { name: '0002_checkpoints' }]);
+    expect(applied).toEqual([{ name: '0001_run_progress' }, { name: '0002_checkpoints' }, { name: '0003_checkpoint_changes' }]);
   });
 
   it('keys checkpoints by (run_id, checkpoint_id) and node results by key', async () => {
