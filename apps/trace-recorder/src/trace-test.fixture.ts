@@ -8,7 +8,6 @@ import { openTestSchema, testEnv } from '@spindle/testing';
 export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AppModule } from './app.module';
-import type { LoggedEvent } from './trace.repository';
 
 export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd: 0 });
 const root = { spanId: 'root', path: 'root' };
@@ -52,7 +51,7 @@ export function steppingClock(start = '2025-03-01T10:00:00.000Z'): () => Date {
 }
 
 /** The drafts as stored events: seq from `firstSeq`, `at` one second apart from `start`. */
-export function logged(runId: string, drafts: RunEventDraft[], opts: { firstSeq?: number; start?: string } = {}): LoggedEvent[] {
+export function logged(runId: string, drafts: RunEventDraft[], opts: { firstSeq?: number; start?: string } = {}): Array<{ event: RunEvent; streamSeq: number }> {
   const clock = steppingClock(opts.start);
   return drafts.map((draft, i) => {
     const seq = (opts.firstSeq ?? 1) + i;
