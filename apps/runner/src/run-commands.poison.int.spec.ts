@@ -2,15 +2,13 @@ import { trace } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { connectBus, deleteStreams, EMPTY_LOG, ensureDurable, provisionStreams, publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { ReadinessCheck } from '@spindle/service-kit';
-import { createModelPort } from '@spindle/llm';
 import { createLogger } from '@spindle/telemetry';
 import { eventually, testEnv, testNamespace } from '@spindle/testing';
-import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { MaxDeliveriesWatcher } from './max-deliveries.watcher';
-import { loadPlugins } from './plugins/plugin-loader';
 import { RunCommandsConsumer } from './run-commands.consumer';
 import type { RunExecutorDeps } from './run-executor';
 import { parseRunnerConfig } from './runner.config';
+import { testExecutorDeps } from './runner-test.fixture';
 
 interface DeadLetter {
   reason: string;
@@ -29,19 +27,7 @@ describe('poison run commands', () => {
   beforeAll(async () => {
     bus = await connectBus({ url: testEnv().natsUrl, namespace, name: 'poison-test' });
     await provisionStreams(bus);
-    deps = {
-      bus,
-      model: createModelPort({}),
-      ...loadPlugins([]),
-      tracer: trace.getTracer('test'),
-      logger,
-      workerId: 'w-poison',
-      runTimeoutMs: 60_000,
-      runTimeoutCeilingMs: 120_000,
-      maxSteps: 100,
-      mcpPolicy: mcpPolicyFrom(''),
-      maxAttempts: 3,
-    };
+    deps = testExecutorDeps(bus, { logger, workerId: 'w-poison' });
   });
   afterAll(async () => {
     await consumer?.onApplicationShutdown();

@@ -1,12 +1,9 @@
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { connectBus, deleteStreams, EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEvent, TokenDelta } from '@spindle/contracts';
-import { createModelPort } from '@spindle/llm';
-import { createLogger } from '@spindle/telemetry';
 import { testEnv, testNamespace } from '@spindle/testing';
-import { mcpPolicyFrom } from './mcp/mcp-policy';
-import { loadPlugins } from './plugins/plugin-loader';
 import { executeRunCommand, type RunExecutorDeps } from './run-executor';
+import { testExecutorDeps } from './runner-test.fixture';
 
 describe('executeRunCommand on JetStream', () => {
   let bus: Bus;
@@ -16,19 +13,7 @@ describe('executeRunCommand on JetStream', () => {
   beforeAll(async () => {
     bus = await connectBus({ url: testEnv().natsUrl, namespace: testNamespace(), name: 'runner-test' });
     await provisionStreams(bus);
-    deps = {
-      bus,
-      model: createModelPort({}),
-      ...loadPlugins([]),
-      tracer: trace.getTracer('test'),
-      logger: createLogger('runner-test', { level: 'fatal' }),
-      workerId: 'w-test',
-      runTimeoutMs: 60_000,
-      runTimeoutCeilingMs: 120_000,
-      maxSteps: 100,
-      mcpPolicy: mcpPolicyFrom(''),
-      maxAttempts: 2,
-    };
+    deps = testExecutorDeps(bus, { maxAttempts: 2 });
   });
   afterAll(async () => {
     await deleteStreams(bus);

@@ -1,11 +1,9 @@
-import { context, trace } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
 import { connectBus, EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { ModelPort, ModelRequest, ModelResult } from '@spindle/engine';
-import { createLogger } from '@spindle/telemetry';
 import { startNatsServer, type NatsServerProcess } from '@spindle/testing';
-import { mcpPolicyFrom } from './mcp/mcp-policy';
-import { loadPlugins } from './plugins/plugin-loader';
-import { executeRunCommand, type RunExecutorDeps } from './run-executor';
+import { executeRunCommand } from './run-executor';
+import { testExecutorDeps } from './runner-test.fixture';
 
 /** A model whose answer the test releases: the call is in flight for as long as the test wants. */
 function heldModel() {
@@ -46,20 +44,7 @@ describe('a run whose NATS restarts during a model call', () => {
 
   it('records the answer once NATS is back and completes, without asking the provider again', async () => {
     const model = heldModel();
-    const deps: RunExecutorDeps = {
-      bus,
-      model: model.port,
-      ...loadPlugins([]),
-      tracer: trace.getTracer('test'),
-      logger: createLogger('runner-test', { level: 'fatal' }),
-      workerId: 'w-restart',
-      runTimeoutMs: 60_000,
-      runTimeoutCeilingMs: 120_000,
-      maxSteps: 100,
-      mcpPolicy: mcpPolicyFrom(''),
-      maxAttempts: 3,
-      busRetryMs: 60_000,
-    };
+    const deps = testExecutorDeps(bus, { model: model.port, workerId: 'w-restart', busRetryMs: 60_000 });
     const definition = { kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'offline:held', prompt: 'a question', output_key: 'answer' }] };
     await new RunLogWriter(bus, 'run-restart', EMPTY_LOG).append({ type: 'run.queued', spanId: 'root', path: 'root', data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition } });
 

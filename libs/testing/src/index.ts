@@ -10,8 +10,8 @@ export { runLogArbitrary, withRunId, ARBITRARY_RUN_ID } from './run-log-generato
 export type { RunLogConstraints } from './run-log-generator';
 export { referenceFold, traceView } from './reference-fold';
 export type { ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './reference-fold';
-export { describeProjectionConformance, messagesOf, newSettlement } from './projection-conformance';
-export type { ProjectionUnderTest, Settlement } from './projection-conformance';
+export { describeProjectionConformance, messagesOf, newSettlement, deliveryArb, schedule } from './projection-conformance';
+export type { ProjectionUnderTest, Settlement, Delivery } from './projection-conformance';
 export { eventually, testBus, removeStreams, openTestSchema } from './test-helpers';
 export { startNatsServer, hasNatsServerBinary, natsServerBinary } from './nats-server-process';
 export type { NatsServerProcess, NatsServerOptions } from './nats-server-process';

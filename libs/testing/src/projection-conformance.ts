@@ -24,7 +24,7 @@ export interface ProjectionUnderTest<DB extends ProjectionProgressTables> {
 }
 
 /** How one log reaches the projection: consecutive batches, some delivered again, two maybe swapped, each maybe shuffled. */
-interface Delivery {
+export interface Delivery {
   cuts: number[];
   /** A batch delivered a second time, later (a redelivery after an ack was lost). */
   duplicate: { batch: number; after: number };
@@ -36,7 +36,7 @@ interface Delivery {
   crashAfter: number | undefined;
 }
 
-const deliveryArb: fc.Arbitrary<Delivery> = fc.record({
+export const deliveryArb: fc.Arbitrary<Delivery> = fc.record({
   cuts: fc.array(fc.nat(), { maxLength: 8 }),
   duplicate: fc.record({ batch: fc.nat(), after: fc.nat() }),
   swap: fc.option(fc.nat(), { nil: undefined }),
@@ -45,7 +45,7 @@ const deliveryArb: fc.Arbitrary<Delivery> = fc.record({
 });
 
 /** The batches in the order they are handed to the runner. */
-function schedule(log: readonly RunEvent[], d: Delivery): RunEvent[][] {
+export function schedule(log: readonly RunEvent[], d: Delivery): RunEvent[][] {
   const at = [...new Set(d.cuts.map((c) => 1 + (c % Math.max(1, log.length - 1))))].filter((c) => c < log.length).sort((a, b) => a - b);
   const bounds = [0, ...at, log.length];
   let batches = bounds.slice(1).map((end, i) => log.slice(bounds[i], end));

@@ -1,0 +1,25 @@
+import { trace } from '@opentelemetry/api';
+import type { Bus } from '@spindle/bus';
+import { createModelPort } from '@spindle/llm';
+import { createLogger } from '@spindle/telemetry';
+import { mcpPolicyFrom } from './mcp/mcp-policy';
+import { loadPlugins } from './plugins/plugin-loader';
+import type { RunExecutorDeps } from './run-executor';
+
+/** What `executeRunCommand` needs, as a test runner has it: the offline model, built-in functions, quiet logs. */
+export function testExecutorDeps(bus: Bus, overrides: Partial<RunExecutorDeps> = {}): RunExecutorDeps {
+  return {
+    bus,
+    model: createModelPort({}),
+    ...loadPlugins([]),
+    tracer: trace.getTracer('test'),
+    logger: createLogger('runner-test', { level: 'fatal' }),
+    workerId: 'w-test',
+    runTimeoutMs: 60_000,
+    runTimeoutCeilingMs: 120_000,
+    maxSteps: 100,
+    mcpPolicy: mcpPolicyFrom(''),
+    maxAttempts: 3,
+    ...overrides,
+  };
+}
