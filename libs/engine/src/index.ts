@@ -35,9 +35,8 @@ export {
 export type {
   AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern, HandoffPattern, GroupChatPattern, MagenticPattern,
 } from './patterns/pattern-definition.schema';
-export { handoffToolName, isHandoffTool } from './executors/handoff-tool';
-export { subgraphRef } from './executors/subgraph.executor';
-export { subgraphRefs } from './definition/subgraph-refs';
+export { handoffToolName, isHandoffTool } from './definition/handoff-names';
+export { subgraphRef, subgraphRefs } from './definition/subgraph-refs';
 export { RunHistory } from './interpreter/run-history';
 export { graphStructureHash } from './definition/graph-structure';
 export { toolArgumentsHash } from './executors/tool-approval';

@@ -14,3 +14,6 @@ export function subgraphRefs(def: WorkflowDefinition): Array<{ node: string; wor
   walk(toGraph(def));
   return refs;
 }
+
+/** How a run names a subgraph it embeds: `name` (the latest when queued) or `name@version`. */
+export const subgraphRef = (workflow: string, version?: number) => (version ? `${workflow}@${version}` : workflow);

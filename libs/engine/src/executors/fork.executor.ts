@@ -1,5 +1,5 @@
 import { isInfrastructureFault, SpindleError, type ErrorInfo } from '@spindle/contracts';
-import { runGraph } from '../interpreter/run-graph';
+import type { NodeContainer } from '../definition/workflow-definition.schema';
 import { RunSuspended } from '../interpreter/suspension';
 import { changedKeys } from '../interpreter/state';
 import { failureOf } from './graph-outcome';
@@ -47,13 +47,13 @@ export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
   },
 };
 
-async function runBranch(ctx: NodeContext, forkId: string, branchId: string, graph: Parameters<typeof runGraph>[0], resultKey?: string): Promise<BranchResult> {
+async function runBranch(ctx: NodeContext, forkId: string, branchId: string, graph: NodeContainer, resultKey?: string): Promise<BranchResult> {
   const { env } = ctx;
   const path = `${ctx.path}[${branchId}]`;
   const frame = { nodeId: forkId, spanId: ctx.spanId, parentSpanId: ctx.placement.parentSpanId, path, ...placed(ctx), branchId };
   const started = env.clock.now().getTime();
   if (!ctx.replay?.branchesStarted.has(branchId)) await env.log.append({ type: 'branch.started', ...frame, data: { fork_id: forkId, branch_id: branchId } });
-  const outcome = await runGraph(graph, ctx.state, { containerPath: path, parentSpanId: ctx.spanId, iteration: ctx.placement.iteration, branchId }, env, ctx.scope);
+  const outcome = await ctx.runGraph(graph, ctx.state, { containerPath: path, parentSpanId: ctx.spanId, iteration: ctx.placement.iteration, branchId }, env, ctx.scope);
   const durationMs = env.clock.now().getTime() - started;
   const record = !ctx.replay?.branchesCompleted.has(branchId);
   if (outcome.status === 'failed') {

@@ -1,19 +1,9 @@
+import { handoffTarget } from '../definition/handoff-names';
 import type { ToolCall, ToolSpec } from '../ports';
 import { placed, type NodeContext } from './node-executor';
 
-/**
- * Handoff tools are built into the engine, not registered with the runner: an agent whose `tools`
- * name `handoff_to_<agent>` is offered a tool the engine describes itself, and calling it never
- * reaches the ToolPort. The prefix is reserved for that.
- */
-const PREFIX = 'handoff_to_';
-
-export const handoffToolName = (agent: string) => `${PREFIX}${agent}`;
-
-export const isHandoffTool = (name: string) => name.startsWith(PREFIX) && name.length > PREFIX.length;
-
 export function handoffToolSpec(name: string): ToolSpec {
-  const agent = name.slice(PREFIX.length);
+  const agent = handoffTarget(name);
   return {
     name,
     description: `Hand the conversation over to the "${agent}" agent, which acts next. Call this instead of answering when "${agent}" should take over; your turn ends.`,
@@ -40,7 +30,7 @@ export async function handOff(ctx: NodeContext, call: ToolCall): Promise<Handoff
   const { env } = ctx;
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
-  const next = call.name.slice(PREFIX.length);
+  const next = handoffTarget(call.name);
   // A model that leaves out the message still hands off; the note is just empty.
   const note = typeof call.arguments.message === 'string' ? call.arguments.message : '';
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });

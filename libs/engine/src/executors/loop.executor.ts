@@ -1,5 +1,4 @@
 import { evaluateCondition } from '../expressions/cel-expression';
-import { runGraph } from '../interpreter/run-graph';
 import { changedKeys, type RunState } from '../interpreter/state';
 import { failureOf } from './graph-outcome';
 import type { NodeExecutor } from './node-executor';
@@ -26,7 +25,7 @@ export const loopExecutor: NodeExecutor<'loop', { max_steps: number; until?: str
         iteration,
         data: { iteration, max_steps: node.max_steps },
       });
-      const outcome = await runGraph(node.body, state, { containerPath: `${ctx.path}[${iteration}]`, parentSpanId: ctx.spanId, iteration, branchId: ctx.placement.branchId }, ctx.env, ctx.scope);
+      const outcome = await ctx.runGraph(node.body, state, { containerPath: `${ctx.path}[${iteration}]`, parentSpanId: ctx.spanId, iteration, branchId: ctx.placement.branchId }, ctx.env, ctx.scope);
       if (outcome.status === 'failed') throw failureOf(outcome.error);
       state = outcome.state;
       if (node.until && evaluateCondition(node.until, state)) break;

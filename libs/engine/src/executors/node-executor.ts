@@ -1,8 +1,8 @@
 import type { ErrorCode } from '@spindle/contracts';
 import type { NodeOf, NodeType } from '../definition/workflow-definition.schema';
+import type { GraphRunner, NodePlacement } from '../interpreter/graph-runner';
 import type { RunEnvironment } from '../interpreter/run-environment';
 import type { RunState } from '../interpreter/state';
-import type { NodePlacement } from '../interpreter/run-node';
 import type { RunScope } from '../interpreter/run-scope';
 import type { UsageLedger } from '../interpreter/usage-ledger';
 import type { NodeRecord } from '../interpreter/run-history';
@@ -28,6 +28,8 @@ export interface NodeContext {
   readonly replay?: NodeRecord;
   /** The handles this node has edges for, so it can choose `rejected` or `timeout` only when wired. */
   readonly handles: ReadonlySet<string>;
+  /** Walks a graph this node contains (a loop's body, a fork's branch, a subgraph). */
+  readonly runGraph: GraphRunner;
 }
 
 export interface NodeOutcome {

@@ -1,13 +1,10 @@
 import { SpindleError } from '@spindle/contracts';
 import { renderValue } from '../interpreter/render-template';
-import { runGraph } from '../interpreter/run-graph';
 import { applyDelta, changedKeys } from '../interpreter/state';
+import { subgraphRef } from '../definition/subgraph-refs';
 import { toGraph } from '../patterns/compile-pattern';
 import { failureOf } from './graph-outcome';
 import type { NodeExecutor } from './node-executor';
-
-/** How a run names a subgraph it embeds: `name` (the latest when queued) or `name@version`. */
-export const subgraphRef = (workflow: string, version?: number) => (version ? `${workflow}@${version}` : workflow);
 
 /**
  * Runs a catalog workflow (resolved and embedded in the run when it was queued, so the log alone
@@ -21,7 +18,7 @@ export const subgraphExecutor: NodeExecutor<'subgraph', { workflow: string; vers
     const definition = ctx.scope.subgraphs.get(subgraphRef(node.workflow, node.version))?.definition;
     if (!definition) throw new SpindleError('workflow_not_found', `subgraph "${node.workflow}"${node.version ? ` version ${node.version}` : ''} was not resolved when the run was queued`);
     const start = applyDelta({}, { input: input.input });
-    const outcome = await runGraph(toGraph(definition), start, { ...ctx.placement, containerPath: ctx.path, parentSpanId: ctx.spanId }, ctx.env, ctx.scope);
+    const outcome = await ctx.runGraph(toGraph(definition), start, { ...ctx.placement, containerPath: ctx.path, parentSpanId: ctx.spanId }, ctx.env, ctx.scope);
     if (outcome.status === 'failed') throw failureOf(outcome.error);
     const result = 'output' in outcome.state ? outcome.state.output : changedKeys(start, outcome.state);
     return { delta: { [node.output_key ?? node.id]: result } };

@@ -4,7 +4,7 @@ import type { AgentNode } from '../definition/workflow-definition.schema';
 import { canonicalJson } from '../interpreter/canonical-json';
 import { RunSuspended } from '../interpreter/suspension';
 import type { ToolCall } from '../ports';
-import { isHandoffTool } from './handoff-tool';
+import { isHandoffTool } from '../definition/handoff-names';
 import { placed, type NodeContext } from './node-executor';
 
 /** What an approval binds to besides the call id and name: a hash of the exact arguments. */

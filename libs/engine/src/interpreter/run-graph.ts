@@ -1,12 +1,12 @@
 import { isInfrastructureFault, isSpindleError, type ErrorInfo } from '@spindle/contracts';
 import type { NodeContainer, WorkflowNode } from '../definition/workflow-definition.schema';
+import type { GraphOutcome, NodePlacement } from './graph-runner';
 import type { RunEnvironment } from './run-environment';
-import { runNode, type NodePlacement } from './run-node';
+import { runNode } from './run-node';
 import type { RunScope } from './run-scope';
 import { applyDelta, type RunState } from './state';
 import { RunYielded } from './suspension';
 
-export type GraphOutcome = { status: 'completed'; state: RunState } | { status: 'failed'; error: ErrorInfo; state: RunState };
 
 export interface WalkOptions {
   /** Where the walk begins instead of the graph's entry (a fork of a run starts at its checkpoint's frontier); `null`: nowhere. */
@@ -38,7 +38,7 @@ export async function runGraph(graph: NodeContainer, initial: RunState, where: N
     if (!scope.takeStep()) {
       return { status: 'failed', error: { code: 'max_steps_exceeded', message: `run exceeded ${scope.maxSteps} node executions`, nodeId: current.id }, state };
     }
-    const result = await runNode(current, state, where, env, scope, wired.get(current.id) ?? new Set());
+    const result = await runNode(current, state, where, env, scope, wired.get(current.id) ?? new Set(), nested);
     if (!result.ok) return { status: 'failed', error: result.error, state };
     state = applyDelta(state, result.delta);
     const next = edges.get(`${current.id}\u0000${result.handle}`);
@@ -66,3 +66,6 @@ function abortError(reason: unknown): ErrorInfo {
   if (isInfrastructureFault(reason)) throw reason;
   return { code: reason.code, message: reason.message };
 }
+
+/** What a node that contains graphs walks them with: the same walk, without checkpoints. */
+const nested = (graph: NodeContainer, initial: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope) => runGraph(graph, initial, where, env, scope);

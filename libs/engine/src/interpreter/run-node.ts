@@ -2,6 +2,7 @@ import { isInfrastructureFault, isSpindleError, SpindleError, type ErrorInfo } f
 import type { WorkflowNode } from '../definition/workflow-definition.schema';
 import { executors } from '../executors/executors';
 import type { NodeExecutor } from '../executors/node-executor';
+import type { GraphRunner, NodePlacement } from './graph-runner';
 import { toErrorInfo } from './error-info';
 import type { RunEnvironment } from './run-environment';
 import type { RunState } from './state';
@@ -10,16 +11,6 @@ import { isCheckpointed, lookUpNodeResult } from './node-cache';
 import { isPause } from './suspension';
 
 export type NodeResult = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
-
-export interface NodePlacement {
-  /** Path of the container the node runs in (`root`, `root/fork_1[a]`, `root/retry[2]`). */
-  containerPath: string;
-  parentSpanId: string;
-  /** The enclosing loop's iteration, carried by every event inside it. */
-  iteration?: number;
-  /** The enclosing fork branch, carried by every event inside it. */
-  branchId?: string;
-}
 
 /**
  * The one node wrapper: every node execution, whatever its type, is framed by `node.started`
@@ -30,7 +21,7 @@ export interface NodePlacement {
  * calls are replayed inside it). A `checkpoint: true` node with a stored result for the same
  * input completes with that result instead of running.
  */
-export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope, handles: ReadonlySet<string>): Promise<NodeResult> {
+export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope, handles: ReadonlySet<string>, runGraph: GraphRunner): Promise<NodeResult> {
   const path = `${where.containerPath}/${node.id}`;
   const record = env.history?.node(path, scope.occurrence(path));
   if (record?.outcome) return record.outcome.ok ? record.outcome : { ok: false, error: { ...record.outcome.error, nodeId: node.id } };
@@ -71,7 +62,7 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
   const deadline = nodeDeadline(node, env);
   try {
     if (prepareError !== undefined) throw prepareError;
-    const ctx = { env, nodeId: node.id, spanId, path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal, replay: record, handles };
+    const ctx = { env, nodeId: node.id, spanId, path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal, replay: record, handles, runGraph };
     const outcome = await Promise.race([executor.execute(node as never, input, ctx), deadline.hardCut]);
     const handle = outcome.handle ?? 'default';
     await env.log.append({

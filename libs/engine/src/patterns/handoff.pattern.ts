@@ -1,4 +1,4 @@
-import { handoffToolName } from '../executors/handoff-tool';
+import { handoffToolName } from '../definition/handoff-names';
 import type { AgentNode, WorkflowNode } from '../definition/workflow-definition.schema';
 import type { AgentSpec, HandoffPattern } from './pattern-definition.schema';
 import { agentNode, describeTeam, routeTo, TRANSCRIPT, turnLoop, type CompiledGraph } from './pattern-nodes';
