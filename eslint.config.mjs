@@ -3,9 +3,28 @@ import nx from '@nx/eslint-plugin';
 // Dependencies point one way: contracts <- engine <- adapters <- apps.
 // libs/engine and libs/contracts do no I/O; the banned imports below make a slip a lint error.
 const ioModules = [
-  '@nestjs/*', 'kysely', 'pg', '@nats-io/*', 'nats', 'ai', '@ai-sdk/*', 'undici', 'pino',
-  'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'http', 'node:http', 'https', 'node:https',
-  'net', 'node:net', 'child_process', 'node:child_process', '@opentelemetry/*',
+  '@nestjs/*',
+  'kysely',
+  'pg',
+  '@nats-io/*',
+  'nats',
+  'ai',
+  '@ai-sdk/*',
+  'undici',
+  'pino',
+  'fs',
+  'node:fs',
+  'fs/promises',
+  'node:fs/promises',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'net',
+  'node:net',
+  'child_process',
+  'node:child_process',
+  '@opentelemetry/*',
 ];
 
 export default [
@@ -15,19 +34,25 @@ export default [
   {
     files: ['**/*.ts', '**/*.tsx'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', {
-        enforceBuildableLibDependency: false,
-        allow: [],
-        depConstraints: [
-          { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core'] },
-          { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
-          { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
-          { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] },
-          // The console runs in a browser and speaks only the public HTTP API: contract types at most.
-          { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core'] },
-        ],
-      }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] },
+            // The console runs in a browser and speaks only the public HTTP API: contract types at most.
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core'] },
+          ],
+        },
+      ],
+      // Cycles are refused for the whole repo by `npm run lint:repo` (dpdm), type imports included.
       'import/no-cycle': 'off',
+      // Prettier wraps code at 140; what it cannot wrap (a long string or comment) is split by hand.
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
@@ -36,30 +61,46 @@ export default [
     // integration tests of those two make a test-only cycle, which is allowed here and only here.
     files: ['**/*.spec.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', {
-        enforceBuildableLibDependency: false,
-        ignoredCircularDependencies: [['bus', 'testing'], ['db', 'testing']],
-        depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] }],
-      }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          ignoredCircularDependencies: [
+            ['bus', 'testing'],
+            ['db', 'testing'],
+          ],
+          depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] }],
+        },
+      ],
     },
   },
   {
     // End-to-end tests and benchmarks drive whole apps, in process or as processes.
     files: ['e2e/**/*.ts', 'bench/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', {
-        enforceBuildableLibDependency: false,
-        allow: ['@spindle/gateway', '@spindle/runner'],
-        depConstraints: [{ sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] }],
-      }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@spindle/gateway', '@spindle/runner'],
+          depConstraints: [{ sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['*'] }],
+        },
+      ],
     },
   },
   {
     files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/projections/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' }] }],
-      'no-restricted-globals': ['error', { name: 'process', message: 'Configuration is parsed at the app edge.' }, { name: 'fetch', message: 'No I/O in the core.' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' }] },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'Configuration is parsed at the app edge.' },
+        { name: 'fetch', message: 'No I/O in the core.' },
+      ],
     },
   },
   {

@@ -10,12 +10,15 @@ class SummaryReporter {
     const dir = path.join(__dirname, '..', 'tmp', 'jest-results');
     fs.mkdirSync(dir, { recursive: true });
     const name = this.name ?? [...contexts][0]?.config?.displayName?.name ?? `run-${process.pid}`;
-    fs.writeFileSync(path.join(dir, `${name}-${process.pid}.json`), JSON.stringify({
-      name,
-      passed: results.numPassedTests,
-      failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
-      skipped: results.numPendingTests + results.numTodoTests,
-    }));
+    fs.writeFileSync(
+      path.join(dir, `${name}-${process.pid}.json`),
+      JSON.stringify({
+        name,
+        passed: results.numPassedTests,
+        failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+        skipped: results.numPendingTests + results.numTodoTests,
+      }),
+    );
   }
 }
 module.exports = SummaryReporter;

@@ -3,7 +3,15 @@
 // running it first means a fresh database is ready before any service takes traffic).
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-const { createDatabase, migrateToLatest, serviceSchema, gatewayMigrations, traceMigrations, checkpointMigrations, approvalMigrations } = require('../libs/db/dist/index.js');
+const {
+  createDatabase,
+  migrateToLatest,
+  serviceSchema,
+  gatewayMigrations,
+  traceMigrations,
+  checkpointMigrations,
+  approvalMigrations,
+} = require('../libs/db/dist/index.js');
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const namespace = process.env.SPINDLE_NAMESPACE ?? '';

@@ -11,7 +11,10 @@ export function prefixer(name, index, width, raw) {
       const j = JSON.parse(line);
       const time = typeof j.time === 'string' ? j.time.slice(11, 23) : '';
       const level = `\x1b[${levelColor[j.level] ?? 0}m${String(j.level ?? '').padEnd(5)}\x1b[0m`;
-      const extra = Object.entries(j).filter(([k]) => !hidden.has(k)).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+      const extra = Object.entries(j)
+        .filter(([k]) => !hidden.has(k))
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(' ');
       return `${tag}${time} ${level} ${j.context ? `[${j.context}] ` : ''}${j.msg ?? ''}${extra ? `  \x1b[90m${extra}\x1b[0m` : ''}`;
     } catch {
       return tag + line;

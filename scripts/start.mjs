@@ -26,7 +26,9 @@ if (problems.length > 0) {
 console.log('spindle: building (incremental)…');
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const consoleBuild = spawnSync('npx', ['vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+const consoleBuild = spawnSync('npx', ['vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn'], {
+  stdio: 'inherit',
+});
 if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
 console.log('spindle: applying migrations…');
@@ -35,7 +37,10 @@ if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
 const width = Math.max(...services.map((s) => s.name.length));
 const children = services.map((service, i) => {
-  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], { env: { ...env, ...natsCredentials(service.name) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [`apps/${service.name}/dist/main.js`], {
+    env: { ...env, ...natsCredentials(service.name) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const format = prefixer(service.name, i, width, raw);
   for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => console.log(format(line)));
   child.on('exit', (code, signal) => {

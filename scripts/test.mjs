@@ -24,7 +24,10 @@ mkdirSync('tmp/jest-results', { recursive: true });
 const steps = [
   ['build', ['npx', 'tsc', '-b', 'tsconfig.build.json']],
   ['build the console', ['npx', 'vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn']],
-  ['lint, typecheck, unit and integration tests', ['npx', 'nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--skip-nx-cache', '--outputStyle=static', '--parallel=2']],
+  [
+    'lint, typecheck, unit and integration tests',
+    ['npx', 'nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--skip-nx-cache', '--outputStyle=static', '--parallel=2'],
+  ],
   ['end-to-end tests', ['npx', 'nx', 'run', 'e2e:e2e', '--skip-nx-cache', '--outputStyle=static']],
   // SIGKILL of a runner, the recorder, nats-server and the gateway under load; every run checked.
   ['chaos run (short)', ['node', 'bench/dist/chaos/run-chaos.js', '--short']],

@@ -9,7 +9,11 @@ import { median, percentile } from './stats';
  * before the pause takes (`run.resumed` → the human node's `node.completed`), for a 50-node
  * chain ending in a human node. One run at a time.
  */
-export async function measureResume(client: GatewayClient, samples = 25, before = 50): Promise<{ answerToResumed: { p50: number; p99: number }; replayMsPer50Nodes: number }> {
+export async function measureResume(
+  client: GatewayClient,
+  samples = 25,
+  before = 50,
+): Promise<{ answerToResumed: { p50: number; p99: number }; replayMsPer50Nodes: number }> {
   const chain = chainOfFunctions(before) as { nodes: unknown[]; edges: Array<{ from: string; to: string }> };
   chain.nodes.push({ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' });
   chain.edges.push({ from: `step_${before}`, to: 'ask' });
@@ -17,10 +21,18 @@ export async function measureResume(client: GatewayClient, samples = 25, before 
   const latencies: number[] = [];
   const replays: number[] = [];
   for (let i = 0; i < samples; i++) {
-    const { frames } = await readSse(`${client.baseUrl}/v1/workflows/bench-resume/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, (f) => f.event !== 'run.awaiting');
+    const { frames } = await readSse(
+      `${client.baseUrl}/v1/workflows/bench-resume/runs`,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      (f) => f.event !== 'run.awaiting',
+    );
     const awaiting = JSON.parse(frames.at(-1)!.data) as Extract<RunEvent, { type: 'run.awaiting' }>;
     const posted = Date.now();
-    const res = await fetch(`${client.baseUrl}/v1/runs/${awaiting.runId}/requests/${awaiting.data.requestIds![0]}/respond`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' });
+    const res = await fetch(`${client.baseUrl}/v1/runs/${awaiting.runId}/requests/${awaiting.data.requestIds![0]}/respond`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"approved":true}',
+    });
     if (res.status !== 202) throw new Error(`respond: ${res.status} ${await res.text()}`);
     const events = await client.waitTerminal(awaiting.runId);
     const resumed = events.find((e) => e.type === 'run.resumed');

@@ -13,8 +13,16 @@ import { median } from './stats';
  * in this process, each with its durable persistence on: our run log on JetStream (every
  * step's start and end appended and acknowledged) and LangGraph's Postgres checkpointer.
  */
-export async function compareWithLangGraph(bus: Bus, databaseUrl: string, runs = 10, steps = 50): Promise<{ spindleMsPerStep: number; langgraphMsPerStep: number }> {
-  return { spindleMsPerStep: await spindleSteps(bus, runs, steps), langgraphMsPerStep: await langgraphSteps(databaseUrl, `${bus.names.namespace}_langgraph`, runs, steps) };
+export async function compareWithLangGraph(
+  bus: Bus,
+  databaseUrl: string,
+  runs = 10,
+  steps = 50,
+): Promise<{ spindleMsPerStep: number; langgraphMsPerStep: number }> {
+  return {
+    spindleMsPerStep: await spindleSteps(bus, runs, steps),
+    langgraphMsPerStep: await langgraphSteps(databaseUrl, `${bus.names.namespace}_langgraph`, runs, steps),
+  };
 }
 
 async function spindleSteps(bus: Bus, runs: number, steps: number): Promise<number> {
@@ -35,7 +43,11 @@ async function spindleSteps(bus: Bus, runs: number, steps: number): Promise<numb
         tools: { specs: () => [], call: () => Promise.reject(new Error('no tools in this benchmark')) },
         tokens: { push: () => undefined, flush: () => undefined },
         clock: { now: () => new Date() },
-        ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex'), requestId: () => randomBytes(8).toString('hex') },
+        ids: {
+          spanId: () => randomBytes(8).toString('hex'),
+          correlationId: () => randomBytes(6).toString('hex'),
+          requestId: () => randomBytes(8).toString('hex'),
+        },
         signal: new AbortController().signal,
         maxSteps: 1_000,
         reportRedacted: () => undefined,
@@ -62,7 +74,10 @@ async function langgraphSteps(databaseUrl: string, schema: string, runs: number,
   try {
     for (let r = 0; r < runs; r++) {
       const started = performance.now();
-      const result = (await app.invoke({ count: 0 }, { configurable: { thread_id: `t${r}-${randomBytes(4).toString('hex')}` }, recursionLimit: steps + 10 })) as { count: number };
+      const result = (await app.invoke(
+        { count: 0 },
+        { configurable: { thread_id: `t${r}-${randomBytes(4).toString('hex')}` }, recursionLimit: steps + 10 },
+      )) as { count: number };
       if (result.count !== steps) throw new Error(`LangGraph benchmark ran ${result.count} steps`);
       perStep.push((performance.now() - started) / steps);
     }

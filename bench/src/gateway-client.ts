@@ -6,12 +6,20 @@ export class GatewayClient {
   constructor(readonly baseUrl: string) {}
 
   async putWorkflow(name: string, definition: unknown): Promise<void> {
-    const res = await fetch(`${this.baseUrl}/v1/workflows/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+    const res = await fetch(`${this.baseUrl}/v1/workflows/${name}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(definition),
+    });
     if (res.status >= 300) throw new Error(`PUT ${name}: ${res.status} ${await res.text()}`);
   }
 
   async startRun(name: string, body: unknown = {}): Promise<string> {
-    const res = await fetch(`${this.baseUrl}/v1/workflows/${name}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${this.baseUrl}/v1/workflows/${name}/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 202) throw new Error(`POST run: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { runId: string }).runId;
   }

@@ -30,7 +30,13 @@ export async function measureLogThroughput(bus: Bus, client: GatewayClient, runs
   while ((await client.countRuns(workflow, 'completed')) < runs + 1) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
 
-  return { runs, eventsPerRun, eventBytes, spindleEventsPerSec: (runs * eventsPerRun) / seconds, rawEventsPerSec: await rawJetStream(bus, runs * eventsPerRun, eventBytes) };
+  return {
+    runs,
+    eventsPerRun,
+    eventBytes,
+    spindleEventsPerSec: (runs * eventsPerRun) / seconds,
+    rawEventsPerSec: await rawJetStream(bus, runs * eventsPerRun, eventBytes),
+  };
 }
 
 /** Publish (100 in flight, acked) while a durable pull consumer fetches and acks each message. */

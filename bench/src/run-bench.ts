@@ -31,7 +31,10 @@ async function main() {
       ['run log events/s (runner → JetStream → recorder), 200 runs × 50 nodes', fmt(throughput.spindleEventsPerSec, 0)],
       [`raw JetStream publish+consume events/s (${throughput.eventBytes} B)`, fmt(throughput.rawEventsPerSec, 0)],
       ['ratio spindle / raw', fmt(throughput.spindleEventsPerSec / throughput.rawEventsPerSec, 2)],
-      [`SSE publish→client p50 / p99 ms, ${fanout.clients} clients, ${fanout.events} events`, `${fmt(fanout.spindle.p50)} / ${fmt(fanout.spindle.p99)}`],
+      [
+        `SSE publish→client p50 / p99 ms, ${fanout.clients} clients, ${fanout.events} events`,
+        `${fmt(fanout.spindle.p50)} / ${fmt(fanout.spindle.p99)}`,
+      ],
       ['bare SSE fan-out p50 / p99 ms (same events)', `${fmt(fanout.bare.p50)} / ${fmt(fanout.bare.p99)}`],
       ['run start latency POST → run.started p50 / p99 ms', `${fmt(start.p50)} / ${fmt(start.p99)}`],
       ['orchestration overhead per node, median ms (50-node chain)', fmt(overhead.medianMsPerNode, 2)],
@@ -45,7 +48,10 @@ async function main() {
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
     mkdirSync('bench-results', { recursive: true });
-    writeFileSync(`bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus }, null, 2));
+    writeFileSync(
+      `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus }, null, 2),
+    );
   } finally {
     await stack.stop();
   }

@@ -16,30 +16,32 @@ export function attachSseClients(url: string, count: number): { connected: Promi
   let connectedCount = 0;
   let onConnected: () => void;
   const connected = new Promise<void>((r) => (onConnected = r));
-  const clients = Array.from({ length: count }, () =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
-        if (++connectedCount === count) onConnected();
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          const now = Date.now();
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (!data || !(block.startsWith('id: ') || block.includes('\nid: '))) continue;
-            const at = Date.parse((JSON.parse(data.slice(6)) as { at: string }).at);
-            latencies.push({ at, latencyMs: now - at });
-          }
+  const clients = Array.from(
+    { length: count },
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
+          if (++connectedCount === count) onConnected();
+          let buffer = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            const now = Date.now();
+            buffer += chunk;
+            let end: number;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block.split('\n').find((l) => l.startsWith('data: '));
+              if (!data || !(block.startsWith('id: ') || block.includes('\nid: '))) continue;
+              const at = Date.parse((JSON.parse(data.slice(6)) as { at: string }).at);
+              latencies.push({ at, latencyMs: now - at });
+            }
+          });
+          res.on('end', resolve);
+          res.on('error', reject);
         });
-        res.on('end', resolve);
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-    }),
+        req.on('error', reject);
+      }),
   );
   return { connected, done: Promise.all(clients).then(() => latencies) };
 }

@@ -24,7 +24,10 @@ export async function measureSseFanout(client: GatewayClient, clients = 1_000, s
   const ids = Array.from({ length: steps }, (_, i) => `tick_${i + 1}`);
   await client.putWorkflow('bench-fanout', {
     kind: 'graph',
-    nodes: [{ id: 'hold', type: 'function', function: 'sleep', args: { ms: HOLD_MS } }, ...ids.map((id) => ({ id, type: 'function', function: 'sleep', args: { ms: 20 } }))],
+    nodes: [
+      { id: 'hold', type: 'function', function: 'sleep', args: { ms: HOLD_MS } },
+      ...ids.map((id) => ({ id, type: 'function', function: 'sleep', args: { ms: 20 } })),
+    ],
     edges: [{ from: 'hold', to: ids[0] }, ...ids.slice(1).map((id, i) => ({ from: ids[i], to: id }))],
   });
   const runId = await client.startRun('bench-fanout');

@@ -7,7 +7,8 @@ function supportModel(body: { messages: Array<{ role: string }> }): FakeOpenAIRe
   const usage = { prompt_tokens: 100 + 10 * results, completion_tokens: 12 };
   if (results === 0) return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], usage };
   if (results === 1) return { text: '', toolCalls: [{ id: 'call_2', name: 'lookup_order', arguments: { orderId: 'A-9999' } }], usage };
-  if (results === 2) return { text: 'Let me add that up.', toolCalls: [{ id: 'call_3', name: 'calculator', arguments: { expression: '59.8 * 2' } }], usage };
+  if (results === 2)
+    return { text: 'Let me add that up.', toolCalls: [{ id: 'call_3', name: 'calculator', arguments: { expression: '59.8 * 2' } }], usage };
   return { text: 'Order A-1002 has shipped with DHL; A-9999 does not exist. Two of them would cost 119.6 EUR.', usage };
 }
 
@@ -16,14 +17,28 @@ describe('an agent with tools from plugins, end to end', () => {
   beforeAll(async () => {
     stack = await startStack({
       reply: supportModel as never,
-      runnerEnv: { SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js,examples/plugins/calculator.js', SPINDLE_MODEL_PRICES: '{"compatible:support-model":{"inputPerMTok":2,"outputPerMTok":8}}' },
+      runnerEnv: {
+        SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js,examples/plugins/calculator.js',
+        SPINDLE_MODEL_PRICES: '{"compatible:support-model":{"inputPerMTok":2,"outputPerMTok":8}}',
+      },
     });
     const put = await fetch(`${stack.gatewayUrl}/v1/workflows/support`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         kind: 'graph',
-        nodes: [{ id: 'support', type: 'agent', model: 'compatible:support-model', instructions: 'You answer questions about orders.', prompt: '{{input.question}}', tools: ['lookup_order', 'calculator'], max_turns: 6, output_key: 'answer' }],
+        nodes: [
+          {
+            id: 'support',
+            type: 'agent',
+            model: 'compatible:support-model',
+            instructions: 'You answer questions about orders.',
+            prompt: '{{input.question}}',
+            tools: ['lookup_order', 'calculator'],
+            max_turns: 6,
+            output_key: 'answer',
+          },
+        ],
       }),
     });
     expect(put.status).toBe(201);
@@ -43,7 +58,10 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(stack.fake.callCount).toBe(4);
 
     // The provider saw the failure as a tool result and the tools as function specs.
-    const third = stack.fake.calls[2].body as { messages: Array<{ role: string; content?: string; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> };
+    const third = stack.fake.calls[2].body as {
+      messages: Array<{ role: string; content?: string; tool_call_id?: string }>;
+      tools?: Array<{ function: { name: string } }>;
+    };
     expect(third.messages.find((m) => m.tool_call_id === 'call_2')?.content).toContain('order A-9999 not found');
     expect(third.tools?.map((t) => t.function.name).sort()).toEqual(['calculator', 'lookup_order']);
 
@@ -52,7 +70,13 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(agent).toMatchObject({ nodeId: 'support', status: 'completed' });
     const calls = trace.spans.filter((s) => s.kind === 'model' || s.kind === 'tool').sort((a, b) => (a.startSeq ?? 0) - (b.startSeq ?? 0));
     expect(calls.map((s) => `${s.kind}:${s.status}`)).toEqual([
-      'model:completed', 'tool:completed', 'model:completed', 'tool:failed', 'model:completed', 'tool:completed', 'model:completed',
+      'model:completed',
+      'tool:completed',
+      'model:completed',
+      'tool:failed',
+      'model:completed',
+      'tool:completed',
+      'model:completed',
     ]);
     const tools = calls.filter((s) => s.kind === 'tool');
     expect(tools.map((s) => s.input)).toEqual([{ orderId: 'A-1002' }, { orderId: 'A-9999' }, { expression: '59.8 * 2' }]);
@@ -70,9 +94,17 @@ describe('an agent with tools from plugins, end to end', () => {
   });
 
   const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
-    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/${name}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(definition),
+    });
     expect(put.status).toBe(201);
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/${name}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"one two three four"}' });
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/${name}/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"one two three four"}',
+    });
     return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
   };
 
@@ -80,32 +112,59 @@ describe('an agent with tools from plugins, end to end', () => {
     const events = await runToEnd('budgeted', {
       kind: 'graph',
       budget: { maxTotalTokens: 5 },
-      nodes: [{ id: 'first', type: 'llm', model: 'offline:echo', prompt: '{{input}}' }, { id: 'second', type: 'llm', model: 'offline:echo', prompt: '{{output}}' }],
+      nodes: [
+        { id: 'first', type: 'llm', model: 'offline:echo', prompt: '{{input}}' },
+        { id: 'second', type: 'llm', model: 'offline:echo', prompt: '{{output}}' },
+      ],
       edges: [{ from: 'first', to: 'second' }],
     });
-    expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'run_budget_exceeded', nodeId: 'second' }, usage: { totalTokens: 8 } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run.failed',
+      data: { error: { code: 'run_budget_exceeded', nodeId: 'second' }, usage: { totalTokens: 8 } },
+    });
     expect(events.some((e) => e.type === 'node.started' && e.nodeId === 'second')).toBe(false);
-    const summary = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}`)).json()) as { status: string; error: { code: string } };
+    const summary = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}`)).json()) as {
+      status: string;
+      error: { code: string };
+    };
     expect(summary).toMatchObject({ status: 'failed', error: { code: 'run_budget_exceeded' } });
   });
 
   it('ends a run whose node outlives its timeout with node_timeout', async () => {
-    const events = await runToEnd('too-slow', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 60_000 }, timeout_ms: 200 }] });
+    const events = await runToEnd('too-slow', {
+      kind: 'graph',
+      nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 60_000 }, timeout_ms: 200 }],
+    });
     expect(events.at(-2)).toMatchObject({ type: 'node.failed', nodeId: 'wait', data: { error: { code: 'node_timeout' } } });
     expect(events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'node_timeout', nodeId: 'wait' } } });
   });
 
   it('runs three specialists in a fork, each with its input and output in the trace, and rolls usage up per branch', async () => {
-    const specialist = (id: string, topic: string) => ({ nodes: [{ id, type: 'llm', model: 'offline:echo', prompt: `As the ${topic} specialist: {{input}}`, output_key: 'opinion' }] });
+    const specialist = (id: string, topic: string) => ({
+      nodes: [{ id, type: 'llm', model: 'offline:echo', prompt: `As the ${topic} specialist: {{input}}`, output_key: 'opinion' }],
+    });
     const events = await runToEnd('specialists', {
       kind: 'graph',
       nodes: [
-        { id: 'panel', type: 'fork', output_key: 'opinions', result_key: 'opinion', branches: { billing: specialist('billing_agent', 'billing'), shipping: specialist('shipping_agent', 'shipping'), returns: specialist('returns_agent', 'returns') } },
+        {
+          id: 'panel',
+          type: 'fork',
+          output_key: 'opinions',
+          result_key: 'opinion',
+          branches: {
+            billing: specialist('billing_agent', 'billing'),
+            shipping: specialist('shipping_agent', 'shipping'),
+            returns: specialist('returns_agent', 'returns'),
+          },
+        },
         { id: 'wrap_up', type: 'set', values: { summary: '{{opinions.billing}} | {{opinions.shipping}} | {{opinions.returns}}' } },
       ],
       edges: [{ from: 'panel', to: 'wrap_up' }],
     });
-    expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { summary: expect.stringContaining('As the returns specialist: one two three four') } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run.completed',
+      data: { output: { summary: expect.stringContaining('As the returns specialist: one two three four') } },
+    });
     const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
     const agents = trace.spans.filter((s) => s.kind === 'node' && s.nodeId?.endsWith('_agent'));
     expect(agents.map((s) => [s.nodeId, s.branchId, s.path]).sort()).toEqual([
@@ -120,7 +179,9 @@ describe('an agent with tools from plugins, end to end', () => {
     }
     expect(Object.keys(trace.rollups.byBranch).sort()).toEqual(['billing', 'returns', 'shipping']);
     expect(trace.rollups.byBranch.billing).toMatchObject({ calls: 1, outputTokens: 8 });
-    expect(trace.spans.find((s) => s.nodeId === 'panel' && s.kind === 'node')?.output).toMatchObject({ opinions: { billing: expect.any(String), shipping: expect.any(String), returns: expect.any(String) } });
+    expect(trace.spans.find((s) => s.nodeId === 'panel' && s.kind === 'node')?.output).toMatchObject({
+      opinions: { billing: expect.any(String), shipping: expect.any(String), returns: expect.any(String) },
+    });
   });
 
   it('runs a loop that re-queries with an updated query between two retrievals, each round its own spans', async () => {
@@ -139,7 +200,10 @@ describe('an agent with tools from plugins, end to end', () => {
               { id: 'enough', type: 'condition', expression: 'found.result > 10.0' },
               { id: 'requery', type: 'llm', model: 'offline:echo', prompt: '{{query}} * 2', output_key: 'query' },
             ],
-            edges: [{ from: 'retrieve', to: 'enough' }, { from: 'enough', to: 'requery', handle: 'false' }],
+            edges: [
+              { from: 'retrieve', to: 'enough' },
+              { from: 'enough', to: 'requery', handle: 'false' },
+            ],
           },
         },
       ],
@@ -154,6 +218,9 @@ describe('an agent with tools from plugins, end to end', () => {
     ]);
     const requery = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'requery');
     expect(requery).toMatchObject({ iteration: 1, input: { prompt: '2 * 3 * 2' }, output: { query: '2 * 3 * 2' } });
-    expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([{ iteration: 1, max_steps: 4 }, { iteration: 2, max_steps: 4 }]);
+    expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([
+      { iteration: 1, max_steps: 4 },
+      { iteration: 2, max_steps: 4 },
+    ]);
   });
 });

@@ -1,7 +1,14 @@
 import { openPayloadStore, readRunLog } from '@spindle/bus';
 import {
-  approvalQuerySchemas, checkpointQuerySchemas, ErrorCodes, runControlSchema, runEventSchema, tokenDeltaSchema, traceQuerySchemas,
-  type QueryService, type RunEvent,
+  approvalQuerySchemas,
+  checkpointQuerySchemas,
+  ErrorCodes,
+  runControlSchema,
+  runEventSchema,
+  tokenDeltaSchema,
+  traceQuerySchemas,
+  type QueryService,
+  type RunEvent,
 } from '@spindle/contracts';
 import { eventually, readSse, recordFigures, runLogArbitrary, startStack, type SseFrame, type Stack } from '@spindle/testing';
 import fc from 'fast-check';
@@ -45,18 +52,23 @@ describe('bounded bus fuzzing', () => {
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
-  const post = (path: string, body: unknown) => call<Record<string, unknown>>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    call<Record<string, unknown>>(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const start = async (workflow: string, body: unknown = {}) => {
     const res = await post(`/v1/workflows/${workflow}/runs`, body);
     expect(res.status).toBe(202);
     return res.body.runId as string;
   };
-  const served = async (runId: string, after = 0) => (await call<{ events: RunEvent[]; lastSeq: number; terminal: boolean }>(`/v1/runs/${runId}/events?after=${after}`)).body;
+  const served = async (runId: string, after = 0) =>
+    (await call<{ events: RunEvent[]; lastSeq: number; terminal: boolean }>(`/v1/runs/${runId}/events?after=${after}`)).body;
   const messagesOn = async (runId: string) => {
     const subject = stack.bus.names.eventSubject(runId);
     return (await stack.bus.jsm.streams.info(stack.bus.names.eventsStream, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
   };
-  const exited = () => stack.processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => `${p.id} exited (${p.child.exitCode ?? p.child.signalCode})`);
+  const exited = () =>
+    stack.processes
+      .filter((p) => p.child.exitCode !== null || p.child.signalCode !== null)
+      .map((p) => `${p.id} exited (${p.child.exitCode ?? p.child.signalCode})`);
   /** Reads a run's SSE stream to its end (the run's terminal event, or the server ending it). */
   const follow = (runId: string) => {
     let attached!: () => void;
@@ -84,10 +96,29 @@ describe('bounded bus fuzzing', () => {
 
   beforeAll(async () => {
     stack = await startStack({ reply: model as never });
-    const put = (name: string, definition: unknown) => call(`/v1/workflows/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+    const put = (name: string, definition: unknown) =>
+      call(`/v1/workflows/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
     expect((await put('quick', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] })).status).toBe(201);
-    expect((await put('asks', { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }, { id: 'after', type: 'set', values: { done: true } }], edges: [{ from: 'ask', to: 'after' }] })).status).toBe(201);
-    expect((await put('held', { kind: 'graph', nodes: [{ id: 'talk', type: 'llm', model: 'compatible:held', prompt: HELD_PROMPT, stream: true }] })).status).toBe(201);
+    expect(
+      (
+        await put('asks', {
+          kind: 'graph',
+          nodes: [
+            { id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' },
+            { id: 'after', type: 'set', values: { done: true } },
+          ],
+          edges: [{ from: 'ask', to: 'after' }],
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await put('held', {
+          kind: 'graph',
+          nodes: [{ id: 'talk', type: 'llm', model: 'compatible:held', prompt: HELD_PROMPT, stream: true }],
+        })
+      ).status,
+    ).toBe(201);
 
     completed = await start('quick', { input: 'seed' });
     waiting = await start('asks');
@@ -137,9 +168,15 @@ describe('bounded bus fuzzing', () => {
       fc.oneof(
         notJson.map((v) => ({ what: 'events: not JSON', data: asBytes(v) as unknown })),
         fc.jsonValue({ maxDepth: 3 }).map((v) => ({ what: 'events: JSON that is not an event', data: v as unknown })),
-        fc.tuple(pick, fc.constantFrom(completed, large, 'another-run')).map(([e, other]) => ({ what: 'events: another run\'s event', data: forge(e, other, w + 1) as unknown })),
-        fc.tuple(pick, fc.integer({ min: 1, max: w })).map(([e, seq]) => ({ what: 'events: a repeated seq', data: forge(e, waiting, seq) as unknown })),
-        fc.tuple(pick, fc.integer({ min: w + 2, max: w + 40 })).map(([e, seq]) => ({ what: 'events: a gap', data: forge(e, waiting, seq) as unknown })),
+        fc
+          .tuple(pick, fc.constantFrom(completed, large, 'another-run'))
+          .map(([e, other]) => ({ what: "events: another run's event", data: forge(e, other, w + 1) as unknown })),
+        fc
+          .tuple(pick, fc.integer({ min: 1, max: w }))
+          .map(([e, seq]) => ({ what: 'events: a repeated seq', data: forge(e, waiting, seq) as unknown })),
+        fc
+          .tuple(pick, fc.integer({ min: w + 2, max: w + 40 }))
+          .map(([e, seq]) => ({ what: 'events: a gap', data: forge(e, waiting, seq) as unknown })),
       ),
       60,
       2,
@@ -147,7 +184,7 @@ describe('bounded bus fuzzing', () => {
     for (const m of forWaiting) await appendRaw(waiting, m.what, m.data);
     const queued = before[completed].events[0];
     const ref = { $payload: { bucket: `${names.eventsStream}_PAYLOADS`, name: `${large}.1`, bytes: 300_000 } };
-    await appendRaw(waiting, 'events: another run\'s payload', { ...queued, runId: waiting, seq: w + 1, data: ref });
+    await appendRaw(waiting, "events: another run's payload", { ...queued, runId: waiting, seq: w + 1, data: ref });
     // Last on the subject: a terminal event whose seq equals the number of messages there, as a real log's last seq would.
     const [terminal] = before[completed].events.slice(-1);
     await appendRaw(waiting, 'events: a gap as long as the garbage', forge(terminal, waiting, (await messagesOn(waiting)) + 1));
@@ -193,23 +230,47 @@ describe('bounded bus fuzzing', () => {
       count('commands');
     }
     // Well-formed commands for runs that do not need them: each runner decides from the log and does nothing.
-    for (const command of [{ type: 'run.start', runId: completed, issuedAt }, { type: 'run.resume', runId: waiting, afterSeq: w, issuedAt }, { type: 'run.start', runId: running, issuedAt }]) {
+    for (const command of [
+      { type: 'run.start', runId: completed, issuedAt },
+      { type: 'run.resume', runId: waiting, afterSeq: w, issuedAt },
+      { type: 'run.start', runId: running, issuedAt },
+    ]) {
       await js.publish(names.startCommand, encode(command));
       count('commands: not needed');
     }
 
     // 4. Control and token subjects (core NATS): the held run's runner and the gateway's feed read these.
-    const junk = fc.oneof(notJson.map((v) => asBytes(v)), fc.jsonValue({ maxDepth: 3 }).map((v) => encode(v)));
-    for (const data of sample(junk.filter((d) => !validControl(d)), 30, 5)) {
+    const junk = fc.oneof(
+      notJson.map((v) => asBytes(v)),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => encode(v)),
+    );
+    for (const data of sample(
+      junk.filter((d) => !validControl(d)),
+      30,
+      5,
+    )) {
       nc.publish(names.controlSubject(running), data);
       nc.publish(names.controlSubject(waiting), data);
       count('control', 2);
     }
     const tokenJunk = fc.oneof(
       junk,
-      fc.record({ runId: fc.constantFrom(completed, 'x'), nodeId: fc.string(), spanId: fc.string(), afterSeq: fc.integer({ min: 1, max: 10 }), index: fc.nat(3), delta: fc.string() }).map(encode),
+      fc
+        .record({
+          runId: fc.constantFrom(completed, 'x'),
+          nodeId: fc.string(),
+          spanId: fc.string(),
+          afterSeq: fc.integer({ min: 1, max: 10 }),
+          index: fc.nat(3),
+          delta: fc.string(),
+        })
+        .map(encode),
     );
-    for (const data of sample(tokenJunk.filter((d) => !validTokenOf(d, running)), 30, 6)) {
+    for (const data of sample(
+      tokenJunk.filter((d) => !validTokenOf(d, running)),
+      30,
+      6,
+    )) {
       nc.publish(names.tokenSubject(running), data);
       count('tokens');
     }
@@ -224,9 +285,21 @@ describe('bounded bus fuzzing', () => {
     const payloads = sample(
       fc.oneof(
         notJson.map((v) => ({ bytes: asBytes(v), object: false })).filter((p) => p.bytes.length > 0),
-        fc.oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue({ maxDepth: 2 })), fc.constant(null), fc.boolean()).map((v) => ({ bytes: encode(v), object: false })),
         fc
-          .constantFrom<unknown>({ runId: 5 }, { runId: '*', waitForSeq: -1 }, { runId: waiting, waitForSeq: 1.5 }, { keys: [] }, { keys: 'x' }, { limit: 1e9 }, { status: 'sleeping' }, { cursor: 7 }, { runId: { $ne: null } })
+          .oneof(fc.string(), fc.integer(), fc.array(fc.jsonValue({ maxDepth: 2 })), fc.constant(null), fc.boolean())
+          .map((v) => ({ bytes: encode(v), object: false })),
+        fc
+          .constantFrom<unknown>(
+            { runId: 5 },
+            { runId: '*', waitForSeq: -1 },
+            { runId: waiting, waitForSeq: 1.5 },
+            { keys: [] },
+            { keys: 'x' },
+            { limit: 1e9 },
+            { status: 'sleeping' },
+            { cursor: 7 },
+            { runId: { $ne: null } },
+          )
           .map((v) => ({ bytes: encode(v), object: true })),
       ),
       8,
@@ -248,7 +321,10 @@ describe('bounded bus fuzzing', () => {
         }),
       ),
     );
-    console.log(`bus fuzz (${stack.namespace}): published ${JSON.stringify(published)}; query replies ${JSON.stringify(tally(queryReplies.map((r) => r.error ? `no reply: ${r.error}` : r.ok ? 'ok' : String(r.code))))}`);
+    console.log(
+      `bus fuzz (${stack.namespace}): published ${JSON.stringify(published)}; ` +
+        `query replies ${JSON.stringify(tally(queryReplies.map(replyKind)))}`,
+    );
 
     // Every query was answered; what is not a JSON object is refused, with a code of the contract.
     expect(queryReplies.filter((r) => r.error !== undefined || typeof r.ok !== 'boolean')).toEqual([]);
@@ -269,7 +345,11 @@ describe('bounded bus fuzzing', () => {
     // Token frames relayed are the run's own, never a forged delta of another run.
     expect(frames.filter((f) => f.event === 'token' && (JSON.parse(f.data) as { runId: string }).runId !== running)).toEqual([]);
     const trace = await call<{ run: { status: string; lastSeq: number } }>(`/v1/runs/${running}/trace`);
-    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({ status: 200, run: 'completed', lastSeq: events.length });
+    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({
+      status: 200,
+      run: 'completed',
+      lastSeq: events.length,
+    });
     expect(exited()).toEqual([]);
   });
 
@@ -278,9 +358,17 @@ describe('bounded bus fuzzing', () => {
     expect(await served(completed)).toEqual({ events, lastSeq, terminal: true });
     expect(await served(completed, lastSeq)).toEqual({ events: [], lastSeq, terminal: true });
     const summary = await call<{ status: string; lastSeq: number }>(`/v1/runs/${completed}`);
-    expect({ status: summary.status, run: summary.body.status, lastSeq: summary.body.lastSeq }).toEqual({ status: 200, run: 'completed', lastSeq });
+    expect({ status: summary.status, run: summary.body.status, lastSeq: summary.body.lastSeq }).toEqual({
+      status: 200,
+      run: 'completed',
+      lastSeq,
+    });
     const trace = await call<{ run: { status: string; lastSeq: number } }>(`/v1/runs/${completed}/trace`);
-    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({ status: 200, run: 'completed', lastSeq });
+    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({
+      status: 200,
+      run: 'completed',
+      lastSeq,
+    });
     const cancel = await post(`/v1/runs/${completed}/cancel`, {});
     expect({ status: cancel.status, code: cancel.body.code }).toEqual({ status: 409, code: 'conflict' });
     const { frames } = await readSse(`${stack.gatewayUrl}/v1/runs/${completed}/events`);
@@ -292,9 +380,17 @@ describe('bounded bus fuzzing', () => {
     expect(await served(waiting)).toEqual({ events, lastSeq, terminal: false });
     expect(await served(waiting, lastSeq)).toEqual({ events: [], lastSeq, terminal: false });
     const summary = await call<{ status: string; lastSeq: number }>(`/v1/runs/${waiting}`);
-    expect({ status: summary.status, run: summary.body.status, lastSeq: summary.body.lastSeq }).toEqual({ status: 200, run: 'awaiting_input', lastSeq });
+    expect({ status: summary.status, run: summary.body.status, lastSeq: summary.body.lastSeq }).toEqual({
+      status: 200,
+      run: 'awaiting_input',
+      lastSeq,
+    });
     const waitingTrace = await call<{ run: { status: string; lastSeq: number } }>(`/v1/runs/${waiting}/trace`);
-    expect({ status: waitingTrace.status, run: waitingTrace.body.run.status, lastSeq: waitingTrace.body.run.lastSeq }).toEqual({ status: 200, run: 'awaiting_input', lastSeq });
+    expect({ status: waitingTrace.status, run: waitingTrace.body.run.status, lastSeq: waitingTrace.body.run.lastSeq }).toEqual({
+      status: 200,
+      run: 'awaiting_input',
+      lastSeq,
+    });
 
     // A client follows it live from here; the answer resumes it.
     const live = follow(waiting);
@@ -311,7 +407,11 @@ describe('bounded bus fuzzing', () => {
     expect(after.events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { done: true } } });
     expect(after.lastSeq).toBe(after.events.length);
     const trace = await call<{ run: { status: string; lastSeq: number } }>(`/v1/runs/${waiting}/trace`);
-    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({ status: 200, run: 'completed', lastSeq: after.lastSeq });
+    expect({ status: trace.status, run: trace.body.run.status, lastSeq: trace.body.run.lastSeq }).toEqual({
+      status: 200,
+      run: 'completed',
+      lastSeq: after.lastSeq,
+    });
     expect(sseEvents((await live.done).frames)).toEqual(after.events);
   });
 
@@ -328,7 +428,8 @@ describe('bounded bus fuzzing', () => {
     };
     await eventually(async () => {
       const bySubject = await deadLetters();
-      for (const service of ['runner', 'trace-recorder', 'checkpoint', 'approval']) expect({ service, some: (bySubject[names.deadLetterSubject(service)] ?? 0) > 0 }).toEqual({ service, some: true });
+      for (const service of ['runner', 'trace-recorder', 'checkpoint', 'approval'])
+        expect({ service, some: (bySubject[names.deadLetterSubject(service)] ?? 0) > 0 }).toEqual({ service, some: true });
     }, 200);
     const letters = await deadLetters();
     console.log(`bus fuzz (${stack.namespace}): dead letters ${JSON.stringify(letters)}`);
@@ -359,3 +460,9 @@ const validTokenOf = (data: Uint8Array, runId: string) => {
   return token.success && token.data.runId === runId;
 };
 const runCommandLike = (v: unknown) => typeof v === 'object' && v !== null && 'type' in v && 'runId' in v;
+
+/** How a query was answered, for the summary line. */
+function replyKind(r: { error?: string; ok?: boolean; code?: unknown }): string {
+  if (r.error) return `no reply: ${r.error}`;
+  return r.ok ? 'ok' : String(r.code);
+}

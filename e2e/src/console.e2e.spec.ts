@@ -17,15 +17,28 @@ function holdModelCalls(): () => void {
 }
 
 /** An agent that looks an order up once, then answers; a plain model call answers at once. */
-async function scriptedProvider(body: { tools?: Array<{ function?: { name?: string } }>; messages?: Array<{ role: string; content: unknown }> }): Promise<FakeOpenAIReply> {
+async function scriptedProvider(body: {
+  tools?: Array<{ function?: { name?: string } }>;
+  messages?: Array<{ role: string; content: unknown }>;
+}): Promise<FakeOpenAIReply> {
   await heldModels;
   const delayMs = 50;
   // The front desk of the handoff team passes a refund to billing; billing answers.
   if (body.tools?.some((t) => t.function?.name === 'handoff_to_billing')) {
-    return { text: '', toolCalls: [{ id: 'call_h', name: 'handoff_to_billing', arguments: { message: 'customer wants a refund for A-1002' } }], delayMs, usage: { prompt_tokens: 30, completion_tokens: 6 } };
+    return {
+      text: '',
+      toolCalls: [{ id: 'call_h', name: 'handoff_to_billing', arguments: { message: 'customer wants a refund for A-1002' } }],
+      delayMs,
+      usage: { prompt_tokens: 30, completion_tokens: 6 },
+    };
   }
   if (body.tools?.length && !body.messages?.some((m) => m.role === 'tool')) {
-    return { text: '', toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }], delayMs, usage: { prompt_tokens: 40, completion_tokens: 8 } };
+    return {
+      text: '',
+      toolCalls: [{ id: 'call_1', name: 'lookup_order', arguments: { orderId: 'A-1002' } }],
+      delayMs,
+      usage: { prompt_tokens: 40, completion_tokens: 8 },
+    };
   }
   return { text: 'Order A-1002 shipped with DHL.', delayMs, usage: { prompt_tokens: 60, completion_tokens: 9 } };
 }
@@ -34,9 +47,13 @@ describe('the console in a browser, against the real stack', () => {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
-  const api = (path: string, init?: RequestInit) => fetch(`${stack.gatewayUrl}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
-  const put = async (name: string, definition: unknown) => expect((await api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
-  const start = async (name: string, input: unknown = 'hi') => ((await (await api(`/v1/workflows/${name}/runs`, { method: 'POST', body: JSON.stringify({ input }) })).json()) as { runId: string }).runId;
+  const api = (path: string, init?: RequestInit) =>
+    fetch(`${stack.gatewayUrl}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+  const put = async (name: string, definition: unknown) =>
+    expect((await api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
+  const start = async (name: string, input: unknown = 'hi') =>
+    ((await (await api(`/v1/workflows/${name}/runs`, { method: 'POST', body: JSON.stringify({ input }) })).json()) as { runId: string })
+      .runId;
   const events = async (runId: string) => ((await (await api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
   const until = async (check: () => Promise<boolean>, what: string, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -48,7 +65,13 @@ describe('the console in a browser, against the real stack', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    stack = await startStack({ reply: scriptedProvider as never, runnerEnv: { SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js', SPINDLE_MODEL_PRICES: '{"compatible:support":{"inputPerMTok":2,"outputPerMTok":8}}' } });
+    stack = await startStack({
+      reply: scriptedProvider as never,
+      runnerEnv: {
+        SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js',
+        SPINDLE_MODEL_PRICES: '{"compatible:support":{"inputPerMTok":2,"outputPerMTok":8}}',
+      },
+    });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await put('support-desk', {
@@ -56,24 +79,67 @@ describe('the console in a browser, against the real stack', () => {
       nodes: [
         { id: 'triage', type: 'set', values: { ticket: '{{input}}' } },
         {
-          id: 'research', type: 'fork', branches: {
-            orders: { nodes: [{ id: 'order_agent', type: 'agent', model: 'compatible:support', prompt: 'Where is order A-1002? {{ticket}}', tools: ['lookup_order'], output_key: 'status' }] },
-            tone: { nodes: [{ id: 'tone', type: 'llm', model: 'compatible:support', prompt: 'How upset is this customer? {{ticket}}', output_key: 'tone' }] },
+          id: 'research',
+          type: 'fork',
+          branches: {
+            orders: {
+              nodes: [
+                {
+                  id: 'order_agent',
+                  type: 'agent',
+                  model: 'compatible:support',
+                  prompt: 'Where is order A-1002? {{ticket}}',
+                  tools: ['lookup_order'],
+                  output_key: 'status',
+                },
+              ],
+            },
+            tone: {
+              nodes: [
+                {
+                  id: 'tone',
+                  type: 'llm',
+                  model: 'compatible:support',
+                  prompt: 'How upset is this customer? {{ticket}}',
+                  output_key: 'tone',
+                },
+              ],
+            },
           },
         },
         { id: 'reply', type: 'llm', model: 'compatible:support', prompt: 'Write the reply using {{research}}', output_key: 'reply' },
       ],
-      edges: [{ from: 'triage', to: 'research' }, { from: 'research', to: 'reply' }],
+      edges: [
+        { from: 'triage', to: 'research' },
+        { from: 'research', to: 'reply' },
+      ],
     });
-    await put('guarded', { kind: 'graph', nodes: [{ id: 'refunds', type: 'agent', model: 'compatible:support', prompt: '{{input}}', tools: ['lookup_order'], approval: true }] });
+    await put('guarded', {
+      kind: 'graph',
+      nodes: [{ id: 'refunds', type: 'agent', model: 'compatible:support', prompt: '{{input}}', tools: ['lookup_order'], approval: true }],
+    });
     await put('refund-desk', {
       kind: 'handoff',
-      agents: [{ name: 'front_desk', model: 'compatible:support' }, { name: 'billing', model: 'compatible:support' }],
+      agents: [
+        { name: 'front_desk', model: 'compatible:support' },
+        { name: 'billing', model: 'compatible:support' },
+      ],
     });
     await put('refund-form', {
       kind: 'graph',
       nodes: [
-        { id: 'amount', type: 'human', prompt: 'How much do we refund?', form: 'json', schema: { type: 'object', properties: { amount: { type: 'number', minimum: 0 } }, required: ['amount'], additionalProperties: false } },
+        {
+          id: 'amount',
+          type: 'human',
+          prompt: 'How much do we refund?',
+          form: 'json',
+          schema: {
+            type: 'object',
+            properties: { amount: { type: 'number', minimum: 0 } },
+            required: ['amount'],
+            additionalProperties: false,
+          },
+        },
       ],
     });
     await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
@@ -98,7 +164,9 @@ describe('the console in a browser, against the real stack', () => {
     await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
     await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
     // triage, the fork, its two branch nodes and the reply: every node of the graph.
-    const states = await page.locator('.flow-node').evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-state')])));
+    const states = await page
+      .locator('.flow-node')
+      .evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute('data-node-id'), n.getAttribute('data-state')])));
     expect(states).toEqual({ triage: 'completed', research: 'completed', order_agent: 'completed', tone: 'completed', reply: 'completed' });
 
     // A failed-or-not tool call and the node's delta are in the span detail.
@@ -135,7 +203,7 @@ describe('the console in a browser, against the real stack', () => {
     expect(apiRequests).toEqual([]);
   });
 
-  it('keeps a live view through a gateway restart: says it is reconnecting, then catches up without losing or repeating an event', async () => {
+  it('keeps a live view through a gateway restart: reconnecting, then caught up without an event lost or repeated', async () => {
     const releaseModels = holdModelCalls();
     const gateway = stack.processes.find((p) => p.name === 'gateway' && p.child.exitCode === null)!;
     let runId = '';
@@ -224,7 +292,17 @@ describe('the console in a browser, against the real stack', () => {
     await put('long-loop', {
       kind: 'graph',
       // 1,000 rounds of five nodes: a loop.iteration and five node spans each, 11,000 events and more.
-      nodes: [{ id: 'rounds', type: 'loop', max_steps: 1_000, body: { nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })), edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })) } }],
+      nodes: [
+        {
+          id: 'rounds',
+          type: 'loop',
+          max_steps: 1_000,
+          body: {
+            nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })),
+            edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })),
+          },
+        },
+      ],
     });
     const runId = await start('long-loop');
     await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'the long run', 120_000);

@@ -40,7 +40,12 @@ async function gatewayRoutes(): Promise<Route[]> {
   adapter.getInstance().addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) seen.set(route.url, (seen.get(route.url) ?? new Set()).add(method));
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, { preview: true, logger: false, abortOnError: false, bodyParser: false });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+    bodyParser: false,
+  });
   setup.beforeListen(app);
   await app.init();
   await app.close();
@@ -93,7 +98,9 @@ function send(base: URL, req: FuzzRequest): Promise<Answer> {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', (e) => done({ error: `reading the answer: ${e.message}` }));
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), streamed: false }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), streamed: false }),
+      );
     });
     client.end(req.body);
   });
@@ -115,7 +122,8 @@ function brokenRules(req: FuzzRequest, answer: Answer): string[] {
         broken.push(`a ${answer.status} whose body is not JSON`);
       }
       if (problem) {
-        if (typeof problem.code !== 'string' || !Object.prototype.hasOwnProperty.call(ErrorCodes, problem.code)) broken.push(`code ${JSON.stringify(problem.code)} is not an ErrorCode`);
+        if (typeof problem.code !== 'string' || !Object.prototype.hasOwnProperty.call(ErrorCodes, problem.code))
+          broken.push(`code ${JSON.stringify(problem.code)} is not an ErrorCode`);
         if (problem.status !== answer.status) broken.push(`body status ${JSON.stringify(problem.status)} for HTTP ${answer.status}`);
       }
     }
@@ -125,36 +133,145 @@ function brokenRules(req: FuzzRequest, answer: Answer): string[] {
 
 const describeRequest = (r: FuzzRequest) => {
   const headers = Object.entries(r.headers).map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}…(${v.length})` : v}`);
-  const body = r.body === undefined ? 'no body' : `body ${JSON.stringify(r.body.length > 120 ? `${r.body.slice(0, 120)}…` : r.body)} (${r.body.length} bytes)`;
+  const body =
+    r.body === undefined
+      ? 'no body'
+      : `body ${JSON.stringify(r.body.length > 120 ? `${r.body.slice(0, 120)}…` : r.body)} (${r.body.length} bytes)`;
   const path = r.path.length > 200 ? `${r.path.slice(0, 200)}…(${r.path.length})` : r.path;
   return `${r.method} ${path} [${headers.join('; ')}] ${body}${r.defect ? ` defect=${r.defect}` : ''}`;
 };
-const describeAnswer = (a: Answer) => ('error' in a ? `no answer (${a.error})` : `${a.status} ${a.headers['content-type'] ?? ''} ${a.body.slice(0, 300)}`);
+const describeAnswer = (a: Answer) =>
+  'error' in a ? `no answer (${a.error})` : `${a.status} ${a.headers['content-type'] ?? ''} ${a.body.slice(0, 300)}`;
 
 // ---------------------------------------------------------------------------------------------
 // What requests are made of
 
 /** Path values that can name nothing: the route's not-found (or 400 naming `name`, 414, 400 invalid_request). */
 const CANNOT_EXIST = [
-  '%00', 'a%00b', '%ZZ', '%', '..', '%2E%2E', '.', '*', '>', 'run.ev.%3E', 'constructor', '__proto__', 'prototype', 'toString',
-  '%2F', '..%2F..%2Fpackage.json', 'a'.repeat(2_000), 'a'.repeat(101), 'a'.repeat(65), encodeURIComponent('ünïcödé'),
-  encodeURIComponent('😀'), encodeURIComponent('\u202e'), '%F0%9F', '%C0%AF', '%20', 'a%20b', 'Ab.C', '%0D%0AX-Injected:%201',
+  '%00',
+  'a%00b',
+  '%ZZ',
+  '%',
+  '..',
+  '%2E%2E',
+  '.',
+  '*',
+  '>',
+  'run.ev.%3E',
+  'constructor',
+  '__proto__',
+  'prototype',
+  'toString',
+  '%2F',
+  '..%2F..%2Fpackage.json',
+  'a'.repeat(2_000),
+  'a'.repeat(101),
+  'a'.repeat(65),
+  encodeURIComponent('ünïcödé'),
+  encodeURIComponent('😀'),
+  encodeURIComponent('\u202e'),
+  '%F0%9F',
+  '%C0%AF',
+  '%20',
+  'a%20b',
+  'Ab.C',
+  '%0D%0AX-Injected:%201',
 ];
-const HOSTILE_NUMBERS = ['1e3', '0x10', '-1', '99999999999', 'NaN', 'Infinity', '', '01', '+1', '1.5', '9007199254740992', '9'.repeat(30), '0', '1', '5', '200', '201'];
-const QUERY_KEYS = ['after', 'limit', 'version', 'status', 'workflow', 'cursor', 'x', '__proto__', 'constructor', 'after[]', 'limit[0]', 'status.x'];
-const QUERY_VALUES = [...HOSTILE_NUMBERS, 'pending', 'completed', 'sleeping', 'quick', '%ZZ', '%00', 'a'.repeat(300), 'eyJ4IjoxfQ', '[1]', '%5B%5D'];
+const HOSTILE_NUMBERS = [
+  '1e3',
+  '0x10',
+  '-1',
+  '99999999999',
+  'NaN',
+  'Infinity',
+  '',
+  '01',
+  '+1',
+  '1.5',
+  '9007199254740992',
+  '9'.repeat(30),
+  '0',
+  '1',
+  '5',
+  '200',
+  '201',
+];
+const QUERY_KEYS = [
+  'after',
+  'limit',
+  'version',
+  'status',
+  'workflow',
+  'cursor',
+  'x',
+  '__proto__',
+  'constructor',
+  'after[]',
+  'limit[0]',
+  'status.x',
+];
+const QUERY_VALUES = [
+  ...HOSTILE_NUMBERS,
+  'pending',
+  'completed',
+  'sleeping',
+  'quick',
+  '%ZZ',
+  '%00',
+  'a'.repeat(300),
+  'eyJ4IjoxfQ',
+  '[1]',
+  '%5B%5D',
+];
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=latin1'];
-const OTHER_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/event-stream', 'application/problem+json', 'application/jsonx', 'application/octet-stream', ''];
+const OTHER_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'text/event-stream',
+  'application/problem+json',
+  'application/jsonx',
+  'application/octet-stream',
+  '',
+];
 const NOT_JSON = ['{"input": ', '{,}', 'undefined', "{'a':1}", '[', 'nul', '{"a":1}}', '\u0000', '{"a":"\\x"}', 'input=x'];
-const ODD_JSON = ['', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}', 'null', '"text"', '1e999', '{"input":"\\ud800"}', '[]', '{"input":"a\\u0000b"}'];
+const ODD_JSON = [
+  '',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+  'null',
+  '"text"',
+  '1e999',
+  '{"input":"\\ud800"}',
+  '[]',
+  '{"input":"a\\u0000b"}',
+];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 const STATE_CHANGING = ['POST', 'PUT', 'DELETE', 'PATCH'];
-const STRAY_PATHS = ['/v1', '/v1/', '/v1/nowhere', '/v1/runs/x/y/z', '//v1/runs', '/V1/RUNS', '/v1/runs/..', '/v1/runs/%2e%2e/trace', '/v1/workflows/quick/runs/extra', '/%00', '/assets', '/assets/', '/v2/runs'];
+const STRAY_PATHS = [
+  '/v1',
+  '/v1/',
+  '/v1/nowhere',
+  '/v1/runs/x/y/z',
+  '//v1/runs',
+  '/V1/RUNS',
+  '/v1/runs/..',
+  '/v1/runs/%2e%2e/trace',
+  '/v1/workflows/quick/runs/extra',
+  '/%00',
+  '/assets',
+  '/assets/',
+  '/v2/runs',
+];
 
 /** The template's parameters (`:id`, and `*` of a wildcard route), in order. */
 const paramsOf = (template: string) => template.split('/').flatMap((s) => (s.startsWith(':') ? [s.slice(1)] : s === '*' ? ['*'] : []));
 /** The template with its parameters replaced by the values given, exactly as they are (no encoding). */
-const fillPath = (template: string, values: Record<string, string>) => template.split('/').map((s) => (s.startsWith(':') ? values[s.slice(1)] : s === '*' ? values['*'] : s)).join('/');
+const fillPath = (template: string, values: Record<string, string>) =>
+  template
+    .split('/')
+    .map((s) => (s.startsWith(':') ? values[s.slice(1)] : s === '*' ? values['*'] : s))
+    .join('/');
 
 /** `{"input": …}` of exactly `bytes` bytes. */
 const hugeBody = (bytes: number) => `{"input":"${'x'.repeat(bytes - 12)}"}`;
@@ -178,14 +295,26 @@ const definition = (value: unknown) => ({ kind: 'graph', nodes: [{ id: 'a', type
 const validBodies: Record<string, fc.Arbitrary<unknown>> = {
   'PUT /v1/workflows/:name': fc.oneof(fc.constant(definition(1)), fc.string({ maxLength: 8 }).map(definition)),
   'PUT /v1/agents/:name': fc.constant({ model: 'offline:echo', instructions: 'help' }),
-  'POST /v1/workflows/:name/runs': fc.oneof(fc.constant({}), fc.record({ input: fc.jsonValue({ maxDepth: 3 }) }), fc.constant({ input: 'x', cancelOnDisconnect: true }), fc.constant({ version: 1 })),
+  'POST /v1/workflows/:name/runs': fc.oneof(
+    fc.constant({}),
+    fc.record({ input: fc.jsonValue({ maxDepth: 3 }) }),
+    fc.constant({ input: 'x', cancelOnDisconnect: true }),
+    fc.constant({ version: 1 }),
+  ),
   'POST /v1/runs/:id/cancel': fc.constantFrom({}, { reason: 'fuzz' }),
-  'POST /v1/runs/:id/requests/:requestId/respond': fc.constantFrom({ approved: true }, { approved: true, respondedBy: 'fuzz' }, { approved: false, text: 'no' }, { text: 'x' }, { data: { a: 1 } }),
+  'POST /v1/runs/:id/requests/:requestId/respond': fc.constantFrom(
+    { approved: true },
+    { approved: true, respondedBy: 'fuzz' },
+    { approved: false, text: 'no' },
+    { text: 'x' },
+    { data: { a: 1 } },
+  ),
   'POST /v1/runs/:id/fork': fc.constantFrom({}, { checkpointId: 'cp-1' }, { state: { x: 2 } }),
 };
 
 function paramValues(template: string, param: string, seeds: Seeds): string[] {
-  if (param === '*') return ['index.js', '..%2F..%2F..%2Fpackage.json', '%2E%2E/%2E%2E/package.json', 'x/../../../etc/passwd', '%00', 'a'.repeat(300)];
+  if (param === '*')
+    return ['index.js', '..%2F..%2F..%2Fpackage.json', '%2E%2E/%2E%2E/package.json', 'x/../../../etc/passwd', '%00', 'a'.repeat(300)];
   // The run to answer is never canceled, so answers get past the run's state too.
   if (param === 'id') return template.endsWith('/cancel') ? seeds.runIds.filter((id) => id !== seeds.toAnswer) : seeds.runIds;
   if (param === 'requestId') return seeds.requestIds;
@@ -206,13 +335,20 @@ const queryArb = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.string({ maxLength: 12 }).map(encodeURIComponent))), { minLength: 1, maxLength: 4 })
+      .array(
+        fc.tuple(
+          fc.constantFrom(...QUERY_KEYS),
+          fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.string({ maxLength: 12 }).map(encodeURIComponent)),
+        ),
+        { minLength: 1, maxLength: 4 },
+      )
       .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
   },
 );
 
 /** Absent twice as often as present at weight 10. */
-const optional = <T>(arb: fc.Arbitrary<T>, weight = 10) => fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
+const optional = <T>(arb: fc.Arbitrary<T>, weight = 10) =>
+  fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight, arbitrary: arb });
 
 const headersArb = (seeds: Seeds) =>
   fc
@@ -220,9 +356,14 @@ const headersArb = (seeds: Seeds) =>
       'content-type': optional(fc.constantFrom(...JSON_TYPES, ...JSON_TYPES, ...OTHER_TYPES), 40),
       origin: optional(fc.constantFrom('http://evil.example', 'null', seeds.ownOrigin, 'http://127.0.0.1')),
       'sec-fetch-site': optional(fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'garbage')),
-      accept: optional(fc.constantFrom('text/event-stream', 'application/json', '*/*', 'text/event-stream, application/json', 'application/problem+json'), 20),
+      accept: optional(
+        fc.constantFrom('text/event-stream', 'application/json', '*/*', 'text/event-stream, application/json', 'application/problem+json'),
+        20,
+      ),
       'last-event-id': optional(fc.constantFrom('abc', '-1', '1e3', '0x10', '01', '9'.repeat(20), '5', '0', '', '1,2', '2')),
-      'idempotency-key': optional(fc.oneof(fc.constantFrom('k'.repeat(300), 'key with spaces', '', 'k'), fc.stringMatching(/^[\x21-\x7e]{1,40}$/))),
+      'idempotency-key': optional(
+        fc.oneof(fc.constantFrom('k'.repeat(300), 'key with spaces', '', 'k'), fc.stringMatching(/^[\x21-\x7e]{1,40}$/)),
+      ),
       'x-padding': optional(fc.constant('p'.repeat(20_000)), 1),
     })
     .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
@@ -243,20 +384,32 @@ const bodyArb = (validBody: fc.Arbitrary<unknown> | undefined) =>
 function requestArb(routes: Route[], seeds: Seeds): fc.Arbitrary<FuzzRequest> {
   const routed = fc.constantFrom(...routes).chain((route) => {
     const params = paramsOf(route.url);
-    return fc.record({
-      method: fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...route.methods) }, { weight: 3, arbitrary: fc.constantFrom(...METHODS) }),
-      values: fc.tuple(...params.map((p) => segmentArb(paramValues(route.url, p, seeds)))),
+    return fc
+      .record({
+        method: fc.oneof(
+          { weight: 7, arbitrary: fc.constantFrom(...route.methods) },
+          { weight: 3, arbitrary: fc.constantFrom(...METHODS) },
+        ),
+        values: fc.tuple(...params.map((p) => segmentArb(paramValues(route.url, p, seeds)))),
+        query: queryArb,
+        headers: headersArb(seeds),
+      })
+      .chain(({ method, values, query, headers }) =>
+        bodyArb(validBodies[`${method} ${route.url}`]).map((body): FuzzRequest => {
+          const byName = Object.fromEntries(params.map((p, i) => [p, values[i]]));
+          const path = fillPath(route.url, byName);
+          return { method, template: route.url, params: byName, path: `${path}${query}`, headers, body };
+        }),
+      );
+  });
+  const stray = fc
+    .record({
+      method: fc.constantFrom(...METHODS),
+      path: fc.constantFrom(...STRAY_PATHS),
       query: queryArb,
       headers: headersArb(seeds),
-    }).chain(({ method, values, query, headers }) =>
-      bodyArb(validBodies[`${method} ${route.url}`]).map((body): FuzzRequest => {
-        const byName = Object.fromEntries(params.map((p, i) => [p, values[i]]));
-        const path = fillPath(route.url, byName);
-        return { method, template: route.url, params: byName, path: `${path}${query}`, headers, body };
-      }),
-    );
-  });
-  const stray = fc.record({ method: fc.constantFrom(...METHODS), path: fc.constantFrom(...STRAY_PATHS), query: queryArb, headers: headersArb(seeds), body: bodyArb(undefined) })
+      body: bodyArb(undefined),
+    })
     .map(({ method, path, query, headers, body }): FuzzRequest => ({ method, params: {}, path: `${path}${query}`, headers, body }));
   return fc.oneof({ weight: 9, arbitrary: routed }, { weight: 1, arbitrary: stray });
 }
@@ -269,8 +422,13 @@ function requestArb(routes: Route[], seeds: Seeds): fc.Arbitrary<FuzzRequest> {
 function wellMeantArb(routes: Route[], seeds: Seeds): fc.Arbitrary<FuzzRequest> {
   const perturbations = ['none', 'none', 'none', 'none', 'param', 'query', 'headers', 'body', 'method'] as const;
   // State changes more often than reads (starts most), so accepted ones are common enough to count.
-  const weightOf = (method: string, url: string) => (!STATE_CHANGING.includes(method) ? 1 : url === '/v1/workflows/:name/runs' ? 10 : url.endsWith('/respond') ? 6 : 3);
-  const pairs = routes.flatMap((route) => route.methods.filter((m) => m !== 'HEAD').map((method) => ({ weight: weightOf(method, route.url), arbitrary: fc.constant({ route, method }) })));
+  const weightOf = (method: string, url: string) =>
+    !STATE_CHANGING.includes(method) ? 1 : url === '/v1/workflows/:name/runs' ? 10 : url.endsWith('/respond') ? 6 : 3;
+  const pairs = routes.flatMap((route) =>
+    route.methods
+      .filter((m) => m !== 'HEAD')
+      .map((method) => ({ weight: weightOf(method, route.url), arbitrary: fc.constant({ route, method }) })),
+  );
   return fc.oneof(...pairs).chain(({ route, method }) => {
     const params = paramsOf(route.url);
     // Deletes name what the fuzz itself saves, so the seeded catalog stays for the rest of the run.
@@ -382,7 +540,10 @@ function refusedArb(routes: Route[], seeds: Seeds): fc.Arbitrary<FuzzRequest> {
     return r;
   });
   // Reads of any kind ride along: they may be answered, and must store nothing either.
-  return fc.oneof({ weight: 4, arbitrary: refused }, { weight: 1, arbitrary: requestArb(routes, seeds).filter((r) => r.method === 'GET' || r.method === 'HEAD') });
+  return fc.oneof(
+    { weight: 4, arbitrary: refused },
+    { weight: 1, arbitrary: requestArb(routes, seeds).filter((r) => r.method === 'GET' || r.method === 'HEAD') },
+  );
 }
 
 async function sendAll(base: URL, requests: FuzzRequest[]): Promise<Array<{ req: FuzzRequest; answer: Answer }>> {
@@ -419,9 +580,14 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
-  const put = (path: string, body: unknown) => call(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const put = (path: string, body: unknown) =>
+    call(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const start = async (workflow: string, body: unknown = {}) => {
-    const res = await call<{ runId: string }>(`/v1/workflows/${workflow}/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await call<{ runId: string }>(`/v1/workflows/${workflow}/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(202);
     return res.body.runId;
   };
@@ -435,18 +601,30 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     return {
       commands: (await jsm.streams.info(names.commandsStream)).state.last_seq,
       eventMessages: events.state.messages,
-      logs: Object.fromEntries(Object.entries(events.state.subjects ?? {}).map(([subject, n]) => [names.runIdFromEventSubject(subject) ?? subject, n])),
+      logs: Object.fromEntries(
+        Object.entries(events.state.subjects ?? {}).map(([subject, n]) => [names.runIdFromEventSubject(subject) ?? subject, n]),
+      ),
       workflows: Object.fromEntries(workflows.map((w) => [w.name, JSON.stringify(w)])),
       agents: Object.fromEntries(agents.map((a) => [a.name, JSON.stringify(a)])),
     };
   };
-  const alive = () => stack.processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => `${p.id} exited (${p.child.exitCode ?? p.child.signalCode})`);
+  const alive = () =>
+    stack.processes
+      .filter((p) => p.child.exitCode !== null || p.child.signalCode !== null)
+      .map((p) => `${p.id} exited (${p.child.exitCode ?? p.child.signalCode})`);
 
   beforeAll(async () => {
     routes = await gatewayRoutes();
     stack = await startStack();
     expect((await put('/v1/workflows/quick', definition(1))).status).toBe(201);
-    const asks = { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }, { id: 'after', type: 'set', values: { done: true } }], edges: [{ from: 'ask', to: 'after' }] };
+    const asks = {
+      kind: 'graph',
+      nodes: [
+        { id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' },
+        { id: 'after', type: 'set', values: { done: true } },
+      ],
+      edges: [{ from: 'ask', to: 'after' }],
+    };
     expect((await put('/v1/workflows/asks', asks)).status).toBe(201);
     expect((await put('/v1/agents/helper', { model: 'offline:echo', instructions: 'help' })).status).toBe(201);
     const completed = await start('quick', { input: 'seed' });
@@ -476,7 +654,14 @@ describe('bounded HTTP fuzzing of the gateway', () => {
   it('takes its route table from the gateway itself', () => {
     const urls = routes.map((r) => r.url);
     expect(routes.length).toBeGreaterThan(10);
-    expect(urls).toEqual(expect.arrayContaining(['/v1/runs/:id', '/v1/runs/:id/events', '/v1/workflows/:name/runs', '/v1/runs/:id/requests/:requestId/respond']));
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/v1/runs/:id',
+        '/v1/runs/:id/events',
+        '/v1/workflows/:name/runs',
+        '/v1/runs/:id/requests/:requestId/respond',
+      ]),
+    );
     expect(routes.find((r) => r.url === '/v1/runs/:id')?.methods).toContain('GET');
   });
 
@@ -486,19 +671,42 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     const results = await sendAll(base(), requests);
     const broken = results.flatMap(({ req, answer }) => {
       const rules = brokenRules(req, answer);
-      if (STATE_CHANGING.includes(req.method) && !('error' in answer) && (answer.status < 400 || answer.status >= 500)) rules.push(`a state change with a defect (${req.defect}) answered ${answer.status}`);
+      if (STATE_CHANGING.includes(req.method) && !('error' in answer) && (answer.status < 400 || answer.status >= 500))
+        rules.push(`a state change with a defect (${req.defect}) answered ${answer.status}`);
       return rules.length ? [`${describeRequest(req)}\n    → ${describeAnswer(answer)}\n    breaks: ${rules.join('; ')}`] : [];
     });
     const after = await snapshot();
-    console.log(`http fuzz phase 1 (${stack.namespace}): ${results.length} requests (${results.filter((r) => STATE_CHANGING.includes(r.req.method)).length} state changes with a defect), statuses ${JSON.stringify(statusCounts(results))}`);
-    recordFigures('http-fuzz-refused', { requests: results.length, stateChanges: results.filter((r) => STATE_CHANGING.includes(r.req.method)).length, statuses: statusCounts(results) });
+    console.log(
+      `http fuzz phase 1 (${stack.namespace}): ${results.length} requests ` +
+        `(${results.filter((r) => STATE_CHANGING.includes(r.req.method)).length} state changes with a defect), ` +
+        `statuses ${JSON.stringify(statusCounts(results))}`,
+    );
+    recordFigures('http-fuzz-refused', {
+      requests: results.length,
+      stateChanges: results.filter((r) => STATE_CHANGING.includes(r.req.method)).length,
+      statuses: statusCounts(results),
+    });
     expect(after).toEqual(before);
     // An Idempotency-Key a refused start or fork carried was not kept: a new start with it creates a run.
-    const keys = [...new Set(requests.filter((r) => r.method === 'POST' && /^[\x21-\x7e]{1,255}$/.test(r.headers['idempotency-key'] ?? '')).map((r) => r.headers['idempotency-key']))].slice(0, 3);
+    const keys = [
+      ...new Set(
+        requests
+          .filter((r) => r.method === 'POST' && /^[\x21-\x7e]{1,255}$/.test(r.headers['idempotency-key'] ?? ''))
+          .map((r) => r.headers['idempotency-key']),
+      ),
+    ].slice(0, 3);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
-      const res = await fetch(`${stack.gatewayUrl}/v1/workflows/quick/runs`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: '{}' });
-      expect({ key, status: res.status, replayed: res.headers.get('idempotent-replayed') }).toEqual({ key, status: 202, replayed: 'false' });
+      const res = await fetch(`${stack.gatewayUrl}/v1/workflows/quick/runs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: '{}',
+      });
+      expect({ key, status: res.status, replayed: res.headers.get('idempotent-replayed') }).toEqual({
+        key,
+        status: 202,
+        replayed: 'false',
+      });
       // Ended before the next phase counts what changes.
       const { runId } = (await res.json()) as { runId: string };
       await eventually(async () => expect((await call<{ status: string }>(`/v1/runs/${runId}`)).body.status).toBe('completed'), 200);
@@ -527,7 +735,9 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       const route = `${req.method} ${req.template}`;
       const replayed = answer.headers['idempotent-replayed'] === 'true';
       if (route === 'POST /v1/workflows/:name/runs' || route === 'POST /v1/runs/:id/fork') {
-        const runId = answer.streamed ? String(answer.headers.location).slice('/v1/runs/'.length) : (JSON.parse(answer.body) as { runId: string }).runId;
+        const runId = answer.streamed
+          ? String(answer.headers.location).slice('/v1/runs/'.length)
+          : (JSON.parse(answer.body) as { runId: string }).runId;
         created.add(runId);
         if (!replayed) queuedCommands++;
       } else if (route === 'POST /v1/runs/:id/requests/:requestId/respond') {
@@ -541,14 +751,17 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     const after = await snapshot();
     console.log(
       `http fuzz phase 2 (${stack.namespace}): ${results.length} requests, statuses ${JSON.stringify(statusCounts(results))}; ` +
-        `${created.size} runs created, ${touchedRuns.size} runs answered or canceled, ${touchedWorkflows.size} workflows and ${touchedAgents.size} agents saved or deleted; ` +
+        `${created.size} runs created, ${touchedRuns.size} runs answered or canceled, ` +
+        `${touchedWorkflows.size} workflows and ${touchedAgents.size} agents saved or deleted; ` +
         `commands +${after.commands - before.commands}, event messages +${after.eventMessages - before.eventMessages}`,
     );
     recordFigures('http-fuzz-mixed', { requests: results.length, statuses: statusCounts(results), runsCreated: created.size });
     expect(created.size).toBeGreaterThan(0);
     expect(after.commands - before.commands).toBe(queuedCommands);
     const unexplained = (was: Record<string, unknown>, now: Record<string, unknown>, allowed: (key: string) => boolean) =>
-      [...new Set([...Object.keys(was), ...Object.keys(now)])].filter((k) => was[k] !== now[k] && !allowed(k)).map((k) => `${k}: ${was[k]} → ${now[k]}`);
+      [...new Set([...Object.keys(was), ...Object.keys(now)])]
+        .filter((k) => was[k] !== now[k] && !allowed(k))
+        .map((k) => `${k}: ${was[k]} → ${now[k]}`);
     expect(unexplained(before.logs, after.logs, (runId) => created.has(runId) || touchedRuns.has(runId))).toEqual([]);
     expect(unexplained(before.workflows, after.workflows, (name) => touchedWorkflows.has(name))).toEqual([]);
     expect(unexplained(before.agents, after.agents, (name) => touchedAgents.has(name))).toEqual([]);

@@ -11,7 +11,8 @@ function script() {
     const usage = { prompt_tokens: 50, completion_tokens: 10 };
     if (body.model !== 'manager') return { text: `${body.model} did the work`, usage };
     const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
-    if (!system.includes('is_progressing')) return { text: JSON.stringify({ facts: 'a customer asked', plan: ['research', 'write'] }), usage };
+    if (!system.includes('is_progressing'))
+      return { text: JSON.stringify({ facts: 'a customer asked', plan: ['research', 'write'] }), usage };
     ledgers += 1;
     const rounds: Record<number, unknown> = {
       1: { is_done: false, is_progressing: true, next_agent: 'researcher', instruction: 'find the refund rules' },
@@ -34,7 +35,10 @@ describe('a magentic run through the gateway', () => {
         kind: 'magentic',
         maxIterations: 6,
         manager: { name: 'lead', model: 'compatible:manager' },
-        agents: [{ name: 'researcher', model: 'compatible:researcher', description: 'finds facts' }, { name: 'writer', model: 'compatible:writer', description: 'writes replies' }],
+        agents: [
+          { name: 'researcher', model: 'compatible:researcher', description: 'finds facts' },
+          { name: 'writer', model: 'compatible:writer', description: 'writes replies' },
+        ],
       }),
     });
     expect(put.status).toBe(201);
@@ -44,7 +48,11 @@ describe('a magentic run through the gateway', () => {
   });
 
   it('plans, replans once when a round makes no progress, and finishes with the ledger answer', async () => {
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/support-team/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":"How long do refunds take?"}' });
+    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/support-team/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"input":"How long do refunds take?"}',
+    });
     const events = frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { output: 'Refunds take five days.' } } });
     const started = events.filter((e) => e.type === 'node.started').map((e) => e.nodeId);

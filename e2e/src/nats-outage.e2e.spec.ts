@@ -1,5 +1,13 @@
 import type { RunEvent } from '@spindle/contracts';
-import { startNatsServer, startStack, stopProcess, testEnv, type FakeOpenAIReply, type NatsServerProcess, type Stack } from '@spindle/testing';
+import {
+  startNatsServer,
+  startStack,
+  stopProcess,
+  testEnv,
+  type FakeOpenAIReply,
+  type NatsServerProcess,
+  type Stack,
+} from '@spindle/testing';
 
 let releaseHeld!: () => void;
 const held = new Promise<void>((resolve) => (releaseHeld = resolve));
@@ -24,17 +32,26 @@ async function heldModel(body: { messages?: Array<{ role: string; content: unkno
 describe('a NATS outage during a run', () => {
   let nats: NatsServerProcess;
   let stack: Stack;
-  const post = (path: string, body: unknown) => fetch(`${stack.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${stack.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   /** The run's log, or nothing while the gateway cannot read it (503 during the outage). */
   const events = async (runId: string): Promise<RunEvent[]> => {
     const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`);
     return res.status === 200 ? ((await res.json()) as { events: RunEvent[] }).events : [];
   };
-  const readiness = (port: number) => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status, () => 0);
+  const readiness = (port: number) =>
+    fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
 
   beforeAll(async () => {
     nats = await startNatsServer();
-    stack = await startStack({ infra: { natsUrl: nats.url, databaseUrl: testEnv().databaseUrl }, reply: heldModel as never, runnerEnv: { RUNNER_ACK_WAIT_MS: '5000', RUNNER_SHUTDOWN_GRACE_MS: '2000', SHUTDOWN_DEADLINE_MS: '5000' } });
+    stack = await startStack({
+      infra: { natsUrl: nats.url, databaseUrl: testEnv().databaseUrl },
+      reply: heldModel as never,
+      runnerEnv: { RUNNER_ACK_WAIT_MS: '5000', RUNNER_SHUTDOWN_GRACE_MS: '2000', SHUTDOWN_DEADLINE_MS: '5000' },
+    });
     const definition = {
       kind: 'graph',
       nodes: [
@@ -43,7 +60,11 @@ describe('a NATS outage during a run', () => {
       ],
       edges: [{ from: 'ask', to: 'after' }],
     };
-    const saved = await fetch(`${stack.gatewayUrl}/v1/workflows/held`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+    const saved = await fetch(`${stack.gatewayUrl}/v1/workflows/held`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(definition),
+    });
     expect(saved.status).toBe(201);
   });
   afterAll(async () => {
@@ -70,7 +91,10 @@ describe('a NATS outage during a run', () => {
       log = await events(runId).catch(() => []);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(log.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { answer: 'answer to the held question', follow_up: 'answer to a follow-up' } } });
+    expect(log.at(-1)).toMatchObject({
+      type: 'run.completed',
+      data: { output: { answer: 'answer to the held question', follow_up: 'answer to a follow-up' } },
+    });
     expect(log.filter((e) => e.type === 'model.failed' || e.type === 'node.failed')).toEqual([]);
     expect(log.filter((e) => e.type === 'model.completed' && e.nodeId === 'ask')).toHaveLength(1);
     expect(heldCalls).toBe(1);
@@ -80,7 +104,9 @@ describe('a NATS outage during a run', () => {
   it('lets a runner whose bus is gone exit on its own when asked to stop', async () => {
     const runner = stack.processes.find((p) => p.name === 'runner' && p.child.exitCode === null)!;
     await nats.kill();
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => runner.child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      runner.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     // stopProcess falls back to SIGKILL after 10 s; the runner's own deadline (5 s here) comes first.
     await stopProcess(runner.child, 'SIGTERM');
     expect((await exited).signal).not.toBe('SIGKILL');

@@ -46,7 +46,11 @@ describe('refusals', () => {
     const text = await res.text();
     return { status: res.status, type: res.headers.get('content-type') ?? '', body: (text ? JSON.parse(text) : undefined) as Problem };
   };
-  const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({ method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
   beforeAll(async () => {
     stack = await startStack();
@@ -61,9 +65,29 @@ describe('refusals', () => {
     const cases: Array<[unknown, string, string | undefined]> = [
       [{ kind: 'graph', nodes: [{ id: 'a', type: 'teleport' }] }, 'nodes[0].type', 'a'],
       [{ kind: 'graph', nodes: [{ id: 'a', type: 'llm', model: 'offline:echo' }] }, 'nodes[0].prompt', 'a'],
-      [{ kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'a', type: 'set', values: { y: 1 } }] }, 'nodes[1].id', 'a'],
+      [
+        {
+          kind: 'graph',
+          nodes: [
+            { id: 'a', type: 'set', values: { x: 1 } },
+            { id: 'a', type: 'set', values: { y: 1 } },
+          ],
+        },
+        'nodes[1].id',
+        'a',
+      ],
       [{ kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }], edges: [{ from: 'a', to: 'ghost' }] }, 'edges[0].to', 'ghost'],
-      [{ kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'b', type: 'set', values: { y: 1 } }] }, 'nodes[1]', 'b'],
+      [
+        {
+          kind: 'graph',
+          nodes: [
+            { id: 'a', type: 'set', values: { x: 1 } },
+            { id: 'b', type: 'set', values: { y: 1 } },
+          ],
+        },
+        'nodes[1]',
+        'b',
+      ],
     ];
     for (const [definition, field, node] of cases) {
       const res = await call('/v1/workflows/broken', json('PUT', definition));
@@ -84,7 +108,11 @@ describe('refusals', () => {
       [call('/v1/workflows/missing/runs', json('POST', {})), 404, 'workflow_not_found'],
       [call('/v1/workflows/ok/runs', json('POST', { version: 9 })), 404, 'version_not_found'],
       [call('/v1/workflows/ok/runs', json('POST', { input: 'x'.repeat(1_100_000) })), 413, 'payload_too_large'],
-      [call('/v1/workflows/ok/runs', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }), 415, 'unsupported_media_type'],
+      [
+        call('/v1/workflows/ok/runs', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }),
+        415,
+        'unsupported_media_type',
+      ],
       [call('/v1/runs/01NOSUCHRUN'), 404, 'run_not_found'],
       [call('/v1/runs/01NOSUCHRUN/trace'), 404, 'run_not_found'],
       [call('/v1/runs/bad.id.*/events'), 404, 'run_not_found'],
@@ -114,7 +142,10 @@ describe('refusals', () => {
     }
     const definitions: Array<[unknown, string]> = [
       [{ kind: 'graph', nodes: [{ id: 'sub', type: 'subgraph', workflow: 'constructor' }] }, 'nodes[0].workflow'],
-      [{ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'offline:echo', prompt: 'hi', output_key: '__proto__' }] }, 'nodes[0].output_key'],
+      [
+        { kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'offline:echo', prompt: 'hi', output_key: '__proto__' }] },
+        'nodes[0].output_key',
+      ],
       [{ kind: 'graph', nodes: [{ id: 'toString', type: 'set', values: { x: 1 } }] }, 'nodes[0].id'],
       [{ kind: 'handoff', agents: [{ name: 'toString', ...agent }] }, 'agents[0].name'],
     ];
@@ -127,8 +158,20 @@ describe('refusals', () => {
   });
 
   it('refuses run parameters that do not fit the workflow schema, and fills defaults for those that do', async () => {
-    const schema = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, default: 10 }, region: { enum: ['eu', 'us'] } }, required: ['region'], additionalProperties: false };
-    expect((await call('/v1/workflows/param', json('PUT', { kind: 'graph', parameters: schema, nodes: [{ id: 'a', type: 'set', values: { r: '{{parameters.region}}' } }] }))).status).toBe(201);
+    const schema = {
+      type: 'object',
+      properties: { limit: { type: 'integer', minimum: 1, default: 10 }, region: { enum: ['eu', 'us'] } },
+      required: ['region'],
+      additionalProperties: false,
+    };
+    expect(
+      (
+        await call(
+          '/v1/workflows/param',
+          json('PUT', { kind: 'graph', parameters: schema, nodes: [{ id: 'a', type: 'set', values: { r: '{{parameters.region}}' } }] }),
+        )
+      ).status,
+    ).toBe(201);
     const before = await stack.bus.jsm.streams.info(stack.bus.names.commandsStream);
     const bad = await call('/v1/workflows/param/runs', json('POST', { parameters: { limit: 0, extra: 1 } }));
     expect(bad.status).toBe(400);
@@ -141,7 +184,10 @@ describe('refusals', () => {
     const { events } = await readRunLog(stack.bus, (good.body as unknown as { runId: string }).runId);
     expect(events[0].data).toMatchObject({ parameters: { region: 'eu', limit: 10 }, state: { parameters: { region: 'eu', limit: 10 } } });
 
-    const broken = await call('/v1/workflows/param2', json('PUT', { kind: 'graph', parameters: { type: 'nonsense' }, nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }));
+    const broken = await call(
+      '/v1/workflows/param2',
+      json('PUT', { kind: 'graph', parameters: { type: 'nonsense' }, nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }),
+    );
     expect(broken.body).toMatchObject({ code: 'invalid_definition', errors: [expect.objectContaining({ field: 'parameters' })] });
   });
 
@@ -150,7 +196,9 @@ describe('refusals', () => {
     expect(started.status).toBe(202);
     const runId = (started.body as unknown as { runId: string }).runId;
     for (const bad of ['abc', '-1', '1.5', '9'.repeat(20), '1e3', '0x10', '01']) {
-      const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': bad } });
+      const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {
+        headers: { accept: 'text/event-stream', 'last-event-id': bad },
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(((await res.json()) as Problem).code).toBe('invalid_last_event_id');
@@ -187,12 +235,18 @@ describe('refusals', () => {
   });
   describe('hostile input', () => {
     const expectProblem = (res: { status: number; type: string; body: Problem }, status: number, code: string, what: string) =>
-      expect({ what, status: res.status, json: res.type.startsWith('application/problem+json'), code: res.body?.code }).toEqual({ what, status, json: true, code });
+      expect({ what, status: res.status, json: res.type.startsWith('application/problem+json'), code: res.body?.code }).toEqual({
+        what,
+        status,
+        json: true,
+        code,
+      });
     const queuedCommands = async () => (await stack.bus.jsm.streams.info(stack.bus.names.commandsStream)).state.last_seq;
-    const workflowNames = async () => ((await call('/v1/workflows')).body as unknown as { workflows: Array<{ name: string }> }).workflows.map((w) => w.name).sort();
+    const workflowNames = async () =>
+      ((await call('/v1/workflows')).body as unknown as { workflows: Array<{ name: string }> }).workflows.map((w) => w.name).sort();
     const port = () => Number(new URL(stack.gatewayUrl).port);
 
-    it("refuses path ids that cannot exist at the edge: the route's own not-found for a lookup, validation_failed for a name to create", async () => {
+    it("refuses impossible path ids at the edge: the route's not-found for a lookup, validation_failed for a new name", async () => {
       const [commandsBefore, namesBefore] = [await queuedCommands(), await workflowNames()];
       const cases: Array<[string, RequestInit, number, string]> = [
         ['/v1/workflows/%00', {}, 404, 'workflow_not_found'],
@@ -211,21 +265,49 @@ describe('refusals', () => {
         ['/v1/runs/%00/fork', json('POST', {}), 404, 'run_not_found'],
         [`/v1/runs/${'a'.repeat(65)}`, {}, 404, 'run_not_found'],
         ['/v1/runs/01NOSUCHRUN/requests/%00/respond', json('POST', { approved: true }), 404, 'request_not_found'],
-        ['/v1/workflows/%00', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }), 400, 'validation_failed'],
-        ['/v1/workflows/Upper', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }), 400, 'validation_failed'],
+        [
+          '/v1/workflows/%00',
+          json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }),
+          400,
+          'validation_failed',
+        ],
+        [
+          '/v1/workflows/Upper',
+          json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }),
+          400,
+          'validation_failed',
+        ],
         ['/v1/agents/%00', json('PUT', { model: 'offline:echo' }), 400, 'validation_failed'],
         // Ids inside a body or a query are fields: validation_failed naming them.
         ['/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: 'cp-1\u0000' }), 400, 'validation_failed'],
         ['/v1/runs?workflow=%00', {}, 400, 'validation_failed'],
-        [`/v1/runs?cursor=${Buffer.from(JSON.stringify(['2026-01-01 00:00:00+00', 'x\u0000'])).toString('base64url')}`, {}, 400, 'validation_failed'],
-        [`/v1/requests?cursor=${Buffer.from(JSON.stringify(['2026-01-01\u0000', 'req_1'])).toString('base64url')}`, {}, 400, 'validation_failed'],
+        [
+          `/v1/runs?cursor=${Buffer.from(JSON.stringify(['2026-01-01 00:00:00+00', 'x\u0000'])).toString('base64url')}`,
+          {},
+          400,
+          'validation_failed',
+        ],
+        [
+          `/v1/requests?cursor=${Buffer.from(JSON.stringify(['2026-01-01\u0000', 'req_1'])).toString('base64url')}`,
+          {},
+          400,
+          'validation_failed',
+        ],
         // What the catalog stores must fit Postgres jsonb, which has no U+0000.
-        ['/v1/workflows/nul', json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 'a\u0000b' } }] }), 400, 'validation_failed'],
+        [
+          '/v1/workflows/nul',
+          json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 'a\u0000b' } }] }),
+          400,
+          'validation_failed',
+        ],
       ];
-      for (const [path, init, status, code] of cases) expectProblem(await call(path, init), status, code, `${init.method ?? 'GET'} ${path}`);
+      for (const [path, init, status, code] of cases)
+        expectProblem(await call(path, init), status, code, `${init.method ?? 'GET'} ${path}`);
       expect((await call('/v1/runs/%00/cancel', json('POST', {}))).body.detail).toContain('"\\u0000"');
       expect((await call('/v1/workflows/%00', json('PUT', {}))).body.errors).toEqual([expect.objectContaining({ field: 'name' })]);
-      expect((await call('/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: '\u0000' }))).body.errors).toEqual([expect.objectContaining({ field: 'checkpointId' })]);
+      expect((await call('/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: '\u0000' }))).body.errors).toEqual([
+        expect.objectContaining({ field: 'checkpointId' }),
+      ]);
       expect([await queuedCommands(), await workflowNames()]).toEqual([commandsBefore, namesBefore]);
     });
 
@@ -252,13 +334,20 @@ describe('refusals', () => {
         expect(res.body.errors?.map((e) => e.field)).toEqual([field]);
       }
       for (const bad of ['1e3', '0x10']) {
-        const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, { headers: { accept: 'text/event-stream', 'last-event-id': bad } });
+        const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {
+          headers: { accept: 'text/event-stream', 'last-event-id': bad },
+        });
         expect({ status: res.status, code: ((await res.json()) as Problem).code }).toEqual({ status: 400, code: 'invalid_last_event_id' });
       }
       const tooBig = await call('/v1/workflows/ok/runs', json('POST', { version: 99_999_999_999 }));
       expectProblem(tooBig, 400, 'validation_failed', 'body version');
       expect(tooBig.body.errors?.map((e) => e.field)).toEqual(['version']);
-      expectProblem(await call(`/v1/runs/${runId}/requests/req_1/respond`, json('POST', { approved: true, definitionVersion: 2 ** 31 })), 400, 'validation_failed', 'definitionVersion');
+      expectProblem(
+        await call(`/v1/runs/${runId}/requests/req_1/respond`, json('POST', { approved: true, definitionVersion: 2 ** 31 })),
+        400,
+        'validation_failed',
+        'definitionVersion',
+      );
       // Only the run this test started was queued; the plain spellings still work.
       expect(await queuedCommands()).toBe(commandsBefore + 1);
       expect((await call(`/v1/runs/${runId}/events?after=0`)).status).toBe(200);
@@ -286,13 +375,19 @@ describe('refusals', () => {
 
     it('answers what Node and Fastify refuse before routing as problem+json with a Spindle code', async () => {
       const commandsBefore = await queuedCommands();
-      const post = (headers: string) => `POST /v1/workflows/ok/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}\r\n{}`;
+      const post = (headers: string) =>
+        `POST /v1/workflows/ok/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}\r\n{}`;
       const raw: Array<[string, string, number, string]> = [
         ['bad percent-encoding', 'GET /v1/runs/%ZZ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 400, 'invalid_request'],
         ['Content-Length not a number', post('Content-Length: abc\r\n'), 400, 'invalid_request'],
         ['two different Content-Lengths', post('Content-Length: 2\r\nContent-Length: 3\r\n'), 400, 'invalid_request'],
         ['negative Content-Length', post('Content-Length: -2\r\n'), 400, 'invalid_request'],
-        ['headers past the limit', `GET /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+        [
+          'headers past the limit',
+          `GET /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+          431,
+          'headers_too_large',
+        ],
         ['a header name with a space', 'GET /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n', 400, 'invalid_request'],
       ];
       for (const [what, request, status, code] of raw) {
@@ -315,7 +410,12 @@ describe('refusals', () => {
       const outside = await call('/assets/..%2F..%2F..%2Fpackage.json');
       expectProblem(outside, 404, 'not_found', 'console asset outside the build');
       expect(outside.body.detail).toContain('no console file');
-      expectProblem(await call('/v1/workflows/ok', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' }), 404, 'not_found', 'unknown method');
+      expectProblem(
+        await call('/v1/workflows/ok', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{}' }),
+        404,
+        'not_found',
+        'unknown method',
+      );
       expect(await queuedCommands()).toBe(commandsBefore);
     });
   });
@@ -328,8 +428,12 @@ describe('refusals', () => {
     const log = async (runId: string) => (await readRunLog(stack.bus, runId)).events;
 
     beforeAll(async () => {
-      corsGateway = `http://127.0.0.1:${(await stack.startService('gateway', { SPINDLE_CORS_ORIGINS: `${ALLOWED},http://localhost:5173` })).port}`;
-      const saved = await call('/v1/workflows/asks', json('PUT', { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }] }));
+      const gateway = await stack.startService('gateway', { SPINDLE_CORS_ORIGINS: `${ALLOWED},http://localhost:5173` });
+      corsGateway = `http://127.0.0.1:${gateway.port}`;
+      const saved = await call(
+        '/v1/workflows/asks',
+        json('PUT', { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }] }),
+      );
       expect(saved.status).toBe(201);
       waitingRun = ((await call('/v1/workflows/asks/runs', json('POST', {}))).body as unknown as { runId: string }).runId;
       await eventually(async () => expect((await log(waitingRun)).at(-1)?.type).toBe('run.awaiting'), 200);
@@ -338,20 +442,61 @@ describe('refusals', () => {
     it('refuses state changes from pages on other origins, and any without application/json, before a handler runs', async () => {
       const commandsBefore = await queuedCommands();
       const refused: Array<[string, string, RequestInit, number, string]> = [
-        ['a start from another origin', '/v1/workflows/ok/runs', json('POST', {}, { origin: 'http://evil.example' }), 403, 'cross_origin_refused'],
-        ['a start marked cross-site', '/v1/workflows/ok/runs', json('POST', {}, { 'sec-fetch-site': 'cross-site' }), 403, 'cross_origin_refused'],
-        ['a start marked same-site', '/v1/workflows/ok/runs', json('POST', {}, { 'sec-fetch-site': 'same-site' }), 403, 'cross_origin_refused'],
+        [
+          'a start from another origin',
+          '/v1/workflows/ok/runs',
+          json('POST', {}, { origin: 'http://evil.example' }),
+          403,
+          'cross_origin_refused',
+        ],
+        [
+          'a start marked cross-site',
+          '/v1/workflows/ok/runs',
+          json('POST', {}, { 'sec-fetch-site': 'cross-site' }),
+          403,
+          'cross_origin_refused',
+        ],
+        [
+          'a start marked same-site',
+          '/v1/workflows/ok/runs',
+          json('POST', {}, { 'sec-fetch-site': 'same-site' }),
+          403,
+          'cross_origin_refused',
+        ],
         ['a start from a sandboxed page', '/v1/workflows/ok/runs', json('POST', {}, { origin: 'null' }), 403, 'cross_origin_refused'],
-        ['a simple text/plain cancel from another origin', `/v1/runs/${waitingRun}/cancel`, { method: 'POST', headers: { origin: 'http://evil.example' }, body: '{}' }, 403, 'cross_origin_refused'],
-        ['a delete from another origin', '/v1/workflows/ok', { method: 'DELETE', headers: { origin: 'http://evil.example', 'content-type': 'application/json' } }, 403, 'cross_origin_refused'],
+        [
+          'a simple text/plain cancel from another origin',
+          `/v1/runs/${waitingRun}/cancel`,
+          { method: 'POST', headers: { origin: 'http://evil.example' }, body: '{}' },
+          403,
+          'cross_origin_refused',
+        ],
+        [
+          'a delete from another origin',
+          '/v1/workflows/ok',
+          { method: 'DELETE', headers: { origin: 'http://evil.example', 'content-type': 'application/json' } },
+          403,
+          'cross_origin_refused',
+        ],
         ['a bodyless cancel without a content type', `/v1/runs/${waitingRun}/cancel`, { method: 'POST' }, 415, 'unsupported_media_type'],
         ['a cancel sent as text/plain', `/v1/runs/${waitingRun}/cancel`, { method: 'POST', body: '{}' }, 415, 'unsupported_media_type'],
-        ['a form post', '/v1/workflows/ok/runs', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=x' }, 415, 'unsupported_media_type'],
+        [
+          'a form post',
+          '/v1/workflows/ok/runs',
+          { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'input=x' },
+          415,
+          'unsupported_media_type',
+        ],
         ['a delete without a content type', '/v1/workflows/ok', { method: 'DELETE' }, 415, 'unsupported_media_type'],
       ];
       for (const [what, path, init, status, code] of refused) {
         const res = await call(path, init);
-        expect({ what, status: res.status, type: res.type, code: res.body.code }).toEqual({ what, status, type: expect.stringContaining('application/problem+json'), code });
+        expect({ what, status: res.status, type: res.type, code: res.body.code }).toEqual({
+          what,
+          status,
+          type: expect.stringContaining('application/problem+json'),
+          code,
+        });
       }
       // Nothing was queued, canceled or deleted.
       expect(await queuedCommands()).toBe(commandsBefore);
@@ -362,14 +507,20 @@ describe('refusals', () => {
       const own = await call('/v1/workflows/ok/runs', json('POST', {}, { origin: stack.gatewayUrl, 'sec-fetch-site': 'same-origin' }));
       expect(own.status).toBe(202);
       expect((await call('/v1/workflows/ok/runs', json('POST', {}))).status).toBe(202);
-      const canceled = await call(`/v1/runs/${waitingRun}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json', origin: stack.gatewayUrl } });
+      const canceled = await call(`/v1/runs/${waitingRun}/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: stack.gatewayUrl },
+      });
       expect(canceled.status).toBe(200);
       expect((await log(waitingRun)).at(-1)?.type).toBe('run.canceled');
     });
 
     it('answers preflights and marks responses readable for allow-listed origins only', async () => {
       const preflight = (origin: string) =>
-        fetch(`${corsGateway}/v1/workflows/ok/runs`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key' } });
+        fetch(`${corsGateway}/v1/workflows/ok/runs`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, idempotency-key' },
+        });
       const allowed = await preflight(ALLOWED);
       expect(allowed.status).toBe(204);
       expect(Object.fromEntries([...allowed.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'))).toEqual({
@@ -386,7 +537,11 @@ describe('refusals', () => {
 
       // An allowed page may start a run and read the answer, its Location and the stream.
       const commandsBefore = await queuedCommands();
-      const started = await fetch(`${corsGateway}/v1/workflows/ok/runs`, { method: 'POST', headers: { origin: ALLOWED, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{}' });
+      const started = await fetch(`${corsGateway}/v1/workflows/ok/runs`, {
+        method: 'POST',
+        headers: { origin: ALLOWED, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(started.status).toBe(202);
       expect(started.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(started.headers.get('access-control-expose-headers')).toBe('Location, Idempotent-Replayed');
@@ -398,13 +553,18 @@ describe('refusals', () => {
       expect(stream.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       await stream.body?.cancel();
       const missing = await fetch(`${corsGateway}/v1/runs/01NOSUCHRUN`, { headers: { origin: ALLOWED } });
-      expect({ status: missing.status, allow: missing.headers.get('access-control-allow-origin') }).toEqual({ status: 404, allow: ALLOWED });
+      expect({ status: missing.status, allow: missing.headers.get('access-control-allow-origin') }).toEqual({
+        status: 404,
+        allow: ALLOWED,
+      });
 
       // Any other page may send a read (browsers do), but gets no CORS header, so it cannot read the answer.
       const read = await fetch(`${corsGateway}/v1/runs/${runId}`, { headers: { origin: 'http://evil.example' } });
       expect(read.status).toBe(200);
       expect(read.headers.get('access-control-allow-origin')).toBeNull();
-      expect((await fetch(`${stack.gatewayUrl}/v1/runs/${runId}`, { headers: { origin: ALLOWED } })).headers.get('access-control-allow-origin')).toBeNull();
+      expect(
+        (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}`, { headers: { origin: ALLOWED } })).headers.get('access-control-allow-origin'),
+      ).toBeNull();
     });
   });
 });

@@ -33,33 +33,54 @@ describe('runners and projections', () => {
   it('shares runs between two runner processes, each run executed once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, (_, n) =>
-        readSse(`${stack.gatewayUrl}/v1/workflows/slow-echo/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { n } }) }),
+        readSse(`${stack.gatewayUrl}/v1/workflows/slow-echo/runs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { n } }),
+        }),
       ),
     );
     const logs = runs.map((r) => r.frames.filter((f) => f.event !== 'token').map((f) => JSON.parse(f.data) as RunEvent));
     for (const [n, events] of logs.entries()) {
-      expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { output: `one two three four five six seven eight ${n}`, rounds: 1 } } });
+      expect(events.at(-1)).toMatchObject({
+        type: 'run.completed',
+        data: { output: { output: `one two three four five six seven eight ${n}`, rounds: 1 } },
+      });
       expect(events.filter((e) => e.type === 'run.started')).toHaveLength(1);
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     }
-    const workers = new Set(logs.map((events) => (events.find((e) => e.type === 'run.started') as Extract<RunEvent, { type: 'run.started' }>).data.worker));
+    const workers = new Set(
+      logs.map((events) => (events.find((e) => e.type === 'run.started') as Extract<RunEvent, { type: 'run.started' }>).data.worker),
+    );
     expect(workers.size).toBe(2);
   });
 
   it('rebuilds the trace projection from the stream to the same trace JSON', async () => {
-    const list = (await (await fetch(`${stack.gatewayUrl}/v1/runs?workflow=slow-echo&limit=50`)).json()) as { runs: Array<{ runId: string }> };
+    const list = (await (await fetch(`${stack.gatewayUrl}/v1/runs?workflow=slow-echo&limit=50`)).json()) as {
+      runs: Array<{ runId: string }>;
+    };
     expect(list.runs).toHaveLength(6);
-    const traces = async () => Promise.all(list.runs.map(async ({ runId }) => (await (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/trace`)).json()) as RunTrace));
+    const traces = async () =>
+      Promise.all(
+        list.runs.map(async ({ runId }) => (await (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/trace`)).json()) as RunTrace),
+      );
     const before = await traces();
-    const { stdout } = await run(process.execPath, [resolve(__dirname, '../../apps/trace-recorder/dist/rebuild.js')], { env: { ...stack.env } });
+    const { stdout } = await run(process.execPath, [resolve(__dirname, '../../apps/trace-recorder/dist/rebuild.js')], {
+      env: { ...stack.env },
+    });
     expect(stdout).toMatch(/applied/i);
     expect(await traces()).toEqual(before);
   });
 
   it('cancels a queued run before any runner starts it, and a running run at once', async () => {
     const base = stack.gatewayUrl;
-    const post = (path: string, body: unknown = {}) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const put = await fetch(`${base}/v1/workflows/long`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 120_000 } }] }) });
+    const post = (path: string, body: unknown = {}) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = await fetch(`${base}/v1/workflows/long`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 120_000 } }] }),
+    });
     expect(put.status).toBe(201);
     const start = async () => ((await (await post('/v1/workflows/long/runs')).json()) as { runId: string }).runId;
     const log = async (runId: string) => ((await (await fetch(`${base}/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;

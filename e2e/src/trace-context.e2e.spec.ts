@@ -21,7 +21,13 @@ describe('W3C trace context from HTTP to the model call', () => {
     telemetry = startTelemetry({ serviceName: 'spindle-e2e', spanProcessors: [processor] });
     await fake.start();
     const env = { ...testEnv(), SPINDLE_NAMESPACE: namespace, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const common = { NATS_URL: env.natsUrl, DATABASE_URL: env.databaseUrl, SPINDLE_NAMESPACE: namespace, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const common = {
+      NATS_URL: env.natsUrl,
+      DATABASE_URL: env.databaseUrl,
+      SPINDLE_NAMESPACE: namespace,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    };
     const gatewayConfig = parseGatewayConfig({ ...common, PORT: '0' });
     const runnerConfig = parseRunnerConfig({ ...common, RUNNER_PORT: '0', OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl });
     apps = [
@@ -51,7 +57,11 @@ describe('W3C trace context from HTTP to the model call', () => {
       body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'compatible:m', prompt: 'hi' }] }),
     });
     expect(put.status).toBe(201);
-    const { frames } = await readSse(`${base}/v1/workflows/traced/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const { frames } = await readSse(`${base}/v1/workflows/traced/runs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(frames.at(-1)?.event).toBe('run.completed');
 
     await processor.forceFlush();

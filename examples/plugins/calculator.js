@@ -21,7 +21,11 @@ function evaluate(expression) {
   const peek = () => tokens[pos];
   const fail = (what) => {
     const token = peek();
-    throw new PublicError(token ? `unexpected "${token.text}" at position ${token.at + 1}${what ? `, expected ${what}` : ''}` : `unexpected end of expression${what ? `, expected ${what}` : ''}`);
+    throw new PublicError(
+      token
+        ? `unexpected "${token.text}" at position ${token.at + 1}${what ? `, expected ${what}` : ''}`
+        : `unexpected end of expression${what ? `, expected ${what}` : ''}`,
+    );
   };
   const nested = (parse) => {
     if (++depth > maxDepth) throw new PublicError(`expression nests deeper than ${maxDepth} levels`);
@@ -33,7 +37,8 @@ function evaluate(expression) {
   // sum := product (("+" | "-") product)*
   function sum() {
     let value = product();
-    while (peek() && (peek().text === '+' || peek().text === '-')) value = tokens[pos++].text === '+' ? value + product() : value - product();
+    while (peek() && (peek().text === '+' || peek().text === '-'))
+      value = tokens[pos++].text === '+' ? value + product() : value - product();
     return value;
   }
   // product := unary (("*" | "/") unary)*
@@ -87,7 +92,7 @@ function evaluate(expression) {
 function tokenize(expression) {
   const tokens = [];
   const number = /\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?/y;
-  for (let at = 0; at < expression.length; ) {
+  for (let at = 0; at < expression.length;) {
     const ch = expression[at];
     if (/\s/.test(ch)) {
       at++;
@@ -112,7 +117,8 @@ const expressionInput = z.object({
 
 exports.tools = {
   calculator: {
-    description: 'Evaluates an arithmetic expression exactly as written and returns the number. Supports + - * / ^ (power) and parentheses.',
+    description:
+      'Evaluates an arithmetic expression exactly as written and returns the number. Supports + - * / ^ (power) and parentheses.',
     input: expressionInput,
     run: ({ expression }) => ({ expression, result: evaluate(expression) }),
   },

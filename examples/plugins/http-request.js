@@ -15,10 +15,23 @@ class PublicError extends Error {
 }
 
 // Enough for a model to make sense of a response, without cookies or internal headers.
-const keptHeaders = ['content-type', 'content-length', 'content-language', 'location', 'date', 'last-modified', 'etag', 'cache-control', 'retry-after'];
+const keptHeaders = [
+  'content-type',
+  'content-length',
+  'content-language',
+  'location',
+  'date',
+  'last-modified',
+  'etag',
+  'cache-control',
+  'retry-after',
+];
 
 function allowList() {
-  return (process.env.SPINDLE_HTTP_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return (process.env.SPINDLE_HTTP_ALLOWLIST ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Matches by name, not by resolved address: put only hosts you trust to resolve sensibly here. */
@@ -34,7 +47,8 @@ function isAllowed(url, entries) {
 
 function maxBodyBytes() {
   const value = Number(process.env.SPINDLE_HTTP_MAX_BODY_BYTES ?? 65_536);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`SPINDLE_HTTP_MAX_BODY_BYTES must be an integer ≥ 0 (got "${process.env.SPINDLE_HTTP_MAX_BODY_BYTES}")`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`SPINDLE_HTTP_MAX_BODY_BYTES must be an integer ≥ 0 (got "${process.env.SPINDLE_HTTP_MAX_BODY_BYTES}")`);
   return value;
 }
 
@@ -68,10 +82,15 @@ async function httpRequest({ url, method, headers, body }, { signal }) {
   } catch {
     throw new PublicError(`"${url}" is not a valid URL`);
   }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new PublicError(`only http and https URLs are allowed, not ${target.protocol}`);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new PublicError(`only http and https URLs are allowed, not ${target.protocol}`);
   const entries = allowList();
   if (!isAllowed(target, entries)) {
-    throw new PublicError(entries.length === 0 ? 'no host is allowed: SPINDLE_HTTP_ALLOWLIST is empty' : `host "${target.host}" is not in the allow-list (SPINDLE_HTTP_ALLOWLIST)`);
+    throw new PublicError(
+      entries.length === 0
+        ? 'no host is allowed: SPINDLE_HTTP_ALLOWLIST is empty'
+        : `host "${target.host}" is not in the allow-list (SPINDLE_HTTP_ALLOWLIST)`,
+    );
   }
   let response;
   try {

@@ -15,11 +15,60 @@ class PublicError extends Error {
 }
 
 const orders = [
-  { id: 'A-1001', status: 'delivered', customer: 'Ada Lovelace', items: [{ sku: 'KB-01', name: 'Mechanical keyboard', qty: 1 }], total: 129.0, currency: 'EUR', placedAt: '2026-11-02T09:14:00Z', deliveredAt: '2026-11-05T15:40:00Z' },
-  { id: 'A-1002', status: 'shipped', customer: 'Alan Turing', items: [{ sku: 'MS-07', name: 'Wireless mouse', qty: 2 }], total: 59.8, currency: 'EUR', placedAt: '2026-11-20T18:02:00Z', carrier: 'DHL', trackingId: 'JD014600006281' },
-  { id: 'A-1003', status: 'processing', customer: 'Grace Hopper', items: [{ sku: 'MN-27', name: '27" monitor', qty: 1 }, { sku: 'CB-HD', name: 'HDMI cable', qty: 1 }], total: 349.0, currency: 'USD', placedAt: '2026-11-28T11:30:00Z' },
-  { id: 'A-1004', status: 'cancelled', customer: 'Edsger Dijkstra', items: [{ sku: 'HD-02', name: 'Headphones', qty: 1 }], total: 89.9, currency: 'EUR', placedAt: '2026-10-11T08:45:00Z', cancelledAt: '2026-10-11T09:01:00Z', reason: 'customer request' },
-  { id: 'A-1005', status: 'returned', customer: 'Barbara Liskov', items: [{ sku: 'DK-11', name: 'USB-C dock', qty: 1 }], total: 179.0, currency: 'USD', placedAt: '2026-09-03T14:20:00Z', refundedAt: '2026-09-19T10:00:00Z' },
+  {
+    id: 'A-1001',
+    status: 'delivered',
+    customer: 'Ada Lovelace',
+    items: [{ sku: 'KB-01', name: 'Mechanical keyboard', qty: 1 }],
+    total: 129.0,
+    currency: 'EUR',
+    placedAt: '2026-11-02T09:14:00Z',
+    deliveredAt: '2026-11-05T15:40:00Z',
+  },
+  {
+    id: 'A-1002',
+    status: 'shipped',
+    customer: 'Alan Turing',
+    items: [{ sku: 'MS-07', name: 'Wireless mouse', qty: 2 }],
+    total: 59.8,
+    currency: 'EUR',
+    placedAt: '2026-11-20T18:02:00Z',
+    carrier: 'DHL',
+    trackingId: 'JD014600006281',
+  },
+  {
+    id: 'A-1003',
+    status: 'processing',
+    customer: 'Grace Hopper',
+    items: [
+      { sku: 'MN-27', name: '27" monitor', qty: 1 },
+      { sku: 'CB-HD', name: 'HDMI cable', qty: 1 },
+    ],
+    total: 349.0,
+    currency: 'USD',
+    placedAt: '2026-11-28T11:30:00Z',
+  },
+  {
+    id: 'A-1004',
+    status: 'cancelled',
+    customer: 'Edsger Dijkstra',
+    items: [{ sku: 'HD-02', name: 'Headphones', qty: 1 }],
+    total: 89.9,
+    currency: 'EUR',
+    placedAt: '2026-10-11T08:45:00Z',
+    cancelledAt: '2026-10-11T09:01:00Z',
+    reason: 'customer request',
+  },
+  {
+    id: 'A-1005',
+    status: 'returned',
+    customer: 'Barbara Liskov',
+    items: [{ sku: 'DK-11', name: 'USB-C dock', qty: 1 }],
+    total: 179.0,
+    currency: 'USD',
+    placedAt: '2026-09-03T14:20:00Z',
+    refundedAt: '2026-09-19T10:00:00Z',
+  },
 ];
 
 function numberFromEnv(name, fallback, min, max) {
@@ -27,7 +76,8 @@ function numberFromEnv(name, fallback, min, max) {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   // A configuration mistake, not the model's: a plain Error, redacted in the run log, logged in full.
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
   return value;
 }
 
@@ -35,10 +85,14 @@ function delay(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 

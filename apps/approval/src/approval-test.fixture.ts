@@ -19,22 +19,49 @@ const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
 /** Drafts of the events a human-in-the-loop run writes. */
 export const draft = {
-  queued: (workflow: string): RunEventDraft => ({ type: 'run.queued', ...root, data: { workflow: { name: workflow, version: 1 }, input: {}, state: {}, definition: {} } }),
+  queued: (workflow: string): RunEventDraft => ({
+    type: 'run.queued',
+    ...root,
+    data: { workflow: { name: workflow, version: 1 }, input: {}, state: {}, definition: {} },
+  }),
   started: (): RunEventDraft => ({ type: 'run.started', ...root, data: { attempt: 1, worker: 'w1' } }),
   resumed: (): RunEventDraft => ({ type: 'run.resumed', ...root, data: { reason: 'answered', attempt: 1, worker: 'w1' } }),
   askNode: (): RunEventDraft => ({ type: 'node.started', ...ask, data: { nodeType: 'human', input: {} } }),
   inputRequested: (requestId: string, opts: { expiresAt?: string; prompt?: string } = {}): RunEventDraft => ({
-    type: 'input.requested', ...ask,
-    data: { requestId, prompt: opts.prompt ?? 'Ship it?', form: { kind: 'boolean' }, mode: 'single', ...(opts.expiresAt && { expiresAt: opts.expiresAt }) },
+    type: 'input.requested',
+    ...ask,
+    data: {
+      requestId,
+      prompt: opts.prompt ?? 'Ship it?',
+      form: { kind: 'boolean' },
+      mode: 'single',
+      ...(opts.expiresAt && { expiresAt: opts.expiresAt }),
+    },
   }),
-  inputAnswered: (requestId: string, answer: Record<string, unknown>, answeredBy = 'ana'): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, answer, answeredBy } }),
-  inputTimedOut: (requestId: string): RunEventDraft => ({ type: 'input.answered', ...ask, data: { requestId, timedOut: true, answeredBy: 'system:timeout' } }),
+  inputAnswered: (requestId: string, answer: Record<string, unknown>, answeredBy = 'ana'): RunEventDraft => ({
+    type: 'input.answered',
+    ...ask,
+    data: { requestId, answer, answeredBy },
+  }),
+  inputTimedOut: (requestId: string): RunEventDraft => ({
+    type: 'input.answered',
+    ...ask,
+    data: { requestId, timedOut: true, answeredBy: 'system:timeout' },
+  }),
   approvalRequested: (requestId: string, callId = 'call-1', opts: { expiresAt?: string } = {}): RunEventDraft => ({
-    type: 'approval.requested', ...tool,
-    data: { requestId, prompt: 'Refund 40 EUR?', mode: 'single', call: { callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' }, ...(opts.expiresAt && { expiresAt: opts.expiresAt }) },
+    type: 'approval.requested',
+    ...tool,
+    data: {
+      requestId,
+      prompt: 'Refund 40 EUR?',
+      mode: 'single',
+      call: { callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' },
+      ...(opts.expiresAt && { expiresAt: opts.expiresAt }),
+    },
   }),
   approvalResolved: (requestId: string, decision: 'approved' | 'rejected', callId = 'call-1', message?: string): RunEventDraft => ({
-    type: 'approval.resolved', ...tool,
+    type: 'approval.resolved',
+    ...tool,
     data: { requestId, decision, callId, name: 'refund', argumentsHash: 'h-40', answeredBy: 'bo', ...(message && { message }) },
   }),
   awaiting: (reason: 'input' | 'tool_approval' = 'input'): RunEventDraft => ({ type: 'run.awaiting', ...root, data: { reason } }),
@@ -96,7 +123,12 @@ export async function allRows(db: Kysely<ApprovalTables>) {
 
 export function testConfig(namespace: string) {
   const { natsUrl, databaseUrl } = testEnv();
-  return parseServiceConfig({ NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'fatal' }, 'approval', 'APPROVAL_PORT', 0);
+  return parseServiceConfig(
+    { NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'fatal' },
+    'approval',
+    'APPROVAL_PORT',
+    0,
+  );
 }
 
 /** The whole service (projection, queries, sweeper) in this process, as `main.ts` wires it. */

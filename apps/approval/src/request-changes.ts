@@ -44,27 +44,54 @@ export function requestChanges(events: readonly RunEvent[]): RequestChanges {
         changes.queuedRuns.push({ runId: e.runId, workflow: e.data.workflow.name });
         break;
       case 'input.requested':
-        changes.asked.push({ ...origin, requestId: e.data.requestId, kind: 'input', prompt: e.data.prompt, form: e.data.form, call: null, mode: e.data.mode, expiresAt: e.data.expiresAt ?? null });
+        changes.asked.push({
+          ...origin,
+          requestId: e.data.requestId,
+          kind: 'input',
+          prompt: e.data.prompt,
+          form: e.data.form,
+          call: null,
+          mode: e.data.mode,
+          expiresAt: e.data.expiresAt ?? null,
+        });
         break;
       case 'approval.requested':
-        changes.asked.push({ ...origin, requestId: e.data.requestId, kind: 'approval', prompt: e.data.prompt, form: null, call: e.data.call, mode: e.data.mode, expiresAt: e.data.expiresAt ?? null });
+        changes.asked.push({
+          ...origin,
+          requestId: e.data.requestId,
+          kind: 'approval',
+          prompt: e.data.prompt,
+          form: null,
+          call: e.data.call,
+          mode: e.data.mode,
+          expiresAt: e.data.expiresAt ?? null,
+        });
         break;
       case 'input.answered':
         changes.answers.push({
-          requestId: e.data.requestId, runId: e.runId, status: e.data.timedOut ? 'timed_out' : 'answered',
-          answeredAt: e.at, answeredBy: e.data.answeredBy, answer: e.data.answer ?? null,
+          requestId: e.data.requestId,
+          runId: e.runId,
+          status: e.data.timedOut ? 'timed_out' : 'answered',
+          answeredAt: e.at,
+          answeredBy: e.data.answeredBy,
+          answer: e.data.answer ?? null,
         });
         break;
       case 'approval.resolved': {
         const { decision, message, callId, name, argumentsHash } = e.data;
         changes.answers.push({
-          requestId: e.data.requestId, runId: e.runId, status: e.data.timedOut ? 'timed_out' : 'answered', answeredAt: e.at, answeredBy: e.data.answeredBy,
+          requestId: e.data.requestId,
+          runId: e.runId,
+          status: e.data.timedOut ? 'timed_out' : 'answered',
+          answeredAt: e.at,
+          answeredBy: e.data.answeredBy,
           answer: e.data.timedOut ? null : { decision, ...(message !== undefined && { message }), callId, name, argumentsHash },
         });
         break;
       }
       default:
-        if (isTerminalEvent(e)) changes.endedRuns.push({ runId: e.runId, status: e.type.slice('run.'.length) as 'completed' | 'failed' | 'canceled' });
+        if (isTerminalEvent(e))
+          changes.endedRuns.push({ runId: e.runId, status: e.type.slice('run.'.length) as 'completed' | 'failed' | 'canceled' });
     }
   }
   return changes;

@@ -19,14 +19,32 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
       .execute();
   }
   if (changes.asked.length > 0) {
-    const workflows = await workflowsOf(trx, changes.asked.map((r) => r.runId));
+    const workflows = await workflowsOf(
+      trx,
+      changes.asked.map((r) => r.runId),
+    );
     await trx
       .insertInto('requests')
-      .values(changes.asked.map((r) => ({
-        request_id: r.requestId, run_id: r.runId, workflow: workflows.get(r.runId) ?? '', node_id: text(r.nodeId), kind: r.kind,
-        prompt: text(r.prompt), form: r.form && json(r.form), call: r.call && json(r.call), mode: r.mode, status: 'pending',
-        requested_at: r.requestedAt, expires_at: r.expiresAt, answered_at: null, answered_by: null, answer: null, seq: r.seq,
-      })))
+      .values(
+        changes.asked.map((r) => ({
+          request_id: r.requestId,
+          run_id: r.runId,
+          workflow: workflows.get(r.runId) ?? '',
+          node_id: text(r.nodeId),
+          kind: r.kind,
+          prompt: text(r.prompt),
+          form: r.form && json(r.form),
+          call: r.call && json(r.call),
+          mode: r.mode,
+          status: 'pending',
+          requested_at: r.requestedAt,
+          expires_at: r.expiresAt,
+          answered_at: null,
+          answered_by: null,
+          answer: null,
+          seq: r.seq,
+        })),
+      )
       // A resumed run does not ask again, but the first asking counts if it ever did.
       .onConflict((oc) => oc.column('request_id').doNothing())
       .execute();
@@ -42,12 +60,21 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
   }
   for (const ended of changes.endedRuns) {
     await trx.updateTable('runs').set({ status: ended.status }).where('run_id', '=', ended.runId).execute();
-    await trx.updateTable('requests').set({ status: 'canceled' }).where('run_id', '=', ended.runId).where('status', '=', 'pending').execute();
+    await trx
+      .updateTable('requests')
+      .set({ status: 'canceled' })
+      .where('run_id', '=', ended.runId)
+      .where('status', '=', 'pending')
+      .execute();
   }
 }
 
 async function workflowsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, string>> {
-  const rows = await trx.selectFrom('runs').select(['run_id', 'workflow']).where('run_id', 'in', [...new Set(runIds)]).execute();
+  const rows = await trx
+    .selectFrom('runs')
+    .select(['run_id', 'workflow'])
+    .where('run_id', 'in', [...new Set(runIds)])
+    .execute();
   return new Map(rows.map((r) => [r.run_id, r.workflow]));
 }
 

@@ -14,7 +14,13 @@ describe('timeoutAnswerFor', () => {
   it('answers an expired request of a waiting run on its own span, copying iteration and branch', () => {
     const requested = { ...draft.inputRequested('req-1', { expiresAt: past }), iteration: 2, branchId: 'b-1' } as RunEventDraft;
     expect(timeoutAnswerFor('req-1', now)(logOf([...asking, requested, draft.awaiting()]))).toEqual({
-      type: 'input.answered', spanId: 'span-ask', parentSpanId: 'root', nodeId: 'ask', path: 'root/ask', iteration: 2, branchId: 'b-1',
+      type: 'input.answered',
+      spanId: 'span-ask',
+      parentSpanId: 'root',
+      nodeId: 'ask',
+      path: 'root/ask',
+      iteration: 2,
+      branchId: 'b-1',
       data: { requestId: 'req-1', timedOut: true, answeredBy: 'system:timeout' },
     });
   });
@@ -30,17 +36,34 @@ describe('timeoutAnswerFor', () => {
     const log = logOf([...asking, draft.approvalRequested('req-1', 'call-7', { expiresAt: past }), draft.awaiting('tool_approval')]);
     expect(timeoutAnswerFor('req-1', now)(log)).toMatchObject({
       type: 'approval.resolved',
-      data: { requestId: 'req-1', decision: 'rejected', callId: 'call-7', name: 'refund', argumentsHash: 'h-40', timedOut: true, answeredBy: 'system:timeout' },
+      data: {
+        requestId: 'req-1',
+        decision: 'rejected',
+        callId: 'call-7',
+        name: 'refund',
+        argumentsHash: 'h-40',
+        timedOut: true,
+        answeredBy: 'system:timeout',
+      },
     });
-    expect(runEventSchema.safeParse({ ...timeoutAnswerFor('req-1', now)(log), runId: 'run-1', seq: 9, at: now.toISOString() }).success).toBe(true);
+    expect(
+      runEventSchema.safeParse({ ...timeoutAnswerFor('req-1', now)(log), runId: 'run-1', seq: 9, at: now.toISOString() }).success,
+    ).toBe(true);
   });
 
-  it('appends nothing when the request is already answered, unknown, an approval without a time limit, or not yet expired by its own deadline', () => {
+  it('appends nothing for a request answered, unknown, an approval without a time limit, or not yet past its deadline', () => {
     const waiting = (requested: RunEventDraft, ...more: RunEventDraft[]) => logOf([...asking, requested, draft.awaiting(), ...more]);
-    expect(timeoutAnswerFor('req-1', now)(waiting(draft.inputRequested('req-1', { expiresAt: past }), draft.inputAnswered('req-1', { approved: true })))).toBeUndefined();
+    expect(
+      timeoutAnswerFor(
+        'req-1',
+        now,
+      )(waiting(draft.inputRequested('req-1', { expiresAt: past }), draft.inputAnswered('req-1', { approved: true }))),
+    ).toBeUndefined();
     expect(timeoutAnswerFor('req-2', now)(waiting(draft.inputRequested('req-1', { expiresAt: past })))).toBeUndefined();
     expect(timeoutAnswerFor('req-1', now)(waiting(draft.approvalRequested('req-1')))).toBeUndefined();
-    expect(timeoutAnswerFor('req-1', now)(waiting(draft.inputRequested('req-1', { expiresAt: '2025-03-01T12:00:01.000Z' })))).toBeUndefined();
+    expect(
+      timeoutAnswerFor('req-1', now)(waiting(draft.inputRequested('req-1', { expiresAt: '2025-03-01T12:00:01.000Z' }))),
+    ).toBeUndefined();
     expect(timeoutAnswerFor('req-1', now)(waiting(draft.inputRequested('req-1')))).toBeUndefined();
   });
 });

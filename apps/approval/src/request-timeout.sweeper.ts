@@ -67,7 +67,10 @@ export class RequestTimeoutSweeper implements OnApplicationBootstrap, OnModuleDe
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.sweeping = this.sweepOnce()
-        .then(() => undefined, (e: unknown) => this.logger.error({ err: e }, 'request time-out sweep failed; retrying'))
+        .then(
+          () => undefined,
+          (e: unknown) => this.logger.error({ err: e }, 'request time-out sweep failed; retrying'),
+        )
         .finally(() => this.scheduleNext());
     }, this.config.requestSweepMs);
   }

@@ -28,6 +28,10 @@ export function timeoutAnswerFor(requestId: string, now: Date): (events: RunEven
     const answeredBy = 'system:timeout';
     if (asked.type === 'input.requested') return { type: 'input.answered', ...envelope, data: { requestId, timedOut: true, answeredBy } };
     const { callId, name, argumentsHash } = asked.data.call;
-    return { type: 'approval.resolved', ...envelope, data: { requestId, decision: 'rejected', callId, name, argumentsHash, timedOut: true, answeredBy } };
+    return {
+      type: 'approval.resolved',
+      ...envelope,
+      data: { requestId, decision: 'rejected', callId, name, argumentsHash, timedOut: true, answeredBy },
+    };
   };
 }

@@ -19,19 +19,43 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
   beforeAll(async () => {
     bus = await testBus(namespace, 'approval-projection-test');
     await writeLog(bus, 'run-a', [
-      draft.queued('support'), draft.started(), draft.askNode(),
-      draft.inputRequested('req-a1', { expiresAt: '2030-01-01T00:00:00.000Z' }), draft.awaiting(),
-      draft.inputAnswered('req-a1', { approved: true }), draft.resumed(),
-      draft.approvalRequested('req-a2'), draft.awaiting('tool_approval'),
-      draft.approvalResolved('req-a2', 'rejected', 'call-1', 'too much'), draft.resumed(), draft.completed(),
+      draft.queued('support'),
+      draft.started(),
+      draft.askNode(),
+      draft.inputRequested('req-a1', { expiresAt: '2030-01-01T00:00:00.000Z' }),
+      draft.awaiting(),
+      draft.inputAnswered('req-a1', { approved: true }),
+      draft.resumed(),
+      draft.approvalRequested('req-a2'),
+      draft.awaiting('tool_approval'),
+      draft.approvalResolved('req-a2', 'rejected', 'call-1', 'too much'),
+      draft.resumed(),
+      draft.completed(),
     ]);
     await writeLog(bus, 'run-t', [
-      draft.queued('billing'), draft.started(), draft.askNode(),
-      draft.inputRequested('req-t1', { expiresAt: '2025-03-01T10:00:05.000Z' }), draft.awaiting(),
-      draft.inputTimedOut('req-t1'), draft.resumed(), draft.completed(),
+      draft.queued('billing'),
+      draft.started(),
+      draft.askNode(),
+      draft.inputRequested('req-t1', { expiresAt: '2025-03-01T10:00:05.000Z' }),
+      draft.awaiting(),
+      draft.inputTimedOut('req-t1'),
+      draft.resumed(),
+      draft.completed(),
     ]);
-    await writeLog(bus, 'run-c', [draft.queued('billing'), draft.started(), draft.askNode(), draft.inputRequested('req-c1'), draft.awaiting(), draft.canceled()]);
-    await writeLog(bus, 'run-p', [draft.queued('support'), draft.started(), draft.approvalRequested('req-p1', 'call-9'), draft.awaiting('tool_approval')]);
+    await writeLog(bus, 'run-c', [
+      draft.queued('billing'),
+      draft.started(),
+      draft.askNode(),
+      draft.inputRequested('req-c1'),
+      draft.awaiting(),
+      draft.canceled(),
+    ]);
+    await writeLog(bus, 'run-p', [
+      draft.queued('support'),
+      draft.started(),
+      draft.approvalRequested('req-p1', 'call-9'),
+      draft.awaiting('tool_approval'),
+    ]);
     // Runs interleaved, as the events stream delivers them.
     const logs = await Promise.all(['run-a', 'run-t', 'run-c', 'run-p'].map((runId) => storedLog(bus, runId)));
     log = interleave(logs);
@@ -65,25 +89,71 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
     const refund = (callId: string) => ({ callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' });
     expect(requests).toEqual([
       {
-        request_id: 'req-a1', run_id: 'run-a', workflow: 'support', ...input, status: 'answered', seq: 4,
-        requested_at: at(4), expires_at: new Date('2030-01-01T00:00:00.000Z'), answered_at: at(6), answered_by: 'ana', answer: { approved: true },
+        request_id: 'req-a1',
+        run_id: 'run-a',
+        workflow: 'support',
+        ...input,
+        status: 'answered',
+        seq: 4,
+        requested_at: at(4),
+        expires_at: new Date('2030-01-01T00:00:00.000Z'),
+        answered_at: at(6),
+        answered_by: 'ana',
+        answer: { approved: true },
       },
       {
-        request_id: 'req-a2', run_id: 'run-a', workflow: 'support', ...approval, call: refund('call-1'), status: 'answered', seq: 8,
-        requested_at: at(8), expires_at: null, answered_at: at(10), answered_by: 'bo',
+        request_id: 'req-a2',
+        run_id: 'run-a',
+        workflow: 'support',
+        ...approval,
+        call: refund('call-1'),
+        status: 'answered',
+        seq: 8,
+        requested_at: at(8),
+        expires_at: null,
+        answered_at: at(10),
+        answered_by: 'bo',
         answer: { decision: 'rejected', message: 'too much', callId: 'call-1', name: 'refund', argumentsHash: 'h-40' },
       },
       {
-        request_id: 'req-c1', run_id: 'run-c', workflow: 'billing', ...input, status: 'canceled', seq: 4,
-        requested_at: at(4), expires_at: null, answered_at: null, answered_by: null, answer: null,
+        request_id: 'req-c1',
+        run_id: 'run-c',
+        workflow: 'billing',
+        ...input,
+        status: 'canceled',
+        seq: 4,
+        requested_at: at(4),
+        expires_at: null,
+        answered_at: null,
+        answered_by: null,
+        answer: null,
       },
       {
-        request_id: 'req-p1', run_id: 'run-p', workflow: 'support', ...approval, call: refund('call-9'), status: 'pending', seq: 3,
-        requested_at: at(3), expires_at: null, answered_at: null, answered_by: null, answer: null,
+        request_id: 'req-p1',
+        run_id: 'run-p',
+        workflow: 'support',
+        ...approval,
+        call: refund('call-9'),
+        status: 'pending',
+        seq: 3,
+        requested_at: at(3),
+        expires_at: null,
+        answered_at: null,
+        answered_by: null,
+        answer: null,
       },
       {
-        request_id: 'req-t1', run_id: 'run-t', workflow: 'billing', ...input, status: 'timed_out', seq: 4,
-        requested_at: at(4), expires_at: at(5), answered_at: at(6), answered_by: 'system:timeout', answer: null,
+        request_id: 'req-t1',
+        run_id: 'run-t',
+        workflow: 'billing',
+        ...input,
+        status: 'timed_out',
+        seq: 4,
+        requested_at: at(4),
+        expires_at: at(5),
+        answered_at: at(6),
+        answered_by: 'system:timeout',
+        answer: null,
       },
     ]);
   });
@@ -119,9 +189,16 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
 
   it('stores a NUL character, which Postgres refuses, as U+FFFD instead of stalling the projection', async () => {
     const db = await openSchema('approval_nul');
-    await writeLog(bus, 'run-nul', [draft.queued('support'), draft.started(), draft.askNode(), draft.inputRequested('req-nul', { prompt: 'Ship\u0000it?' })]);
+    await writeLog(bus, 'run-nul', [
+      draft.queued('support'),
+      draft.started(),
+      draft.askNode(),
+      draft.inputRequested('req-nul', { prompt: 'Ship\u0000it?' }),
+    ]);
     await projectionOn(db, bus).apply(await storedLog(bus, 'run-nul'));
-    expect(await db.selectFrom('requests').select(['request_id', 'prompt', 'status']).execute()).toEqual([{ request_id: 'req-nul', prompt: 'Ship\uFFFDit?', status: 'pending' }]);
+    expect(await db.selectFrom('requests').select(['request_id', 'prompt', 'status']).execute()).toEqual([
+      { request_id: 'req-nul', prompt: 'Ship\uFFFDit?', status: 'pending' },
+    ]);
   });
 });
 

@@ -13,7 +13,10 @@ export interface RequestFilter {
 
 /** Reads of the approval tables: the inbox, read-your-writes progress, and what has expired. */
 export class RequestsReader {
-  constructor(private readonly db: Kysely<ApprovalTables>, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Kysely<ApprovalTables>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Oldest first (the inbox order); `nextCursor` is null on the last page. */
   async listRequests(filter: RequestFilter): Promise<ApprovalQueryResults['listRequests']> {
@@ -26,16 +29,25 @@ export class RequestsReader {
     if (filter.runId !== undefined) query = query.where('run_id', '=', filter.runId);
     if (filter.cursor !== undefined) {
       const after = decodeRequestCursor(filter.cursor);
-      query = query.where((eb) => eb(eb.refTuple('requested_at', 'request_id'), '>', eb.tuple(sql<Date>`${after.requestedAt}::timestamptz`, after.requestId)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('requested_at', 'request_id'), '>', eb.tuple(sql<Date>`${after.requestedAt}::timestamptz`, after.requestId)),
+      );
     }
     // One row more than the page tells whether another page follows.
-    const rows = await query.orderBy('requested_at').orderBy('request_id').limit(filter.limit + 1).execute();
+    const rows = await query
+      .orderBy('requested_at')
+      .orderBy('request_id')
+      .limit(filter.limit + 1)
+      .execute();
     const page = rows.slice(0, filter.limit);
     const last = page.at(-1);
     const nowMs = this.now();
     return {
       requests: page.map(({ requested_at_text: _text, ...row }) => toHumanRequest(row, nowMs)),
-      nextCursor: rows.length > filter.limit && last ? encodeRequestCursor({ requestedAt: last.requested_at_text, requestId: last.request_id }) : null,
+      nextCursor:
+        rows.length > filter.limit && last
+          ? encodeRequestCursor({ requestedAt: last.requested_at_text, requestId: last.request_id })
+          : null,
     };
   }
 

@@ -20,12 +20,22 @@ export class CheckpointModule {
       imports: [InfraModule.forRoot({ config, database: { owner: 'checkpoint', migrations: checkpointMigrations } })],
       providers: [
         { provide: CHECKPOINT_SETTINGS, useValue: settings },
-        { provide: CheckpointReader, inject: [DATABASE], useFactory: (db: Kysely<CheckpointTables>) => new CheckpointReader(db, settings.ttlHours) },
+        {
+          provide: CheckpointReader,
+          inject: [DATABASE],
+          useFactory: (db: Kysely<CheckpointTables>) => new CheckpointReader(db, settings.ttlHours),
+        },
         {
           provide: ProjectionRunner,
           inject: [BUS, DATABASE, LOGGER],
           useFactory: (bus: Bus, db: Kysely<CheckpointTables>, logger: Logger) =>
-            new ProjectionRunner<CheckpointTables>(bus, db, new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours), logger, { lingerMs: 50 }),
+            new ProjectionRunner<CheckpointTables>(
+              bus,
+              db,
+              new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours),
+              logger,
+              { lingerMs: 50 },
+            ),
         },
         CheckpointQueriesHandler,
         ExpiredRowsPurger,

@@ -6,8 +6,22 @@ import { foldEvents } from '@spindle/projection-kit';
 import { CheckpointProjection } from './checkpoint.projection';
 import { CheckpointReader } from './checkpoint.reader';
 import {
-  allRows, appliedUpTo, capturingLogger, checkpointSaved, eventually, HOUR_MS, legacyCheckpointSaved, nodeCompleted, nodeStarted, openCheckpointSchema, queued, removeStreams,
-  startCheckpointService, started, testBus, writeRun,
+  allRows,
+  appliedUpTo,
+  capturingLogger,
+  checkpointSaved,
+  eventually,
+  HOUR_MS,
+  legacyCheckpointSaved,
+  nodeCompleted,
+  nodeStarted,
+  openCheckpointSchema,
+  queued,
+  removeStreams,
+  startCheckpointService,
+  started,
+  testBus,
+  writeRun,
 } from './checkpoint-test.fixture';
 
 const TTL_HOURS = 168;
@@ -39,7 +53,7 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     await reference?.drop();
   });
 
-  it('projects the initial state, checkpoint.saved (what changed) into checkpoints and a cached node.completed into node_results', async () => {
+  it('projects the initial state, what each checkpoint changed, and a cached node result', async () => {
     const writer = await writeRun(client, 'run-a', [
       queued(),
       started(),
@@ -58,10 +72,32 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     const rows = await allRows(store.db);
     expect(rows.initialStates).toEqual([{ run_id: 'run-a', state: {}, queued_at: at(1) }]);
     expect(rows.checkpoints).toEqual([
-      { run_id: 'run-a', checkpoint_id: 'cp-1', seq: 5, step: 1, changes: { pages: 3 }, state: null, frontier: ['summarize'], graph_hash: 'g1', saved_at: at(5) },
-      { run_id: 'run-a', checkpoint_id: 'cp-2', seq: 8, step: 2, changes: { summary: 'high and low' }, state: null, frontier: [], graph_hash: 'g1', saved_at: at(8) },
+      {
+        run_id: 'run-a',
+        checkpoint_id: 'cp-1',
+        seq: 5,
+        step: 1,
+        changes: { pages: 3 },
+        state: null,
+        frontier: ['summarize'],
+        graph_hash: 'g1',
+        saved_at: at(5),
+      },
+      {
+        run_id: 'run-a',
+        checkpoint_id: 'cp-2',
+        seq: 8,
+        step: 2,
+        changes: { summary: 'high and low' },
+        state: null,
+        frontier: [],
+        graph_hash: 'g1',
+        saved_at: at(8),
+      },
     ]);
-    expect(rows.nodeResults).toEqual([{ key: 'key-fetch', run_id: 'run-a', node_id: 'fetch', output: { pages: 3 }, handle: 'obj-1', stored_at: at(4) }]);
+    expect(rows.nodeResults).toEqual([
+      { key: 'key-fetch', run_id: 'run-a', node_id: 'fetch', output: { pages: 3 }, handle: 'obj-1', stored_at: at(4) },
+    ]);
     expect(rows.progress).toEqual([{ run_id: 'run-a', last_seq: 8, last_type: 'checkpoint.saved' }]);
   });
 
@@ -69,10 +105,20 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     await app?.close();
     app = undefined;
     // Written while the service is down: the restarted one catches up from its durable consumer.
-    const runA = await writeRun(client, 'run-a', [nodeStarted('rank'), nodeCompleted('rank', { top: 1 }, { cacheKey: 'key-rank' }), checkpointSaved('cp-3', 2, { top: 1 }, [])], {
-      writer: await continueLog('run-a'),
-    });
-    const runB = await writeRun(client, 'run-b', [queued(), started(), nodeCompleted('fetch', { pages: 1 }, { cacheKey: 'key-fetch-b' }), checkpointSaved('cp-1', 0, { pages: 1 }, ['done'])]);
+    const runA = await writeRun(
+      client,
+      'run-a',
+      [nodeStarted('rank'), nodeCompleted('rank', { top: 1 }, { cacheKey: 'key-rank' }), checkpointSaved('cp-3', 2, { top: 1 }, [])],
+      {
+        writer: await continueLog('run-a'),
+      },
+    );
+    const runB = await writeRun(client, 'run-b', [
+      queued(),
+      started(),
+      nodeCompleted('fetch', { pages: 1 }, { cacheKey: 'key-fetch-b' }),
+      checkpointSaved('cp-1', 0, { pages: 1 }, ['done']),
+    ]);
     app = await startCheckpointService(namespace, { logger, settings: { ttlHours: TTL_HOURS } });
     await appliedUpTo(store.db, 'run-a', runA.lastSeq);
     await appliedUpTo(store.db, 'run-b', runB.lastSeq);
@@ -110,7 +156,12 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
       checkpointSaved('cp-after', 1, { note: 'ok' }, []),
     ]);
     const rows = await eventually(async () => {
-      const found = await store.db.selectFrom('checkpoints').select(['checkpoint_id', 'changes']).where('run_id', '=', 'run-nul').orderBy('seq').execute();
+      const found = await store.db
+        .selectFrom('checkpoints')
+        .select(['checkpoint_id', 'changes'])
+        .where('run_id', '=', 'run-nul')
+        .orderBy('seq')
+        .execute();
       if (found.length < 2) throw new Error(`only ${found.length} checkpoints of run-nul so far`);
       return found;
     });
@@ -128,7 +179,10 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     expect(await reader.getCheckpoint('run-a', 'cp-1')).toMatchObject({ checkpointId: 'cp-1', state: { pages: 3 } });
     expect(await reader.getCheckpoint('run-a', 'cp-2')).toMatchObject({ state: { pages: 3, summary: 'high and low' } });
     // The latest, written while the service was down (the test before).
-    expect(await reader.getCheckpoint('run-a')).toMatchObject({ checkpointId: 'cp-3', state: { pages: 3, summary: 'high and low', top: 1 } });
+    expect(await reader.getCheckpoint('run-a')).toMatchObject({
+      checkpointId: 'cp-3',
+      state: { pages: 3, summary: 'high and low', top: 1 },
+    });
 
     const writer = await writeRun(client, 'run-legacy', [
       { ...queued(), data: { ...(queued().data as object), state: { from: 'queued' } } } as RunEventDraft,

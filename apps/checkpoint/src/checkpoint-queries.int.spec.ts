@@ -3,7 +3,17 @@ import { query, type Bus } from '@spindle/bus';
 import type { CheckpointQueryResults } from '@spindle/contracts';
 import { testNamespace } from '@spindle/testing';
 import {
-  appliedUpTo, checkpointSaved, HOUR_MS, nodeCompleted, openCheckpointSchema, queued, removeStreams, startCheckpointService, started, testBus, writeRun,
+  appliedUpTo,
+  checkpointSaved,
+  HOUR_MS,
+  nodeCompleted,
+  openCheckpointSchema,
+  queued,
+  removeStreams,
+  startCheckpointService,
+  started,
+  testBus,
+  writeRun,
 } from './checkpoint-test.fixture';
 
 describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
@@ -12,7 +22,8 @@ describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
   let client: Bus;
   let store: Awaited<ReturnType<typeof openCheckpointSchema>>;
 
-  const ask = <Op extends keyof CheckpointQueryResults>(op: Op, payload: unknown) => query<CheckpointQueryResults[Op]>(client, 'checkpoint', op, payload);
+  const ask = <Op extends keyof CheckpointQueryResults>(op: Op, payload: unknown) =>
+    query<CheckpointQueryResults[Op]>(client, 'checkpoint', op, payload);
 
   beforeAll(async () => {
     client = await testBus(namespace, 'checkpoint-queries-test');
@@ -40,11 +51,24 @@ describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
       ['cp-a', 4, 1, ['three']],
       ['cp-c', 5, 2, []],
     ]);
-    expect(checkpoints[0]).toEqual({ checkpointId: 'cp-b', runId: 'run-list', seq: 3, step: 0, frontier: ['two'], graphHash: 'g1', savedAt: expect.any(String) });
+    expect(checkpoints[0]).toEqual({
+      checkpointId: 'cp-b',
+      runId: 'run-list',
+      seq: 3,
+      step: 0,
+      frontier: ['two'],
+      graphHash: 'g1',
+      savedAt: expect.any(String),
+    });
     expect(Number.isNaN(Date.parse(checkpoints[0].savedAt))).toBe(false);
 
     expect((await ask('getCheckpoint', { runId: 'run-list' })).checkpoint).toMatchObject({ checkpointId: 'cp-c', seq: 5, state: { n: 2 } });
-    expect((await ask('getCheckpoint', { runId: 'run-list', checkpointId: 'cp-a' })).checkpoint).toMatchObject({ checkpointId: 'cp-a', seq: 4, state: { n: 1 }, frontier: ['three'] });
+    expect((await ask('getCheckpoint', { runId: 'run-list', checkpointId: 'cp-a' })).checkpoint).toMatchObject({
+      checkpointId: 'cp-a',
+      seq: 4,
+      state: { n: 1 },
+      frontier: ['three'],
+    });
     expect(await ask('getCheckpoint', { runId: 'run-list', checkpointId: 'cp-none' })).toEqual({ checkpoint: null });
     expect(await ask('getCheckpoint', { runId: 'no-such-run' })).toEqual({ checkpoint: null });
     expect(await ask('listCheckpoints', { runId: 'no-such-run' })).toEqual({ checkpoints: [] });
@@ -61,7 +85,10 @@ describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
     expect((await answer).checkpoint).toMatchObject({ checkpointId: 'cp-2', seq: 3, state: { n: 2 } });
 
     // A seq that never comes: answered with what there is once the bounded wait ends.
-    expect((await ask('listCheckpoints', { runId: 'run-wait', waitForSeq: 99 })).checkpoints.map((c) => c.checkpointId)).toEqual(['cp-1', 'cp-2']);
+    expect((await ask('listCheckpoints', { runId: 'run-wait', waitForSeq: 99 })).checkpoints.map((c) => c.checkpointId)).toEqual([
+      'cp-1',
+      'cp-2',
+    ]);
   });
 
   it('getNodeResult answers the first key, in the order given, that is stored and within the TTL', async () => {
@@ -74,7 +101,14 @@ describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
     // Stored 25 hours ago: past this service's 24-hour TTL, not yet purged.
     await store.db
       .insertInto('node_results')
-      .values({ key: 'k-stale', run_id: 'run-old', node_id: 'fetch', output: '{"pages":1}', handle: null, stored_at: new Date(Date.now() - 25 * HOUR_MS) })
+      .values({
+        key: 'k-stale',
+        run_id: 'run-old',
+        node_id: 'fetch',
+        output: '{"pages":1}',
+        handle: null,
+        stored_at: new Date(Date.now() - 25 * HOUR_MS),
+      })
       .execute();
 
     const fetch = { key: 'k-fetch', runId: 'run-cache', nodeId: 'fetch', output: { pages: 2 }, handle: 'obj-9' };
@@ -88,7 +122,10 @@ describe('checkpoint queries (svc.checkpoint.* over NATS)', () => {
   });
 
   it('refuses a malformed query naming the field', async () => {
-    await expect(ask('getNodeResult', { keys: [] })).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('keys') });
+    await expect(ask('getNodeResult', { keys: [] })).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('keys'),
+    });
     await expect(ask('getCheckpoint', {})).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('runId') });
   });
 });

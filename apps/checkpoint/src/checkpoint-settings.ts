@@ -10,13 +10,19 @@ export const CHECKPOINT_SETTINGS = Symbol('CHECKPOINT_SETTINGS');
 
 const envSchema = z.object({
   // Fractions allowed (0.5 = 30 min); capped at ten years so the interval arithmetic stays sane.
-  SPINDLE_CHECKPOINT_TTL_HOURS: z.coerce.number().positive().max(24 * 365 * 10).default(168),
+  SPINDLE_CHECKPOINT_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365 * 10)
+    .default(168),
 });
 
 export function parseCheckpointSettings(env: Record<string, string | undefined>): CheckpointSettings {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`invalid environment for checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `invalid environment for checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   return Object.freeze({ ttlHours: parsed.data.SPINDLE_CHECKPOINT_TTL_HOURS });
 }

@@ -15,7 +15,11 @@ export const HOUR_MS = 3_600_000;
 const root = { spanId: 'root', path: 'root' };
 
 export function queued(): RunEventDraft {
-  return { type: 'run.queued', ...root, data: { workflow: { name: 'research', version: 1 }, input: { topic: 'tides' }, state: {}, definition: {} } };
+  return {
+    type: 'run.queued',
+    ...root,
+    data: { workflow: { name: 'research', version: 1 }, input: { topic: 'tides' }, state: {}, definition: {} },
+  };
 }
 
 export function started(): RunEventDraft {
@@ -23,12 +27,30 @@ export function started(): RunEventDraft {
 }
 
 export function nodeStarted(nodeId: string): RunEventDraft {
-  return { type: 'node.started', nodeId, spanId: `span-${nodeId}`, parentSpanId: 'root', path: `root/${nodeId}`, data: { nodeType: 'function', input: {} } };
+  return {
+    type: 'node.started',
+    nodeId,
+    spanId: `span-${nodeId}`,
+    parentSpanId: 'root',
+    path: `root/${nodeId}`,
+    data: { nodeType: 'function', input: {} },
+  };
 }
 
 /** A node's completion; with `cacheKey` it is a `checkpoint: true` node whose result is kept. */
-export function nodeCompleted(nodeId: string, output: Record<string, unknown>, cache: { cacheKey?: string; handle?: string } = {}): RunEventDraft {
-  return { type: 'node.completed', nodeId, spanId: `span-${nodeId}`, parentSpanId: 'root', path: `root/${nodeId}`, data: { nodeType: 'function', output, durationMs: 3, ...cache } };
+export function nodeCompleted(
+  nodeId: string,
+  output: Record<string, unknown>,
+  cache: { cacheKey?: string; handle?: string } = {},
+): RunEventDraft {
+  return {
+    type: 'node.completed',
+    nodeId,
+    spanId: `span-${nodeId}`,
+    parentSpanId: 'root',
+    path: `root/${nodeId}`,
+    data: { nodeType: 'function', output, durationMs: 3, ...cache },
+  };
 }
 
 /** A checkpoint recording what its step changed (as runners write them). */
@@ -37,12 +59,22 @@ export function checkpointSaved(checkpointId: string, step: number, changes: Rec
 }
 
 /** A checkpoint holding the whole state, as logs written before checkpoints kept changes. */
-export function legacyCheckpointSaved(checkpointId: string, step: number, state: Record<string, unknown>, frontier: string[]): RunEventDraft {
+export function legacyCheckpointSaved(
+  checkpointId: string,
+  step: number,
+  state: Record<string, unknown>,
+  frontier: string[],
+): RunEventDraft {
   return { type: 'checkpoint.saved', ...root, data: { checkpointId, step, state, frontier, graphHash: 'g1' } };
 }
 
 /** Appends drafts to a run's log, continuing from `writer` when given; answers the writer. */
-export async function writeRun(bus: Bus, runId: string, drafts: RunEventDraft[], opts: { writer?: RunLogWriter; now?: () => Date } = {}): Promise<RunLogWriter> {
+export async function writeRun(
+  bus: Bus,
+  runId: string,
+  drafts: RunEventDraft[],
+  opts: { writer?: RunLogWriter; now?: () => Date } = {},
+): Promise<RunLogWriter> {
   const writer = opts.writer ?? new RunLogWriter(bus, runId, EMPTY_LOG, { now: opts.now });
   for (const draft of drafts) await writer.append(draft);
   return writer;
@@ -50,12 +82,22 @@ export async function writeRun(bus: Bus, runId: string, drafts: RunEventDraft[],
 
 export function testConfig(namespace: string) {
   const { natsUrl, databaseUrl } = testEnv();
-  return parseServiceConfig({ NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'warn' }, 'checkpoint', 'CHECKPOINT_PORT', 0);
+  return parseServiceConfig(
+    { NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+    'checkpoint',
+    'CHECKPOINT_PORT',
+    0,
+  );
 }
 
 /** The whole service (projection, queries, purge timer) in this process, as `main.ts` wires it. */
-export async function startCheckpointService(namespace: string, opts: { settings?: CheckpointSettings; logger?: Logger } = {}): Promise<TestingModule> {
-  const builder = Test.createTestingModule({ imports: [CheckpointModule.forRoot(testConfig(namespace), opts.settings ?? { ttlHours: 168 })] });
+export async function startCheckpointService(
+  namespace: string,
+  opts: { settings?: CheckpointSettings; logger?: Logger } = {},
+): Promise<TestingModule> {
+  const builder = Test.createTestingModule({
+    imports: [CheckpointModule.forRoot(testConfig(namespace), opts.settings ?? { ttlHours: 168 })],
+  });
   if (opts.logger) builder.overrideProvider(LOGGER).useValue(opts.logger);
   const app = await builder.compile();
   await app.init();
@@ -91,4 +133,3 @@ export function capturingLogger(): { logger: Logger; lines: Array<Record<string,
   const logger = createLogger('checkpoint', { level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
   return { logger, lines };
 }
-

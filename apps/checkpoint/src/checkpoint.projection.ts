@@ -16,14 +16,22 @@ import { expiryCutoff } from './expiry-cutoff';
 export class CheckpointProjection implements Projection<CheckpointTables> {
   readonly name = 'checkpoint';
 
-  constructor(readonly durable: string, private readonly ttlHours: number) {}
+  constructor(
+    readonly durable: string,
+    private readonly ttlHours: number,
+  ) {}
 
   async apply(trx: Transaction<CheckpointTables>, events: readonly RunEvent[]): Promise<void> {
     const { cutoff } = await trx.selectNoFrom(expiryCutoff(this.ttlHours).as('cutoff')).executeTakeFirstOrThrow();
     const live = events.filter((e) => Date.parse(e.at) >= cutoff.getTime());
 
     const initial = live.filter((e): e is RunEventOf<'run.queued'> => e.type === 'run.queued').map(initialStateRowOf);
-    if (initial.length > 0) await trx.insertInto('initial_states').values(initial).onConflict((oc) => oc.column('run_id').doNothing()).execute();
+    if (initial.length > 0)
+      await trx
+        .insertInto('initial_states')
+        .values(initial)
+        .onConflict((oc) => oc.column('run_id').doNothing())
+        .execute();
 
     // Sorted by key, so two replicas inserting the same rows take their locks in one order.
     const checkpoints = live
@@ -31,7 +39,11 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
       .map(checkpointRowOf)
       .sort((a, b) => compare(a.run_id, b.run_id) || compare(a.checkpoint_id, b.checkpoint_id));
     if (checkpoints.length > 0) {
-      await trx.insertInto('checkpoints').values(checkpoints).onConflict((oc) => oc.columns(['run_id', 'checkpoint_id']).doNothing()).execute();
+      await trx
+        .insertInto('checkpoints')
+        .values(checkpoints)
+        .onConflict((oc) => oc.columns(['run_id', 'checkpoint_id']).doNothing())
+        .execute();
     }
 
     const nodeResults = live
@@ -39,7 +51,11 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
       .filter((row): row is Insertable<NodeResultsTable> => row !== undefined)
       .sort((a, b) => compare(a.key, b.key));
     if (nodeResults.length > 0) {
-      await trx.insertInto('node_results').values(nodeResults).onConflict((oc) => oc.column('key').doNothing()).execute();
+      await trx
+        .insertInto('node_results')
+        .values(nodeResults)
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
     }
   }
 

@@ -7,7 +7,10 @@ const SUMMARY_COLUMNS = ['run_id', 'checkpoint_id', 'seq', 'step', 'frontier', '
 
 /** Reads the checkpoint tables into the shapes `svc.checkpoint.*` answers with. */
 export class CheckpointReader {
-  constructor(private readonly db: Kysely<CheckpointTables>, private readonly ttlHours: number) {}
+  constructor(
+    private readonly db: Kysely<CheckpointTables>,
+    private readonly ttlHours: number,
+  ) {}
 
   /** The run's checkpoints in log order, without their state (which can be large). */
   async listCheckpoints(runId: string): Promise<CheckpointSummary[]> {
@@ -21,16 +24,28 @@ export class CheckpointReader {
    * is none, or when what it builds on has expired (a run that outlived the TTL).
    */
   async getCheckpoint(runId: string, checkpointId?: string): Promise<Checkpoint | null> {
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      let target = trx.selectFrom('checkpoints').select([...SUMMARY_COLUMNS]).where('run_id', '=', runId);
-      target = checkpointId === undefined ? target.orderBy('seq', 'desc').limit(1) : target.where('checkpoint_id', '=', checkpointId);
-      const row = await target.executeTakeFirst();
-      if (!row) return null;
-      const path = await trx.selectFrom('checkpoints').select(['step', 'state', 'changes']).where('run_id', '=', runId).where('seq', '<=', row.seq).orderBy('seq').execute();
-      const initial = await trx.selectFrom('initial_states').select('state').where('run_id', '=', runId).executeTakeFirst();
-      const state = stateAt(initial?.state as Record<string, unknown> | undefined, path);
-      return state ? { ...toSummary(row), state } : null;
-    });
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        let target = trx
+          .selectFrom('checkpoints')
+          .select([...SUMMARY_COLUMNS])
+          .where('run_id', '=', runId);
+        target = checkpointId === undefined ? target.orderBy('seq', 'desc').limit(1) : target.where('checkpoint_id', '=', checkpointId);
+        const row = await target.executeTakeFirst();
+        if (!row) return null;
+        const path = await trx
+          .selectFrom('checkpoints')
+          .select(['step', 'state', 'changes'])
+          .where('run_id', '=', runId)
+          .where('seq', '<=', row.seq)
+          .orderBy('seq')
+          .execute();
+        const initial = await trx.selectFrom('initial_states').select('state').where('run_id', '=', runId).executeTakeFirst();
+        const state = stateAt(initial?.state as Record<string, unknown> | undefined, path);
+        return state ? { ...toSummary(row), state } : null;
+      });
   }
 
   /** The first of `keys`, in the caller's order, that has a result not yet past the TTL. */
@@ -44,7 +59,9 @@ export class CheckpointReader {
       .execute();
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const row = keys.map((k) => byKey.get(k)).find((r) => r !== undefined);
-    return row ? { key: row.key, runId: row.run_id, nodeId: row.node_id, output: row.output as Record<string, unknown>, handle: row.handle } : null;
+    return row
+      ? { key: row.key, runId: row.run_id, nodeId: row.node_id, output: row.output as Record<string, unknown>, handle: row.handle }
+      : null;
   }
 }
 
@@ -64,7 +81,10 @@ function toSummary(row: Pick<Selectable<CheckpointsTable>, (typeof SUMMARY_COLUM
  * Lays each checkpoint's changes over the state before it; a checkpoint from an older log holds
  * its whole state and starts over from there. Undefined when the base is missing.
  */
-export function stateAt(initial: Record<string, unknown> | undefined, path: ReadonlyArray<{ state: unknown; changes: unknown }>): Record<string, unknown> | undefined {
+export function stateAt(
+  initial: Record<string, unknown> | undefined,
+  path: ReadonlyArray<{ state: unknown; changes: unknown }>,
+): Record<string, unknown> | undefined {
   let state = initial;
   for (const checkpoint of path) {
     if (checkpoint.state) state = checkpoint.state as Record<string, unknown>;

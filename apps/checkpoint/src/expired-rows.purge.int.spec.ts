@@ -25,7 +25,11 @@ describe('purging expired checkpoints and node results', () => {
 
   it('removes the checkpoints of runs whose last one is older than the TTL, and older node results, and reports how many', async () => {
     // A run's checkpoints build on each other: one still in use keeps its older ones.
-    await seed(store.db, { 'old/cp-1': 170, 'old/cp-2': 169, 'fresh/cp-1': 167, 'long/cp-1': 200, 'long/cp-2': 1 }, { 'k-old': 200, 'k-older': 169.5, 'k-fresh': 1 });
+    await seed(
+      store.db,
+      { 'old/cp-1': 170, 'old/cp-2': 169, 'fresh/cp-1': 167, 'long/cp-1': 200, 'long/cp-2': 1 },
+      { 'k-old': 200, 'k-older': 169.5, 'k-fresh': 1 },
+    );
 
     expect(await purgeExpiredRows(store.db, 168)).toEqual({ checkpoints: 2, nodeResults: 2 });
     expect(await remaining(store.db)).toEqual({ checkpoints: ['fresh/cp-1', 'long/cp-1', 'long/cp-2'], nodeResults: ['k-fresh'] });
@@ -48,24 +52,50 @@ describe('purging expired checkpoints and node results', () => {
 });
 
 /** Rows saved / stored the given number of hours ago; checkpoints named `<run>/<checkpoint>`. */
-async function seed(db: Kysely<CheckpointTables>, checkpointAges: Record<string, number>, nodeResultAges: Record<string, number>): Promise<void> {
+async function seed(
+  db: Kysely<CheckpointTables>,
+  checkpointAges: Record<string, number>,
+  nodeResultAges: Record<string, number>,
+): Promise<void> {
   const ago = (hours: number) => new Date(Date.now() - hours * HOUR_MS);
   await db
     .insertInto('checkpoints')
-    .values(Object.entries(checkpointAges).map(([name, hours], i) => {
-      const [runId, id] = name.split('/');
-      return { run_id: runId, checkpoint_id: id, seq: i + 1, step: i, changes: '{}', frontier: '[]', graph_hash: 'g', saved_at: ago(hours) };
-    }))
+    .values(
+      Object.entries(checkpointAges).map(([name, hours], i) => {
+        const [runId, id] = name.split('/');
+        return {
+          run_id: runId,
+          checkpoint_id: id,
+          seq: i + 1,
+          step: i,
+          changes: '{}',
+          frontier: '[]',
+          graph_hash: 'g',
+          saved_at: ago(hours),
+        };
+      }),
+    )
     .execute();
   await db
     .insertInto('node_results')
-    .values(Object.entries(nodeResultAges).map(([key, hours]) => ({ key, run_id: 'run-p', node_id: 'n', output: '{}', handle: null, stored_at: ago(hours) })))
+    .values(
+      Object.entries(nodeResultAges).map(([key, hours]) => ({
+        key,
+        run_id: 'run-p',
+        node_id: 'n',
+        output: '{}',
+        handle: null,
+        stored_at: ago(hours),
+      })),
+    )
     .execute();
 }
 
 async function remaining(db: Kysely<CheckpointTables>) {
   return {
-    checkpoints: (await db.selectFrom('checkpoints').select(['run_id', 'checkpoint_id']).orderBy('run_id').orderBy('checkpoint_id').execute()).map((r) => `${r.run_id}/${r.checkpoint_id}`),
+    checkpoints: (
+      await db.selectFrom('checkpoints').select(['run_id', 'checkpoint_id']).orderBy('run_id').orderBy('checkpoint_id').execute()
+    ).map((r) => `${r.run_id}/${r.checkpoint_id}`),
     nodeResults: (await db.selectFrom('node_results').select('key').orderBy('key').execute()).map((r) => r.key),
   };
 }

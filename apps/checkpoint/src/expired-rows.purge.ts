@@ -16,12 +16,18 @@ export interface PurgedRows {
 export async function purgeExpiredRows(db: Kysely<CheckpointTables>, ttlHours: number): Promise<PurgedRows> {
   return db.transaction().execute(async (trx) => {
     const cutoff = expiryCutoff(ttlHours);
-    const expiredRuns = trx.selectFrom('checkpoints').select('run_id').groupBy('run_id').having((eb) => eb.fn.max('saved_at'), '<', cutoff);
+    const expiredRuns = trx
+      .selectFrom('checkpoints')
+      .select('run_id')
+      .groupBy('run_id')
+      .having((eb) => eb.fn.max('saved_at'), '<', cutoff);
     const checkpoints = await trx.deleteFrom('checkpoints').where('run_id', 'in', expiredRuns).executeTakeFirst();
     await trx
       .deleteFrom('initial_states')
       .where('queued_at', '<', cutoff)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('checkpoints').select('run_id').whereRef('checkpoints.run_id', '=', 'initial_states.run_id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('checkpoints').select('run_id').whereRef('checkpoints.run_id', '=', 'initial_states.run_id'))),
+      )
       .execute();
     const nodeResults = await trx.deleteFrom('node_results').where('stored_at', '<', cutoff).executeTakeFirst();
     return { checkpoints: Number(checkpoints.numDeletedRows), nodeResults: Number(nodeResults.numDeletedRows) };

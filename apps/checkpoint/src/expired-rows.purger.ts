@@ -42,7 +42,10 @@ export class ExpiredRowsPurger implements OnApplicationBootstrap, OnModuleDestro
     try {
       const purged = await purgeExpiredRows(this.db, this.settings.ttlHours);
       const level = purged.checkpoints + purged.nodeResults > 0 ? 'info' : 'debug';
-      this.logger[level]({ ...purged, ttlHours: this.settings.ttlHours }, `purged ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results past their TTL`);
+      this.logger[level](
+        { ...purged, ttlHours: this.settings.ttlHours },
+        `purged ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results past their TTL`,
+      );
     } catch (e) {
       // The next hour retries; expired node results are not served meanwhile.
       this.logger.error({ err: e }, 'purging expired checkpoints failed');

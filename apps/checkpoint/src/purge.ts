@@ -12,7 +12,10 @@ runMain('checkpoint', async () => {
   const { db } = await connectInfraDatabase<CheckpointTables>(config, 'checkpoint', checkpointMigrations);
   try {
     const purged = await purgeExpiredRows(db, ttlHours);
-    logger.info({ ...purged, ttlHours }, `removed ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results older than ${ttlHours} h`);
+    logger.info(
+      { ...purged, ttlHours },
+      `removed ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results older than ${ttlHours} h`,
+    );
   } finally {
     await db.destroy();
   }

@@ -12,9 +12,15 @@ export function App() {
       <header className="topbar">
         <span className="brand">Spindle</span>
         <nav>
-          <a href="#/workflows" className={section === 'workflows' ? 'active' : ''}>Workflows</a>
-          <a href="#/runs" className={section === 'runs' ? 'active' : ''}>Runs</a>
-          <a href="#/inbox" className={section === 'inbox' ? 'active' : ''}>Inbox</a>
+          <a href="#/workflows" className={section === 'workflows' ? 'active' : ''}>
+            Workflows
+          </a>
+          <a href="#/runs" className={section === 'runs' ? 'active' : ''}>
+            Runs
+          </a>
+          <a href="#/inbox" className={section === 'inbox' ? 'active' : ''}>
+            Inbox
+          </a>
         </nav>
       </header>
       <main>

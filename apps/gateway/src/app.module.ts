@@ -36,21 +36,36 @@ export class GatewayModule {
         OpenStreamsRegistry,
         RunFeedHub,
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
-        { provide: WorkflowCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db) },
+        {
+          provide: WorkflowCatalogRepository,
+          inject: [DATABASE],
+          useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db),
+        },
         { provide: AgentCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new AgentCatalogRepository(db) },
-        { provide: IdempotencyKeysRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours) },
+        {
+          provide: IdempotencyKeysRepository,
+          inject: [DATABASE],
+          useFactory: (db: Kysely<GatewayTables>) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours),
+        },
         {
           provide: RunStarter,
           inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) => new RunStarter(bus, catalog, agents, keys, config.maxEventBytes),
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) =>
+            new RunStarter(bus, catalog, agents, keys, config.maxEventBytes),
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
-        { provide: RunForker, inject: [BUS, IdempotencyKeysRepository], useFactory: (bus: Bus, keys: IdempotencyKeysRepository) => new RunForker(bus, keys, config.projectionWaitMs, config.maxEventBytes) },
+        {
+          provide: RunForker,
+          inject: [BUS, IdempotencyKeysRepository],
+          useFactory: (bus: Bus, keys: IdempotencyKeysRepository) =>
+            new RunForker(bus, keys, config.projectionWaitMs, config.maxEventBytes),
+        },
         {
           provide: RequestAnswers,
           inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository) => new RequestAnswers(bus, catalog, agents, config.projectionWaitMs),
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository) =>
+            new RequestAnswers(bus, catalog, agents, config.projectionWaitMs),
         },
       ],
     };

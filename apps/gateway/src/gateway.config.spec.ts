@@ -3,11 +3,20 @@ import { parseGatewayConfig } from './gateway.config';
 describe('parseGatewayConfig: limits and origins', () => {
   it('has explicit defaults', () => {
     const config = parseGatewayConfig({});
-    expect(config).toMatchObject({ bodyLimitBytes: 1_048_576, maxJsonDepth: 64, maxHeaderBytes: 16_384, corsOrigins: [], trustProxy: false });
+    expect(config).toMatchObject({
+      bodyLimitBytes: 1_048_576,
+      maxJsonDepth: 64,
+      maxHeaderBytes: 16_384,
+      corsOrigins: [],
+      trustProxy: false,
+    });
   });
 
   it('reads the allow-list as exact origins and refuses what could never match an Origin header', () => {
-    expect(parseGatewayConfig({ SPINDLE_CORS_ORIGINS: 'http://localhost:5173, https://app.example' }).corsOrigins).toEqual(['http://localhost:5173', 'https://app.example']);
+    expect(parseGatewayConfig({ SPINDLE_CORS_ORIGINS: 'http://localhost:5173, https://app.example' }).corsOrigins).toEqual([
+      'http://localhost:5173',
+      'https://app.example',
+    ]);
     expect(() => parseGatewayConfig({ SPINDLE_CORS_ORIGINS: 'https://app.example/' })).toThrow(/did you mean https:\/\/app.example\?/);
     expect(() => parseGatewayConfig({ SPINDLE_CORS_ORIGINS: 'https://app.example:443' })).toThrow(/SPINDLE_CORS_ORIGINS/);
     expect(() => parseGatewayConfig({ SPINDLE_CORS_ORIGINS: 'app.example' })).toThrow(/not an origin/);

@@ -54,7 +54,10 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
  * Anything else would never match, so it is refused at start-up rather than ignored.
  */
 function parseOrigins(name: string, text: string | undefined): string[] {
-  const origins = (text ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = (text ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let canonical: string | undefined;
     try {
@@ -63,7 +66,11 @@ function parseOrigins(name: string, text: string | undefined): string[] {
     } catch {
       canonical = undefined;
     }
-    if (canonical !== origin) throw new Error(`${name}: "${origin}" is not an origin like https://app.example or http://localhost:5173${canonical ? ` (did you mean ${canonical}?)` : ''}`);
+    if (canonical !== origin)
+      throw new Error(
+        `${name}: "${origin}" is not an origin like https://app.example or http://localhost:5173` +
+          (canonical ? ` (did you mean ${canonical}?)` : ''),
+      );
   }
   return origins;
 }

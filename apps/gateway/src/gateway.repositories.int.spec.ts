@@ -46,7 +46,11 @@ describe('gateway repositories on Postgres', () => {
   it('treats a key past its time to live as free', async () => {
     const keys = new IdempotencyKeysRepository(db, 24);
     await keys.claim('old', 'h', 'run-old', {});
-    await db.updateTable('idempotency_keys').set({ created_at: new Date(Date.now() - 25 * 3_600_000) }).where('key', '=', 'old').execute();
+    await db
+      .updateTable('idempotency_keys')
+      .set({ created_at: new Date(Date.now() - 25 * 3_600_000) })
+      .where('key', '=', 'old')
+      .execute();
     expect(await keys.find('old')).toBeUndefined();
     expect(await keys.claim('old', 'h2', 'run-new', {})).toBe(true);
     expect((await keys.find('old'))?.runId).toBe('run-new');

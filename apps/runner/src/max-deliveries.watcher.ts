@@ -22,7 +22,10 @@ interface MaxDeliveriesAdvisory {
 export class MaxDeliveriesWatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscription?: Subscription;
 
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   onApplicationBootstrap() {
     const { names } = this.bus;
@@ -32,7 +35,9 @@ export class MaxDeliveriesWatcher implements OnApplicationBootstrap, OnApplicati
       callback: (err, msg) => {
         const advisory = err ? undefined : parseMessageJson(msg.data);
         if (!advisory?.ok) return;
-        void this.deadLetter(advisory.value as MaxDeliveriesAdvisory).catch((e: unknown) => this.logger.error({ err: e }, 'could not dead-letter a command out of deliveries'));
+        void this.deadLetter(advisory.value as MaxDeliveriesAdvisory).catch((e: unknown) =>
+          this.logger.error({ err: e }, 'could not dead-letter a command out of deliveries'),
+        );
       },
     });
   }

@@ -9,7 +9,11 @@ import type { RunEvent } from '@spindle/contracts';
 export class OtelSpanBridge {
   private readonly open = new Map<string, { span: Span; ctx: Context }>();
 
-  constructor(private readonly tracer: Tracer, private readonly runSpan: Span, private readonly runCtx: Context) {}
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly runSpan: Span,
+    private readonly runCtx: Context,
+  ) {}
 
   /** The context events should carry in their headers. */
   contextFor(spanId?: string): Context {
@@ -43,7 +47,14 @@ export class OtelSpanBridge {
 
   private start(event: RunEvent, name: string, attributes: Record<string, string>) {
     const parent = this.contextFor(event.parentSpanId);
-    const span = this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { 'spindle.run_id': event.runId, 'spindle.path': event.path, 'spindle.span_id': event.spanId, ...attributes } }, parent);
+    const span = this.tracer.startSpan(
+      name,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { 'spindle.run_id': event.runId, 'spindle.path': event.path, 'spindle.span_id': event.spanId, ...attributes },
+      },
+      parent,
+    );
     this.open.set(event.spanId, { span, ctx: trace.setSpan(parent ?? context.active(), span) });
   }
 

@@ -117,7 +117,10 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
       // NATS restarted): take the new delivery over, never start a second execution of the run.
       current.msg = msg;
       msg.working();
-      this.logger.info({ runId: command.runId, delivery: msg.info.deliveryCount }, 'command redelivered to the runner executing it; carrying on');
+      this.logger.info(
+        { runId: command.runId, delivery: msg.info.deliveryCount },
+        'command redelivered to the runner executing it; carrying on',
+      );
       return;
     }
     // Another command of a run this runner executes (a resume right after it waited): after it.
@@ -142,7 +145,10 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
       result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
     } catch (e) {
       const fault = isBusFault(e);
-      this.logger[fault ? 'warn' : 'error']({ err: e, runId: command.runId, delivery: msg.info.deliveryCount }, fault ? 'NATS did not answer; the command comes back later' : 'run command failed');
+      this.logger[fault ? 'warn' : 'error'](
+        { err: e, runId: command.runId, delivery: msg.info.deliveryCount },
+        fault ? 'NATS did not answer; the command comes back later' : 'run command failed',
+      );
       const reason = `failed at delivery ${msg.info.deliveryCount}: ${(e as Error)?.message ?? String(e)}`;
       // Not the data's fault as far as anyone can tell: it gets its remaining deliveries first.
       result = fault || msg.info.deliveryCount < this.config.maxDeliver ? 'bus_unavailable' : { deadLetter: reason };
@@ -182,7 +188,11 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async closeRun(runId: string, reason: string): Promise<void> {
-    const closed = await failAbandonedRun(this.deps, runId, `the run could not be executed (${reason}); its command is in the dead-letter stream`).catch((err: unknown) => {
+    const closed = await failAbandonedRun(
+      this.deps,
+      runId,
+      `the run could not be executed (${reason}); its command is in the dead-letter stream`,
+    ).catch((err: unknown) => {
       this.logger.error({ err, runId }, 'could not close a run whose command is given up on');
       return false;
     });

@@ -1,6 +1,16 @@
 import { trace } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { connectBus, deleteStreams, EMPTY_LOG, ensureDurable, provisionStreams, publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import {
+  connectBus,
+  deleteStreams,
+  EMPTY_LOG,
+  ensureDurable,
+  provisionStreams,
+  publishRunCommand,
+  readRunLog,
+  RunLogWriter,
+  type Bus,
+} from '@spindle/bus';
 import type { ReadinessCheck } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
 import { eventually, testEnv, testNamespace } from '@spindle/testing';
@@ -20,7 +30,13 @@ describe('poison run commands', () => {
   const namespace = testNamespace();
   let bus: Bus;
   const logger = createLogger('runner-test', { level: 'fatal' });
-  const config = parseRunnerConfig({ NATS_URL: testEnv().natsUrl, SPINDLE_NAMESPACE: namespace, RUNNER_MAX_DELIVER: '3', RUNNER_ACK_WAIT_MS: '1000', RUNNER_CONCURRENCY: '4' });
+  const config = parseRunnerConfig({
+    NATS_URL: testEnv().natsUrl,
+    SPINDLE_NAMESPACE: namespace,
+    RUNNER_MAX_DELIVER: '3',
+    RUNNER_ACK_WAIT_MS: '1000',
+    RUNNER_CONCURRENCY: '4',
+  });
   let deps: RunExecutorDeps;
   let consumer: RunCommandsConsumer | undefined;
 
@@ -53,7 +69,12 @@ describe('poison run commands', () => {
     return letters;
   };
   const queueRun = (runId: string, definition: unknown) =>
-    new RunLogWriter(bus, runId, EMPTY_LOG).append({ type: 'run.queued', spanId: 'root', path: 'root', data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition } });
+    new RunLogWriter(bus, runId, EMPTY_LOG).append({
+      type: 'run.queued',
+      spanId: 'root',
+      path: 'root',
+      data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition },
+    });
   const commandsLeft = async () => (await bus.jsm.streams.info(bus.names.commandsStream)).state.messages;
 
   it('dead-letters a command that is not JSON, one naming a wildcard run id, and one for a run whose log is garbage', async () => {
@@ -94,7 +115,12 @@ describe('poison run commands', () => {
 
   it('retries a command whose execution keeps failing a bounded number of times, then dead-letters it', async () => {
     await queueRun('run-cursed', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
-    const cursed = { ...trace.getTracer('test'), startSpan: () => { throw new Error('the tracer is broken'); } };
+    const cursed = {
+      ...trace.getTracer('test'),
+      startSpan: () => {
+        throw new Error('the tracer is broken');
+      },
+    };
     startConsumer({ tracer: cursed as never });
     const before = (await deadLetters()).length;
     await publishRunCommand(bus, { type: 'run.start', runId: 'run-cursed', issuedAt: new Date().toISOString() });
@@ -105,7 +131,10 @@ describe('poison run commands', () => {
     }, 300);
     expect(letter.reason).toBe('failed at delivery 3: the tracer is broken');
     // The run does not sit queued for ever: it is closed, saying where its command went.
-    expect((await readRunLog(bus, 'run-cursed')).events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'internal', message: expect.stringContaining('dead-letter stream') } } });
+    expect((await readRunLog(bus, 'run-cursed')).events.at(-1)).toMatchObject({
+      type: 'run.failed',
+      data: { error: { code: 'internal', message: expect.stringContaining('dead-letter stream') } },
+    });
     await eventually(async () => expect(await commandsLeft()).toBe(0), 100);
     await stopConsumer();
   });
@@ -117,15 +146,25 @@ describe('poison run commands', () => {
     const before = (await deadLetters()).length;
     await publishRunCommand(bus, { type: 'run.start', runId: 'run-crashy', issuedAt: new Date().toISOString() });
     // A runner that takes the command and dies, every time.
-    const durable = await ensureDurable(bus, { stream: bus.names.commandsStream, durable: bus.names.durables.runners, filterSubject: bus.names.commandsWildcard, ackWaitMs: 1_000, maxDeliver: 3 });
+    const durable = await ensureDurable(bus, {
+      stream: bus.names.commandsStream,
+      durable: bus.names.durables.runners,
+      filterSubject: bus.names.commandsWildcard,
+      ackWaitMs: 1_000,
+      maxDeliver: 3,
+    });
     const taken: number[] = [];
-    const letter = await eventually(async () => {
-      const msg = await durable.next({ expires: 1_500 });
-      if (msg) taken.push(msg.info.deliveryCount);
-      const found = (await deadLetters()).slice(before);
-      if (found.length === 0) throw new Error('not dead-lettered yet');
-      return found[0];
-    }, 30, 0);
+    const letter = await eventually(
+      async () => {
+        const msg = await durable.next({ expires: 1_500 });
+        if (msg) taken.push(msg.info.deliveryCount);
+        const found = (await deadLetters()).slice(before);
+        if (found.length === 0) throw new Error('not dead-lettered yet');
+        return found[0];
+      },
+      30,
+      0,
+    );
     expect(taken).toEqual([1, 2, 3]);
     expect(letter.reason).toBe('not acknowledged after 3 deliveries (its runners stopped while running it)');
     expect(await commandsLeft()).toBe(0);

@@ -22,19 +22,37 @@ describe('executeRunCommand on JetStream', () => {
 
   const queue = async (runId: string, definition: unknown, state: Record<string, unknown> = { input: null }) => {
     const log = new RunLogWriter(bus, runId, EMPTY_LOG);
-    await log.append({ type: 'run.queued', spanId: 'root', path: 'root', data: { workflow: { name: 'w', version: 1 }, input: null, state, definition } });
+    await log.append({
+      type: 'run.queued',
+      spanId: 'root',
+      path: 'root',
+      data: { workflow: { name: 'w', version: 1 }, input: null, state, definition },
+    });
     return log;
   };
 
   it('runs a queued run to completion from its log, publishing coalesced tokens', async () => {
     const tokens: TokenDelta[] = [];
     const sub = bus.nc.subscribe(bus.names.tokenSubject('run-ok'), { callback: (_, m) => void tokens.push(m.json<TokenDelta>()) });
-    await queue('run-ok', { kind: 'graph', nodes: [{ id: 'say', type: 'llm', model: 'offline:echo', prompt: 'one two three {{input}}', stream: true }] }, { input: 'four' });
+    await queue(
+      'run-ok',
+      { kind: 'graph', nodes: [{ id: 'say', type: 'llm', model: 'offline:echo', prompt: 'one two three {{input}}', stream: true }] },
+      { input: 'four' },
+    );
     expect(await executeRunCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
     await bus.nc.flush();
     sub.unsubscribe();
     const { events } = await readRunLog(bus, 'run-ok');
-    expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'node.started', 'model.started', 'model.completed', 'node.completed', 'checkpoint.saved', 'run.completed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'run.queued',
+      'run.started',
+      'node.started',
+      'model.started',
+      'model.completed',
+      'node.completed',
+      'checkpoint.saved',
+      'run.completed',
+    ]);
     expect(events[1]).toMatchObject({ data: { attempt: 1, worker: 'w-test' } });
     expect(tokens.map((t) => t.delta).join('')).toBe('one two three four');
     expect(tokens.length).toBeLessThan(4);
@@ -48,26 +66,63 @@ describe('executeRunCommand on JetStream', () => {
   });
 
   it('resumes a redelivered run whose runner was lost, and closes it interrupted once its attempts are spent', async () => {
-    const log = await queue('run-half', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'b', type: 'set', values: { y: 2 } }], edges: [{ from: 'a', to: 'b' }] });
+    const log = await queue('run-half', {
+      kind: 'graph',
+      nodes: [
+        { id: 'a', type: 'set', values: { x: 1 } },
+        { id: 'b', type: 'set', values: { y: 2 } },
+      ],
+      edges: [{ from: 'a', to: 'b' }],
+    });
     await log.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-runner' } });
-    await log.append({ type: 'node.started', nodeId: 'a', spanId: 'span-a', parentSpanId: 'root', path: 'root/a', data: { nodeType: 'set', input: { x: 1 } } });
+    await log.append({
+      type: 'node.started',
+      nodeId: 'a',
+      spanId: 'span-a',
+      parentSpanId: 'root',
+      path: 'root/a',
+      data: { nodeType: 'set', input: { x: 1 } },
+    });
     // A first delivery of a command for a run mid-execution belongs to whoever holds it.
     expect(await executeRunCommand(deps, 'run-half', parent, new AbortController().signal)).toBe('ignored');
     expect(await executeRunCommand(deps, 'run-half', { ...parent, attempt: 2 }, new AbortController().signal)).toBe('done');
     const { events } = await readRunLog(bus, 'run-half');
-    expect(events.slice(3).map((e) => `${e.type}:${e.nodeId ?? ''}`)).toEqual(['run.resumed:', 'node.completed:a', 'checkpoint.saved:', 'node.started:b', 'node.completed:b', 'checkpoint.saved:', 'run.completed:']);
+    expect(events.slice(3).map((e) => `${e.type}:${e.nodeId ?? ''}`)).toEqual([
+      'run.resumed:',
+      'node.completed:a',
+      'checkpoint.saved:',
+      'node.started:b',
+      'node.completed:b',
+      'checkpoint.saved:',
+      'run.completed:',
+    ]);
     expect(events[3]).toMatchObject({ data: { reason: 'worker_lost', attempt: 2, worker: 'w-test' } });
     expect(events[4].spanId).toBe('span-a');
 
     const again = await queue('run-lost-twice', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
     await again.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-1' } });
-    await again.append({ type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'dead-2' } });
+    await again.append({
+      type: 'run.resumed',
+      spanId: 'root',
+      path: 'root',
+      data: { reason: 'worker_lost', attempt: 2, worker: 'dead-2' },
+    });
     expect(await executeRunCommand(deps, 'run-lost-twice', { ...parent, attempt: 3 }, new AbortController().signal)).toBe('done');
-    expect((await readRunLog(bus, 'run-lost-twice')).events.at(-1)).toMatchObject({ type: 'run.failed', data: { error: { code: 'interrupted' } } });
+    expect((await readRunLog(bus, 'run-lost-twice')).events.at(-1)).toMatchObject({
+      type: 'run.failed',
+      data: { error: { code: 'interrupted' } },
+    });
   });
 
   it('hands a draining run back at its next checkpoint', async () => {
-    await queue('run-drained', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 200 } }, { id: 'b', type: 'set', values: { y: 1 } }], edges: [{ from: 'wait', to: 'b' }] });
+    await queue('run-drained', {
+      kind: 'graph',
+      nodes: [
+        { id: 'wait', type: 'function', function: 'sleep', args: { ms: 200 } },
+        { id: 'b', type: 'set', values: { y: 1 } },
+      ],
+      edges: [{ from: 'wait', to: 'b' }],
+    });
     const drain = new AbortController();
     const running = executeRunCommand(deps, 'run-drained', { ...parent, drain: drain.signal }, new AbortController().signal);
     let events: RunEvent[] = [];
@@ -88,7 +143,14 @@ describe('executeRunCommand on JetStream', () => {
   });
 
   it('stops at once and appends nothing more when another writer owns the run', async () => {
-    await queue('run-raced', { kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 300 } }, { id: 'b', type: 'set', values: { y: 1 } }], edges: [{ from: 'wait', to: 'b' }] });
+    await queue('run-raced', {
+      kind: 'graph',
+      nodes: [
+        { id: 'wait', type: 'function', function: 'sleep', args: { ms: 300 } },
+        { id: 'b', type: 'set', values: { y: 1 } },
+      ],
+      edges: [{ from: 'wait', to: 'b' }],
+    });
     const running = executeRunCommand(deps, 'run-raced', parent, new AbortController().signal);
     let events: RunEvent[] = [];
     while (!events.some((e) => e.type === 'node.started')) events = (await readRunLog(bus, 'run-raced')).events;

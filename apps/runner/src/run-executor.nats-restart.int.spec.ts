@@ -45,8 +45,16 @@ describe('a run whose NATS restarts during a model call', () => {
   it('records the answer once NATS is back and completes, without asking the provider again', async () => {
     const model = heldModel();
     const deps = testExecutorDeps(bus, { model: model.port, workerId: 'w-restart', busRetryMs: 60_000 });
-    const definition = { kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'offline:held', prompt: 'a question', output_key: 'answer' }] };
-    await new RunLogWriter(bus, 'run-restart', EMPTY_LOG).append({ type: 'run.queued', spanId: 'root', path: 'root', data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition } });
+    const definition = {
+      kind: 'graph',
+      nodes: [{ id: 'ask', type: 'llm', model: 'offline:held', prompt: 'a question', output_key: 'answer' }],
+    };
+    await new RunLogWriter(bus, 'run-restart', EMPTY_LOG).append({
+      type: 'run.queued',
+      spanId: 'root',
+      path: 'root',
+      data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition },
+    });
 
     const running = executeRunCommand(deps, 'run-restart', { attempt: 1, parent: context.active() }, new AbortController().signal);
     await model.inFlight;
@@ -57,7 +65,16 @@ describe('a run whose NATS restarts during a model call', () => {
 
     expect(await running).toBe('done');
     const { events } = await readRunLog(bus, 'run-restart');
-    expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.started', 'node.started', 'model.started', 'model.completed', 'node.completed', 'checkpoint.saved', 'run.completed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'run.queued',
+      'run.started',
+      'node.started',
+      'model.started',
+      'model.completed',
+      'node.completed',
+      'checkpoint.saved',
+      'run.completed',
+    ]);
     expect(events.at(-1)).toMatchObject({ data: { output: { answer: 'the answer' } } });
     expect(model.calls).toHaveLength(1);
   });

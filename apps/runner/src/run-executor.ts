@@ -2,8 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { parseMessageJson, publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import { isSpindleError, isTerminalEvent, runControlSchema, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
-import { executeRun, RunHistory, validateDefinition, type FunctionRegistry, type ModelPort, type NodeResultStore, type RunOutcome, type ToolPort } from '@spindle/engine';
+import {
+  isSpindleError,
+  isTerminalEvent,
+  runControlSchema,
+  SpindleError,
+  type RunEvent,
+  type RunEventDraft,
+  type RunEventOf,
+} from '@spindle/contracts';
+import {
+  executeRun,
+  RunHistory,
+  validateDefinition,
+  type FunctionRegistry,
+  type ModelPort,
+  type NodeResultStore,
+  type RunOutcome,
+  type ToolPort,
+} from '@spindle/engine';
 import { planExecution } from '@spindle/projections';
 import { ulid } from 'ulid';
 import { injectTraceContext } from '@spindle/telemetry';
@@ -60,8 +77,15 @@ export interface CommandDelivery {
  * Executes one run command (`run.start`, `run.resume`): reads the run's log (the only source of what to run),
  * appends the run's events, and reports whether the command can be acknowledged.
  */
-export async function executeRunCommand(deps: RunExecutorDeps, runId: string, delivery: CommandDelivery, abort: AbortSignal): Promise<CommandResult> {
-  const { events, position } = await readRunLog(deps.bus, runId, 0, { onSkip: (skipped) => deps.logger.warn(skipped, 'skipping a message that is not part of the run log') });
+export async function executeRunCommand(
+  deps: RunExecutorDeps,
+  runId: string,
+  delivery: CommandDelivery,
+  abort: AbortSignal,
+): Promise<CommandResult> {
+  const { events, position } = await readRunLog(deps.bus, runId, 0, {
+    onSkip: (skipped) => deps.logger.warn(skipped, 'skipping a message that is not part of the run log'),
+  });
   const queued = events[0];
   if (!position || queued?.type !== 'run.queued') return { deadLetter: `the log of run ${runId} has no run.queued event at seq 1` };
   const plan = planExecution(events, delivery.attempt, deps.maxAttempts);
@@ -70,7 +94,11 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
     return events.some(isTerminalEvent) ? 'done' : 'ignored';
   }
 
-  const runSpan = deps.tracer.startSpan(`run ${queued.data.workflow.name}`, { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } }, delivery.parent);
+  const runSpan = deps.tracer.startSpan(
+    `run ${queued.data.workflow.name}`,
+    { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } },
+    delivery.parent,
+  );
   const bridge = new OtelSpanBridge(deps.tracer, runSpan, trace.setSpan(delivery.parent, runSpan));
   const log = new RunLogWriter(deps.bus, runId, position, {
     maxEventBytes: deps.maxEventBytes,
@@ -91,10 +119,13 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
   // Listening before `run.started` is appended: a cancel sent after it was seen always arrives.
   const run = runSignal(definitionSource, deps, abort, runId, runLogger, history?.activeMs ?? 0);
   // MCP connections belong to the run: opened by its agents, closed in `finally` below.
-  const tools = new RunToolPort(deps.tools, new McpToolSource({
-    policy: deps.mcpPolicy,
-    onSkippedTool: (server, tool, reason) => runLogger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
-  }));
+  const tools = new RunToolPort(
+    deps.tools,
+    new McpToolSource({
+      policy: deps.mcpPolicy,
+      onSkippedTool: (server, tool, reason) => runLogger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
+    }),
+  );
 
   let result: CommandResult = 'done';
   try {
@@ -112,7 +143,11 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
       return 'done';
     }
     const { definition, subgraphs } = prepared;
-    if (run.clamped) runLogger.warn({ asked: run.asked, ceiling: deps.runTimeoutCeilingMs }, 'the definition asks for a run timeout beyond the ceiling; using the ceiling');
+    if (run.clamped)
+      runLogger.warn(
+        { asked: run.asked, ceiling: deps.runTimeoutCeilingMs },
+        'the definition asks for a run timeout beyond the ceiling; using the ceiling',
+      );
     // Inside the run span's context, so every log line of the run carries its trace id.
     await context.with(trace.setSpan(delivery.parent, runSpan), async () => {
       const outcome: RunOutcome = await executeRun(
@@ -123,7 +158,9 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
           attempt: plan.attempt,
           worker: deps.workerId,
           ...(queued.data.start ? { start: queued.data.start } : {}),
-          ...(plan.action === 'resume' ? { resume: { reason: plan.reason, ...(plan.definitionVersion ? { definitionVersion: plan.definitionVersion } : {}) } } : {}),
+          ...(plan.action === 'resume'
+            ? { resume: { reason: plan.reason, ...(plan.definitionVersion ? { definitionVersion: plan.definitionVersion } : {}) } }
+            : {}),
         },
         {
           runId,
@@ -140,17 +177,29 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
           tools,
           tokens,
           clock: { now: () => new Date() },
-          ids: { spanId: () => randomBytes(8).toString('hex'), correlationId: () => randomBytes(6).toString('hex'), requestId: () => `req_${ulid()}` },
+          ids: {
+            spanId: () => randomBytes(8).toString('hex'),
+            correlationId: () => randomBytes(6).toString('hex'),
+            requestId: () => `req_${ulid()}`,
+          },
           signal: run.signal,
           ...(history ? { history } : {}),
           ...(delivery.drain ? { drain: delivery.drain } : {}),
           ...(deps.results ? { results: deps.results } : {}),
           ...(queued.data.cacheRuns ? { cacheRuns: queued.data.cacheRuns } : {}),
           maxSteps: deps.maxSteps,
-          reportRedacted: (correlationId, error) => runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
+          reportRedacted: (correlationId, error) =>
+            runLogger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
         },
       );
-      runLogger.info({ status: outcome.status, lastSeq: log.lastSeq, ...(plan.action === 'resume' ? { resumed: plan.reason, attempt: plan.attempt } : {}) }, outcome.status === 'awaiting' ? 'run waits for a person' : outcome.status === 'yielded' ? 'run handed back' : 'run finished');
+      runLogger.info(
+        {
+          status: outcome.status,
+          lastSeq: log.lastSeq,
+          ...(plan.action === 'resume' ? { resumed: plan.reason, attempt: plan.attempt } : {}),
+        },
+        outcome.status === 'awaiting' ? 'run waits for a person' : outcome.status === 'yielded' ? 'run handed back' : 'run finished',
+      );
       result = outcome.status === 'yielded' ? await requeue(deps, runId, log.lastSeq, runLogger) : 'done';
     });
     return result;
@@ -181,7 +230,12 @@ export async function executeRunCommand(deps: RunExecutorDeps, runId: string, de
 function prepareRun(definitionSource: unknown, queued: RunEventOf<'run.queued'>) {
   try {
     const definition = validateDefinition(definitionSource);
-    const subgraphs = new Map(Object.entries(queued.data.subgraphs ?? {}).map(([ref, { version, definition: sub }]) => [ref, { version, definition: validateDefinition(sub) }]));
+    const subgraphs = new Map(
+      Object.entries(queued.data.subgraphs ?? {}).map(([ref, { version, definition: sub }]) => [
+        ref,
+        { version, definition: validateDefinition(sub) },
+      ]),
+    );
     return { ok: true as const, definition, subgraphs };
   } catch (e) {
     if (!isSpindleError(e)) throw e;
@@ -207,7 +261,14 @@ async function requeue(deps: RunExecutorDeps, runId: string, yieldedSeq: number,
  * The run's abort signal: its timeout (the definition's `runTimeoutMs`, else the runner's
  * default, never beyond the ceiling) or the runner shutting down.
  */
-function runSignal(definition: unknown, deps: RunExecutorDeps, shutdown: AbortSignal, runId: string, logger: Logger, activeMsBefore: number) {
+function runSignal(
+  definition: unknown,
+  deps: RunExecutorDeps,
+  shutdown: AbortSignal,
+  runId: string,
+  logger: Logger,
+  activeMsBefore: number,
+) {
   const asked = (definition as { runTimeoutMs?: unknown })?.runTimeoutMs;
   const wanted = typeof asked === 'number' && asked > 0 ? asked : deps.runTimeoutMs;
   const timeoutMs = Math.min(wanted, deps.runTimeoutCeilingMs);
@@ -252,6 +313,8 @@ export async function failAbandonedRun(deps: RunExecutorDeps, runId: string, mes
   const { events, position } = await readRunLog(deps.bus, runId);
   const queued = events[0];
   if (!position || queued?.type !== 'run.queued' || events.some(isTerminalEvent)) return false;
-  await new RunLogWriter(deps.bus, runId, position, { retryForMs: 5_000 }).append(runEvent('run.failed', queued, { error: { code: 'internal', message }, durationMs: 0 }));
+  await new RunLogWriter(deps.bus, runId, position, { retryForMs: 5_000 }).append(
+    runEvent('run.failed', queued, { error: { code: 'internal', message }, durationMs: 0 }),
+  );
   return true;
 }

@@ -50,7 +50,10 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     shutdownGraceMs,
     maxAttempts: int('RUN_MAX_ATTEMPTS', 3, 1),
     workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
-    plugins: (env.SPINDLE_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    plugins: (env.SPINDLE_PLUGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     llm: llmConfigFromEnv(env),
     mcpAllow: env.SPINDLE_MCP_ALLOW ?? '',
     maxDeliver: int('RUNNER_MAX_DELIVER', 20, 2),

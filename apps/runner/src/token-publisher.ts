@@ -39,7 +39,14 @@ export class TokenPublisher implements TokenSink {
     clearTimeout(entry.timer);
     entry.timer = undefined;
     if (entry.text === '') return;
-    const message: TokenDelta = { runId: this.runId, nodeId: entry.nodeId, spanId, afterSeq: entry.afterSeq, index: entry.index++, delta: entry.text };
+    const message: TokenDelta = {
+      runId: this.runId,
+      nodeId: entry.nodeId,
+      spanId,
+      afterSeq: entry.afterSeq,
+      index: entry.index++,
+      delta: entry.text,
+    };
     entry.text = '';
     if (!this.nc.isClosed()) this.nc.publish(this.subject, JSON.stringify(message));
   }

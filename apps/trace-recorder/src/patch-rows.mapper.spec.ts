@@ -22,8 +22,26 @@ describe('runRowOf', () => {
   });
 
   it('repeats the stored identity of a run created earlier, with the patch on top', () => {
-    const stored = { run_id: 'r1', workflow: 'w', workflow_version: 2, status: 'queued', queued_at: new Date(0), root_span_id: 'root', last_seq: 1 };
-    expect(runRowOf(patch, stored)).toMatchObject({ run_id: 'r1', workflow: 'w', workflow_version: 2, queued_at: new Date(0), root_span_id: 'root', status: 'running', input_tokens: 1, last_seq: 4, error: null });
+    const stored = {
+      run_id: 'r1',
+      workflow: 'w',
+      workflow_version: 2,
+      status: 'queued',
+      queued_at: new Date(0),
+      root_span_id: 'root',
+      last_seq: 1,
+    };
+    expect(runRowOf(patch, stored)).toMatchObject({
+      run_id: 'r1',
+      workflow: 'w',
+      workflow_version: 2,
+      queued_at: new Date(0),
+      root_span_id: 'root',
+      status: 'running',
+      input_tokens: 1,
+      last_seq: 4,
+      error: null,
+    });
     expect(runRowOf({ ...patch, status: undefined }, stored)).toMatchObject({ status: 'queued' });
   });
 });

@@ -21,8 +21,18 @@ export interface StoredRunIdentity {
 export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined): Insertable<RunsTable> | undefined {
   const { creation } = patch;
   const identity = creation
-    ? { workflow: creation.workflow, workflow_version: creation.workflowVersion, queued_at: creation.queuedAt, root_span_id: creation.rootSpanId }
-    : stored && { workflow: stored.workflow, workflow_version: stored.workflow_version, queued_at: stored.queued_at, root_span_id: stored.root_span_id };
+    ? {
+        workflow: creation.workflow,
+        workflow_version: creation.workflowVersion,
+        queued_at: creation.queuedAt,
+        root_span_id: creation.rootSpanId,
+      }
+    : stored && {
+        workflow: stored.workflow,
+        workflow_version: stored.workflow_version,
+        queued_at: stored.queued_at,
+        root_span_id: stored.root_span_id,
+      };
   if (!identity) return undefined;
   return {
     run_id: patch.runId,

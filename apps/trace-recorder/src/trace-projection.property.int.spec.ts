@@ -1,5 +1,15 @@
 import { provisionStreams, type Bus } from '@spindle/bus';
-import { deliveryArb, messagesOf, newSettlement, referenceFold, runLogArbitrary, schedule, testNamespace, traceView, withRunId } from '@spindle/testing';
+import {
+  deliveryArb,
+  messagesOf,
+  newSettlement,
+  referenceFold,
+  runLogArbitrary,
+  schedule,
+  testNamespace,
+  traceView,
+  withRunId,
+} from '@spindle/testing';
 import type { TraceTables } from '@spindle/db';
 import { appliedSeq, progressTables, ProjectionRunner } from '@spindle/projection-kit';
 import fc from 'fast-check';

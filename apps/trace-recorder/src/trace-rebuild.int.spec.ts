@@ -6,7 +6,16 @@ import type { TraceTables } from '@spindle/db';
 import { TraceProjection } from './trace.projection';
 import { TraceRepository } from './trace.repository';
 import {
-  capturingLogger, completedRun, failedRun, openTraceSchema, queued, removeStreams, startRecorder, steppingClock, testBus, usage,
+  capturingLogger,
+  completedRun,
+  failedRun,
+  openTraceSchema,
+  queued,
+  removeStreams,
+  startRecorder,
+  steppingClock,
+  testBus,
+  usage,
 } from './trace-test.fixture';
 
 const RUNS: Record<string, RunEventDraft[]> = {

@@ -5,7 +5,17 @@ import { METRICS } from '@spindle/service-kit';
 import { testNamespace } from '@spindle/testing';
 import type { Registry } from 'prom-client';
 import {
-  capturingLogger, completedRun, eventually, failedRun, openTraceSchema, queued, removeStreams, startRecorder, steppingClock, testBus, usage,
+  capturingLogger,
+  completedRun,
+  eventually,
+  failedRun,
+  openTraceSchema,
+  queued,
+  removeStreams,
+  startRecorder,
+  steppingClock,
+  testBus,
+  usage,
 } from './trace-test.fixture';
 
 describe('trace recorder (Nest app on NATS and Postgres)', () => {
@@ -38,28 +48,81 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     expect(trace).toEqual({
       rollups: { byNode: { reply: { calls: 1, ...usage(30, 12) } }, byBranch: {} },
       run: {
-        runId: 'run-ok', workflow: { name: 'support', version: 1 }, status: 'completed',
-        queuedAt: '2025-03-01T10:00:01.000Z', startedAt: '2025-03-01T10:00:02.000Z', endedAt: '2025-03-01T10:00:07.000Z',
-        durationMs: 60, usage: usage(30, 12), error: null, lastSeq: 7, forkedFrom: null,
+        runId: 'run-ok',
+        workflow: { name: 'support', version: 1 },
+        status: 'completed',
+        queuedAt: '2025-03-01T10:00:01.000Z',
+        startedAt: '2025-03-01T10:00:02.000Z',
+        endedAt: '2025-03-01T10:00:07.000Z',
+        durationMs: 60,
+        usage: usage(30, 12),
+        error: null,
+        lastSeq: 7,
+        forkedFrom: null,
       },
       spans: [
         {
-          spanId: 'root', parentSpanId: null, nodeId: null, path: 'root', kind: 'run', nodeType: null, status: 'completed',
-          startedAt: '2025-03-01T10:00:01.000Z', endedAt: '2025-03-01T10:00:07.000Z', durationMs: 60,
-          input: { question: 'hi' }, output: { answer: 'hello' }, error: null, usage: null, model: null,
-          iteration: null, branchId: null, startSeq: 1, endSeq: 7,
+          spanId: 'root',
+          parentSpanId: null,
+          nodeId: null,
+          path: 'root',
+          kind: 'run',
+          nodeType: null,
+          status: 'completed',
+          startedAt: '2025-03-01T10:00:01.000Z',
+          endedAt: '2025-03-01T10:00:07.000Z',
+          durationMs: 60,
+          input: { question: 'hi' },
+          output: { answer: 'hello' },
+          error: null,
+          usage: null,
+          model: null,
+          iteration: null,
+          branchId: null,
+          startSeq: 1,
+          endSeq: 7,
         },
         {
-          spanId: 'span-reply', parentSpanId: 'root', nodeId: 'reply', path: 'root/reply', kind: 'node', nodeType: 'llm', status: 'completed',
-          startedAt: '2025-03-01T10:00:03.000Z', endedAt: '2025-03-01T10:00:06.000Z', durationMs: 50,
-          input: { prompt: 'say hi' }, output: { answer: 'hello' }, error: null, usage: null, model: null,
-          iteration: null, branchId: null, startSeq: 3, endSeq: 6,
+          spanId: 'span-reply',
+          parentSpanId: 'root',
+          nodeId: 'reply',
+          path: 'root/reply',
+          kind: 'node',
+          nodeType: 'llm',
+          status: 'completed',
+          startedAt: '2025-03-01T10:00:03.000Z',
+          endedAt: '2025-03-01T10:00:06.000Z',
+          durationMs: 50,
+          input: { prompt: 'say hi' },
+          output: { answer: 'hello' },
+          error: null,
+          usage: null,
+          model: null,
+          iteration: null,
+          branchId: null,
+          startSeq: 3,
+          endSeq: 6,
         },
         {
-          spanId: 'span-model', parentSpanId: 'span-reply', nodeId: 'reply', path: 'root/reply', kind: 'model', nodeType: null, status: 'completed',
-          startedAt: '2025-03-01T10:00:04.000Z', endedAt: '2025-03-01T10:00:05.000Z', durationMs: 40,
-          input: { prompt: 'say hi' }, output: { text: 'hello' }, error: null, usage: usage(30, 12), model: 'offline:echo',
-          iteration: null, branchId: null, startSeq: 4, endSeq: 5,
+          spanId: 'span-model',
+          parentSpanId: 'span-reply',
+          nodeId: 'reply',
+          path: 'root/reply',
+          kind: 'model',
+          nodeType: null,
+          status: 'completed',
+          startedAt: '2025-03-01T10:00:04.000Z',
+          endedAt: '2025-03-01T10:00:05.000Z',
+          durationMs: 40,
+          input: { prompt: 'say hi' },
+          output: { text: 'hello' },
+          error: null,
+          usage: usage(30, 12),
+          model: 'offline:echo',
+          iteration: null,
+          branchId: null,
+          startSeq: 4,
+          endSeq: 5,
         },
       ],
     });
@@ -69,7 +132,10 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     const lastSeq = await write('run-failed', failedRun());
     const { run } = await ask('getRun', { runId: 'run-failed', waitForSeq: lastSeq });
     expect(run).toMatchObject({
-      status: 'failed', durationMs: 7, usage: usage(0, 0), lastSeq: 5,
+      status: 'failed',
+      durationMs: 7,
+      usage: usage(0, 0),
+      lastSeq: 5,
       error: { code: 'function_failed', message: 'order 42 not found', nodeId: 'lookup' },
     });
   });
@@ -85,7 +151,10 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
   it('dead-letters bad JSON, a non-event and an event the database refuses, and applies the good ones', async () => {
     const subject = client.names.eventSubject('run-bad');
     await client.js.publish(subject, '{"runId": "run-bad", "seq": ');
-    await client.js.publish(subject, JSON.stringify({ runId: 'run-bad', seq: 1, type: 'run.queued', at: 'yesterday', spanId: 'root', path: 'root', data: {} }));
+    await client.js.publish(
+      subject,
+      JSON.stringify({ runId: 'run-bad', seq: 1, type: 'run.queued', at: 'yesterday', spanId: 'root', path: 'root', data: {} }),
+    );
     // Valid JSON and schema, but Postgres text cannot hold a NUL character.
     await client.js.publish(client.names.eventSubject('run-nul'), JSON.stringify({ ...queuedEvent('run-nul'), path: 'ro\u0000ot' }));
     const lastSeq = await write('run-after', completedRun());
@@ -101,16 +170,20 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
       });
     });
     const reasons = letters.map((m) => [m.header.get('Spindle-Dlq-Subject'), m.header.get('Spindle-Dlq-Reason')]);
-    expect(reasons).toEqual(expect.arrayContaining([
-      [subject, expect.stringMatching(/^invalid JSON: /)],
-      [subject, expect.stringMatching(/^not a run event: .*at: /)],
-      [client.names.eventSubject('run-nul'), expect.stringMatching(/^rejected by the database: /)],
-    ]));
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        [subject, expect.stringMatching(/^invalid JSON: /)],
+        [subject, expect.stringMatching(/^not a run event: .*at: /)],
+        [client.names.eventSubject('run-nul'), expect.stringMatching(/^rejected by the database: /)],
+      ]),
+    );
     expect(letters.map((m) => m.subject)).toEqual(Array(3).fill(client.names.deadLetterSubject('trace-recorder')));
-    expect(lines).toEqual(expect.arrayContaining([
-      expect.objectContaining({ level: 'warn', subject, reason: expect.stringMatching(/^invalid JSON: /) }),
-      expect.objectContaining({ level: 'warn', subject, reason: expect.stringMatching(/^not a run event: /) }),
-    ]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 'warn', subject, reason: expect.stringMatching(/^invalid JSON: /) }),
+        expect.objectContaining({ level: 'warn', subject, reason: expect.stringMatching(/^not a run event: /) }),
+      ]),
+    );
     expect(await ask('getRun', { runId: 'run-nul' })).toEqual({ run: null });
     // Settled, not waiting to be redelivered after the ack wait.
     await eventually(async () => {
@@ -128,7 +201,10 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     const { runs, nextCursor } = await ask('listRuns', { workflow: 'support', limit: 10 });
     expect(runs.map((r) => r.runId)).toContain('run-ok');
     expect(nextCursor).toBeNull();
-    await expect(ask('listRuns', { limit: 0 })).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('limit') });
+    await expect(ask('listRuns', { limit: 0 })).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('limit'),
+    });
     await expect(ask('getTrace', {})).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('runId') });
   });
 });

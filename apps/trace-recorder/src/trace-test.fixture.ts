@@ -9,11 +9,20 @@ export { eventually, removeStreams, testBus } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AppModule } from './app.module';
 
-export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd: 0 });
+export const usage = (inputTokens: number, outputTokens: number) => ({
+  inputTokens,
+  outputTokens,
+  totalTokens: inputTokens + outputTokens,
+  costUsd: 0,
+});
 const root = { spanId: 'root', path: 'root' };
 
 export function queued(workflow: string): RunEventDraft {
-  return { type: 'run.queued', ...root, data: { workflow: { name: workflow, version: 1 }, input: { question: 'hi' }, state: {}, definition: {} } };
+  return {
+    type: 'run.queued',
+    ...root,
+    data: { workflow: { name: workflow, version: 1 }, input: { question: 'hi' }, state: {}, definition: {} },
+  };
 }
 
 /** queued → started → node `reply` with one model call → completed (7 events). */
@@ -51,7 +60,11 @@ export function steppingClock(start = '2025-03-01T10:00:00.000Z'): () => Date {
 }
 
 /** The drafts as stored events: seq from `firstSeq`, `at` one second apart from `start`. */
-export function logged(runId: string, drafts: RunEventDraft[], opts: { firstSeq?: number; start?: string } = {}): Array<{ event: RunEvent; streamSeq: number }> {
+export function logged(
+  runId: string,
+  drafts: RunEventDraft[],
+  opts: { firstSeq?: number; start?: string } = {},
+): Array<{ event: RunEvent; streamSeq: number }> {
   const clock = steppingClock(opts.start);
   return drafts.map((draft, i) => {
     const seq = (opts.firstSeq ?? 1) + i;
@@ -67,13 +80,21 @@ export function openTraceSchema(namespace: string): Promise<{ db: Kysely<TraceTa
 
 export function testConfig(namespace: string) {
   const { natsUrl, databaseUrl } = testEnv();
-  return parseServiceConfig({ NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'warn' }, 'trace-recorder', 'TRACE_RECORDER_PORT', 0);
+  return parseServiceConfig(
+    { NATS_URL: natsUrl, DATABASE_URL: databaseUrl, SPINDLE_NAMESPACE: namespace, LOG_LEVEL: 'warn' },
+    'trace-recorder',
+    'TRACE_RECORDER_PORT',
+    0,
+  );
 }
 
 /** Log lines a test can read back, as parsed JSON objects. */
 export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
   const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger('trace-recorder', { level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+  const logger = createLogger('trace-recorder', {
+    level: 'warn',
+    destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+  });
   return { logger, lines };
 }
 
@@ -85,4 +106,3 @@ export async function startRecorder(namespace: string, logger?: Logger): Promise
   await app.init();
   return app;
 }
-

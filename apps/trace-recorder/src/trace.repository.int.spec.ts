@@ -22,7 +22,13 @@ describe('the trace projection and its reads against Postgres', () => {
   });
   afterAll(() => store.drop());
   const projection = new TraceProjection('trace-recorder');
-  const apply = (items: ReadonlyArray<{ event: RunEvent }>) => db.transaction().execute((trx) => projection.apply(trx, items.map((i) => i.event)));
+  const apply = (items: ReadonlyArray<{ event: RunEvent }>) =>
+    db.transaction().execute((trx) =>
+      projection.apply(
+        trx,
+        items.map((i) => i.event),
+      ),
+    );
   beforeEach(() => db.transaction().execute((trx) => projection.reset(trx)));
 
   const rowsOf = async (runId: string) => ({
@@ -35,22 +41,38 @@ describe('the trace projection and its reads against Postgres', () => {
     await apply(logged('r1', completedRun()));
     const trace = await repo.getTrace('r1');
     expect(trace?.run).toEqual({
-      runId: 'r1', workflow: { name: 'support', version: 1 }, status: 'completed',
-      queuedAt: '2025-03-01T10:00:01.000Z', startedAt: '2025-03-01T10:00:02.000Z', endedAt: '2025-03-01T10:00:07.000Z',
-      durationMs: 60, usage: usage(3, 2), error: null, lastSeq: 7, forkedFrom: null,
+      runId: 'r1',
+      workflow: { name: 'support', version: 1 },
+      status: 'completed',
+      queuedAt: '2025-03-01T10:00:01.000Z',
+      startedAt: '2025-03-01T10:00:02.000Z',
+      endedAt: '2025-03-01T10:00:07.000Z',
+      durationMs: 60,
+      usage: usage(3, 2),
+      error: null,
+      lastSeq: 7,
+      forkedFrom: null,
     });
     expect(trace?.spans.map((s) => [s.spanId, s.kind, s.status, s.startSeq, s.endSeq])).toEqual([
       ['root', 'run', 'completed', 1, 7],
       ['span-reply', 'node', 'completed', 3, 6],
       ['span-model', 'model', 'completed', 4, 5],
     ]);
-    expect(trace?.spans[2]).toMatchObject({ parentSpanId: 'span-reply', model: 'offline:echo', input: { prompt: 'say hi' }, output: { text: 'hello' }, usage: usage(3, 2), durationMs: 40 });
+    expect(trace?.spans[2]).toMatchObject({
+      parentSpanId: 'span-reply',
+      model: 'offline:echo',
+      input: { prompt: 'say hi' },
+      output: { text: 'hello' },
+      usage: usage(3, 2),
+      durationMs: 40,
+    });
     expect((await rowsOf('r1')).events).toHaveLength(7);
     expect(await repo.getTrace('nope')).toBeNull();
   });
 
   it('gives the same rows whether a log is folded at once or in consecutive pieces', async () => {
-    const log = (runId: string) => logged(runId, [...completedRun(), { type: 'custom', spanId: 'root', path: 'root', data: { note: 'after the end' } }]);
+    const log = (runId: string) =>
+      logged(runId, [...completedRun(), { type: 'custom', spanId: 'root', path: 'root', data: { note: 'after the end' } }]);
     await apply(log('whole'));
     const pieces = log('pieces');
     for (const part of [pieces.slice(0, 2), pieces.slice(2, 5), pieces.slice(5)]) await apply(part);

@@ -27,7 +27,9 @@ describe('listRunsQuery', () => {
 
   it('leaves out the filters and the cursor nobody asked for', () => {
     const query = listRunsQuery(db, { limit: 50 }).compile();
-    expect(query.sql).toBe('select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" order by "queued_at" desc, "run_id" desc limit $1');
+    expect(query.sql).toBe(
+      'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" order by "queued_at" desc, "run_id" desc limit $1',
+    );
   });
 });
 
@@ -41,7 +43,9 @@ describe('run cursor', () => {
   it.each(['', 'not-a-cursor', Buffer.from('["x","y"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')])(
     'refuses %j as a validation failure naming the cursor',
     (text) => {
-      expect(() => decodeRunCursor(text)).toThrow(expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'cursor' })] }));
+      expect(() => decodeRunCursor(text)).toThrow(
+        expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'cursor' })] }),
+      );
     },
   );
 });

@@ -22,12 +22,15 @@ export class TraceRepository {
 
   async getTrace(runId: string): Promise<RunTrace | null> {
     // One snapshot, so the spans are exactly those of the run's `lastSeq`.
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const run = await trx.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
-      if (!run) return null;
-      const spans = await trx.selectFrom('spans').selectAll().where('run_id', '=', runId).execute();
-      return assembleTrace(run, spans);
-    });
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const run = await trx.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
+        if (!run) return null;
+        const spans = await trx.selectFrom('spans').selectAll().where('run_id', '=', runId).execute();
+        return assembleTrace(run, spans);
+      });
   }
 
   /** Newest first; `nextCursor` is null on the last page. */
@@ -52,10 +55,12 @@ export function listRunsQuery(db: Kysely<TraceTables>, filter: RunListFilter) {
   if (status !== undefined) query = query.where('status', '=', status);
   if (cursor !== undefined) {
     const after = decodeRunCursor(cursor);
-    query = query.where((eb) => eb(eb.refTuple('queued_at', 'run_id'), '<', eb.tuple(sql<Date>`${after.queuedAt}::timestamptz`, after.runId)));
+    query = query.where((eb) =>
+      eb(eb.refTuple('queued_at', 'run_id'), '<', eb.tuple(sql<Date>`${after.queuedAt}::timestamptz`, after.runId)),
+    );
   }
-  return query.orderBy('queued_at', 'desc').orderBy('run_id', 'desc').limit(filter.limit + 1);
+  return query
+    .orderBy('queued_at', 'desc')
+    .orderBy('run_id', 'desc')
+    .limit(filter.limit + 1);
 }
-
-
-

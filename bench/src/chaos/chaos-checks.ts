@@ -51,7 +51,8 @@ export async function checkRun(bus: Bus, gatewayUrl: string, run: DrivenRun, cal
   if (outcome === 'unsettled') v.push('neither ended nor waiting');
   if (outcome === 'waiting' && run.answer) v.push('answered, yet still waiting');
   if (findings.foreignMessages !== 0) v.push(`${findings.foreignMessages} message(s) on its subject are not part of its log`);
-  if (failed && INFRASTRUCTURE_CODES.has(failed.data.error.code)) v.push(`failed with ${failed.data.error.code}: ${failed.data.error.message}`);
+  if (failed && INFRASTRUCTURE_CODES.has(failed.data.error.code))
+    v.push(`failed with ${failed.data.error.code}: ${failed.data.error.message}`);
   if (outcome === 'canceled' && !wasCanceledByDriver(events)) v.push('canceled, but not by the driver');
 
   const trace = await traceOf(gatewayUrl, run.runId, events.at(-1)?.seq ?? 0);
@@ -98,7 +99,8 @@ function modelCompletions(events: readonly RunEvent[]): Map<string, number[]> {
   for (const e of events) {
     if (e.type === 'model.started') {
       started.set(e.spanId, e);
-      const marker = markerOf(e.data.prompt) ?? markerOf(e.data.system) ?? e.data.messages?.map((m) => markerOf(String(m.content ?? ''))).find(Boolean);
+      const marker =
+        markerOf(e.data.prompt) ?? markerOf(e.data.system) ?? e.data.messages?.map((m) => markerOf(String(m.content ?? ''))).find(Boolean);
       if (marker && e.parentSpanId && !markerByNode.has(e.parentSpanId)) markerByNode.set(e.parentSpanId, marker);
     } else if (e.type === 'model.completed') {
       const start = started.get(e.spanId);
@@ -127,7 +129,9 @@ async function traceOf(gatewayUrl: string, runId: string, lastSeq: number): Prom
 
 /** JSON with keys sorted, so two texts differ only where the values do. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
 }
 
 /** Where two JSON texts first differ, with a little context. */

@@ -32,7 +32,11 @@ export class ChaosDriver {
   private stopped = false;
   private loop?: Promise<void>;
 
-  constructor(private readonly gatewayUrl: string, private readonly bus: Bus, private readonly opts: { total: number; concurrency: number; seed: string }) {}
+  constructor(
+    private readonly gatewayUrl: string,
+    private readonly bus: Bus,
+    private readonly opts: { total: number; concurrency: number; seed: string },
+  ) {}
 
   start(): void {
     this.loop = this.drive();
@@ -78,7 +82,16 @@ export class ChaosDriver {
     const tag = `${this.opts.seed}-${i}`;
     const res = await this.call('POST', `/v1/workflows/${workflow}/runs`, { input: { tag } }, { 'idempotency-key': tag });
     const { runId } = (await res.json()) as { runId: string };
-    this.runs.set(runId, { runId, workflow, tag, startedAt: Date.now(), answer: workflow === 'chaos-review' && i % 3 !== 0, answered: false, cancel: workflow === 'chaos-chain' && i % 4 === 0, settled: false });
+    this.runs.set(runId, {
+      runId,
+      workflow,
+      tag,
+      startedAt: Date.now(),
+      answer: workflow === 'chaos-review' && i % 3 !== 0,
+      answered: false,
+      cancel: workflow === 'chaos-chain' && i % 4 === 0,
+      settled: false,
+    });
   }
 
   /** One pass over unsettled runs: cancel, answer, fork, and mark what has settled. */
@@ -89,7 +102,13 @@ export class ChaosDriver {
       if (isTerminalEvent(last.event)) {
         run.settled = true;
         // Every other chain run that completes is forked from its first checkpoint.
-        if (last.event.type === 'run.completed' && run.workflow === 'chaos-chain' && !run.forkOf && Number(run.tag.split('-').at(-1)) % 10 === 5) await this.fork(run);
+        if (
+          last.event.type === 'run.completed' &&
+          run.workflow === 'chaos-chain' &&
+          !run.forkOf &&
+          Number(run.tag.split('-').at(-1)) % 10 === 5
+        )
+          await this.fork(run);
         continue;
       }
       if (run.cancel && Date.now() - run.startedAt > 300) {
@@ -109,19 +128,46 @@ export class ChaosDriver {
     const { requests } = (await res.json()) as { requests: Array<{ requestId: string; status: string }> };
     const open = requests.find((r) => r.status === 'pending');
     if (!open) return;
-    const answered = await this.call('POST', `/v1/runs/${run.runId}/requests/${open.requestId}/respond`, { approved: true, respondedBy: 'chaos' }, {}, [409]);
+    const answered = await this.call(
+      'POST',
+      `/v1/runs/${run.runId}/requests/${open.requestId}/respond`,
+      { approved: true, respondedBy: 'chaos' },
+      {},
+      [409],
+    );
     if (answered.status < 300) run.answered = true;
   }
 
   private async fork(source: DrivenRun): Promise<void> {
     const tag = `${source.tag}-fork`;
-    const res = await this.call('POST', `/v1/runs/${source.runId}/fork`, { checkpointId: 'cp-1', state: { input: { tag } } }, { 'idempotency-key': tag });
+    const res = await this.call(
+      'POST',
+      `/v1/runs/${source.runId}/fork`,
+      { checkpointId: 'cp-1', state: { input: { tag } } },
+      { 'idempotency-key': tag },
+    );
     const { runId } = (await res.json()) as { runId: string };
-    this.runs.set(runId, { runId, workflow: source.workflow, tag, startedAt: Date.now(), answer: false, answered: false, cancel: false, forkOf: source.runId, settled: false });
+    this.runs.set(runId, {
+      runId,
+      workflow: source.workflow,
+      tag,
+      startedAt: Date.now(),
+      answer: false,
+      answered: false,
+      cancel: false,
+      forkOf: source.runId,
+      settled: false,
+    });
   }
 
   /** An HTTP call that waits out a gateway restart (connection refused, 503), bounded. */
-  private async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, accept: number[] = []): Promise<Response> {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    accept: number[] = [],
+  ): Promise<Response> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {

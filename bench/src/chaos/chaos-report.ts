@@ -16,13 +16,34 @@ export function renderReport(
   run: { runs: number; modelCalls: number; short: boolean; postgres: boolean },
   fuzz: Record<string, Record<string, unknown>> = {},
 ) {
-  const header = ['killed (SIGKILL)', 'runs in flight', 'their outcomes', 'lost / duplicated events', 'repeated model calls', 'calls after completion', 'violations', 'ready again (s)'];
+  const header = [
+    'killed (SIGKILL)',
+    'runs in flight',
+    'their outcomes',
+    'lost / duplicated events',
+    'repeated model calls',
+    'calls after completion',
+    'violations',
+    'ready again (s)',
+  ];
   const row = (label: string, runIds: readonly string[], recovery: string) => {
     const of = runIds.map((id) => findings.get(id)).filter((f): f is RunFindings => f !== undefined);
-    const outcomes = OUTCOMES.map((o) => [o, of.filter((f) => f.outcome === o).length] as const).filter(([, n]) => n > 0).map(([o, n]) => `${n} ${o}`).join(', ');
+    const outcomes = OUTCOMES.map((o) => [o, of.filter((f) => f.outcome === o).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([o, n]) => `${n} ${o}`)
+      .join(', ');
     const lost = of.filter((f) => f.outcome === 'unsettled').length;
     const duplicated = of.reduce((n, f) => n + f.foreignMessages, 0);
-    return [label, String(of.length), outcomes || '-', `${lost} / ${duplicated}`, String(of.reduce((n, f) => n + f.repeatedCalls, 0)), String(of.reduce((n, f) => n + f.callsAfterCompletion, 0)), String(of.reduce((n, f) => n + f.violations.length, 0)), recovery];
+    return [
+      label,
+      String(of.length),
+      outcomes || '-',
+      `${lost} / ${duplicated}`,
+      String(of.reduce((n, f) => n + f.repeatedCalls, 0)),
+      String(of.reduce((n, f) => n + f.callsAfterCompletion, 0)),
+      String(of.reduce((n, f) => n + f.violations.length, 0)),
+      recovery,
+    ];
   };
   const rows = [
     ...results.map((r) => row(r.target, r.inFlight, r.target === 'postgres' && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1))),
@@ -64,7 +85,9 @@ export function renderReport(
  * answer below 500 and every refusal problem+json with a code, or the test would have failed.
  */
 function fuzzSection(fuzz: Record<string, Record<string, unknown>>): string[] {
-  const names = Object.keys(fuzz).filter((n) => n.includes('fuzz')).sort();
+  const names = Object.keys(fuzz)
+    .filter((n) => n.includes('fuzz'))
+    .sort();
   if (names.length === 0) return [];
   return [
     '## Fuzzing (the last `npm test`)',

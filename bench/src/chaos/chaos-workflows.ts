@@ -6,13 +6,23 @@ import type { FakeOpenAIReply } from '@spindle/testing';
  * the model span of the log that recorded it.
  */
 const MODEL = 'compatible:chaos';
-const ask = (id: string, step: string, extra: Record<string, unknown> = {}) => ({ id, type: 'llm', model: MODEL, prompt: `[chaos:{{input.tag}}:${step}] ${step}?`, output_key: id, ...extra });
+const ask = (id: string, step: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'llm',
+  model: MODEL,
+  prompt: `[chaos:{{input.tag}}:${step}] ${step}?`,
+  output_key: id,
+  ...extra,
+});
 
 export const chaosWorkflows: Record<string, unknown> = {
   'chaos-chain': {
     kind: 'graph',
     nodes: [ask('plan', 'plan'), ask('draft', 'draft'), ask('polish', 'polish')],
-    edges: [{ from: 'plan', to: 'draft' }, { from: 'draft', to: 'polish' }],
+    edges: [
+      { from: 'plan', to: 'draft' },
+      { from: 'draft', to: 'polish' },
+    ],
   },
   'chaos-fork': {
     kind: 'graph',
@@ -31,12 +41,29 @@ export const chaosWorkflows: Record<string, unknown> = {
   },
   'chaos-agent': {
     kind: 'graph',
-    nodes: [{ id: 'solver', type: 'agent', model: MODEL, instructions: '[chaos:{{input.tag}}:solver] Use the calculator.', prompt: 'What is 2 + 3?', tools: ['calculator'], max_turns: 4 }],
+    nodes: [
+      {
+        id: 'solver',
+        type: 'agent',
+        model: MODEL,
+        instructions: '[chaos:{{input.tag}}:solver] Use the calculator.',
+        prompt: 'What is 2 + 3?',
+        tools: ['calculator'],
+        max_turns: 4,
+      },
+    ],
   },
   'chaos-review': {
     kind: 'graph',
-    nodes: [ask('proposal', 'proposal'), { id: 'review', type: 'human', prompt: 'Ship {{proposal}}?' }, { id: 'ship', type: 'set', values: { shipped: true } }],
-    edges: [{ from: 'proposal', to: 'review' }, { from: 'review', to: 'ship' }],
+    nodes: [
+      ask('proposal', 'proposal'),
+      { id: 'review', type: 'human', prompt: 'Ship {{proposal}}?' },
+      { id: 'ship', type: 'set', values: { shipped: true } },
+    ],
+    edges: [
+      { from: 'proposal', to: 'review' },
+      { from: 'review', to: 'ship' },
+    ],
   },
   'chaos-loop': {
     kind: 'graph',
@@ -45,7 +72,13 @@ export const chaosWorkflows: Record<string, unknown> = {
         id: 'rounds',
         type: 'loop',
         max_steps: 3,
-        body: { nodes: [{ id: 'count', type: 'function', function: 'increment', args: { key: 'round_no' } }, ask('round', 'round-{{round_no}}', { output_key: 'last_round' })], edges: [{ from: 'count', to: 'round' }] },
+        body: {
+          nodes: [
+            { id: 'count', type: 'function', function: 'increment', args: { key: 'round_no' } },
+            ask('round', 'round-{{round_no}}', { output_key: 'last_round' }),
+          ],
+          edges: [{ from: 'count', to: 'round' }],
+        },
       },
     ],
   },
@@ -71,9 +104,10 @@ export function chaosProvider(calls: ProviderCall[], latencyMs: [number, number]
     const marker = messages.map((m) => textOf(m.content).match(MARKER)?.[1]).find(Boolean) ?? 'unmarked';
     const turn = messages.filter((m) => m.role !== 'system').length;
     calls.push({ key: `${marker}#${turn}`, at: Date.now() });
-    const delayMs = latencyMs[0] + (n++ * 37) % Math.max(1, latencyMs[1] - latencyMs[0]);
+    const delayMs = latencyMs[0] + ((n++ * 37) % Math.max(1, latencyMs[1] - latencyMs[0]));
     const answered = messages.some((m) => m.role === 'tool');
-    if (request.tools?.length && !answered) return { text: '', toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 3' } }], delayMs };
+    if (request.tools?.length && !answered)
+      return { text: '', toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 3' } }], delayMs };
     return { text: `done ${marker}`, delayMs };
   };
 }

@@ -23,7 +23,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'spindle-pg-'));
   const data = join(dir, 'data');
   const port = await freePort();
-  const run = (cmd: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
+  const run = (cmd: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]) as [string, string[]];
   try {
     if (asRoot) chownSync(dir, uid('postgres'), gid('postgres'));
     execFileSync(...run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']), { stdio: 'ignore' });
@@ -48,7 +49,18 @@ export async function startOwnPostgres(): Promise<OwnPostgres | undefined> {
     },
     async start() {
       if (child) return;
-      const [cmd, args] = run(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off']);
+      const [cmd, args] = run(join(bin, 'postgres'), [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+      ]);
       child = spawn(cmd, args, { stdio: 'ignore' });
       await untilAccepting(port, child);
     },

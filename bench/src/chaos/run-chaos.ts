@@ -2,7 +2,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { natsAuthorizationConfig, type SpindleService } from '@spindle/bus';
 import { busNames } from '@spindle/contracts';
-import { recordedFigures, startNatsServer, startStack, stopProcess, testEnv, testNamespace, type NatsServerProcess, type ServiceProcess, type Stack } from '@spindle/testing';
+import {
+  recordedFigures,
+  startNatsServer,
+  startStack,
+  stopProcess,
+  testEnv,
+  testNamespace,
+  type NatsServerProcess,
+  type ServiceProcess,
+  type Stack,
+} from '@spindle/testing';
 import { callsByKey, checkRun, type RunFindings } from './chaos-checks';
 import { ChaosDriver } from './chaos-driver';
 import { renderReport, type TargetResult } from './chaos-report';
@@ -21,16 +31,27 @@ const short = process.argv.includes('--short');
 const ROOT = join(__dirname, '../../..');
 
 type Target = 'runner' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres';
-const TARGETS: Target[] = short ? ['runner', 'trace-recorder', 'nats-server', 'gateway'] : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres'];
+const TARGETS: Target[] = short
+  ? ['runner', 'trace-recorder', 'nats-server', 'gateway']
+  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres'];
 
 async function main() {
   const namespace = testNamespace('chaos');
   const names = busNames(namespace);
   const password = (service: string) => `chaos-${service}-secret`;
-  const nats = await startNatsServer({ config: natsAuthorizationConfig(names, (s) => JSON.stringify(password(s)), [{ user: 'chaos-driver', password: JSON.stringify(password('driver')) }]) });
+  const nats = await startNatsServer({
+    config: natsAuthorizationConfig(names, (s) => JSON.stringify(password(s)), [
+      { user: 'chaos-driver', password: JSON.stringify(password('driver')) },
+    ]),
+  });
   const postgres = short ? undefined : await startOwnPostgres();
   const calls: ProviderCall[] = [];
-  const runnerEnv = { SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'), RUNNER_ACK_WAIT_MS: '5000', RUNNER_CONCURRENCY: '8', SPINDLE_BUS_RETRY_MS: '120000' };
+  const runnerEnv = {
+    SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'),
+    RUNNER_ACK_WAIT_MS: '5000',
+    RUNNER_CONCURRENCY: '8',
+    SPINDLE_BUS_RETRY_MS: '120000',
+  };
   const stack = await startStack({
     namespace,
     runners: 2,
@@ -58,12 +79,19 @@ async function main() {
     }
     await driver.stopStarting();
     const settled = await driver.settle(short ? 90_000 : 150_000);
-    console.log(`chaos: ${driver.startedCount} runs; ${settled ? 'all settled' : 'some never settled'}; ${calls.length} model calls at the provider`);
+    console.log(
+      `chaos: ${driver.startedCount} runs; ${settled ? 'all settled' : 'some never settled'}; ${calls.length} model calls at the provider`,
+    );
 
     const byKey = callsByKey(calls);
     const findings = new Map<string, RunFindings>();
     for (const run of driver.runs.values()) findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, run, byKey));
-    const report = renderReport(results, findings, { runs: driver.startedCount, modelCalls: calls.length, short, postgres: Boolean(postgres) }, recordedFigures());
+    const report = renderReport(
+      results,
+      findings,
+      { runs: driver.startedCount, modelCalls: calls.length, short, postgres: Boolean(postgres) },
+      recordedFigures(),
+    );
     console.log(`\n${report.table}`);
     const violations = [...findings.values()].flatMap((f) => f.violations.map((v) => `${f.runId}: ${v}`));
     for (const v of violations.slice(0, 50)) console.error(`chaos: VIOLATION ${v}`);
@@ -79,7 +107,13 @@ async function main() {
 }
 
 /** SIGKILL, a pause, a start; answers how long until every service reports ready again. */
-async function killAndRestart(target: Target, stack: Stack, nats: NatsServerProcess, postgres: OwnPostgres | undefined, runnerEnv: Record<string, string>): Promise<number> {
+async function killAndRestart(
+  target: Target,
+  stack: Stack,
+  nats: NatsServerProcess,
+  postgres: OwnPostgres | undefined,
+  runnerEnv: Record<string, string>,
+): Promise<number> {
   if (target === 'nats-server') {
     await nats.kill();
     await pause();
@@ -95,7 +129,10 @@ async function killAndRestart(target: Target, stack: Stack, nats: NatsServerProc
     await stopProcess(victim.child, 'SIGKILL');
     stack.processes.splice(stack.processes.indexOf(victim), 1);
     await pause();
-    const restarted = stack.startService(target, target === 'gateway' ? { PORT: String(victim.port) } : target === 'runner' ? runnerEnv : {});
+    const restarted = stack.startService(
+      target,
+      target === 'gateway' ? { PORT: String(victim.port) } : target === 'runner' ? runnerEnv : {},
+    );
     const began = Date.now();
     await restarted;
     await allReady(stack.processes);
@@ -109,11 +146,27 @@ async function killAndRestart(target: Target, stack: Stack, nats: NatsServerProc
 /** Every service reports ready, and a read through the gateway, NATS, the recorder and Postgres answers. */
 async function allReady(processes: readonly ServiceProcess[]): Promise<void> {
   const gateway = processes.find((p) => p.name === 'gateway');
-  await until(async () => {
-    const states = await Promise.all(processes.map((p) => fetch(`http://127.0.0.1:${p.port}/readyz`).then((r) => r.status === 200, () => false)));
-    const reads = gateway ? await fetch(`http://127.0.0.1:${gateway.port}/v1/runs?limit=1`).then((r) => r.status === 200, () => false) : true;
-    return states.every(Boolean) && reads;
-  }, 120_000, 100);
+  await until(
+    async () => {
+      const states = await Promise.all(
+        processes.map((p) =>
+          fetch(`http://127.0.0.1:${p.port}/readyz`).then(
+            (r) => r.status === 200,
+            () => false,
+          ),
+        ),
+      );
+      const reads = gateway
+        ? await fetch(`http://127.0.0.1:${gateway.port}/v1/runs?limit=1`).then(
+            (r) => r.status === 200,
+            () => false,
+          )
+        : true;
+      return states.every(Boolean) && reads;
+    },
+    120_000,
+    100,
+  );
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, pollMs = 200): Promise<void> {
@@ -129,7 +182,11 @@ function pause(): Promise<void> {
 }
 
 async function put(gatewayUrl: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${gatewayUrl}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${gatewayUrl}${path}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`);
 }
 

@@ -45,7 +45,10 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     async close() {
       if (nc.isClosed()) return;
       // Draining needs the server; a connection that cannot reach it is closed instead of waiting.
-      const drained = nc.drain().then(() => true, () => false);
+      const drained = nc.drain().then(
+        () => true,
+        () => false,
+      );
       const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), opts.closeTimeoutMs ?? 3_000).unref());
       if (!(await Promise.race([drained, timedOut]))) await nc.close().catch(() => undefined);
     },

@@ -1,6 +1,14 @@
 import { SpindleError } from '@spindle/contracts';
 
-const TRANSIENT = new Set(['TimeoutError', 'NoRespondersError', 'ConnectionError', 'ClosedConnectionError', 'DrainingConnectionError', 'RequestError', 'JetStreamNotEnabled']);
+const TRANSIENT = new Set([
+  'TimeoutError',
+  'NoRespondersError',
+  'ConnectionError',
+  'ClosedConnectionError',
+  'DrainingConnectionError',
+  'RequestError',
+  'JetStreamNotEnabled',
+]);
 
 /**
  * NATS did not answer (down, restarting, JetStream recovering, this connection closing): the
@@ -13,7 +21,10 @@ export function isBusFault(e: unknown): boolean {
   // JetStream answers 503 while it has no leader for the stream (restart, recovery).
   if (err?.name === 'JetStreamApiError' && err.status === 503) return true;
   if (err?.name === 'JetStreamStatusError' && (err.code === 503 || err.code === 408)) return true;
-  return typeof err?.message === 'string' && /\b(timeout|timed out|no responders|disconnect|connection closed|connection draining)\b/i.test(err.message);
+  return (
+    typeof err?.message === 'string' &&
+    /\b(timeout|timed out|no responders|disconnect|connection closed|connection draining)\b/i.test(err.message)
+  );
 }
 
 /** The error as callers classify it: a bus fault becomes `bus_unavailable`, anything else stays. */

@@ -22,9 +22,17 @@ export async function deadLetterStored(bus: Bus, service: string, stream: string
   await bus.jsm.streams.deleteMessage(stream, stored.seq, false);
 }
 
-async function publishDeadLetter(bus: Bus, service: string, from: { subject: string; data: Uint8Array; stream: string; seq: number }, why: string): Promise<void> {
+async function publishDeadLetter(
+  bus: Bus,
+  service: string,
+  from: { subject: string; data: Uint8Array; stream: string; seq: number },
+  why: string,
+): Promise<void> {
   // Header values are one line of text.
-  const reason = why.replace(/[\r\n\t]+/g, ' ').replace(/\s{2,}/g, ' ').slice(0, 1_000);
+  const reason = why
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\s{2,}/g, ' ')
+    .slice(0, 1_000);
   const h = natsHeaders();
   h.set('Spindle-Dlq-Reason', reason);
   h.set('Spindle-Dlq-Subject', from.subject);

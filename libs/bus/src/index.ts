@@ -20,6 +20,12 @@ export type { QueryHandlers } from './query-rpc';
 export { publishRunCommand } from './run-commands.publisher';
 export { DEFAULT_MAX_EVENT_BYTES, encodeEvent, resolvePayload, openPayloadStore } from './run-payloads';
 export { appendToWaitingRun } from './run-answers';
-export { natsPermissions, natsAuthorizationConfig, natsAuthorizationFile, natsPasswordVariable, SPINDLE_SERVICES } from './nats-permissions';
+export {
+  natsPermissions,
+  natsAuthorizationConfig,
+  natsAuthorizationFile,
+  natsPasswordVariable,
+  SPINDLE_SERVICES,
+} from './nats-permissions';
 export type { SpindleService, SubjectPermissions } from './nats-permissions';
 export { parseMessageJson } from './message-json';

@@ -30,9 +30,11 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
     await nats?.stop();
   });
 
-  it('refuses a connection without credentials, or with another service\'s password', async () => {
+  it("refuses a connection without credentials, or with another service's password", async () => {
     await expect(connectBus({ url: nats.url, namespace, name: 'nobody', connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization|auth/i);
-    await expect(connectBus({ url: nats.url, namespace, name: 'impostor', auth: { user: 'runner', pass: 'secret-gateway' }, connectTimeoutMs: 2_000 })).rejects.toThrow(/authorization|auth/i);
+    await expect(
+      connectBus({ url: nats.url, namespace, name: 'impostor', auth: { user: 'runner', pass: 'secret-gateway' }, connectTimeoutMs: 2_000 }),
+    ).rejects.toThrow(/authorization|auth/i);
   });
 
   it('lets the runner, the gateway and the approval service append to a run log, and no read model', async () => {
@@ -44,7 +46,9 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
     }
     for (const service of ['trace-recorder', 'checkpoint'] as const) {
       const { position } = await readRunLog(as(service), 'run-perm');
-      await expect(new RunLogWriter(as(service), 'run-perm', position!, { retryForMs: 0, attemptTimeoutMs: 1_000 }).append(custom(9))).rejects.toThrow(/permission/i);
+      await expect(
+        new RunLogWriter(as(service), 'run-perm', position!, { retryForMs: 0, attemptTimeoutMs: 1_000 }).append(custom(9)),
+      ).rejects.toThrow(/permission/i);
     }
     expect((await readRunLog(as('checkpoint'), 'run-perm')).events.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 2 }]);
   });
@@ -55,7 +59,9 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
     expect(await query(as('gateway'), 'trace', 'ping', {})).toEqual({ pong: true });
     // The checkpoint service may not answer trace queries: its subscription is refused.
     const impostor = serveQueries(as('checkpoint'), 'trace', { ping: async () => ({ pong: 'forged' }) }, () => undefined);
-    await as('checkpoint').nc.flush().catch(() => undefined);
+    await as('checkpoint')
+      .nc.flush()
+      .catch(() => undefined);
     for (let i = 0; i < 5; i++) expect(await query(as('gateway'), 'trace', 'ping', {})).toEqual({ pong: true });
     for (const s of [...subs, ...impostor]) s.unsubscribe();
   });

@@ -26,7 +26,13 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
   // reads single messages, and keeps payloads and large query replies in the object store.
   const jetstream = [
     '$JS.API.INFO',
-    ...streams.flatMap((s) => [`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.CREATE.${s}`, `$JS.API.STREAM.UPDATE.${s}`, `$JS.API.STREAM.MSG.GET.${s}`, `$JS.API.DIRECT.GET.${s}`]),
+    ...streams.flatMap((s) => [
+      `$JS.API.STREAM.INFO.${s}`,
+      `$JS.API.STREAM.CREATE.${s}`,
+      `$JS.API.STREAM.UPDATE.${s}`,
+      `$JS.API.STREAM.MSG.GET.${s}`,
+      `$JS.API.DIRECT.GET.${s}`,
+    ]),
     // Consumers read and acknowledge; none of their operations changes what a stream holds.
     '$JS.API.CONSUMER.>',
     '$JS.ACK.>',
@@ -43,15 +49,28 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
     },
     runner: {
       publish: [
-        ...jetstream, replies, events, `${ns}run.tok.*`, commands, names.deadLetterSubject('runner'), query('checkpoint'),
+        ...jetstream,
+        replies,
+        events,
+        `${ns}run.tok.*`,
+        commands,
+        names.deadLetterSubject('runner'),
+        query('checkpoint'),
         // A command out of deliveries moves to the dead-letter stream and leaves the work queue.
         `$JS.API.STREAM.MSG.DELETE.${names.commandsStream}`,
       ],
-      subscribe: [replies, `${ns}run.ctl.*`, `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.commandsStream}.${names.durables.runners}`],
+      subscribe: [
+        replies,
+        `${ns}run.ctl.*`,
+        `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.commandsStream}.${names.durables.runners}`,
+      ],
     },
     'trace-recorder': { publish: [...jetstream, replies, names.deadLetterSubject('trace-recorder')], subscribe: [replies, query('trace')] },
     checkpoint: { publish: [...jetstream, replies, names.deadLetterSubject('checkpoint')], subscribe: [replies, query('checkpoint')] },
-    approval: { publish: [...jetstream, replies, events, commands, names.deadLetterSubject('approval')], subscribe: [replies, query('approval')] },
+    approval: {
+      publish: [...jetstream, replies, events, commands, names.deadLetterSubject('approval')],
+      subscribe: [replies, query('approval')],
+    },
   };
 }
 
@@ -60,12 +79,17 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
  * permissions. `password(service)` is written as given, so it may be a literal (tests) or a
  * `$VARIABLE` the server reads from its environment (deployments).
  */
-export function natsAuthorizationConfig(names: BusNames, password: (service: SpindleService) => string, operators: ReadonlyArray<{ user: string; password: string }> = []): string {
+export function natsAuthorizationConfig(
+  names: BusNames,
+  password: (service: SpindleService) => string,
+  operators: ReadonlyArray<{ user: string; password: string }> = [],
+): string {
   const permissions = natsPermissions(names);
   const list = (subjects: readonly string[]) => `[${subjects.map((s) => JSON.stringify(s)).join(', ')}]`;
   const users = SPINDLE_SERVICES.map((service) => {
     const p = permissions[service];
-    return `    { user: ${JSON.stringify(service)}, password: ${password(service)},\n      permissions: { publish: { allow: ${list(p.publish)} }, subscribe: { allow: ${list(p.subscribe)} } } }`;
+    const allowed = `permissions: { publish: { allow: ${list(p.publish)} }, subscribe: { allow: ${list(p.subscribe)} } }`;
+    return `    { user: ${JSON.stringify(service)}, password: ${password(service)},\n      ${allowed} }`;
   });
   // People and tools with every permission (an operator's shell, a test driver): none in deployments.
   const admins = operators.map((o) => `    { user: ${JSON.stringify(o.user)}, password: ${o.password} }`);

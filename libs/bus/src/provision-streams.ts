@@ -25,8 +25,18 @@ export async function provisionStreams(bus: Bus, opts: StreamProvisioning = { re
     // The log is the source of truth: never drop old runs to make room.
     discard: DiscardPolicy.New,
   });
-  await ensureStream(bus, { ...common, name: names.commandsStream, subjects: [names.commandsWildcard], retention: RetentionPolicy.Workqueue });
-  await ensureStream(bus, { ...common, name: names.deadLetterStream, subjects: [names.deadLetterSubject('*')], retention: RetentionPolicy.Limits });
+  await ensureStream(bus, {
+    ...common,
+    name: names.commandsStream,
+    subjects: [names.commandsWildcard],
+    retention: RetentionPolicy.Workqueue,
+  });
+  await ensureStream(bus, {
+    ...common,
+    name: names.deadLetterStream,
+    subjects: [names.deadLetterSubject('*')],
+    retention: RetentionPolicy.Limits,
+  });
   await openPayloadStore(bus, opts.replicas);
 }
 

@@ -24,7 +24,10 @@ export function serveQueries(bus: Bus, service: QueryService, handlers: QueryHan
             reply = { ok: true, result: await handler(payload.value) };
           } catch (e) {
             if (!isSpindleError(e)) onError(e);
-            reply = { ok: false, error: isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: 'query failed' } };
+            reply = {
+              ok: false,
+              error: isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: 'query failed' },
+            };
           }
           msg.respond(await fitReply(bus, JSON.stringify(reply)));
         })().catch((e) => {

@@ -17,7 +17,11 @@ export interface WaitingRun {
  * (another answer, a cancel), the log is read again and `decide` asked again, so two answers
  * never both land on a stale view.
  */
-export async function appendToWaitingRun(bus: Bus, runId: string, decide: (events: RunEvent[]) => RunEventDraft | undefined): Promise<{ seq: number; appended: boolean; events: RunEvent[] }> {
+export async function appendToWaitingRun(
+  bus: Bus,
+  runId: string,
+  decide: (events: RunEvent[]) => RunEventDraft | undefined,
+): Promise<{ seq: number; appended: boolean; events: RunEvent[] }> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { events, position } = await readRunLog(bus, runId);
     if (!position) throw new SpindleError('run_not_found', `no run with id "${runId}"`);

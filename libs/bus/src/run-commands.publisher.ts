@@ -7,8 +7,17 @@ import { retryBusFaults, type BusRetry } from './bus-faults';
  * Queues a command for the runners. The message id makes a repeated publish a no-op, so a
  * publish NATS did not acknowledge is retried until it is (or `bus_unavailable`).
  */
-export async function publishRunCommand(bus: Bus, command: RunCommand, headers: MsgHdrs = natsHeaders(), retry: BusRetry = { retryForMs: 10_000 }): Promise<void> {
+export async function publishRunCommand(
+  bus: Bus,
+  command: RunCommand,
+  headers: MsgHdrs = natsHeaders(),
+  retry: BusRetry = { retryForMs: 10_000 },
+): Promise<void> {
   const valid = runCommandSchema.parse(command);
   const msgID = valid.type === 'run.resume' ? `${valid.runId}:resume:${valid.afterSeq}` : `${valid.runId}:${valid.type}`;
-  await retryBusFaults(`queuing ${valid.type} for run ${valid.runId}`, () => bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID, headers, timeout: 5_000 }), retry);
+  await retryBusFaults(
+    `queuing ${valid.type} for run ${valid.runId}`,
+    () => bus.js.publish(bus.names.startCommand, JSON.stringify(valid), { msgID, headers, timeout: 5_000 }),
+    retry,
+  );
 }

@@ -7,14 +7,22 @@ import { lastEventOf, readRunLog } from './run-log.reader';
 import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
 
 const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', path: 'root', data: { n } });
-const completed: RunEventDraft = { type: 'run.completed', spanId: 'root', path: 'root', data: { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } } };
+const completed: RunEventDraft = {
+  type: 'run.completed',
+  spanId: 'root',
+  path: 'root',
+  data: { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } },
+};
 
 /** Messages on a run's subject that a writer did not put there: what every reader and writer does with them. */
 describe('a run log with messages that are not part of it', () => {
   let bus: Bus;
   const publishRaw = (runId: string, body: unknown, msgID?: string) => {
     const h = natsHeaders();
-    return bus.js.publish(bus.names.eventSubject(runId), typeof body === 'string' ? body : JSON.stringify(body), { headers: h, ...(msgID ? { msgID } : {}) });
+    return bus.js.publish(bus.names.eventSubject(runId), typeof body === 'string' ? body : JSON.stringify(body), {
+      headers: h,
+      ...(msgID ? { msgID } : {}),
+    });
   };
   const forged = (runId: string, seq: number, draft: RunEventDraft) => ({ ...draft, runId, seq, at: new Date().toISOString() });
 
@@ -42,7 +50,11 @@ describe('a run log with messages that are not part of it', () => {
 
     const skipped: string[] = [];
     const { events, position } = await readRunLog(bus, 'run-noisy', 0, { onSkip: (s) => skipped.push(s.reason) });
-    expect(events.map((e) => [e.seq, e.data])).toEqual([[1, { n: 1 }], [2, { n: 2 }], [3, { n: 3 }]]);
+    expect(events.map((e) => [e.seq, e.data])).toEqual([
+      [1, { n: 1 }],
+      [2, { n: 2 }],
+      [3, { n: 3 }],
+    ]);
     expect(skipped).toHaveLength(6);
     expect(position?.seq).toBe(3);
     expect((await lastEventOf(bus, 'run-noisy'))?.event.seq).toBe(3);
@@ -69,7 +81,10 @@ describe('a run log with messages that are not part of it', () => {
     const w = new RunLogWriter(bus, 'run-payload', EMPTY_LOG, { maxEventBytes: 1_024 });
     await w.append(custom(1));
     await w.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(4_000) } });
-    await publishRaw('run-thief', { ...forged('run-thief', 1, custom(1)), data: { $payload: { bucket: 'any', name: 'run-payload.2', bytes: 1 } } });
+    await publishRaw('run-thief', {
+      ...forged('run-thief', 1, custom(1)),
+      data: { $payload: { bucket: 'any', name: 'run-payload.2', bytes: 1 } },
+    });
     const skipped: string[] = [];
     expect((await readRunLog(bus, 'run-thief', 0, { onSkip: (s) => skipped.push(s.reason) })).events).toEqual([]);
     expect(skipped[0]).toMatch(/not its own/);
@@ -78,10 +93,21 @@ describe('a run log with messages that are not part of it', () => {
   it('refuses an event past the run log limit, but always takes the events that close a run', async () => {
     const w = new RunLogWriter(bus, 'run-full', EMPTY_LOG, { maxLogBytes: 2_000 });
     await w.append(custom(1));
-    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(3_000) } })).rejects.toMatchObject({ code: 'run_log_limit_exceeded' });
+    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(3_000) } })).rejects.toMatchObject({
+      code: 'run_log_limit_exceeded',
+    });
     await w.append({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } });
-    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } })).rejects.toMatchObject({ code: 'run_log_limit_exceeded' });
-    expect(await w.append({ type: 'run.failed', spanId: 'root', path: 'root', data: { error: { code: 'run_log_limit_exceeded', message: 'full' }, durationMs: 1 } })).toBe(3);
+    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } })).rejects.toMatchObject({
+      code: 'run_log_limit_exceeded',
+    });
+    expect(
+      await w.append({
+        type: 'run.failed',
+        spanId: 'root',
+        path: 'root',
+        data: { error: { code: 'run_log_limit_exceeded', message: 'full' }, durationMs: 1 },
+      }),
+    ).toBe(3);
     const { position } = await readRunLog(bus, 'run-full');
     expect(position?.bytes).toBe(w.bytes);
   });

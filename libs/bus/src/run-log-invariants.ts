@@ -31,9 +31,15 @@ export class RunLogCursor {
 
   /** Accepts the event (and moves on) or says which invariant it breaks (and stays). */
   accept(event: Pick<RunEvent, 'seq' | 'type'>): { ok: true } | { ok: false; breach: InvariantBreach; reason: string } {
-    if (event.seq <= this.state.lastSeq) return { ok: false, breach: 'duplicate_seq', reason: `seq ${event.seq} repeats an earlier event (the log is at ${this.state.lastSeq})` };
+    if (event.seq <= this.state.lastSeq)
+      return {
+        ok: false,
+        breach: 'duplicate_seq',
+        reason: `seq ${event.seq} repeats an earlier event (the log is at ${this.state.lastSeq})`,
+      };
     if (this.state.ended) return { ok: false, breach: 'after_terminal', reason: `seq ${event.seq} follows the run's terminal event` };
-    if (event.seq !== this.state.lastSeq + 1) return { ok: false, breach: 'seq_gap', reason: `seq ${event.seq} leaves a gap after ${this.state.lastSeq}` };
+    if (event.seq !== this.state.lastSeq + 1)
+      return { ok: false, breach: 'seq_gap', reason: `seq ${event.seq} leaves a gap after ${this.state.lastSeq}` };
     this.state = { lastSeq: event.seq, ended: isTerminalEvent(event) };
     return { ok: true };
   }

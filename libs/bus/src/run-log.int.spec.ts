@@ -33,7 +33,11 @@ describe('run log on JetStream', () => {
     await expect(a.append(custom(3))).rejects.toMatchObject({ code: 'run_lost' });
 
     const { events } = await readRunLog(bus, 'run-a');
-    expect(events.map((e) => [e.seq, e.data])).toEqual([[1, { n: 1 }], [2, { n: 2 }], [3, { n: 3 }]]);
+    expect(events.map((e) => [e.seq, e.data])).toEqual([
+      [1, { n: 1 }],
+      [2, { n: 2 }],
+      [3, { n: 3 }],
+    ]);
     expect((await readRunLog(bus, 'run-a', 2)).events.map((e) => e.seq)).toEqual([3]);
     expect(await lastEventOf(bus, 'no-such-run')).toBeUndefined();
   });
@@ -47,7 +51,12 @@ describe('run log on JetStream', () => {
       for await (const { event } of follower) seen.push(event.seq);
     })();
     for (let i = 6; i <= 20; i++) await w.append(custom(i));
-    await w.append({ type: 'run.completed', spanId: 'root-span', path: 'root', data: { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } } });
+    await w.append({
+      type: 'run.completed',
+      spanId: 'root-span',
+      path: 'root',
+      data: { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } },
+    });
     await reading;
     expect(seen).toEqual(Array.from({ length: 19 }, (_, i) => i + 3));
   });

@@ -35,7 +35,11 @@ async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undef
  * the number of messages on the subject. Anything else (garbage, a forged event) is settled by a
  * full read. Forging the writers' headers takes publish rights the NATS permissions give writers only.
  */
-export async function lastEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
+export async function lastEventOf(
+  bus: Bus,
+  runId: string,
+  opts: ReadOptions = {},
+): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return undefined;
   const decoded = await decodeRunEvent(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
@@ -66,7 +70,12 @@ async function messagesOn(bus: Bus, runId: string): Promise<number> {
  * is the last valid event's seq and the stream sequence of the subject's last message (a writer
  * appends after it, past any message that is not part of the log).
  */
-export async function readRunLog(bus: Bus, runId: string, afterSeq = 0, opts: ReadOptions = {}): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
+export async function readRunLog(
+  bus: Bus,
+  runId: string,
+  afterSeq = 0,
+  opts: ReadOptions = {},
+): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return { events: [], position: undefined };
   const events: RunEvent[] = [];
@@ -114,11 +123,15 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: Follow
     const consumer = await bus.js.consumers
       .get(bus.names.eventsStream, {
         filter_subjects: bus.names.eventSubject(runId),
-        ...(opts.from ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: opts.from.streamSeq } : { deliver_policy: DeliverPolicy.All }),
+        ...(opts.from
+          ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: opts.from.streamSeq }
+          : { deliver_policy: DeliverPolicy.All }),
       })
       .catch((e) => Promise.reject(asBusFault(e, `opening run ${runId}'s log`)));
     if (stopped) return;
-    const messages = await consumer.consume({ max_messages: 256 }).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+    const messages = await consumer
+      .consume({ max_messages: 256 })
+      .catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
     stopConsumer = () => messages.stop();
     try {
       for await (const msg of messages) {

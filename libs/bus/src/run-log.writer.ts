@@ -85,17 +85,34 @@ export class RunLogWriter {
 
   private async appendNow(draft: RunEventDraft): Promise<number> {
     const seq = this.position.seq + 1;
-    const event = runEventSchema.parse({ ...draft, runId: this.runId, seq, at: (this.opts.now?.() ?? new Date()).toISOString() }) as RunEvent;
+    const event = runEventSchema.parse({
+      ...draft,
+      runId: this.runId,
+      seq,
+      at: (this.opts.now?.() ?? new Date()).toISOString(),
+    }) as RunEvent;
     const bytes = Buffer.byteLength(JSON.stringify(event));
     const limit = this.opts.maxLogBytes ?? DEFAULT_MAX_RUN_LOG_BYTES;
     if (this.position.bytes + bytes > limit && !CLOSING.has(event.type)) {
-      throw new SpindleError('run_log_limit_exceeded', `run ${this.runId}: the log would exceed its limit of ${limit} bytes (it holds ${this.position.bytes}; ${event.type} adds ${bytes})`);
+      throw new SpindleError(
+        'run_log_limit_exceeded',
+        `run ${this.runId}: the log would exceed its limit of ${limit} bytes ` +
+          `(it holds ${this.position.bytes}; ${event.type} adds ${bytes})`,
+      );
     }
-    const payload = await retryBusFaults(`storing a payload of run ${this.runId}`, () => encodeEvent(this.bus, event, this.opts.maxEventBytes), this.retry());
+    const payload = await retryBusFaults(
+      `storing a payload of run ${this.runId}`,
+      () => encodeEvent(this.bus, event, this.opts.maxEventBytes),
+      this.retry(),
+    );
     const msgID = `${this.runId}:${seq}`;
     const headers = this.opts.headers?.() ?? natsHeaders();
     headers.set(WRITER_HEADER, this.writerId);
-    const streamSeq = await retryBusFaults(`appending to run ${this.runId}`, () => this.publish(seq, msgID, payload, headers), this.retry());
+    const streamSeq = await retryBusFaults(
+      `appending to run ${this.runId}`,
+      () => this.publish(seq, msgID, payload, headers),
+      this.retry(),
+    );
     this.position = { seq, streamSeq, bytes: this.position.bytes + bytes };
     return seq;
   }

@@ -40,7 +40,11 @@ export function openPayloadStore(bus: Bus, replicas = 1): Promise<ObjectStore> {
  * The JSON to publish for an event: the event itself, or — when it is larger than `maxBytes` —
  * the event with its `data` stored under `<runId>.<seq>` and replaced by a reference.
  */
-export async function encodeEvent(bus: Bus, event: { runId: string; seq: number; data: unknown }, maxBytes = DEFAULT_MAX_EVENT_BYTES): Promise<string> {
+export async function encodeEvent(
+  bus: Bus,
+  event: { runId: string; seq: number; data: unknown },
+  maxBytes = DEFAULT_MAX_EVENT_BYTES,
+): Promise<string> {
   const json = JSON.stringify(event);
   if (Buffer.byteLength(json) <= maxBytes) return json;
   const data = Buffer.from(JSON.stringify(event.data));
@@ -65,7 +69,8 @@ export async function resolvePayload(bus: Bus, raw: Uint8Array): Promise<Uint8Ar
   const ref = parsed?.data?.[REF] as PayloadRef | undefined;
   if (!ref || typeof ref.name !== 'string') return raw;
   // A payload belongs to its own event: a message naming another run's payload reads nothing.
-  if (ref.name !== `${String(parsed.runId)}.${String(parsed.seq)}`) throw missingPayload(`a run event names payload ${ref.name}, which is not its own`);
+  if (ref.name !== `${String(parsed.runId)}.${String(parsed.seq)}`)
+    throw missingPayload(`a run event names payload ${ref.name}, which is not its own`);
   const blob = await (await openPayloadStore(bus)).getBlob(ref.name);
   if (!blob) throw missingPayload(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
   return Buffer.from(JSON.stringify({ ...parsed, data: JSON.parse(Buffer.from(blob).toString('utf8')) }));

@@ -143,14 +143,22 @@ export class SpindleError extends Error {
  * Any other error from user code is redacted to its type and a correlation id.
  */
 export class PublicError extends Error {
-  constructor(message: string, readonly data?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'PublicError';
   }
 }
 
 export function isSpindleError(e: unknown): e is SpindleError {
-  return typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'SpindleError' && typeof (e as { code?: unknown }).code === 'string';
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { name?: unknown }).name === 'SpindleError' &&
+    typeof (e as { code?: unknown }).code === 'string'
+  );
 }
 
 /**

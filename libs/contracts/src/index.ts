@@ -5,23 +5,58 @@ export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export type { BusNames, QueryService } from './bus-names';
 export {
-  runEventSchema, runEventSchemas, runEventTypes, usageSchema, errorInfoSchema, workflowRefSchema,
-  terminalEventTypes, isTerminalEvent,
+  runEventSchema,
+  runEventSchemas,
+  runEventTypes,
+  usageSchema,
+  errorInfoSchema,
+  workflowRefSchema,
+  terminalEventTypes,
+  isTerminalEvent,
 } from './run-events';
 export type { RunEvent, RunEventType, RunEventOf, RunEventData, RunEventDraft, Usage, ErrorInfo, TerminalEventType } from './run-events';
 export { runCommandSchema, tokenDeltaSchema, runControlSchema } from './run-commands';
 export type { RunCommand, TokenDelta, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
 export type { RunStatus } from './run-status';
-export { runSummarySchema, traceSpanSchema, runTraceSchema, traceQuerySchemas, spanKindSchema, spanStatusSchema, usageRollupsSchema } from './trace-queries';
-export type { RunSummary, TraceSpan, RunTrace, TraceQueryOp, TraceQuery, TraceQueryResults, QueryReply, UsageRollups } from './trace-queries';
+export {
+  runSummarySchema,
+  traceSpanSchema,
+  runTraceSchema,
+  traceQuerySchemas,
+  spanKindSchema,
+  spanStatusSchema,
+  usageRollupsSchema,
+} from './trace-queries';
+export type {
+  RunSummary,
+  TraceSpan,
+  RunTrace,
+  TraceQueryOp,
+  TraceQuery,
+  TraceQueryResults,
+  QueryReply,
+  UsageRollups,
+} from './trace-queries';
 export { inputFormSchema, answerModeSchema, pendingToolCallSchema } from './run-events';
 export type { InputForm, AnswerMode, PendingToolCall } from './run-events';
 export {
-  checkpointSummarySchema, checkpointSchema, nodeResultSchema, checkpointQuerySchemas,
-  requestStatusSchema, humanRequestSchema, approvalQuerySchemas,
+  checkpointSummarySchema,
+  checkpointSchema,
+  nodeResultSchema,
+  checkpointQuerySchemas,
+  requestStatusSchema,
+  humanRequestSchema,
+  approvalQuerySchemas,
 } from './service-queries';
 export type {
-  CheckpointSummary, Checkpoint, NodeResult, CheckpointQueryOp, CheckpointQueryResults,
-  RequestStatus, HumanRequest, ApprovalQueryOp, ApprovalQueryResults,
+  CheckpointSummary,
+  Checkpoint,
+  NodeResult,
+  CheckpointQueryOp,
+  CheckpointQueryResults,
+  RequestStatus,
+  HumanRequest,
+  ApprovalQueryOp,
+  ApprovalQueryResults,
 } from './service-queries';

@@ -5,7 +5,12 @@ import { runIdSchema } from './run-id';
 export const runCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('run.start'), runId: runIdSchema, issuedAt: z.iso.datetime({ offset: true }) }),
   /** Continue a waiting run: an answer (or a request's time limit) was appended at `afterSeq`. */
-  z.object({ type: z.literal('run.resume'), runId: runIdSchema, afterSeq: z.number().int().positive(), issuedAt: z.iso.datetime({ offset: true }) }),
+  z.object({
+    type: z.literal('run.resume'),
+    runId: runIdSchema,
+    afterSeq: z.number().int().positive(),
+    issuedAt: z.iso.datetime({ offset: true }),
+  }),
 ]);
 export type RunCommand = z.infer<typeof runCommandSchema>;
 

@@ -6,7 +6,12 @@ const envelope = { runId: 'r1', seq: 1, at: '2026-01-01T00:00:00.000Z', spanId: 
 
 describe('run event schemas', () => {
   it('accepts a well-formed event and keeps its data typed by type', () => {
-    const parsed = runEventSchema.parse({ ...envelope, type: 'node.completed', nodeId: 'a', data: { nodeType: 'set', output: { x: 1 }, durationMs: 3 } });
+    const parsed = runEventSchema.parse({
+      ...envelope,
+      type: 'node.completed',
+      nodeId: 'a',
+      data: { nodeType: 'set', output: { x: 1 }, durationMs: 3 },
+    });
     expect(parsed.type).toBe('node.completed');
     expect(parsed.data).toEqual({ nodeType: 'set', output: { x: 1 }, durationMs: 3 });
   });
@@ -22,16 +27,30 @@ describe('run event schemas', () => {
   });
 
   it('knows which events end a run', () => {
-    expect(['run.completed', 'run.failed', 'run.canceled', 'run.awaiting', 'node.completed'].map((type) => isTerminalEvent({ type }))).toEqual([true, true, true, false, false]);
+    expect(
+      ['run.completed', 'run.failed', 'run.canceled', 'run.awaiting', 'node.completed'].map((type) => isTerminalEvent({ type })),
+    ).toEqual([true, true, true, false, false]);
   });
 });
 
 describe('bus names', () => {
   it('uses the brief names without a namespace and prefixes everything with one', () => {
     const plain = busNames();
-    expect([plain.eventsStream, plain.eventSubject('r1'), plain.commandsStream, plain.startCommand, plain.tokenSubject('r1')]).toEqual(['RUN_EVENTS', 'run.ev.r1', 'RUN_COMMANDS', 'run.cmd.start', 'run.tok.r1']);
+    expect([plain.eventsStream, plain.eventSubject('r1'), plain.commandsStream, plain.startCommand, plain.tokenSubject('r1')]).toEqual([
+      'RUN_EVENTS',
+      'run.ev.r1',
+      'RUN_COMMANDS',
+      'run.cmd.start',
+      'run.tok.r1',
+    ]);
     const t = busNames('t1');
-    expect([t.eventsStream, t.eventsWildcard, t.startCommand, t.deadLetterSubject('runner'), t.querySubject('trace', 'getRun')]).toEqual(['T1_RUN_EVENTS', 't1.run.ev.>', 't1.run.cmd.start', 't1.dlq.runner', 't1.svc.trace.getRun']);
+    expect([t.eventsStream, t.eventsWildcard, t.startCommand, t.deadLetterSubject('runner'), t.querySubject('trace', 'getRun')]).toEqual([
+      'T1_RUN_EVENTS',
+      't1.run.ev.>',
+      't1.run.cmd.start',
+      't1.dlq.runner',
+      't1.svc.trace.getRun',
+    ]);
     expect(t.runIdFromEventSubject('t1.run.ev.abc')).toBe('abc');
     expect(t.runIdFromEventSubject('run.ev.abc')).toBeUndefined();
   });

@@ -64,7 +64,12 @@ export const answerModeSchema = z.enum(['single', 'multiple']);
 export type AnswerMode = z.infer<typeof answerModeSchema>;
 
 /** A tool call waiting for approval, bound by id, name and a hash of its arguments. */
-export const pendingToolCallSchema = z.object({ callId: z.string(), name: z.string(), arguments: jsonRecordSchema(), argumentsHash: z.string() });
+export const pendingToolCallSchema = z.object({
+  callId: z.string(),
+  name: z.string(),
+  arguments: jsonRecordSchema(),
+  argumentsHash: z.string(),
+});
 export type PendingToolCall = z.infer<typeof pendingToolCallSchema>;
 
 /** A catalog version an answer asks the resumed run to continue with (same graph structure). */
@@ -78,135 +83,176 @@ function jsonRecordSchema() {
 }
 
 export const runEventSchemas = {
-  'run.queued': event('run.queued', z.object({
-    workflow: workflowRefSchema,
-    input: z.unknown(),
-    /** Initial state: the request's `state` merged first, then `input`. */
-    state: jsonRecord,
-    parameters: jsonRecord.optional(),
-    /** The definition the run executes, so the log alone can replay or resume it. */
-    definition: z.unknown(),
-    /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
-    subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
-    forkedFrom: z.object({ runId: runIdSchema, seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
-    /** A fork starts at its checkpoint's frontier instead of the graph's entry. */
-    start: z.array(z.string()).optional(),
-    /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
-    cacheRuns: z.array(runIdSchema).max(64).optional(),
-  })),
+  'run.queued': event(
+    'run.queued',
+    z.object({
+      workflow: workflowRefSchema,
+      input: z.unknown(),
+      /** Initial state: the request's `state` merged first, then `input`. */
+      state: jsonRecord,
+      parameters: jsonRecord.optional(),
+      /** The definition the run executes, so the log alone can replay or resume it. */
+      definition: z.unknown(),
+      /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
+      subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
+      forkedFrom: z.object({ runId: runIdSchema, seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
+      /** A fork starts at its checkpoint's frontier instead of the graph's entry. */
+      start: z.array(z.string()).optional(),
+      /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
+      cacheRuns: z.array(runIdSchema).max(64).optional(),
+    }),
+  ),
   'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),
-  'run.awaiting': event('run.awaiting', z.object({ reason: z.enum(['input', 'tool_approval']), requestIds: z.array(z.string()).optional() })),
-  'run.resumed': event('run.resumed', z.object({
-    /** `answered`: a person answered; `worker_lost`: its runner died; `handed_back`: its runner shut down. */
-    reason: z.enum(['answered', 'worker_lost', 'handed_back']),
-    attempt: z.number().int().positive(),
-    worker: z.string(),
-    definitionVersion: z.number().int().positive().optional(),
-  })),
+  'run.awaiting': event(
+    'run.awaiting',
+    z.object({ reason: z.enum(['input', 'tool_approval']), requestIds: z.array(z.string()).optional() }),
+  ),
+  'run.resumed': event(
+    'run.resumed',
+    z.object({
+      /** `answered`: a person answered; `worker_lost`: its runner died; `handed_back`: its runner shut down. */
+      reason: z.enum(['answered', 'worker_lost', 'handed_back']),
+      attempt: z.number().int().positive(),
+      worker: z.string(),
+      definitionVersion: z.number().int().positive().optional(),
+    }),
+  ),
   /** A runner shutting down stopped the run at a checkpoint and handed it back to the queue. */
   'run.yielded': event('run.yielded', z.object({ reason: z.string(), worker: z.string() })),
   'run.completed': event('run.completed', z.object({ output: jsonRecord, durationMs: z.number().nonnegative(), usage: usageSchema })),
-  'run.failed': event('run.failed', z.object({ error: errorInfoSchema, durationMs: z.number().nonnegative(), usage: usageSchema.optional() })),
+  'run.failed': event(
+    'run.failed',
+    z.object({ error: errorInfoSchema, durationMs: z.number().nonnegative(), usage: usageSchema.optional() }),
+  ),
   'run.canceled': event('run.canceled', z.object({ reason: z.string().optional(), durationMs: z.number().nonnegative().optional() })),
   'node.started': event('node.started', z.object({ nodeType: z.string(), input: z.unknown() })),
-  'node.completed': event('node.completed', z.object({
-    nodeType: z.string(),
-    output: jsonRecord,
-    handle: z.string().optional(),
-    durationMs: z.number().nonnegative(),
-    /** A `checkpoint: true` node's result key: sha256(runId | nodeId | iteration | inputHash). */
-    cacheKey: z.string().optional(),
-    /** The result was reused from that key instead of executing the node. */
-    cachedFrom: z.string().optional(),
-  })),
+  'node.completed': event(
+    'node.completed',
+    z.object({
+      nodeType: z.string(),
+      output: jsonRecord,
+      handle: z.string().optional(),
+      durationMs: z.number().nonnegative(),
+      /** A `checkpoint: true` node's result key: sha256(runId | nodeId | iteration | inputHash). */
+      cacheKey: z.string().optional(),
+      /** The result was reused from that key instead of executing the node. */
+      cachedFrom: z.string().optional(),
+    }),
+  ),
   'node.failed': event('node.failed', z.object({ nodeType: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
-  'model.started': event('model.started', z.object({
-    model: z.string(),
-    system: z.string().optional(),
-    /** A single-prompt call's prompt. */
-    prompt: z.string().optional(),
-    /** The messages this call added to its conversation, each with its content `hash`. */
-    messages: z.array(jsonRecord).optional(),
-    /** Content hashes of the earlier messages the call also sent (logged by earlier model spans of the node). */
-    history: z.array(z.string()).optional(),
-    /** Names of the tools offered to the model. */
-    tools: z.array(z.string()).optional(),
-    stream: z.boolean(),
-  })),
-  'model.completed': event('model.completed', z.object({
-    model: z.string(),
-    text: z.string(),
-    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: jsonRecord })).optional(),
-    usage: usageSchema,
-    finishReason: z.string().optional(),
-    durationMs: z.number().nonnegative(),
-    /** The run's running totals after this call: the live cost ledger. */
-    runUsage: usageSchema.optional(),
-  })),
+  'model.started': event(
+    'model.started',
+    z.object({
+      model: z.string(),
+      system: z.string().optional(),
+      /** A single-prompt call's prompt. */
+      prompt: z.string().optional(),
+      /** The messages this call added to its conversation, each with its content `hash`. */
+      messages: z.array(jsonRecord).optional(),
+      /** Content hashes of the earlier messages the call also sent (logged by earlier model spans of the node). */
+      history: z.array(z.string()).optional(),
+      /** Names of the tools offered to the model. */
+      tools: z.array(z.string()).optional(),
+      stream: z.boolean(),
+    }),
+  ),
+  'model.completed': event(
+    'model.completed',
+    z.object({
+      model: z.string(),
+      text: z.string(),
+      toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: jsonRecord })).optional(),
+      usage: usageSchema,
+      finishReason: z.string().optional(),
+      durationMs: z.number().nonnegative(),
+      /** The run's running totals after this call: the live cost ledger. */
+      runUsage: usageSchema.optional(),
+    }),
+  ),
   'model.failed': event('model.failed', z.object({ model: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
   'tool.called': event('tool.called', z.object({ name: z.string(), callId: z.string(), arguments: jsonRecord })),
-  'tool.returned': event('tool.returned', z.object({
-    name: z.string(),
-    callId: z.string(),
-    result: z.unknown().optional(),
-    /** A failed call is an observation the model sees, not a node failure. */
-    error: errorInfoSchema.optional(),
-    durationMs: z.number().nonnegative(),
-  })),
+  'tool.returned': event(
+    'tool.returned',
+    z.object({
+      name: z.string(),
+      callId: z.string(),
+      result: z.unknown().optional(),
+      /** A failed call is an observation the model sees, not a node failure. */
+      error: errorInfoSchema.optional(),
+      durationMs: z.number().nonnegative(),
+    }),
+  ),
   'loop.iteration': event('loop.iteration', jsonRecord),
   'branch.started': event('branch.started', jsonRecord),
   'branch.completed': event('branch.completed', jsonRecord),
-  'input.requested': event('input.requested', z.object({
-    requestId: z.string(),
-    prompt: z.string(),
-    form: inputFormSchema,
-    mode: answerModeSchema,
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
-  })),
-  'input.answered': event('input.answered', z.object({
-    requestId: z.string(),
-    /** The answer (`approved`, `text` or `data`); absent when the request timed out. */
-    answer: jsonRecord.optional(),
-    timedOut: z.boolean().optional(),
-    answeredBy: z.string(),
-    ...definitionUpgradeFields,
-  })),
-  'approval.requested': event('approval.requested', z.object({
-    requestId: z.string(),
-    prompt: z.string(),
-    call: pendingToolCallSchema,
-    mode: answerModeSchema,
-    expiresAt: z.iso.datetime({ offset: true }).optional(),
-  })),
-  'approval.resolved': event('approval.resolved', z.object({
-    requestId: z.string(),
-    decision: z.enum(['approved', 'rejected']),
-    callId: z.string(),
-    name: z.string(),
-    argumentsHash: z.string(),
-    message: z.string().optional(),
-    /** Nobody decided before the request's `expiresAt`: recorded as a rejection, so the call never runs. */
-    timedOut: z.boolean().optional(),
-    answeredBy: z.string(),
-    ...definitionUpgradeFields,
-  })),
+  'input.requested': event(
+    'input.requested',
+    z.object({
+      requestId: z.string(),
+      prompt: z.string(),
+      form: inputFormSchema,
+      mode: answerModeSchema,
+      expiresAt: z.iso.datetime({ offset: true }).optional(),
+    }),
+  ),
+  'input.answered': event(
+    'input.answered',
+    z.object({
+      requestId: z.string(),
+      /** The answer (`approved`, `text` or `data`); absent when the request timed out. */
+      answer: jsonRecord.optional(),
+      timedOut: z.boolean().optional(),
+      answeredBy: z.string(),
+      ...definitionUpgradeFields,
+    }),
+  ),
+  'approval.requested': event(
+    'approval.requested',
+    z.object({
+      requestId: z.string(),
+      prompt: z.string(),
+      call: pendingToolCallSchema,
+      mode: answerModeSchema,
+      expiresAt: z.iso.datetime({ offset: true }).optional(),
+    }),
+  ),
+  'approval.resolved': event(
+    'approval.resolved',
+    z.object({
+      requestId: z.string(),
+      decision: z.enum(['approved', 'rejected']),
+      callId: z.string(),
+      name: z.string(),
+      argumentsHash: z.string(),
+      message: z.string().optional(),
+      /** Nobody decided before the request's `expiresAt`: recorded as a rejection, so the call never runs. */
+      timedOut: z.boolean().optional(),
+      answeredBy: z.string(),
+      ...definitionUpgradeFields,
+    }),
+  ),
   /**
    * A super-step boundary: what the state changed since the previous boundary and the nodes to
    * run next, enough to fork. The state there is the run's initial state (`run.queued`) with the
    * `changes` of its checkpoints up to this one laid over it, so the log never repeats a value
    * that did not change. Logs written before carry the whole `state` instead.
    */
-  'checkpoint.saved': event('checkpoint.saved', z.object({
-    checkpointId: z.string(),
-    step: z.number().int().nonnegative(),
-    /** Top-level state keys whose value changed since the previous checkpoint (or the initial state). */
-    changes: jsonRecord.optional(),
-    /** The whole state: what checkpoints of older logs carry instead of `changes`. */
-    state: jsonRecord.optional(),
-    frontier: z.array(z.string()),
-    /** Hash of the graph's structure (node ids, types, edges): a resume on another version must match it. */
-    graphHash: z.string(),
-  }).refine((d) => (d.changes === undefined) !== (d.state === undefined), 'a checkpoint carries either its changes or the whole state')),
+  'checkpoint.saved': event(
+    'checkpoint.saved',
+    z
+      .object({
+        checkpointId: z.string(),
+        step: z.number().int().nonnegative(),
+        /** Top-level state keys whose value changed since the previous checkpoint (or the initial state). */
+        changes: jsonRecord.optional(),
+        /** The whole state: what checkpoints of older logs carry instead of `changes`. */
+        state: jsonRecord.optional(),
+        frontier: z.array(z.string()),
+        /** Hash of the graph's structure (node ids, types, edges): a resume on another version must match it. */
+        graphHash: z.string(),
+      })
+      .refine((d) => (d.changes === undefined) !== (d.state === undefined), 'a checkpoint carries either its changes or the whole state'),
+  ),
   'context.truncated': event('context.truncated', jsonRecord),
   custom: event('custom', jsonRecord),
 } as const;

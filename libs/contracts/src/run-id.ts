@@ -15,6 +15,9 @@ export function isRunId(value: unknown): value is string {
 
 /** Guards subject construction: a caller that forgot to check an id gets a 4xx, never a wildcard. */
 export function assertRunId(value: string): string {
-  if (!RUN_ID_PATTERN.test(value)) throw new SpindleError('validation_failed', `"${value.slice(0, 80)}" is not a run id`, { issues: [{ field: 'runId', message: 'not a run id' }] });
+  if (!RUN_ID_PATTERN.test(value))
+    throw new SpindleError('validation_failed', `"${value.slice(0, 80)}" is not a run id`, {
+      issues: [{ field: 'runId', message: 'not a run id' }],
+    });
   return value;
 }

@@ -18,14 +18,24 @@ export const checkpointSchema = checkpointSummarySchema.extend({ state: z.record
 export type Checkpoint = z.infer<typeof checkpointSchema>;
 
 /** A `checkpoint: true` node's stored result. */
-export const nodeResultSchema = z.object({ key: z.string(), runId: z.string(), nodeId: z.string(), output: z.record(z.string(), z.unknown()), handle: z.string().nullable() });
+export const nodeResultSchema = z.object({
+  key: z.string(),
+  runId: z.string(),
+  nodeId: z.string(),
+  output: z.record(z.string(), z.unknown()),
+  handle: z.string().nullable(),
+});
 export type NodeResult = z.infer<typeof nodeResultSchema>;
 
 /** `waitForSeq`: answer only once the projection has applied that seq of the run (bounded wait). */
 export const checkpointQuerySchemas = {
   listCheckpoints: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
   /** The named checkpoint, or the run's latest when `checkpointId` is absent. */
-  getCheckpoint: z.object({ runId: z.string(), checkpointId: z.string().optional(), waitForSeq: z.number().int().nonnegative().optional() }),
+  getCheckpoint: z.object({
+    runId: z.string(),
+    checkpointId: z.string().optional(),
+    waitForSeq: z.number().int().nonnegative().optional(),
+  }),
   /** The first stored result among `keys` (tried in order), if any is still within its TTL. */
   getNodeResult: z.object({ keys: z.array(z.string()).min(1).max(16) }),
 } as const;

@@ -46,7 +46,10 @@ export const traceSpanSchema = z.object({
 export type TraceSpan = z.infer<typeof traceSpanSchema>;
 
 const rolledUsageSchema = usageSchema.extend({ calls: z.number().int().nonnegative() });
-export const usageRollupsSchema = z.object({ byNode: z.record(z.string(), rolledUsageSchema), byBranch: z.record(z.string(), rolledUsageSchema) });
+export const usageRollupsSchema = z.object({
+  byNode: z.record(z.string(), rolledUsageSchema),
+  byBranch: z.record(z.string(), rolledUsageSchema),
+});
 export type UsageRollups = z.infer<typeof usageRollupsSchema>;
 
 export const runTraceSchema = z.object({ run: runSummarySchema, spans: z.array(traceSpanSchema), rollups: usageRollupsSchema });

@@ -34,7 +34,11 @@ export async function migrateToLatest(db: Kysely<unknown>, schema: string, migra
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`migrations of schema "${schema}" failed${failed ? ` at ${failed.migrationName}` : ''}: ${String((error as Error)?.message ?? error)}`, { cause: error });
+    throw new Error(
+      `migrations of schema "${schema}" failed${failed ? ` at ${failed.migrationName}` : ''}: ` +
+        String((error as Error)?.message ?? error),
+      { cause: error },
+    );
   }
 }
 

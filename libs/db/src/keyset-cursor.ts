@@ -22,8 +22,16 @@ export function decodeKeysetCursor(text: string): KeysetCursor {
   } catch {
     pair = undefined;
   }
-  if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string' || Number.isNaN(Date.parse(pair[0]))) {
-    throw new SpindleError('validation_failed', 'cursor: not a cursor this service issued', { issues: [{ field: 'cursor', message: 'invalid cursor' }] });
+  if (
+    !Array.isArray(pair) ||
+    pair.length !== 2 ||
+    typeof pair[0] !== 'string' ||
+    typeof pair[1] !== 'string' ||
+    Number.isNaN(Date.parse(pair[0]))
+  ) {
+    throw new SpindleError('validation_failed', 'cursor: not a cursor this service issued', {
+      issues: [{ field: 'cursor', message: 'invalid cursor' }],
+    });
   }
   return { at: pair[0], id: pair[1] };
 }

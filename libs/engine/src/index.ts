@@ -1,14 +1,40 @@
 export type {
-  ChatMessage, ModelRequest, ModelResult, ModelPort, RegisteredFunction, FunctionContext, FunctionRegistry,
-  RunLogPort, TokenSink, Clock, IdSource, ToolSpec, ToolCall, ToolContext, ToolPort,
+  ChatMessage,
+  ModelRequest,
+  ModelResult,
+  ModelPort,
+  RegisteredFunction,
+  FunctionContext,
+  FunctionRegistry,
+  RunLogPort,
+  TokenSink,
+  Clock,
+  IdSource,
+  ToolSpec,
+  ToolCall,
+  ToolContext,
+  ToolPort,
 } from './ports';
-export {
-  workflowDefinitionSchema, graphDefinitionSchema, nodeTypes, handlesOf,
-} from './definition/workflow-definition.schema';
+export { workflowDefinitionSchema, graphDefinitionSchema, nodeTypes, handlesOf } from './definition/workflow-definition.schema';
 export { nodeSchema, edgeSchema } from './definition/node.schemas';
 export type {
-  WorkflowDefinition, WorkflowDefinitionInput, GraphDefinition, WorkflowNode, NodeType, NodeOf, Edge,
-  SetNode, LlmNode, ConditionNode, FunctionNode, AgentNode, ToolNode, RouterNode, AppendNode, FailNode, Budget,
+  WorkflowDefinition,
+  WorkflowDefinitionInput,
+  GraphDefinition,
+  WorkflowNode,
+  NodeType,
+  NodeOf,
+  Edge,
+  SetNode,
+  LlmNode,
+  ConditionNode,
+  FunctionNode,
+  AgentNode,
+  ToolNode,
+  RouterNode,
+  AppendNode,
+  FailNode,
+  Budget,
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
 export { describeGraph } from './definition/describe-graph';
@@ -16,11 +42,22 @@ export type { GraphView } from './definition/describe-graph';
 export { renderTemplate, renderValue, MAX_RENDERED_SIZE, MAX_TEMPLATE_DEPTH } from './interpreter/render-template';
 export { evaluateCondition } from './expressions/cel-expression';
 export {
-  MAX_EXPRESSION_LENGTH, MAX_EXPRESSION_NODES, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LITERAL_ENTRIES, MAX_EXPRESSION_CALL_ARGUMENTS,
-  MAX_COMPREHENSION_NESTING, MAX_DURATION_TEXT_LENGTH, MAX_EXPRESSION_STEPS,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_NODES,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LITERAL_ENTRIES,
+  MAX_EXPRESSION_CALL_ARGUMENTS,
+  MAX_COMPREHENSION_NESTING,
+  MAX_DURATION_TEXT_LENGTH,
+  MAX_EXPRESSION_STEPS,
 } from './expressions/expression-limits';
 export { MAX_REGEX_PATTERN_LENGTH, MAX_REGEX_PROGRAM_SIZE, MAX_REGEX_WORK } from './expressions/linear-regex';
-export { MAX_JSON_SCHEMA_NODES, MAX_JSON_SCHEMA_DEPTH, MAX_JSON_SCHEMA_PATTERN_CHARACTERS, MAX_DEFINITION_SCHEMA_NODES } from './definition/json-schema-limits';
+export {
+  MAX_JSON_SCHEMA_NODES,
+  MAX_JSON_SCHEMA_DEPTH,
+  MAX_JSON_SCHEMA_PATTERN_CHARACTERS,
+  MAX_DEFINITION_SCHEMA_NODES,
+} from './definition/json-schema-limits';
 export { executeRun } from './interpreter/execute-run';
 export type { RunStart, RunOutcome } from './interpreter/execute-run';
 export type { RunEnvironment } from './interpreter/run-environment';
@@ -30,10 +67,21 @@ export { compileJsonSchema, jsonSchemaProblem, fieldName as jsonFieldName } from
 export type { JsonSchemaCheck } from './definition/json-schema';
 export { toGraph, compilePattern } from './patterns/compile-pattern';
 export {
-  agentSpecSchema, sequentialPatternSchema, concurrentPatternSchema, handoffPatternSchema, groupChatPatternSchema, magenticPatternSchema,
+  agentSpecSchema,
+  sequentialPatternSchema,
+  concurrentPatternSchema,
+  handoffPatternSchema,
+  groupChatPatternSchema,
+  magenticPatternSchema,
 } from './patterns/pattern-definition.schema';
 export type {
-  AgentSpec, PatternDefinition, SequentialPattern, ConcurrentPattern, HandoffPattern, GroupChatPattern, MagenticPattern,
+  AgentSpec,
+  PatternDefinition,
+  SequentialPattern,
+  ConcurrentPattern,
+  HandoffPattern,
+  GroupChatPattern,
+  MagenticPattern,
 } from './patterns/pattern-definition.schema';
 export { handoffToolName, isHandoffTool } from './definition/handoff-names';
 export { subgraphRef, subgraphRefs } from './definition/subgraph-refs';

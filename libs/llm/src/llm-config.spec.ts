@@ -34,9 +34,15 @@ describe('llmConfigFromEnv', () => {
   });
 
   it('reads SPINDLE_MODEL_PRICES as a JSON price table', () => {
-    const config = llmConfigFromEnv({ SPINDLE_MODEL_PRICES: '{ "compatible:qwen2.5": { "inputPerMTok": 0.2, "outputPerMTok": 0.6 }, "openai:*": { "inputPerMTok": 5, "outputPerMTok": 15 } }' });
+    const config = llmConfigFromEnv({
+      SPINDLE_MODEL_PRICES:
+        '{ "compatible:qwen2.5": { "inputPerMTok": 0.2, "outputPerMTok": 0.6 }, "openai:*": { "inputPerMTok": 5, "outputPerMTok": 15 } }',
+    });
 
-    expect(config.prices).toEqual({ 'compatible:qwen2.5': { inputPerMTok: 0.2, outputPerMTok: 0.6 }, 'openai:*': { inputPerMTok: 5, outputPerMTok: 15 } });
+    expect(config.prices).toEqual({
+      'compatible:qwen2.5': { inputPerMTok: 0.2, outputPerMTok: 0.6 },
+      'openai:*': { inputPerMTok: 5, outputPerMTok: 15 },
+    });
     expect(llmConfigFromEnv({ SPINDLE_MODEL_PRICES: ' ' }).prices).toBeUndefined();
   });
 

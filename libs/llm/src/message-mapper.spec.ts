@@ -22,11 +22,27 @@ describe('toModelMessages', () => {
   it('gives an assistant message with calls tool-call parts, keeping non-empty text first', () => {
     const call = { id: 'c1', name: 'lookup', arguments: { q: 'x' } };
 
-    expect(toModelMessages([{ role: 'assistant', content: 'Checking.', toolCalls: [call] }, { role: 'assistant', content: '', toolCalls: [call] }])).toEqual([
-      { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'x' } }] },
+    expect(
+      toModelMessages([
+        { role: 'assistant', content: 'Checking.', toolCalls: [call] },
+        { role: 'assistant', content: '', toolCalls: [call] },
+      ]),
+    ).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'x' } },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'x' } }] },
     ]);
-    expect(toModelMessages([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello', toolCalls: [] }])).toEqual([
+    expect(
+      toModelMessages([
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello', toolCalls: [] },
+      ]),
+    ).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: 'hello' },
     ]);

@@ -23,7 +23,12 @@ export function toModelMessages(messages: readonly ChatMessage[]): ModelMessage[
           ],
         };
       case 'tool':
-        return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: toolOutput(m.content, m.isError === true) }] };
+        return {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: toolOutput(m.content, m.isError === true) },
+          ],
+        };
     }
   });
 }

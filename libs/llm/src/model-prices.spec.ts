@@ -29,16 +29,22 @@ describe('model prices', () => {
     // gpt-4o: 1,234 in at $2.50/M + 567 out at $10/M = 0.003085 + 0.00567
     expect(costUsd({ inputTokens: 1234, outputTokens: 567 }, DEFAULT_MODEL_PRICES['openai:gpt-4o'])).toBe(0.008755);
     expect(costUsd({ inputTokens: 1, outputTokens: 0 }, { inputPerMTok: 0.0001, outputPerMTok: 0 })).toBe(0);
-    expect(costUsd({ inputTokens: 7, outputTokens: 3 }, { inputPerMTok: 0.15, outputPerMTok: 0.6 })).toBe(0.000002850);
+    expect(costUsd({ inputTokens: 7, outputTokens: 3 }, { inputPerMTok: 0.15, outputPerMTok: 0.6 })).toBe(0.00000285);
   });
 
   it('rejects malformed tables, naming the source and the bad entry', () => {
     expect(() => parseModelPrices('{not json', 'SRC')).toThrow(/^SRC is not valid JSON/);
     expect(() => parseModelPrices('[]', 'SRC')).toThrow(/^SRC must be a JSON object/);
-    expect(() => validateModelPrices({ 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } }, 'SRC')).toThrow(/SRC: 'gpt-4o' is not a 'provider:model'/);
+    expect(() => validateModelPrices({ 'gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } }, 'SRC')).toThrow(
+      /SRC: 'gpt-4o' is not a 'provider:model'/,
+    );
     expect(() => validateModelPrices({ 'opneai:gpt-4o': { inputPerMTok: 1, outputPerMTok: 1 } }, 'SRC')).toThrow(/known provider/);
-    expect(() => validateModelPrices({ 'openai:gpt-4o': { inputPerMTok: -1, outputPerMTok: 1 } }, 'SRC')).toThrow(/'openai:gpt-4o' needs non-negative numbers/);
-    expect(() => validateModelPrices({ 'openai:gpt-4o': { inputPerMTok: '1', outputPerMTok: 1 } }, 'SRC')).toThrow(/needs non-negative numbers/);
+    expect(() => validateModelPrices({ 'openai:gpt-4o': { inputPerMTok: -1, outputPerMTok: 1 } }, 'SRC')).toThrow(
+      /'openai:gpt-4o' needs non-negative numbers/,
+    );
+    expect(() => validateModelPrices({ 'openai:gpt-4o': { inputPerMTok: '1', outputPerMTok: 1 } }, 'SRC')).toThrow(
+      /needs non-negative numbers/,
+    );
     expect(() => createPriceLookup({ 'openai:x': { inputPerMTok: Number.NaN, outputPerMTok: 1 } })).toThrow(/LlmConfig\.prices/);
   });
 });

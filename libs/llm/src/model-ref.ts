@@ -9,7 +9,10 @@ export function parseModelRef(ref: string): { provider: ProviderName; modelId: s
   const provider = i > 0 ? ref.slice(0, i) : '';
   const modelId = i > 0 ? ref.slice(i + 1) : '';
   if (provider === '' || modelId.trim() === '') {
-    throw new SpindleError('unknown_model', `Model '${ref}' is not of the form 'provider:model' (e.g. 'openai:gpt-4o-mini', 'offline:echo')`);
+    throw new SpindleError(
+      'unknown_model',
+      `Model '${ref}' is not of the form 'provider:model' (e.g. 'openai:gpt-4o-mini', 'offline:echo')`,
+    );
   }
   if (!isProvider(provider)) {
     throw new SpindleError('unknown_model', `Unknown model provider '${provider}' in '${ref}'; known providers: ${PROVIDERS.join(', ')}`);

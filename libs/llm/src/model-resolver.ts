@@ -51,7 +51,11 @@ export function createModelResolver(config: LlmConfig): (ref: string) => Languag
       case 'offline': {
         const echo = new OfflineEchoModel({ chunkDelayMs: config.offline?.chunkDelayMs });
         return (id) => {
-          if (id !== OFFLINE_ECHO_MODEL_ID) throw new SpindleError('unknown_model', `Unknown offline model 'offline:${id}'; the only one is 'offline:${OFFLINE_ECHO_MODEL_ID}'`);
+          if (id !== OFFLINE_ECHO_MODEL_ID)
+            throw new SpindleError(
+              'unknown_model',
+              `Unknown offline model 'offline:${id}'; the only one is 'offline:${OFFLINE_ECHO_MODEL_ID}'`,
+            );
           return echo;
         };
       }

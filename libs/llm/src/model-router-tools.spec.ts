@@ -16,7 +16,11 @@ beforeEach(() => {
 const weather: ToolSpec = {
   name: 'get_weather',
   description: 'Current weather for a city',
-  inputSchema: { type: 'object', properties: { city: { type: 'string' }, units: { type: 'string', enum: ['metric', 'imperial'] } }, required: ['city'] },
+  inputSchema: {
+    type: 'object',
+    properties: { city: { type: 'string' }, units: { type: 'string', enum: ['metric', 'imperial'] } },
+    required: ['city'],
+  },
 };
 const clock: ToolSpec = { name: 'get_time', description: 'The current time', inputSchema: { type: 'object', properties: {} } };
 
@@ -77,7 +81,14 @@ describe.each([false, true])('tool calling through compatible: (stream: %s)', (s
     nextReply = { text: 'It is 21°C in Paris.' };
     const messages: ChatMessage[] = [
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } }, { id: 'call_t', name: 'get_time', arguments: {} }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'call_w', name: 'get_weather', arguments: { city: 'Paris' } },
+          { id: 'call_t', name: 'get_time', arguments: {} },
+        ],
+      },
       { role: 'tool', toolCallId: 'call_w', toolName: 'get_weather', content: '{"tempC":21}' },
       { role: 'tool', toolCallId: 'call_t', toolName: 'get_time', content: '{"error":"clock unavailable"}', isError: true },
     ];
@@ -114,7 +125,9 @@ describe.each([false, true])('tool calling through compatible: (stream: %s)', (s
   it('rejects arguments that are not a JSON object as a retryable provider_error', async () => {
     nextReply = { text: '', toolCalls: [{ id: 'call_w', name: 'get_weather', arguments: ['Paris'] }] };
 
-    const error = await port().generate(request({ stream })).catch((e: unknown) => e);
+    const error = await port()
+      .generate(request({ stream }))
+      .catch((e: unknown) => e);
 
     expect(isSpindleError(error) && error.code).toBe('provider_error');
     expect((error as Error).message).toContain("tool 'get_weather' with arguments that are not a JSON object");

@@ -33,7 +33,13 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
     const result = await port().generate(request('compatible:llama3:8b'));
 
     // compatible:* is priced 0 by default: local servers are free unless configured
-    expect(result).toEqual({ text: 'Hello there, friend.', usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18, costUsd: 0 }, finishReason: 'stop', toolCalls: [], costUsd: 0 });
+    expect(result).toEqual({
+      text: 'Hello there, friend.',
+      usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18, costUsd: 0 },
+      finishReason: 'stop',
+      toolCalls: [],
+      costUsd: 0,
+    });
     expect(server.calls).toHaveLength(1);
     const { body, headers } = server.calls[0];
     // the model part keeps its own colons (Ollama tags)
@@ -76,7 +82,16 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
     const reason = new Error('node timed out');
     const deltas: string[] = [];
 
-    const run = port().generate(request('compatible:m', { stream: true, signal: ac.signal, onDelta: (d) => { deltas.push(d); ac.abort(reason); } }));
+    const run = port().generate(
+      request('compatible:m', {
+        stream: true,
+        signal: ac.signal,
+        onDelta: (d) => {
+          deltas.push(d);
+          ac.abort(reason);
+        },
+      }),
+    );
 
     await expect(run).rejects.toBe(reason);
     expect(deltas).toEqual(['a ']);
@@ -112,7 +127,13 @@ describe('openai: provider pointed at the fake server', () => {
 
     // default table: gpt-4o-mini at $0.15 / $0.60 per million tokens
     const cost = (4 * 0.15 + 1 * 0.6) / 1e6;
-    expect(result).toEqual({ text: 'Hi!', usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: cost }, finishReason: 'stop', toolCalls: [], costUsd: cost });
+    expect(result).toEqual({
+      text: 'Hi!',
+      usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: cost },
+      finishReason: 'stop',
+      toolCalls: [],
+      costUsd: cost,
+    });
     expect(server.calls[0].path).toBe('/v1/chat/completions');
     expect(server.calls[0].body.model).toBe('gpt-4o-mini');
     expect(server.calls[0].headers.authorization).toBe('Bearer sk-test-0123456789');
@@ -134,7 +155,10 @@ describe('openai: provider pointed at the fake server', () => {
 describe('cost', () => {
   it('prices a call from a configured price, on the result and in usage', async () => {
     nextReply = { text: 'ok', usage: { prompt_tokens: 1500, completion_tokens: 250 } };
-    const priced = createModelPort({ compatible: { baseUrl: server.baseUrl }, prices: { 'compatible:paid': { inputPerMTok: 0.5, outputPerMTok: 1.5 } } });
+    const priced = createModelPort({
+      compatible: { baseUrl: server.baseUrl },
+      prices: { 'compatible:paid': { inputPerMTok: 0.5, outputPerMTok: 1.5 } },
+    });
 
     const result = await priced.generate(request('compatible:paid', { stream: true }));
 
@@ -146,7 +170,9 @@ describe('cost', () => {
   it('prices a call from the default table', async () => {
     nextReply = { text: 'ok', usage: { prompt_tokens: 1000, completion_tokens: 1000 } };
 
-    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(request('openai:gpt-4.1'));
+    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(
+      request('openai:gpt-4.1'),
+    );
 
     // gpt-4.1: $2/M in + $8/M out
     expect(result.costUsd).toBe(0.01);
@@ -156,7 +182,9 @@ describe('cost', () => {
   it('leaves the cost out for a model without a price', async () => {
     nextReply = { text: 'ok' };
 
-    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(request('openai:gpt-unpriced'));
+    const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(
+      request('openai:gpt-unpriced'),
+    );
 
     expect(result).not.toHaveProperty('costUsd');
     expect(result.usage).not.toHaveProperty('costUsd');

@@ -59,7 +59,12 @@ function callOptions(model: LanguageModelV3, request: ModelRequest) {
 
 async function generateOnce(model: LanguageModelV3, request: ModelRequest): Promise<ModelResult> {
   const result = await generateText(callOptions(model, request));
-  return { text: result.text, usage: toUsage(result.totalUsage), finishReason: result.finishReason, toolCalls: result.toolCalls.map(toToolCall) };
+  return {
+    text: result.text,
+    usage: toUsage(result.totalUsage),
+    finishReason: result.finishReason,
+    toolCalls: result.toolCalls.map(toToolCall),
+  };
 }
 
 /**

@@ -34,7 +34,13 @@ describe('offline:echo', () => {
     const onDelta = jest.fn();
     const result = await port.generate(request({ stream: false, onDelta }));
 
-    expect(result).toEqual({ text: 'hello there  world', usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10, costUsd: 0 }, finishReason: 'stop', toolCalls: [], costUsd: 0 });
+    expect(result).toEqual({
+      text: 'hello there  world',
+      usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10, costUsd: 0 },
+      finishReason: 'stop',
+      toolCalls: [],
+      costUsd: 0,
+    });
     expect(onDelta).not.toHaveBeenCalled();
   });
 
@@ -53,7 +59,15 @@ describe('offline:echo', () => {
     const deltas: string[] = [];
     const slow = createModelPort({ offline: { chunkDelayMs: 5 } });
 
-    const run = slow.generate(request({ signal: ac.signal, onDelta: (d) => { deltas.push(d); ac.abort(reason); } }));
+    const run = slow.generate(
+      request({
+        signal: ac.signal,
+        onDelta: (d) => {
+          deltas.push(d);
+          ac.abort(reason);
+        },
+      }),
+    );
 
     await expect(run).rejects.toBe(reason);
     expect(deltas).toEqual(['hello ']);

@@ -18,16 +18,21 @@ function request(model: string, overrides: Partial<ModelRequest> = {}): ModelReq
 
 /** The SpindleError a call rejects with; fails the test if it resolves or throws anything else. */
 async function failure(config: LlmConfig, req: ModelRequest): Promise<SpindleError> {
-  const error = await createModelPort(config).generate(req).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const error = await createModelPort(config)
+    .generate(req)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   if (!isSpindleError(error)) throw new Error(`expected a SpindleError, got ${String(error)}`);
   return error;
 }
 
 describe('provider_error', () => {
-  const config = (): LlmConfig => ({ openai: { apiKey: API_KEY, baseUrl: server.baseUrl }, compatible: { baseUrl: server.baseUrl, apiKey: API_KEY } });
+  const config = (): LlmConfig => ({
+    openai: { apiKey: API_KEY, baseUrl: server.baseUrl },
+    compatible: { baseUrl: server.baseUrl, apiKey: API_KEY },
+  });
 
   it.each([
     ['compatible:m', false],
@@ -90,7 +95,14 @@ describe('provider_error', () => {
     nextReply = { text: 'a b c' };
     const bug = new Error('sink is broken');
 
-    const run = createModelPort(config()).generate(request('compatible:m', { stream: true, onDelta: () => { throw bug; } }));
+    const run = createModelPort(config()).generate(
+      request('compatible:m', {
+        stream: true,
+        onDelta: () => {
+          throw bug;
+        },
+      }),
+    );
 
     await expect(run).rejects.toBe(bug);
   });

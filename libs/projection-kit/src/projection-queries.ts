@@ -46,7 +46,13 @@ export function serveProjectionQueries<S extends Record<string, z.ZodType>, R ex
  * Waits until `appliedSeq(runId)` reaches `seq`, bounded, so a seq that never comes (a wrong
  * number, a stalled log) costs the caller `maxWaitMs`, not forever.
  */
-export async function waitForAppliedSeq(appliedSeq: (runId: string) => Promise<number>, runId: string, seq: number, maxWaitMs = 3_000, pollMs = 25): Promise<void> {
+export async function waitForAppliedSeq(
+  appliedSeq: (runId: string) => Promise<number>,
+  runId: string,
+  seq: number,
+  maxWaitMs = 3_000,
+  pollMs = 25,
+): Promise<void> {
   const deadline = Date.now() + maxWaitMs;
   while ((await appliedSeq(runId)) < seq && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, pollMs));

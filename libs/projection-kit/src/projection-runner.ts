@@ -1,5 +1,14 @@
 import type { JsMsg } from '@nats-io/jetstream';
-import { deadLetter, decodeRunEvent, ensureDurable, pullBatches, readRunLog, type Bus, type DurableSpec, type LogCursorState } from '@spindle/bus';
+import {
+  deadLetter,
+  decodeRunEvent,
+  ensureDurable,
+  pullBatches,
+  readRunLog,
+  type Bus,
+  type DurableSpec,
+  type LogCursorState,
+} from '@spindle/bus';
 import type { ProjectionProgressTables } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely, Transaction } from 'kysely';
@@ -22,7 +31,6 @@ export interface AppliedBatch {
   applied: number;
   runIds: string[];
 }
-
 
 /**
  * The one loop every projection runs on: pulls the events stream on the projection's durable,
@@ -106,12 +114,16 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
     return this.settle(plans);
   }
 
-  private async applyRuns(trx: Transaction<DB>, byRun: ReadonlyMap<string, Array<Delivered<JsMsg>>>): Promise<Map<string, RunBatchPlan<JsMsg>>> {
+  private async applyRuns(
+    trx: Transaction<DB>,
+    byRun: ReadonlyMap<string, Array<Delivered<JsMsg>>>,
+  ): Promise<Map<string, RunBatchPlan<JsMsg>>> {
     const runIds = [...byRun.keys()];
     await lockRuns(progressTables(trx), this.lockClass, runIds);
     const progress = await loadProgress(progressTables(trx), runIds);
     const plans = new Map<string, RunBatchPlan<JsMsg>>();
-    for (const [runId, delivered] of byRun) plans.set(runId, await this.plan(runId, progress.get(runId) ?? { lastSeq: 0, ended: false }, delivered));
+    for (const [runId, delivered] of byRun)
+      plans.set(runId, await this.plan(runId, progress.get(runId) ?? { lastSeq: 0, ended: false }, delivered));
     const events = [...plans.values()].flatMap((p) => p.apply);
     if (events.length === 0) return plans;
     await this.projection.apply(trx, events);
@@ -134,7 +146,11 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
         const one = await this.db.transaction().execute((trx) => this.applyRuns(trx, new Map([[runId, delivered]])));
         plans.set(runId, one.get(runId)!);
       } catch (e) {
-        if (!isDataRejection(e)) return redeliver(delivered.map((d) => d.item), e);
+        if (!isDataRejection(e))
+          return redeliver(
+            delivered.map((d) => d.item),
+            e,
+          );
         plans.set(runId, await this.skipRefused(runId, delivered, e));
       }
     }
@@ -162,7 +178,10 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
         if (!isDataRejection(e)) throw e;
         refused.set(event.seq, (e as Error).message);
         await this.db.transaction().execute((trx) => recordProgress(progressTables(trx), end));
-        this.logger.error({ err: e, runId, seq: event.seq, cause }, `${this.projection.name}: the database refused event ${runId}:${event.seq}; its projection goes on without it`);
+        this.logger.error(
+          { err: e, runId, seq: event.seq, cause },
+          `${this.projection.name}: the database refused event ${runId}:${event.seq}; its projection goes on without it`,
+        );
       }
     }
     const isRefused = (d: Delivered<JsMsg>) => refused.has(d.event.seq);
@@ -171,7 +190,11 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
       settled: plan.settled.filter((msg) => !delivered.some((d) => d.item === msg && isRefused(d))),
       rejected: [
         ...plan.rejected,
-        ...delivered.filter(isRefused).map((d) => ({ item: d.item, kind: 'rejected_by_database' as const, reason: `rejected by the database: ${refused.get(d.event.seq)}` })),
+        ...delivered.filter(isRefused).map((d) => ({
+          item: d.item,
+          kind: 'rejected_by_database' as const,
+          reason: `rejected by the database: ${refused.get(d.event.seq)}`,
+        })),
       ],
     };
   }
@@ -189,7 +212,10 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   }
 
   private async deadLetter(msg: JsMsg, kind: string, reason: string): Promise<void> {
-    this.logger.warn({ subject: msg.subject, streamSeq: msg.seq, reason }, `${this.projection.name}: dead-lettering a message of ${msg.subject}: ${reason}`);
+    this.logger.warn(
+      { subject: msg.subject, streamSeq: msg.seq, reason },
+      `${this.projection.name}: dead-lettering a message of ${msg.subject}: ${reason}`,
+    );
     try {
       await deadLetter(this.bus, this.projection.name, msg, reason);
       this.opts.onDeadLetter?.(kind);

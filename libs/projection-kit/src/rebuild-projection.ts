@@ -20,7 +20,12 @@ const CAUGHT_UP_POLL_MS = 200;
  * on the same durable (so a running service shares the work instead of racing it), until
  * nothing is pending or awaiting an ack.
  */
-export async function rebuildProjection<DB extends ProjectionProgressTables>(bus: Bus, db: Kysely<DB>, projection: Projection<DB>, logger: Logger): Promise<RebuildResult> {
+export async function rebuildProjection<DB extends ProjectionProgressTables>(
+  bus: Bus,
+  db: Kysely<DB>,
+  projection: Projection<DB>,
+  logger: Logger,
+): Promise<RebuildResult> {
   await db.transaction().execute(async (trx) => {
     await projection.reset(trx);
     await clearProgress(progressTables(trx));

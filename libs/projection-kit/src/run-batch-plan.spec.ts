@@ -4,7 +4,8 @@ import { planRunBatch } from './run-batch-plan';
 const event = (seq: number, type = 'custom', data: Record<string, unknown> = { n: seq }) =>
   ({ runId: 'r', seq, type, at: '2025-03-01T10:00:00.000Z', spanId: 'root', path: 'root', data }) as RunEvent;
 const delivered = (...events: RunEvent[]) => events.map((e, i) => ({ event: e, item: `m${i}` }));
-const completed = (seq: number) => event(seq, 'run.completed', { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } });
+const completed = (seq: number) =>
+  event(seq, 'run.completed', { output: {}, durationMs: 1, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } });
 
 describe('planRunBatch', () => {
   it('applies what continues the progress, in seq order, and settles every message', () => {
@@ -21,10 +22,18 @@ describe('planRunBatch', () => {
   });
 
   it('rejects a different event under a seq already taken in the batch, and anything after the end', () => {
-    const plan = planRunBatch({ lastSeq: 1, ended: false }, delivered(event(2), event(2, 'custom', { forged: true }), completed(3), event(4)));
+    const plan = planRunBatch(
+      { lastSeq: 1, ended: false },
+      delivered(event(2), event(2, 'custom', { forged: true }), completed(3), event(4)),
+    );
     expect(plan.apply.map((e) => e.seq)).toEqual([2, 3]);
-    expect(plan.rejected.map((r) => [r.item, r.kind])).toEqual([['m1', 'duplicate_seq'], ['m3', 'after_terminal']]);
-    expect(planRunBatch({ lastSeq: 3, ended: true }, delivered(event(4))).rejected).toEqual([expect.objectContaining({ kind: 'after_terminal' })]);
+    expect(plan.rejected.map((r) => [r.item, r.kind])).toEqual([
+      ['m1', 'duplicate_seq'],
+      ['m3', 'after_terminal'],
+    ]);
+    expect(planRunBatch({ lastSeq: 3, ended: true }, delivered(event(4))).rejected).toEqual([
+      expect.objectContaining({ kind: 'after_terminal' }),
+    ]);
   });
 
   it('asks for the log at a gap, then applies exactly the log and rejects what is not in it', () => {
@@ -33,6 +42,9 @@ describe('planRunBatch', () => {
     const plan = planRunBatch({ lastSeq: 1, ended: false }, delivered(event(3), event(9), event(2, 'custom', { other: 1 })), fromLog);
     expect(plan.apply).toEqual(fromLog);
     expect(plan.settled).toEqual(['m0']);
-    expect(plan.rejected.map((r) => [r.item, r.kind])).toEqual([['m2', 'duplicate_seq'], ['m1', 'not_in_log']]);
+    expect(plan.rejected.map((r) => [r.item, r.kind])).toEqual([
+      ['m2', 'duplicate_seq'],
+      ['m1', 'not_in_log'],
+    ]);
   });
 });

@@ -29,7 +29,11 @@ export interface RunBatchPlan<T> {
  * after the applied part, already checked by its reader), exactly those are applied, and a
  * delivered event that is not among them, or differs from the one there, is rejected.
  */
-export function planRunBatch<T>(progress: LogCursorState, delivered: ReadonlyArray<Delivered<T>>, fromLog?: readonly RunEvent[]): RunBatchPlan<T> {
+export function planRunBatch<T>(
+  progress: LogCursorState,
+  delivered: ReadonlyArray<Delivered<T>>,
+  fromLog?: readonly RunEvent[],
+): RunBatchPlan<T> {
   const plan: RunBatchPlan<T> = { apply: [], settled: [], rejected: [], gap: false };
   const sorted = [...delivered].sort((a, b) => a.event.seq - b.event.seq);
   if (fromLog) return planFromLog(plan, progress, sorted, fromLog);
@@ -50,21 +54,36 @@ export function planRunBatch<T>(progress: LogCursorState, delivered: ReadonlyArr
     } else if (verdict.breach === 'seq_gap') {
       return { apply: [], settled: [], rejected: [], gap: true };
     } else {
-      plan.rejected.push({ item: d.item, kind: verdict.breach === 'duplicate_seq' ? 'duplicate_seq' : 'after_terminal', reason: verdict.reason });
+      plan.rejected.push({
+        item: d.item,
+        kind: verdict.breach === 'duplicate_seq' ? 'duplicate_seq' : 'after_terminal',
+        reason: verdict.reason,
+      });
     }
   }
   return plan;
 }
 
-function planFromLog<T>(plan: RunBatchPlan<T>, progress: LogCursorState, sorted: ReadonlyArray<Delivered<T>>, fromLog: readonly RunEvent[]): RunBatchPlan<T> {
+function planFromLog<T>(
+  plan: RunBatchPlan<T>,
+  progress: LogCursorState,
+  sorted: ReadonlyArray<Delivered<T>>,
+  fromLog: readonly RunEvent[],
+): RunBatchPlan<T> {
   const inLog = new Map(fromLog.map((e) => [e.seq, e]));
   plan.apply = fromLog.filter((e) => e.seq > progress.lastSeq);
   for (const d of sorted) {
     const logged = inLog.get(d.event.seq);
     if (logged && sameEvent(logged, d.event)) plan.settled.push(d.item);
     else if (d.event.seq <= progress.lastSeq && !logged) plan.settled.push(d.item);
-    else if (logged) plan.rejected.push({ item: d.item, kind: 'duplicate_seq', reason: `seq ${d.event.seq} differs from the log's event at that seq` });
-    else plan.rejected.push({ item: d.item, kind: 'not_in_log', reason: `seq ${d.event.seq} is not part of the run's log (a gap, or after its end)` });
+    else if (logged)
+      plan.rejected.push({ item: d.item, kind: 'duplicate_seq', reason: `seq ${d.event.seq} differs from the log's event at that seq` });
+    else
+      plan.rejected.push({
+        item: d.item,
+        kind: 'not_in_log',
+        reason: `seq ${d.event.seq} is not part of the run's log (a gap, or after its end)`,
+      });
   }
   return plan;
 }

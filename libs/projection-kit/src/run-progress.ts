@@ -16,8 +16,14 @@ export function progressTables<DB extends ProjectionProgressTables>(db: Kysely<D
 /** How far each run is applied: its last seq and whether that event ended the run (`run_progress`). */
 export async function loadProgress(db: ProgressDb, runIds: readonly string[]): Promise<Map<string, LogCursorState>> {
   if (runIds.length === 0) return new Map();
-  const rows = await db.selectFrom('run_progress').select(['run_id', 'last_seq', 'last_type']).where('run_id', 'in', [...runIds]).execute();
-  return new Map(rows.map((r) => [r.run_id, { lastSeq: r.last_seq, ended: (terminalEventTypes as readonly string[]).includes(r.last_type) }]));
+  const rows = await db
+    .selectFrom('run_progress')
+    .select(['run_id', 'last_seq', 'last_type'])
+    .where('run_id', 'in', [...runIds])
+    .execute();
+  return new Map(
+    rows.map((r) => [r.run_id, { lastSeq: r.last_seq, ended: (terminalEventTypes as readonly string[]).includes(r.last_type) }]),
+  );
 }
 
 /** The last seq applied of one run, 0 when none: what read-your-writes waits on. */
@@ -29,13 +35,18 @@ export async function appliedSeq(db: ProgressDb, runId: string): Promise<number>
 /** Moves each run to its new end; never backwards (a replica that applied more wins). */
 export async function recordProgress(db: ProgressDb, ends: ReadonlyMap<string, { seq: number; type: string }>): Promise<void> {
   // Sorted by run, so two replicas updating the same rows take their row locks in one order.
-  const rows = [...ends].map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type })).sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
+  const rows = [...ends]
+    .map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type }))
+    .sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
   if (rows.length === 0) return;
   await db
     .insertInto('run_progress')
     .values(rows)
     .onConflict((oc) =>
-      oc.column('run_id').doUpdateSet((eb) => ({ last_seq: eb.ref('excluded.last_seq'), last_type: eb.ref('excluded.last_type') })).where('run_progress.last_seq', '<', (eb) => eb.ref('excluded.last_seq')),
+      oc
+        .column('run_id')
+        .doUpdateSet((eb) => ({ last_seq: eb.ref('excluded.last_seq'), last_type: eb.ref('excluded.last_type') }))
+        .where('run_progress.last_seq', '<', (eb) => eb.ref('excluded.last_seq')),
     )
     .execute();
 }

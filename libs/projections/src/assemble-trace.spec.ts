@@ -22,9 +22,26 @@ const runRow: StoredRunRow = {
 };
 
 const span = (span_id: string, start_seq: number | null, extra: Partial<StoredSpanRow> = {}): StoredSpanRow => ({
-  span_id, parent_span_id: 'root', node_id: 'n', path: 'root/n', kind: 'node', node_type: 'set', status: 'completed',
-  started_at: null, ended_at: null, duration_ms: null, start_seq, end_seq: null, input: null, output: null,
-  error: null, usage: null, model: null, iteration: null, branch_id: null, ...extra,
+  span_id,
+  parent_span_id: 'root',
+  node_id: 'n',
+  path: 'root/n',
+  kind: 'node',
+  node_type: 'set',
+  status: 'completed',
+  started_at: null,
+  ended_at: null,
+  duration_ms: null,
+  start_seq,
+  end_seq: null,
+  input: null,
+  output: null,
+  error: null,
+  usage: null,
+  model: null,
+  iteration: null,
+  branch_id: null,
+  ...extra,
 });
 
 describe('assembleTrace', () => {

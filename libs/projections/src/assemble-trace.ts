@@ -58,7 +58,12 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     startedAt: isoTimeOrNull(row.started_at),
     endedAt: isoTimeOrNull(row.ended_at),
     durationMs: numberOrNull(row.duration_ms),
-    usage: { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), totalTokens: Number(row.total_tokens), costUsd: Number(row.cost_usd) },
+    usage: {
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      totalTokens: Number(row.total_tokens),
+      costUsd: Number(row.cost_usd),
+    },
     error: (row.error ?? null) as ErrorInfo | null,
     lastSeq: Number(row.last_seq),
     forkedFrom: (row.forked_from ?? null) as RunSummary['forkedFrom'],
@@ -69,7 +74,10 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
   const startedAt = isoTimeOrNull(row.started_at);
   const endedAt = isoTimeOrNull(row.ended_at);
   // A request answered in another batch than the one that asked it: its wait is the two events' distance.
-  const answeredWait = row.kind === 'request' && row.end_seq !== null && startedAt !== null && endedAt !== null ? Date.parse(endedAt) - Date.parse(startedAt) : null;
+  const answeredWait =
+    row.kind === 'request' && row.end_seq !== null && startedAt !== null && endedAt !== null
+      ? Date.parse(endedAt) - Date.parse(startedAt)
+      : null;
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id,

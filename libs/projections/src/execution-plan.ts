@@ -4,7 +4,13 @@ import { runPhase } from './run-requests';
 /** What a runner should do with a command, decided from the run's log alone. */
 export type ExecutionPlan =
   | { action: 'start'; attempt: 1 }
-  | { action: 'resume'; reason: 'answered' | 'worker_lost' | 'handed_back'; attempt: number; definitionVersion?: number; definition?: unknown }
+  | {
+      action: 'resume';
+      reason: 'answered' | 'worker_lost' | 'handed_back';
+      attempt: number;
+      definitionVersion?: number;
+      definition?: unknown;
+    }
   /** The runner that held it died too often: close it `interrupted`. */
   | { action: 'give_up'; attempts: number }
   /** Nothing to do: ended, waiting with no new answer, or held by another runner. */
@@ -40,7 +46,10 @@ export function planExecution(events: readonly RunEvent[], deliveryCount: number
 function upgradeIn(events: readonly RunEvent[]): { definitionVersion?: number; definition?: unknown } {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if ((e.type === 'input.answered' || e.type === 'approval.resolved') && (e as RunEventOf<'input.answered'>).data.definition !== undefined) {
+    if (
+      (e.type === 'input.answered' || e.type === 'approval.resolved') &&
+      (e as RunEventOf<'input.answered'>).data.definition !== undefined
+    ) {
       return { definitionVersion: e.data.definitionVersion, definition: e.data.definition };
     }
   }

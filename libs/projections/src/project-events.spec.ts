@@ -21,21 +21,53 @@ describe('projectEvents', () => {
       lastSeq: 7,
     });
     expect(spans.get(spanKey('r1', 'root'))).toEqual({
-      runId: 'r1', spanId: 'root', kind: 'run', path: 'root', status: 'completed',
-      startedAt: at(1), startSeq: 1, input: { question: 'hi' },
-      endedAt: at(7), endSeq: 7, durationMs: 60, output: { answer: 'hello' },
+      runId: 'r1',
+      spanId: 'root',
+      kind: 'run',
+      path: 'root',
+      status: 'completed',
+      startedAt: at(1),
+      startSeq: 1,
+      input: { question: 'hi' },
+      endedAt: at(7),
+      endSeq: 7,
+      durationMs: 60,
+      output: { answer: 'hello' },
     });
     expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({
-      runId: 'r1', spanId: 'span-reply', kind: 'node', path: 'root/reply', status: 'completed',
-      parentSpanId: 'root', nodeId: 'reply', nodeType: 'llm',
-      startedAt: at(3), startSeq: 3, input: { prompt: 'say hi' },
-      endedAt: at(6), endSeq: 6, durationMs: 50, output: { answer: 'hello' },
+      runId: 'r1',
+      spanId: 'span-reply',
+      kind: 'node',
+      path: 'root/reply',
+      status: 'completed',
+      parentSpanId: 'root',
+      nodeId: 'reply',
+      nodeType: 'llm',
+      startedAt: at(3),
+      startSeq: 3,
+      input: { prompt: 'say hi' },
+      endedAt: at(6),
+      endSeq: 6,
+      durationMs: 50,
+      output: { answer: 'hello' },
     });
     expect(spans.get(spanKey('r1', 'span-model'))).toEqual({
-      runId: 'r1', spanId: 'span-model', kind: 'model', path: 'root/reply', status: 'completed',
-      parentSpanId: 'span-reply', nodeId: 'reply', model: 'offline:echo',
-      startedAt: at(4), startSeq: 4, input: { system: 'be brief', prompt: 'say hi' },
-      endedAt: at(5), endSeq: 5, durationMs: 40, output: { text: 'hello' }, usage: usage(3, 2),
+      runId: 'r1',
+      spanId: 'span-model',
+      kind: 'model',
+      path: 'root/reply',
+      status: 'completed',
+      parentSpanId: 'span-reply',
+      nodeId: 'reply',
+      model: 'offline:echo',
+      startedAt: at(4),
+      startSeq: 4,
+      input: { system: 'be brief', prompt: 'say hi' },
+      endedAt: at(5),
+      endSeq: 5,
+      durationMs: 40,
+      output: { text: 'hello' },
+      usage: usage(3, 2),
     });
     expect(spans.size).toBe(3);
   });
@@ -45,7 +77,13 @@ describe('projectEvents', () => {
     const error = { code: 'function_failed', message: 'order 42 not found', nodeId: 'lookup' };
     expect(runs.get('r2')).toMatchObject({ status: 'failed', error, durationMs: 7, usage: usage(0, 0), lastSeq: 5 });
     expect(spans.get(spanKey('r2', 'root'))).toMatchObject({ status: 'failed', error, endSeq: 5 });
-    expect(spans.get(spanKey('r2', 'span-lookup'))).toMatchObject({ kind: 'node', nodeType: 'function', status: 'failed', error, durationMs: 5 });
+    expect(spans.get(spanKey('r2', 'span-lookup'))).toMatchObject({
+      kind: 'node',
+      nodeType: 'function',
+      status: 'failed',
+      error,
+      durationMs: 5,
+    });
   });
 
   it('adds the tokens of every model call instead of keeping the last', () => {
@@ -77,16 +115,34 @@ describe('projectEvents', () => {
     const log = runLog('r1', completedRunDrafts());
     const { runs, spans } = projectEvents(log.slice(5));
     expect(runs.get('r1')).toEqual({
-      runId: 'r1', status: 'completed', endedAt: at(7), durationMs: 60, usage: usage(0, 0), lastSeq: 7,
+      runId: 'r1',
+      status: 'completed',
+      endedAt: at(7),
+      durationMs: 60,
+      usage: usage(0, 0),
+      lastSeq: 7,
     });
     expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({
-      runId: 'r1', spanId: 'span-reply', kind: 'node', path: 'root/reply', status: 'completed', parentSpanId: 'root', nodeId: 'reply',
-      nodeType: 'llm', endedAt: at(6), endSeq: 6, durationMs: 50, output: { answer: 'hello' },
+      runId: 'r1',
+      spanId: 'span-reply',
+      kind: 'node',
+      path: 'root/reply',
+      status: 'completed',
+      parentSpanId: 'root',
+      nodeId: 'reply',
+      nodeType: 'llm',
+      endedAt: at(6),
+      endSeq: 6,
+      durationMs: 50,
+      output: { answer: 'hello' },
     });
   });
 
   it('folds a batch in seq order per run and never lets a later event reopen a terminal run', () => {
-    const log = runLog('r1', [...completedRunDrafts(), { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'w2' } }]);
+    const log = runLog('r1', [
+      ...completedRunDrafts(),
+      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'worker_lost', attempt: 2, worker: 'w2' } },
+    ]);
     const shuffled = [log[6], log[7], log[0], log[3], log[1], log[5], log[2], log[4]];
     const { runs, spans } = projectEvents(shuffled);
     expect(runs.get('r1')).toMatchObject({ status: 'completed', startedAt: at(2), lastSeq: 8 });
@@ -95,45 +151,81 @@ describe('projectEvents', () => {
 
   it('ignores a stray start for a spanId that already closed', () => {
     const node = { nodeId: 'n', spanId: 's', path: 'root/n' };
-    const { spans } = projectEvents(runLog('r', [
-      queued(),
-      { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
-      { type: 'node.completed', ...node, data: { nodeType: 'set', output: {}, durationMs: 1 } },
-      { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
-    ]));
+    const { spans } = projectEvents(
+      runLog('r', [
+        queued(),
+        { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
+        { type: 'node.completed', ...node, data: { nodeType: 'set', output: {}, durationMs: 1 } },
+        { type: 'node.started', ...node, data: { nodeType: 'set', input: {} } },
+      ]),
+    );
     expect(spans.get(spanKey('r', 's'))).toMatchObject({ status: 'completed', startSeq: 2, endSeq: 3 });
   });
 
   it('follows awaiting and resumed, keeps the first start, and records a cancel and a fork', () => {
-    const { runs } = projectEvents(runLog('r', [
-      queued('support', { forkedFrom: { runId: 'r0', seq: 4 } }),
-      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'w1' } },
-      { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'tool_approval' } },
-    ]));
-    expect(runs.get('r')).toMatchObject({ status: 'awaiting_approval', startedAt: at(2), creation: { forkedFrom: { runId: 'r0', seq: 4 } } });
+    const { runs } = projectEvents(
+      runLog('r', [
+        queued('support', { forkedFrom: { runId: 'r0', seq: 4 } }),
+        { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'w1' } },
+        { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'tool_approval' } },
+      ]),
+    );
+    expect(runs.get('r')).toMatchObject({
+      status: 'awaiting_approval',
+      startedAt: at(2),
+      creation: { forkedFrom: { runId: 'r0', seq: 4 } },
+    });
 
-    const later = projectEvents(runLog('r', [
-      { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'answered', attempt: 1, worker: 'w1' } },
-      { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
-      { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'input' } },
-      { type: 'run.canceled', spanId: 'root', path: 'root', data: { reason: 'user asked' } },
-    ], 4));
-    expect(later.runs.get('r')).toMatchObject({ status: 'canceled', startedAt: at(5), endedAt: at(7), error: { code: 'canceled', message: 'user asked' } });
+    const later = projectEvents(
+      runLog(
+        'r',
+        [
+          { type: 'run.resumed', spanId: 'root', path: 'root', data: { reason: 'answered', attempt: 1, worker: 'w1' } },
+          { type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 2, worker: 'w2' } },
+          { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'input' } },
+          { type: 'run.canceled', spanId: 'root', path: 'root', data: { reason: 'user asked' } },
+        ],
+        4,
+      ),
+    );
+    expect(later.runs.get('r')).toMatchObject({
+      status: 'canceled',
+      startedAt: at(5),
+      endedAt: at(7),
+      error: { code: 'canceled', message: 'user asked' },
+    });
     expect(later.runs.get('r')?.durationMs).toBeUndefined();
   });
 
   it('draws tool calls as tool spans, a returned error as a failed span', () => {
     const ok = { nodeId: 'agent', spanId: 't1', parentSpanId: 'n', path: 'root/agent' };
     const bad = { nodeId: 'agent', spanId: 't2', parentSpanId: 'n', path: 'root/agent' };
-    const { spans } = projectEvents(runLog('r', [
-      queued(),
-      { type: 'tool.called', ...ok, data: { name: 'lookup_order', callId: 'c1', arguments: { id: 42 } } },
-      { type: 'tool.returned', ...ok, data: { name: 'lookup_order', callId: 'c1', result: { status: 'shipped' }, durationMs: 12 } },
-      { type: 'tool.called', ...bad, data: { name: 'refund', callId: 'c2', arguments: { id: 42 } } },
-      { type: 'tool.returned', ...bad, data: { name: 'refund', callId: 'c2', error: { code: 'tool_failed', message: 'card declined' }, durationMs: 3 } },
-    ]));
-    expect(spans.get(spanKey('r', 't1'))).toMatchObject({ kind: 'tool', nodeType: 'lookup_order', input: { id: 42 }, output: { status: 'shipped' }, status: 'completed', durationMs: 12 });
-    expect(spans.get(spanKey('r', 't2'))).toMatchObject({ kind: 'tool', status: 'failed', error: { code: 'tool_failed', message: 'card declined' } });
+    const { spans } = projectEvents(
+      runLog('r', [
+        queued(),
+        { type: 'tool.called', ...ok, data: { name: 'lookup_order', callId: 'c1', arguments: { id: 42 } } },
+        { type: 'tool.returned', ...ok, data: { name: 'lookup_order', callId: 'c1', result: { status: 'shipped' }, durationMs: 12 } },
+        { type: 'tool.called', ...bad, data: { name: 'refund', callId: 'c2', arguments: { id: 42 } } },
+        {
+          type: 'tool.returned',
+          ...bad,
+          data: { name: 'refund', callId: 'c2', error: { code: 'tool_failed', message: 'card declined' }, durationMs: 3 },
+        },
+      ]),
+    );
+    expect(spans.get(spanKey('r', 't1'))).toMatchObject({
+      kind: 'tool',
+      nodeType: 'lookup_order',
+      input: { id: 42 },
+      output: { status: 'shipped' },
+      status: 'completed',
+      durationMs: 12,
+    });
+    expect(spans.get(spanKey('r', 't2'))).toMatchObject({
+      kind: 'tool',
+      status: 'failed',
+      error: { code: 'tool_failed', message: 'card declined' },
+    });
     expect(spans.get(spanKey('r', 't2'))).not.toHaveProperty('output');
   });
 
@@ -141,22 +233,45 @@ describe('projectEvents', () => {
     const ask = { nodeId: 'review', spanId: 'n-review', parentSpanId: 'root', path: 'root/review' };
     const refund = { nodeId: 'refunds', spanId: 'n-refunds', parentSpanId: 'root', path: 'root/refunds' };
     const call = { callId: 'c1', name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' };
-    const { spans } = projectEvents(runLog('r', [
-      queued(),
-      { type: 'input.requested', ...ask, data: { requestId: 'req-a', prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' } },
-      { type: 'input.answered', ...ask, data: { requestId: 'req-a', answer: { approved: true }, answeredBy: 'ada' } },
-      { type: 'approval.requested', ...refund, data: { requestId: 'req-b', prompt: 'Refund?', call, mode: 'single', expiresAt: at(9) } },
-      { type: 'approval.resolved', ...refund, data: { requestId: 'req-b', decision: 'rejected', ...call, timedOut: true, answeredBy: 'system:timeout' } },
-    ]));
+    const { spans } = projectEvents(
+      runLog('r', [
+        queued(),
+        { type: 'input.requested', ...ask, data: { requestId: 'req-a', prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' } },
+        { type: 'input.answered', ...ask, data: { requestId: 'req-a', answer: { approved: true }, answeredBy: 'ada' } },
+        { type: 'approval.requested', ...refund, data: { requestId: 'req-b', prompt: 'Refund?', call, mode: 'single', expiresAt: at(9) } },
+        {
+          type: 'approval.resolved',
+          ...refund,
+          data: { requestId: 'req-b', decision: 'rejected', ...call, timedOut: true, answeredBy: 'system:timeout' },
+        },
+      ]),
+    );
     expect(spans.get(spanKey('r', 'req-a'))).toEqual({
-      runId: 'r', spanId: 'req-a', kind: 'request', path: 'root/review', status: 'completed', parentSpanId: 'n-review', nodeId: 'review', nodeType: 'input',
-      startedAt: at(2), startSeq: 2, input: { prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' },
-      endedAt: at(3), endSeq: 3, durationMs: 1_000, output: { answeredBy: 'ada', answer: { approved: true } },
+      runId: 'r',
+      spanId: 'req-a',
+      kind: 'request',
+      path: 'root/review',
+      status: 'completed',
+      parentSpanId: 'n-review',
+      nodeId: 'review',
+      nodeType: 'input',
+      startedAt: at(2),
+      startSeq: 2,
+      input: { prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' },
+      endedAt: at(3),
+      endSeq: 3,
+      durationMs: 1_000,
+      output: { answeredBy: 'ada', answer: { approved: true } },
     });
     // An approval nobody gave in time failed, whatever edge its node then took.
     expect(spans.get(spanKey('r', 'req-b'))).toMatchObject({
-      kind: 'request', nodeType: 'approval', parentSpanId: 'n-refunds', status: 'failed', durationMs: 1_000,
-      input: { call, expiresAt: at(9) }, error: { code: 'input_timeout' },
+      kind: 'request',
+      nodeType: 'approval',
+      parentSpanId: 'n-refunds',
+      status: 'failed',
+      durationMs: 1_000,
+      input: { call, expiresAt: at(9) },
+      error: { code: 'input_timeout' },
     });
     expect(spans.get(spanKey('r', 'req-b'))).not.toHaveProperty('output');
     // The node spans are untouched: a request does not open or close its node.
@@ -166,7 +281,15 @@ describe('projectEvents', () => {
   it('only advances lastSeq for events the trace does not draw, and keeps runs apart', () => {
     const { runs, spans } = projectEvents([
       ...runLog('a', [queued()]),
-      ...runLog('b', [{ type: 'custom', spanId: 'root', path: 'root', data: { note: 1 } }, { type: 'checkpoint.saved', spanId: 'root', path: 'root', data: { checkpointId: 'cp-1', step: 1, state: {}, frontier: [], graphHash: 'h' } }]),
+      ...runLog('b', [
+        { type: 'custom', spanId: 'root', path: 'root', data: { note: 1 } },
+        {
+          type: 'checkpoint.saved',
+          spanId: 'root',
+          path: 'root',
+          data: { checkpointId: 'cp-1', step: 1, state: {}, frontier: [], graphHash: 'h' },
+        },
+      ]),
     ]);
     expect(runs.get('a')).toMatchObject({ status: 'queued', lastSeq: 1 });
     expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2 });
@@ -178,7 +301,12 @@ describe('rollUpUsage', () => {
   it('adds every model call per node and per branch, counting calls so repeats show', () => {
     const model = (nodeId: string, branchId: string | null, totalTokens: number, costUsd: number) =>
       ({ kind: 'model', nodeId, branchId, usage: { inputTokens: totalTokens - 1, outputTokens: 1, totalTokens, costUsd } }) as never;
-    const rollups = rollUpUsage([model('billing', 'b', 10, 0.001), model('billing', 'b', 20, 0.002), model('triage', null, 5, 0), { kind: 'node', nodeId: 'billing', usage: null } as never]);
+    const rollups = rollUpUsage([
+      model('billing', 'b', 10, 0.001),
+      model('billing', 'b', 20, 0.002),
+      model('triage', null, 5, 0),
+      { kind: 'node', nodeId: 'billing', usage: null } as never,
+    ]);
     expect(rollups.byNode).toEqual({
       billing: { calls: 2, inputTokens: 28, outputTokens: 2, totalTokens: 30, costUsd: 0.003 },
       triage: { calls: 1, inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: 0 },

@@ -28,7 +28,8 @@ export function projectEvents(events: readonly RunEvent[]): RowPatches {
     const target: PatchTarget = {
       run,
       span: (kind, fields) => patchSpan(patches, event, kind, fields),
-      request: (requestId, fields) => withWaitTime(patchSpan(patches, { ...event, spanId: requestId, parentSpanId: event.spanId }, 'request', fields)),
+      request: (requestId, fields) =>
+        withWaitTime(patchSpan(patches, { ...event, spanId: requestId, parentSpanId: event.spanId }, 'request', fields)),
     };
     (handlers[event.type] as Handler<RunEventType>)(event, target);
   }
@@ -63,13 +64,30 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'run.canceled': (e, target) => endRun(e, target, 'canceled', { error: { code: 'canceled', message: e.data.reason ?? 'canceled' } }),
 
   'node.started': (e, { span }) => span('node', { ...opened(e), nodeType: e.data.nodeType, input: e.data.input }),
-  'node.completed': (e, { span }) => span('node', { ...closed(e, 'completed', e.data.durationMs), nodeType: e.data.nodeType, output: e.data.output }),
-  'node.failed': (e, { span }) => span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
+  'node.completed': (e, { span }) =>
+    span('node', { ...closed(e, 'completed', e.data.durationMs), nodeType: e.data.nodeType, output: e.data.output }),
+  'node.failed': (e, { span }) =>
+    span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
 
   'model.started': (e, { span }) =>
-    span('model', { ...opened(e), model: e.data.model, input: withoutUndefined({ system: e.data.system, prompt: e.data.prompt, messages: e.data.messages, history: e.data.history, tools: e.data.tools }) }),
+    span('model', {
+      ...opened(e),
+      model: e.data.model,
+      input: withoutUndefined({
+        system: e.data.system,
+        prompt: e.data.prompt,
+        messages: e.data.messages,
+        history: e.data.history,
+        tools: e.data.tools,
+      }),
+    }),
   'model.completed': (e, { run, span }) => {
-    span('model', { ...closed(e, 'completed', e.data.durationMs), model: e.data.model, output: withoutUndefined({ text: e.data.text, toolCalls: e.data.toolCalls }), usage: e.data.usage });
+    span('model', {
+      ...closed(e, 'completed', e.data.durationMs),
+      model: e.data.model,
+      output: withoutUndefined({ text: e.data.text, toolCalls: e.data.toolCalls }),
+      usage: e.data.usage,
+    });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
     run.usage.inputTokens += e.data.usage.inputTokens;
     run.usage.outputTokens += e.data.usage.outputTokens;
@@ -85,13 +103,32 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   },
 
   'input.requested': (e, { request }) =>
-    request(e.data.requestId, { ...opened(e), nodeType: 'input', input: withoutUndefined({ prompt: e.data.prompt, form: e.data.form, mode: e.data.mode, expiresAt: e.data.expiresAt }) }),
+    request(e.data.requestId, {
+      ...opened(e),
+      nodeType: 'input',
+      input: withoutUndefined({ prompt: e.data.prompt, form: e.data.form, mode: e.data.mode, expiresAt: e.data.expiresAt }),
+    }),
   'input.answered': (e, { request }) =>
-    request(e.data.requestId, e.data.timedOut ? expired(e) : { ...answered(e), output: { answeredBy: e.data.answeredBy, answer: e.data.answer ?? null } }),
+    request(
+      e.data.requestId,
+      e.data.timedOut ? expired(e) : { ...answered(e), output: { answeredBy: e.data.answeredBy, answer: e.data.answer ?? null } },
+    ),
   'approval.requested': (e, { request }) =>
-    request(e.data.requestId, { ...opened(e), nodeType: 'approval', input: withoutUndefined({ prompt: e.data.prompt, call: e.data.call, mode: e.data.mode, expiresAt: e.data.expiresAt }) }),
+    request(e.data.requestId, {
+      ...opened(e),
+      nodeType: 'approval',
+      input: withoutUndefined({ prompt: e.data.prompt, call: e.data.call, mode: e.data.mode, expiresAt: e.data.expiresAt }),
+    }),
   'approval.resolved': (e, { request }) =>
-    request(e.data.requestId, e.data.timedOut ? expired(e) : { ...answered(e), output: withoutUndefined({ answeredBy: e.data.answeredBy, decision: e.data.decision, message: e.data.message }) }),
+    request(
+      e.data.requestId,
+      e.data.timedOut
+        ? expired(e)
+        : {
+            ...answered(e),
+            output: withoutUndefined({ answeredBy: e.data.answeredBy, decision: e.data.decision, message: e.data.message }),
+          },
+    ),
 
   // Facts the trace does not draw (yet): they only advance `last_seq`.
   'loop.iteration': ignore,
@@ -125,7 +162,11 @@ function opened(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq
   return { status: 'running', startedAt: e.at, startSeq: e.seq };
 }
 
-function closed(e: RunEvent, status: SpanPatch['status'], durationMs: number | undefined): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'durationMs'> {
+function closed(
+  e: RunEvent,
+  status: SpanPatch['status'],
+  durationMs: number | undefined,
+): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'durationMs'> {
   return { status, endedAt: e.at, endSeq: e.seq, durationMs };
 }
 
@@ -136,7 +177,11 @@ function answered(e: RunEvent): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq'>
 
 /** Nobody answered in time: the request failed, though its node may go on along a `timeout` edge. */
 function expired(e: RunEventOf<'input.answered' | 'approval.resolved'>): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'error'> {
-  return { ...answered(e), status: 'failed', error: { code: 'input_timeout', message: `nobody answered request ${e.data.requestId} in time` } };
+  return {
+    ...answered(e),
+    status: 'failed',
+    error: { code: 'input_timeout', message: `nobody answered request ${e.data.requestId} in time` },
+  };
 }
 
 function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
@@ -166,7 +211,8 @@ function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Par
  * request whose question and answer were stored by different batches).
  */
 function withWaitTime(span: SpanPatch | undefined) {
-  if (span?.startedAt !== undefined && span.endedAt !== undefined && span.durationMs === undefined) span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
+  if (span?.startedAt !== undefined && span.endedAt !== undefined && span.durationMs === undefined)
+    span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
@@ -176,5 +222,7 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 function inSeqOrderPerRun(events: readonly RunEvent[]): RunEvent[] {
   const firstIndex = new Map<string, number>();
   events.forEach((e, i) => firstIndex.has(e.runId) || firstIndex.set(e.runId, i));
-  return [...events].sort((a, b) => (a.runId === b.runId ? a.seq - b.seq : (firstIndex.get(a.runId) ?? 0) - (firstIndex.get(b.runId) ?? 0)));
+  return [...events].sort((a, b) =>
+    a.runId === b.runId ? a.seq - b.seq : (firstIndex.get(a.runId) ?? 0) - (firstIndex.get(b.runId) ?? 0),
+  );
 }

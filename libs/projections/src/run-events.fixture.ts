@@ -10,12 +10,21 @@ export function runLog(runId: string, drafts: RunEventDraft[], firstSeq = 1): Ru
   });
 }
 
-export const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, costUsd: 0 });
+export const usage = (inputTokens: number, outputTokens: number) => ({
+  inputTokens,
+  outputTokens,
+  totalTokens: inputTokens + outputTokens,
+  costUsd: 0,
+});
 
 const root = { spanId: 'root', path: 'root' };
 
 export function queued(workflow = 'support', extra: Partial<{ forkedFrom: { runId: string; seq: number } }> = {}): RunEventDraft {
-  return { type: 'run.queued', ...root, data: { workflow: { name: workflow, version: 2 }, input: { question: 'hi' }, state: {}, definition: {}, ...extra } };
+  return {
+    type: 'run.queued',
+    ...root,
+    data: { workflow: { name: workflow, version: 2 }, input: { question: 'hi' }, state: {}, definition: {}, ...extra },
+  };
 }
 
 /** queued → started → node `reply` (an llm node) with one model call → completed. */

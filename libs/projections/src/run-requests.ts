@@ -17,7 +17,13 @@ export function requestsInLog(events: readonly RunEvent[]): Map<string, RequestI
   for (const e of events) {
     if (e.type === 'input.requested' || e.type === 'approval.requested') {
       // A resumed run re-reaching the same request does not ask again, so the first one counts.
-      if (!requests.has(e.data.requestId)) requests.set(e.data.requestId, { requestId: e.data.requestId, kind: e.type === 'input.requested' ? 'input' : 'approval', requested: e, answers: [] });
+      if (!requests.has(e.data.requestId))
+        requests.set(e.data.requestId, {
+          requestId: e.data.requestId,
+          kind: e.type === 'input.requested' ? 'input' : 'approval',
+          requested: e,
+          answers: [],
+        });
     } else if (e.type === 'input.answered' || e.type === 'approval.resolved') {
       requests.get(e.data.requestId)?.answers.push(e);
     }

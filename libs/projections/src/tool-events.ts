@@ -27,6 +27,11 @@ export function toolResult(data: ToolData): { output?: unknown; error?: ErrorInf
 function toolError(error: unknown): ErrorInfo {
   const parsed = errorInfoSchema.safeParse(error);
   if (parsed.success) return parsed.data;
-  const message = typeof error === 'string' ? error : typeof (error as { message?: unknown }).message === 'string' ? (error as { message: string }).message : JSON.stringify(error);
+  const message =
+    typeof error === 'string'
+      ? error
+      : typeof (error as { message?: unknown }).message === 'string'
+        ? (error as { message: string }).message
+        : JSON.stringify(error);
   return { code: 'tool_failed', message };
 }

@@ -12,7 +12,10 @@ export interface ReadinessCheck {
 /** `/healthz`: the process is alive. `/readyz`: its dependencies answer. `/metrics`: Prometheus. */
 @Controller()
 export class HealthController {
-  constructor(@Inject(READINESS) private readonly checks: ReadinessCheck[], @Inject(METRICS) private readonly metrics: Registry) {}
+  constructor(
+    @Inject(READINESS) private readonly checks: ReadinessCheck[],
+    @Inject(METRICS) private readonly metrics: Registry,
+  ) {}
 
   @Get('healthz')
   @Header('Cache-Control', 'no-store')

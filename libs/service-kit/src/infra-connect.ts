@@ -19,13 +19,20 @@ export async function connectInfraBus(config: ServiceConfig): Promise<Bus> {
     await provisionStreams(bus, { replicas: config.streamReplicas, duplicateWindowMs: 120_000 });
   } catch (e) {
     await bus.close();
-    throw new Error(`${config.service}: NATS at ${config.natsUrl} has no usable JetStream (${(e as Error).message}); start nats-server with -js`, { cause: e });
+    throw new Error(
+      `${config.service}: NATS at ${config.natsUrl} has no usable JetStream (${(e as Error).message}); start nats-server with -js`,
+      { cause: e },
+    );
   }
   return bus;
 }
 
 /** Opens the service's own schema and migrates it; a failure says where it looked and what to do. */
-export async function connectInfraDatabase<DB>(config: ServiceConfig, schemaOwner: string, migrations: Record<string, Migration>): Promise<{ db: Kysely<DB>; schema: string }> {
+export async function connectInfraDatabase<DB>(
+  config: ServiceConfig,
+  schemaOwner: string,
+  migrations: Record<string, Migration>,
+): Promise<{ db: Kysely<DB>; schema: string }> {
   const schema = serviceSchema(schemaOwner, config.namespace);
   const db = createDatabase<DB>({ url: config.databaseUrl, schema });
   try {

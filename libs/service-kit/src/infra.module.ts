@@ -15,7 +15,10 @@ export interface InfraOptions {
 }
 
 class InfraShutdown implements OnApplicationShutdown {
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(DATABASE) private readonly db: Kysely<unknown> | null) {}
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(DATABASE) private readonly db: Kysely<unknown> | null,
+  ) {}
   async onApplicationShutdown() {
     await this.bus.close().catch(() => undefined);
     await this.db?.destroy().catch(() => undefined);
@@ -38,7 +41,8 @@ export class InfraModule {
         { provide: BUS, useFactory: () => connectInfraBus(config) },
         {
           provide: DATABASE,
-          useFactory: async () => (opts.database ? (await connectInfraDatabase(config, opts.database.owner, opts.database.migrations)).db : null),
+          useFactory: async () =>
+            opts.database ? (await connectInfraDatabase(config, opts.database.owner, opts.database.migrations)).db : null,
         },
         {
           provide: READINESS,

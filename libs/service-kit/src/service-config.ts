@@ -25,13 +25,21 @@ export interface ServiceConfig {
 const envSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   DATABASE_URL: z.string().default('postgres://postgres@127.0.0.1:5432/postgres'),
-  SPINDLE_NAMESPACE: z.string().regex(/^([a-z][a-z0-9_]{0,31})?$/, 'lower-case letters, digits and _').default(''),
+  SPINDLE_NAMESPACE: z
+    .string()
+    .regex(/^([a-z][a-z0-9_]{0,31})?$/, 'lower-case letters, digits and _')
+    .default(''),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   SPINDLE_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   // Below the server's 1 MiB message limit with room for the envelope and headers.
-  SPINDLE_MAX_EVENT_BYTES: z.coerce.number().int().min(1_024).max(900 * 1_024).default(256 * 1_024),
+  SPINDLE_MAX_EVENT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(900 * 1_024)
+    .default(256 * 1_024),
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().optional(),
   NATS_TOKEN: z.string().min(1).optional(),
@@ -39,13 +47,21 @@ const envSchema = z.object({
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(1_000).max(600_000).optional(),
 });
 
-export function parseServiceConfig(env: Record<string, string | undefined>, service: string, portVariable: string, defaultPort: number): ServiceConfig {
+export function parseServiceConfig(
+  env: Record<string, string | undefined>,
+  service: string,
+  portVariable: string,
+  defaultPort: number,
+): ServiceConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`invalid environment for ${service}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `invalid environment for ${service}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   }
   const port = Number(env[portVariable] ?? defaultPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${portVariable} must be a port number (got "${env[portVariable]}")`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`${portVariable} must be a port number (got "${env[portVariable]}")`);
   const e = parsed.data;
   return Object.freeze({
     service,

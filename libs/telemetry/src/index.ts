@@ -1,11 +1,6 @@
 export { startTelemetry } from './telemetry.bootstrap';
 export type { Telemetry, TelemetryOptions } from './telemetry.bootstrap';
-export {
-  extractFromRecord,
-  extractTraceContext,
-  injectIntoRecord,
-  injectTraceContext,
-} from './nats-trace-context';
+export { extractFromRecord, extractTraceContext, injectIntoRecord, injectTraceContext } from './nats-trace-context';
 export { withSpan } from './with-span.helper';
 export type { WithSpanOptions } from './with-span.helper';
 export { createLogger } from './json-logger';

@@ -1,12 +1,7 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { headers } from '@nats-io/transport-node';
-import {
-  extractFromRecord,
-  extractTraceContext,
-  injectIntoRecord,
-  injectTraceContext,
-} from './nats-trace-context';
+import { extractFromRecord, extractTraceContext, injectIntoRecord, injectTraceContext } from './nats-trace-context';
 import { startTelemetry, type Telemetry } from './telemetry.bootstrap';
 import { withSpan } from './with-span.helper';
 
@@ -40,18 +35,11 @@ describe('trace context over NATS headers', () => {
     publish.end();
 
     // "Other side": only the headers cross the wire.
-    await withSpan(
-      tracer,
-      'runs.consume',
-      { kind: SpanKind.CONSUMER, parent: extractTraceContext(msgHeaders) },
-      async () => undefined,
-    );
+    await withSpan(tracer, 'runs.consume', { kind: SpanKind.CONSUMER, parent: extractTraceContext(msgHeaders) }, async () => undefined);
 
     const producer = await finished('runs.publish');
     const consumer = await finished('runs.consume');
-    expect(msgHeaders.get('traceparent')).toBe(
-      `00-${producer.spanContext().traceId}-${producer.spanContext().spanId}-01`,
-    );
+    expect(msgHeaders.get('traceparent')).toBe(`00-${producer.spanContext().traceId}-${producer.spanContext().spanId}-01`);
     expect(consumer.name).toBe('runs.consume');
     expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
     expect(consumer.parentSpanContext?.spanId).toBe(producer.spanContext().spanId);

@@ -36,17 +36,12 @@ export function extractTraceContext(headers?: MsgHdrs): Context {
 }
 
 /** Same for plain objects (HTTP-ish carriers, outbox rows, SSE payloads). */
-export function injectIntoRecord(
-  record: Record<string, string>,
-  ctx: Context = context.active(),
-): Record<string, string> {
+export function injectIntoRecord(record: Record<string, string>, ctx: Context = context.active()): Record<string, string> {
   propagation.inject(ctx, record, defaultTextMapSetter);
   return record;
 }
 
-export function extractFromRecord(
-  record?: Record<string, string | string[] | undefined>,
-): Context {
+export function extractFromRecord(record?: Record<string, string | string[] | undefined>): Context {
   const base = context.active();
   return record ? propagation.extract(base, record, defaultTextMapGetter) : base;
 }

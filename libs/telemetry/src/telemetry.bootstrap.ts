@@ -1,18 +1,9 @@
 import { context, diag, propagation, trace, type Tracer } from '@opentelemetry/api';
-import {
-  CompositePropagator,
-  globalErrorHandler,
-  W3CBaggagePropagator,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
+import { CompositePropagator, globalErrorHandler, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import {
-  BatchSpanProcessor,
-  NoopSpanProcessor,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -39,9 +30,7 @@ let active: Telemetry | undefined;
 
 export function startTelemetry(options: TelemetryOptions): Telemetry {
   if (active) {
-    diag.warn(
-      `startTelemetry(${options.serviceName}): telemetry already running; reusing it and ignoring these options`,
-    );
+    diag.warn(`startTelemetry(${options.serviceName}): telemetry already running; reusing it and ignoring these options`);
     return active;
   }
 

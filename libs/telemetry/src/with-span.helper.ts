@@ -1,12 +1,4 @@
-import {
-  context,
-  SpanStatusCode,
-  type Attributes,
-  type Context,
-  type Span,
-  type SpanKind,
-  type Tracer,
-} from '@opentelemetry/api';
+import { context, SpanStatusCode, type Attributes, type Context, type Span, type SpanKind, type Tracer } from '@opentelemetry/api';
 
 export interface WithSpanOptions {
   kind?: SpanKind;
@@ -19,12 +11,7 @@ export interface WithSpanOptions {
  * Runs `fn` inside an active span so nested spans and log lines pick it up.
  * On throw: records the exception, sets ERROR status, rethrows. Always ends the span.
  */
-export function withSpan<T>(
-  tracer: Tracer,
-  name: string,
-  opts: WithSpanOptions,
-  fn: (span: Span) => Promise<T>,
-): Promise<T> {
+export function withSpan<T>(tracer: Tracer, name: string, opts: WithSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   const { parent = context.active(), kind, attributes } = opts;
   return tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
     try {

@@ -2,13 +2,22 @@ import { FakeOpenAIServer } from './fake-openai-server';
 
 /** Plain fetch, so these tests pin the wire format independently of any SDK. */
 async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The parts of OpenAI responses these tests look at. */
 interface Completion {
   object?: string;
-  choices: Array<{ index: number; message?: unknown; delta?: { content?: string; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }>;
+  choices: Array<{
+    index: number;
+    message?: unknown;
+    delta?: { content?: string; tool_calls?: ToolCallDelta[] };
+    finish_reason?: string | null;
+  }>;
   usage?: unknown;
 }
 interface ToolCallDelta {
@@ -24,7 +33,10 @@ interface ErrorBody {
 /** The `data:` payloads of an SSE body, in order. */
 async function sseData(res: Response): Promise<string[]> {
   const text = await res.text();
-  return text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice('data: '.length));
+  return text
+    .split('\n\n')
+    .filter((e) => e.startsWith('data: '))
+    .map((e) => e.slice('data: '.length));
 }
 
 describe('FakeOpenAIServer', () => {
@@ -50,7 +62,9 @@ describe('FakeOpenAIServer', () => {
   });
 
   it('streams SSE word chunks, then the usage chunk only when include_usage is set, then [DONE]', async () => {
-    const withUsage = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages, stream: true, stream_options: { include_usage: true } }));
+    const withUsage = await sseData(
+      await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages, stream: true, stream_options: { include_usage: true } }),
+    );
     const without = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages, stream: true }));
 
     const chunks = withUsage.slice(0, -1).map((d) => JSON.parse(d) as Completion);
@@ -59,7 +73,12 @@ describe('FakeOpenAIServer', () => {
     expect(chunks.filter((c) => c.choices[0]?.delta?.content !== undefined)).toHaveLength(3);
     expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
     expect(withUsage.at(-1)).toBe('[DONE]');
-    expect(without.slice(0, -1).map((d) => JSON.parse(d) as Completion).some((c) => c.usage !== undefined)).toBe(false);
+    expect(
+      without
+        .slice(0, -1)
+        .map((d) => JSON.parse(d) as Completion)
+        .some((c) => c.usage !== undefined),
+    ).toBe(false);
     expect(without.at(-1)).toBe('[DONE]');
   });
 
@@ -97,7 +116,11 @@ describe('FakeOpenAIServer scripted replies', () => {
   });
 
   it('sends an error event after the text when a stream is scripted to fail', async () => {
-    const server = new FakeOpenAIServer((body) => ({ text: `model ${body.model}`, error: 'overloaded', usage: { prompt_tokens: 1, completion_tokens: 2 } }));
+    const server = new FakeOpenAIServer((body) => ({
+      text: `model ${body.model}`,
+      error: 'overloaded',
+      usage: { prompt_tokens: 1, completion_tokens: 2 },
+    }));
     await server.start();
     try {
       const data = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'x', messages: [], stream: true }));
@@ -151,7 +174,9 @@ describe('FakeOpenAIServer scripted tool calls', () => {
   });
 
   it('streams each call as a header delta then its arguments in two pieces, then finish and usage', async () => {
-    const data = await sseData(await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [], stream: true, stream_options: { include_usage: true } }));
+    const data = await sseData(
+      await post(`${server.baseUrl}/chat/completions`, { model: 'm', messages: [], stream: true, stream_options: { include_usage: true } }),
+    );
 
     const chunks = data.slice(0, -1).map((d) => JSON.parse(d) as Completion);
     const deltas = chunks.flatMap((c) => c.choices[0]?.delta?.tool_calls ?? []);
@@ -160,7 +185,11 @@ describe('FakeOpenAIServer scripted tool calls', () => {
       { index: 0, function: { arguments: '{"city":"Pari' } },
       { index: 0, function: { arguments: 's","days":2}' } },
     ]);
-    const joined = (index: number): string => deltas.filter((d) => d.index === index).map((d) => d.function.arguments).join('');
+    const joined = (index: number): string =>
+      deltas
+        .filter((d) => d.index === index)
+        .map((d) => d.function.arguments)
+        .join('');
     expect(JSON.parse(joined(1))).toEqual({});
     expect(chunks[0].choices[0].delta).toMatchObject({ role: 'assistant' });
     expect(chunks.map((c) => c.choices[0]?.finish_reason).filter(Boolean)).toEqual(['tool_calls']);
@@ -169,7 +198,9 @@ describe('FakeOpenAIServer scripted tool calls', () => {
   });
 
   it('records the tools and tool messages the client sent', async () => {
-    const tools = [{ type: 'function', function: { name: 'get_time', description: 'now', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      { type: 'function', function: { name: 'get_time', description: 'now', parameters: { type: 'object', properties: {} } } },
+    ];
     const messages = [
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: '{"now":"noon"}' },
@@ -191,7 +222,14 @@ describe('FakeOpenAIServer text with tool calls', () => {
 
       expect(json.choices[0].message).toMatchObject({ content: 'Let me check.', tool_calls: [{ function: { name: 'lookup' } }] });
       const deltas = data.slice(0, -1).map((d) => (JSON.parse(d) as Completion).choices[0]?.delta);
-      expect(deltas.map((d) => d?.content ?? (d?.tool_calls ? 'CALL' : undefined)).filter(Boolean)).toEqual(['Let ', 'me ', 'check.', 'CALL', 'CALL', 'CALL']);
+      expect(deltas.map((d) => d?.content ?? (d?.tool_calls ? 'CALL' : undefined)).filter(Boolean)).toEqual([
+        'Let ',
+        'me ',
+        'check.',
+        'CALL',
+        'CALL',
+        'CALL',
+      ]);
     } finally {
       await server.stop();
     }

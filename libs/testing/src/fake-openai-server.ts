@@ -8,10 +8,18 @@ import type { AddressInfo } from 'node:net';
  */
 
 /** Token counts in the OpenAI wire format. */
-export interface FakeOpenAIUsage { prompt_tokens: number; completion_tokens: number; total_tokens?: number }
+export interface FakeOpenAIUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+}
 
 /** A tool call the scripted reply makes; `id` defaults to `call_<request>_<index>`. */
-export interface FakeOpenAIToolCall { id?: string; name: string; arguments: object }
+export interface FakeOpenAIToolCall {
+  id?: string;
+  name: string;
+  arguments: object;
+}
 
 /** What the server answers to one request. */
 export interface FakeOpenAIReply {
@@ -38,11 +46,19 @@ export interface FakeOpenAIRequestBody {
   [key: string]: unknown;
 }
 
-interface WireToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
+interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 export type FakeOpenAIReplyFn = (body: FakeOpenAIRequestBody) => FakeOpenAIReply | Promise<FakeOpenAIReply>;
 
-export interface FakeOpenAICall { path: string; body: FakeOpenAIRequestBody; headers: IncomingHttpHeaders }
+export interface FakeOpenAICall {
+  path: string;
+  body: FakeOpenAIRequestBody;
+  headers: IncomingHttpHeaders;
+}
 
 const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
@@ -142,12 +158,23 @@ function wireReply(reply: FakeOpenAIReply, body: FakeOpenAIRequestBody, requestN
   const usage = reply.usage ?? { prompt_tokens: promptWords, completion_tokens: wordCount(reply.text) };
   const fullUsage = { ...usage, total_tokens: usage.total_tokens ?? usage.prompt_tokens + usage.completion_tokens };
   const base = { id: `chatcmpl-fake-${requestNo}`, created: Math.floor(Date.now() / 1000), model: body.model ?? 'fake' };
-  const toolCalls = (reply.toolCalls ?? []).map((c, i): WireToolCall => ({ id: c.id ?? `call_${requestNo}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+  const toolCalls = (reply.toolCalls ?? []).map((c, i): WireToolCall => ({
+    id: c.id ?? `call_${requestNo}_${i}`,
+    type: 'function',
+    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+  }));
   const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   // Like OpenAI: content is null when the reply is only tool calls.
-  const message = toolCalls.length > 0 ? { role: 'assistant', content: reply.text || null, tool_calls: toolCalls } : { role: 'assistant', content: reply.text };
+  const message =
+    toolCalls.length > 0
+      ? { role: 'assistant', content: reply.text || null, tool_calls: toolCalls }
+      : { role: 'assistant', content: reply.text };
   const completion = { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage: fullUsage };
-  const chunk = (delta: object, finishReason: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  const chunk = (delta: object, finishReason: string | null) => ({
+    ...base,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  });
   const deltas = [...splitWords(reply.text).map((piece) => ({ content: piece })), ...toolCallDeltas(toolCalls)];
   const events: unknown[] = deltas.map((delta, i) => chunk(i === 0 ? { role: 'assistant', ...delta } : delta, null));
   if (reply.error !== undefined) return { completion, events: [...events, errorBody(reply.error)] };
@@ -160,7 +187,10 @@ function wireReply(reply: FakeOpenAIReply, body: FakeOpenAIRequestBody, requestN
 function toolCallDeltas(calls: WireToolCall[]): object[] {
   return calls.flatMap(({ id, type, function: { name, arguments: args } }, index) => {
     const halves = [args.slice(0, Math.ceil(args.length / 2)), args.slice(Math.ceil(args.length / 2))].filter((a) => a !== '');
-    return [{ tool_calls: [{ index, id, type, function: { name, arguments: '' } }] }, ...halves.map((part) => ({ tool_calls: [{ index, function: { arguments: part } }] }))];
+    return [
+      { tool_calls: [{ index, id, type, function: { name, arguments: '' } }] },
+      ...halves.map((part) => ({ tool_calls: [{ index, function: { arguments: part } }] })),
+    ];
   });
 }
 

@@ -15,7 +15,11 @@ export function recordFigures(name: string, figures: Record<string, unknown>): v
 /** Every recorded set of figures, by name. */
 export function recordedFigures(): Record<string, Record<string, unknown>> {
   try {
-    return Object.fromEntries(readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(DIR, f), 'utf8'))]));
+    return Object.fromEntries(
+      readdirSync(DIR)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(DIR, f), 'utf8'))]),
+    );
   } catch {
     return {};
   }

@@ -106,7 +106,8 @@ function messageOf(bus: Bus, subject: string, body: string, seq: number, settled
 
 /** Puts the log on the run's subject, so a runner filling a gap reads it from the stream itself. */
 async function store(bus: Bus, log: readonly RunEvent[]): Promise<void> {
-  for (const event of log) await bus.js.publish(bus.names.eventSubject(event.runId), JSON.stringify(event), { msgID: `${event.runId}:${event.seq}` });
+  for (const event of log)
+    await bus.js.publish(bus.names.eventSubject(event.runId), JSON.stringify(event), { msgID: `${event.runId}:${event.seq}` });
 }
 
 /**
@@ -116,7 +117,11 @@ async function store(bus: Bus, log: readonly RunEvent[]): Promise<void> {
  * exactly the rows of one fold of the whole log, and every message is acknowledged; messages that
  * are not part of the log are dead-lettered and change nothing.
  */
-export function describeProjectionConformance<DB extends ProjectionProgressTables>(name: string, open: () => Promise<ProjectionUnderTest<DB>>, opts: { numRuns?: number } = {}): void {
+export function describeProjectionConformance<DB extends ProjectionProgressTables>(
+  name: string,
+  open: () => Promise<ProjectionUnderTest<DB>>,
+  opts: { numRuns?: number } = {},
+): void {
   describe(`${name}: projection conformance`, () => {
     let subject: ProjectionUnderTest<DB>;
     let runner: ProjectionRunner<DB>;

@@ -73,14 +73,38 @@ function lifecycleStatus(e: RunEvent): RunStatus | undefined {
       return undefined;
   }
 }
-const opening = new Set<RunEvent['type']>(['run.queued', 'node.started', 'model.started', 'tool.called', 'input.requested', 'approval.requested']);
-const closing = new Set<RunEvent['type']>(['run.completed', 'run.failed', 'run.canceled', 'node.completed', 'node.failed', 'model.completed', 'model.failed', 'tool.returned', 'input.answered', 'approval.resolved']);
-const isRequestEvent = (e: RunEvent): e is Extract<RunEvent, { type: 'input.requested' | 'input.answered' | 'approval.requested' | 'approval.resolved' }> =>
+const opening = new Set<RunEvent['type']>([
+  'run.queued',
+  'node.started',
+  'model.started',
+  'tool.called',
+  'input.requested',
+  'approval.requested',
+]);
+const closing = new Set<RunEvent['type']>([
+  'run.completed',
+  'run.failed',
+  'run.canceled',
+  'node.completed',
+  'node.failed',
+  'model.completed',
+  'model.failed',
+  'tool.returned',
+  'input.answered',
+  'approval.resolved',
+]);
+const isRequestEvent = (
+  e: RunEvent,
+): e is Extract<RunEvent, { type: 'input.requested' | 'input.answered' | 'approval.requested' | 'approval.resolved' }> =>
   e.type === 'input.requested' || e.type === 'input.answered' || e.type === 'approval.requested' || e.type === 'approval.resolved';
 /** A request is a span of its own, named by its request id, under the span of the node that asked. */
 const spanIdOf = (e: RunEvent): string => (isRequestEvent(e) ? e.data.requestId : e.spanId);
 const kindOf = (type: RunEvent['type']): TraceSpan['kind'] =>
-  type.startsWith('run.') ? 'run' : type.startsWith('input.') || type.startsWith('approval.') ? 'request' : (type.split('.')[0] as TraceSpan['kind']);
+  type.startsWith('run.')
+    ? 'run'
+    : type.startsWith('input.') || type.startsWith('approval.')
+      ? 'request'
+      : (type.split('.')[0] as TraceSpan['kind']);
 
 /**
  * What the trace of a VALID, whole run log (seq 1 to n, as `runLogArbitrary` makes) must show, read

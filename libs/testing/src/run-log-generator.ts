@@ -40,7 +40,11 @@ interface OpenSpan {
 // Multiples of 1/256 add up exactly in binary floating point and survive the store's rounding to
 // 9 decimals, so totals compare exactly whatever order they are summed in.
 const usageArb: fc.Arbitrary<Usage> = fc
-  .record({ inputTokens: fc.nat({ max: 5_000 }), outputTokens: fc.nat({ max: 5_000 }), cost: fc.option(fc.nat({ max: 4_096 }), { nil: undefined }) })
+  .record({
+    inputTokens: fc.nat({ max: 5_000 }),
+    outputTokens: fc.nat({ max: 5_000 }),
+    cost: fc.option(fc.nat({ max: 4_096 }), { nil: undefined }),
+  })
   .map(({ inputTokens, outputTokens, cost }) => ({
     inputTokens,
     outputTokens,
@@ -49,7 +53,18 @@ const usageArb: fc.Arbitrary<Usage> = fc
   }));
 
 /** Mostly span work; run-level turns (waits, hand-backs, lost workers) now and then. */
-const actionWeights: Record<RunningAction, number> = { node: 6, model: 4, tool: 4, close: 9, loop: 1, branch: 1, checkpoint: 1, await: 1, yield: 1, lost: 1 };
+const actionWeights: Record<RunningAction, number> = {
+  node: 6,
+  model: 4,
+  tool: 4,
+  close: 9,
+  loop: 1,
+  branch: 1,
+  checkpoint: 1,
+  await: 1,
+  yield: 1,
+  lost: 1,
+};
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
   action: fc.oneof(...runningActions.map((a) => ({ arbitrary: fc.constant(a), weight: actionWeights[a] }))),
@@ -95,7 +110,13 @@ export function withRunId(log: readonly RunEvent[], runId: string): RunEvent[] {
   return log.map((e) => ({ ...e, runId }));
 }
 
-function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: string | undefined, cancelDuration: number | undefined): RunEvent[] {
+function buildLog(
+  steps: Step[],
+  ending: Ending,
+  endUsage: Usage,
+  cancelReason: string | undefined,
+  cancelDuration: number | undefined,
+): RunEvent[] {
   const drafts: RunEventDraft[] = [];
   const emit = (draft: RunEventDraft) => void drafts.push(draft);
   // Asserted, not annotated: the closures below change it, which narrowing cannot see.
@@ -111,14 +132,18 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
   /** The envelope of an event about the innermost open node, or of the run when none is open. */
   const here = () => {
     const node = [...stack].reverse().find((s) => s.kind === 'node');
-    return node ? { spanId: node.envelope.spanId, parentSpanId: node.envelope.parentSpanId, nodeId: node.envelope.nodeId, path: node.envelope.path } : { ...ROOT };
+    return node
+      ? { spanId: node.envelope.spanId, parentSpanId: node.envelope.parentSpanId, nodeId: node.envelope.nodeId, path: node.envelope.path }
+      : { ...ROOT };
   };
 
   const start = () => {
     attempt++;
-    emit(attempt === 1
-      ? { type: 'run.started', ...ROOT, data: { attempt, worker: `w${attempt}` } }
-      : { type: 'run.resumed', ...ROOT, data: { reason: 'handed_back', attempt, worker: `w${attempt}` } });
+    emit(
+      attempt === 1
+        ? { type: 'run.started', ...ROOT, data: { attempt, worker: `w${attempt}` } }
+        : { type: 'run.resumed', ...ROOT, data: { reason: 'handed_back', attempt, worker: `w${attempt}` } },
+    );
     phase = 'running';
   };
   /** A person answers, or (`timedOut`) the approval service records that nobody did in time. */
@@ -127,9 +152,26 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
     if (!w) throw new Error('answer without a wait');
     const by = timedOut ? { timedOut: true, answeredBy: 'system:timeout' } : { answeredBy: 'alice' };
     // As the gateway records it: on the span of the node that asked.
-    emit(w.approval
-      ? { type: 'approval.resolved', ...w.envelope, data: { requestId: w.requestId, decision: timedOut ? 'rejected' : 'approved', callId: w.callId, name: 'lookup', argumentsHash: 'h', ...by } }
-      : { type: 'input.answered', ...w.envelope, data: { requestId: w.requestId, ...(timedOut ? {} : { answer: { text: 'yes' } }), ...by } });
+    emit(
+      w.approval
+        ? {
+            type: 'approval.resolved',
+            ...w.envelope,
+            data: {
+              requestId: w.requestId,
+              decision: timedOut ? 'rejected' : 'approved',
+              callId: w.callId,
+              name: 'lookup',
+              argumentsHash: 'h',
+              ...by,
+            },
+          }
+        : {
+            type: 'input.answered',
+            ...w.envelope,
+            data: { requestId: w.requestId, ...(timedOut ? {} : { answer: { text: 'yes' } }), ...by },
+          },
+    );
     attempt++;
     emit({ type: 'run.resumed', ...ROOT, data: { reason: 'answered', attempt, worker: `w${attempt}` } });
     waitingOn = undefined;
@@ -142,7 +184,11 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
       const call = { callId: w.callId, name: 'lookup', arguments: {}, argumentsHash: 'h' };
       emit({ type: 'approval.requested', ...w.envelope, data: { requestId: w.requestId, prompt: 'allow?', call, mode: 'single' } });
     } else {
-      emit({ type: 'input.requested', ...w.envelope, data: { requestId: w.requestId, prompt: 'ok?', form: { kind: 'boolean' }, mode: 'single' } });
+      emit({
+        type: 'input.requested',
+        ...w.envelope,
+        data: { requestId: w.requestId, prompt: 'ok?', form: { kind: 'boolean' }, mode: 'single' },
+      });
     }
     emit({ type: 'run.awaiting', ...ROOT, data: { reason: approval ? 'tool_approval' : 'input', requestIds: [w.requestId] } });
     waitingOn = w;
@@ -154,7 +200,14 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
     const path = kind === 'node' ? `${parent?.envelope.path ?? ROOT.path}/${s.nodeId}` : (parent?.envelope.path ?? ROOT.path);
     const span: OpenSpan = {
       kind,
-      envelope: withoutUndefined({ spanId: nextId(kind), parentSpanId: parent?.envelope.spanId ?? ROOT.spanId, nodeId, path, iteration, branchId }),
+      envelope: withoutUndefined({
+        spanId: nextId(kind),
+        parentSpanId: parent?.envelope.spanId ?? ROOT.spanId,
+        nodeId,
+        path,
+        iteration,
+        branchId,
+      }),
       nodeType: s.nodeType,
       model: s.model,
       tool: s.tool,
@@ -172,13 +225,25 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
     const e = span.envelope;
     const { durationMs } = s;
     if (span.kind === 'node') {
-      emit(s.fail
-        ? { type: 'node.failed', ...e, data: { nodeType: span.nodeType, error: { code: 'node_failed', message: `${e.nodeId} broke`, nodeId: e.nodeId }, durationMs } }
-        : { type: 'node.completed', ...e, data: { nodeType: span.nodeType, output: { done: e.spanId }, durationMs } });
+      emit(
+        s.fail
+          ? {
+              type: 'node.failed',
+              ...e,
+              data: { nodeType: span.nodeType, error: { code: 'node_failed', message: `${e.nodeId} broke`, nodeId: e.nodeId }, durationMs },
+            }
+          : { type: 'node.completed', ...e, data: { nodeType: span.nodeType, output: { done: e.spanId }, durationMs } },
+      );
     } else if (span.kind === 'model') {
-      emit(s.fail
-        ? { type: 'model.failed', ...e, data: { model: span.model, error: { code: 'provider_error', message: 'rate limited' }, durationMs } }
-        : { type: 'model.completed', ...e, data: { model: span.model, text: `answer ${e.spanId}`, usage: s.usage, durationMs } });
+      emit(
+        s.fail
+          ? {
+              type: 'model.failed',
+              ...e,
+              data: { model: span.model, error: { code: 'provider_error', message: 'rate limited' }, durationMs },
+            }
+          : { type: 'model.completed', ...e, data: { model: span.model, text: `answer ${e.spanId}`, usage: s.usage, durationMs } },
+      );
     } else {
       const outcome = s.fail ? { error: { code: 'tool_failed' as const, message: 'no such order' } } : { result: { found: e.spanId } };
       emit({ type: 'tool.returned', ...e, data: { name: span.tool, callId: span.callId, ...outcome, durationMs } });
@@ -194,15 +259,23 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
   const possible = (a: RunningAction): boolean => {
     const t = top();
     switch (a) {
-      case 'node': return (t === undefined || t.kind === 'node') && stack.length < 4;
+      case 'node':
+        return (t === undefined || t.kind === 'node') && stack.length < 4;
       case 'model':
-      case 'tool': return t?.kind === 'node';
-      case 'close': return t !== undefined;
-      default: return true;
+      case 'tool':
+        return t?.kind === 'node';
+      case 'close':
+        return t !== undefined;
+      default:
+        return true;
     }
   };
 
-  emit({ type: 'run.queued', ...ROOT, data: { workflow: { name: 'prop', version: 3 }, input: { question: 'why' }, state: {}, definition: {} } });
+  emit({
+    type: 'run.queued',
+    ...ROOT,
+    data: { workflow: { name: 'prop', version: 3 }, input: { question: 'why' }, state: {}, definition: {} },
+  });
   for (const s of steps) {
     if (phase === 'queued') {
       start();
@@ -237,7 +310,11 @@ function buildLog(steps: Step[], ending: Ending, endUsage: Usage, cancelReason: 
         }
         break;
       case 'checkpoint':
-        emit({ type: 'checkpoint.saved', ...ROOT, data: { checkpointId: nextId('cp'), step: drafts.length, state: {}, frontier: [s.nodeId], graphHash: 'g' } });
+        emit({
+          type: 'checkpoint.saved',
+          ...ROOT,
+          data: { checkpointId: nextId('cp'), step: drafts.length, state: {}, frontier: [s.nodeId], graphHash: 'g' },
+        });
         break;
       case 'await':
         wait(s.approval);

@@ -5,9 +5,17 @@ export interface SseFrame {
   data: string;
 }
 
-export async function readSse(url: string, init: RequestInit = {}, onFrame?: (frame: SseFrame) => boolean | void): Promise<{ status: number; headers: Headers; frames: SseFrame[] }> {
+export async function readSse(
+  url: string,
+  init: RequestInit = {},
+  onFrame?: (frame: SseFrame) => boolean | void,
+): Promise<{ status: number; headers: Headers; frames: SseFrame[] }> {
   const controller = new AbortController();
-  const res = await fetch(url, { ...init, signal: controller.signal, headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(url, {
+    ...init,
+    signal: controller.signal,
+    headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string>) },
+  });
   const frames: SseFrame[] = [];
   if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     return { status: res.status, headers: res.headers, frames };

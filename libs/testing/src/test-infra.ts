@@ -46,7 +46,8 @@ async function startContainers(have: { natsUrl?: string; databaseUrl?: string })
     await Promise.all(stops.map((s) => s().catch(() => undefined)));
     throw new Error(
       `Tests need NATS with JetStream and PostgreSQL. None reachable at ${have.natsUrl ? '' : `NATS_URL (${DEFAULT_NATS}) `}` +
-        `${have.databaseUrl ? '' : `DATABASE_URL (${DEFAULT_DATABASE}) `}and containers could not start (${(e as Error).message.split('\n')[0]}). ` +
+        `${have.databaseUrl ? '' : `DATABASE_URL (${DEFAULT_DATABASE}) `}` +
+        `and containers could not start (${(e as Error).message.split('\n')[0]}). ` +
         `Start them locally (nats-server -js; PostgreSQL 15) or run: docker compose up -d nats postgres`,
     );
   }

@@ -2,7 +2,12 @@ import type { HumanRequest, RunEvent, RunSummary, RunTrace } from '@spindle/cont
 
 /** A problem+json answer from the gateway, kept whole so a form can show the field at fault. */
 export class ApiProblem extends Error {
-  constructor(readonly status: number, readonly code: string, readonly detail: string, readonly errors: Array<{ field: string; message: string }> = []) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors: Array<{ field: string; message: string }> = [],
+  ) {
     super(detail);
   }
 }
@@ -17,7 +22,11 @@ async function call<T>(path: string, init?: RequestInit): Promise<T> {
   return body as T;
 }
 
-export interface WorkflowSummary { name: string; latestVersion: number; updatedAt?: string }
+export interface WorkflowSummary {
+  name: string;
+  latestVersion: number;
+  updatedAt?: string;
+}
 export interface GraphView {
   name: string;
   version: number;
@@ -28,8 +37,10 @@ export interface GraphView {
 
 export const api = {
   workflows: () => call<{ workflows: WorkflowSummary[] }>('/v1/workflows'),
-  versions: (name: string) => call<{ versions: Array<{ version: number; createdAt: string }> }>(`/v1/workflows/${encodeURIComponent(name)}/versions`),
-  graph: (name: string, version?: number) => call<GraphView>(`/v1/workflows/${encodeURIComponent(name)}/graph${version ? `?version=${version}` : ''}`),
+  versions: (name: string) =>
+    call<{ versions: Array<{ version: number; createdAt: string }> }>(`/v1/workflows/${encodeURIComponent(name)}/versions`),
+  graph: (name: string, version?: number) =>
+    call<GraphView>(`/v1/workflows/${encodeURIComponent(name)}/graph${version ? `?version=${version}` : ''}`),
   startRun: (name: string, body: { input?: unknown; state?: Record<string, unknown>; version?: number }) =>
     call<{ runId: string }>(`/v1/workflows/${encodeURIComponent(name)}/runs`, { method: 'POST', body: JSON.stringify(body) }),
   runs: (filter: { workflow?: string; status?: string; cursor?: string }) => {
@@ -44,5 +55,8 @@ export const api = {
   inbox: () => call<{ requests: HumanRequest[] }>('/v1/requests?status=pending&limit=200'),
   runRequests: (id: string) => call<{ requests: HumanRequest[] }>(`/v1/runs/${id}/requests`),
   respond: (runId: string, requestId: string, body: Record<string, unknown>) =>
-    call<{ status: string }>(`/v1/runs/${runId}/requests/${requestId}/respond`, { method: 'POST', body: JSON.stringify({ respondedBy: 'console', ...body }) }),
+    call<{ status: string }>(`/v1/runs/${runId}/requests/${requestId}/respond`, {
+      method: 'POST',
+      body: JSON.stringify({ respondedBy: 'console', ...body }),
+    }),
 };

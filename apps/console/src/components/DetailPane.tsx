@@ -14,9 +14,19 @@ export function DetailPane({ view, spanKey, streamed }: { view: RunView; spanKey
       {siblings.length > 1 && (
         <div className="compare">
           compare with{' '}
-          <select value={compareWith ?? ''} onChange={(e) => setCompareWith(e.target.value || undefined)} aria-label="compare with execution">
+          <select
+            value={compareWith ?? ''}
+            onChange={(e) => setCompareWith(e.target.value || undefined)}
+            aria-label="compare with execution"
+          >
             <option value="">–</option>
-            {siblings.filter((s) => s.key !== span.key).map((s) => <option key={s.key} value={s.key}>execution #{s.execution}</option>)}
+            {siblings
+              .filter((s) => s.key !== span.key)
+              .map((s) => (
+                <option key={s.key} value={s.key}>
+                  execution #{s.execution}
+                </option>
+              ))}
           </select>
         </div>
       )}
@@ -37,24 +47,83 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
   const text = streamed.get(span.spanId);
   return (
     <div className="span-card">
-      <h3><span className={`kind ${span.kind}`}>{span.kind}</span> {span.label} <span className={`status ${span.status}`}>{span.status}</span></h3>
+      <h3>
+        <span className={`kind ${span.kind}`}>{span.kind}</span> {span.label} <span className={`status ${span.status}`}>{span.status}</span>
+      </h3>
       <dl>
-        {span.nodeType && <><dt>type</dt><dd>{span.nodeType}</dd></>}
-        {span.nodeId && <><dt>node</dt><dd>{span.nodeId}{span.execution > 1 ? ` (execution #${span.execution})` : ''}</dd></>}
-        <dt>path</dt><dd className="mono">{span.path}</dd>
-        {span.iteration !== undefined && <><dt>iteration</dt><dd>{span.iteration}</dd></>}
-        {span.branchId && <><dt>branch</dt><dd>{span.branchId}</dd></>}
-        <dt>duration</dt><dd>{ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span></dd>
-        {span.model && <><dt>model</dt><dd>{span.model}</dd></>}
-        {usage && <><dt>tokens</dt><dd>{usage.inputTokens} in / {usage.outputTokens} out</dd><dt>cost</dt><dd>{usd(usage.costUsd)}</dd></>}
-        <dt>seq</dt><dd>{span.startSeq}–{span.endSeq ?? '…'}</dd>
+        {span.nodeType && (
+          <>
+            <dt>type</dt>
+            <dd>{span.nodeType}</dd>
+          </>
+        )}
+        {span.nodeId && (
+          <>
+            <dt>node</dt>
+            <dd>
+              {span.nodeId}
+              {span.execution > 1 ? ` (execution #${span.execution})` : ''}
+            </dd>
+          </>
+        )}
+        <dt>path</dt>
+        <dd className="mono">{span.path}</dd>
+        {span.iteration !== undefined && (
+          <>
+            <dt>iteration</dt>
+            <dd>{span.iteration}</dd>
+          </>
+        )}
+        {span.branchId && (
+          <>
+            <dt>branch</dt>
+            <dd>{span.branchId}</dd>
+          </>
+        )}
+        <dt>duration</dt>
+        <dd>
+          {ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span>
+        </dd>
+        {span.model && (
+          <>
+            <dt>model</dt>
+            <dd>{span.model}</dd>
+          </>
+        )}
+        {usage && (
+          <>
+            <dt>tokens</dt>
+            <dd>
+              {usage.inputTokens} in / {usage.outputTokens} out
+            </dd>
+            <dt>cost</dt>
+            <dd>{usd(usage.costUsd)}</dd>
+          </>
+        )}
+        <dt>seq</dt>
+        <dd>
+          {span.startSeq}–{span.endSeq ?? '…'}
+        </dd>
       </dl>
-      {span.error && <pre className="error-box">{span.error.code}: {span.error.message}</pre>}
-      {text !== undefined && span.status === 'running' && <><h4>streaming</h4><pre className="streamed">{text}</pre></>}
+      {span.error && (
+        <pre className="error-box">
+          {span.error.code}: {span.error.message}
+        </pre>
+      )}
+      {text !== undefined && span.status === 'running' && (
+        <>
+          <h4>streaming</h4>
+          <pre className="streamed">{text}</pre>
+        </>
+      )}
       <h4>input</h4>
       <pre>{json(span.input)}</pre>
       <h4>{span.kind === 'node' ? 'output (state delta)' : 'output'}</h4>
-      {span.status === 'running' || span.status === 'waiting' ? <p className="muted">not finished at this point</p> : <pre>{json(span.output)}</pre>}
+      {span.status === 'running' || span.status === 'waiting' ? (
+        <p className="muted">not finished at this point</p>
+      ) : (
+        <pre>{json(span.output)}</pre>
+      )}
       {tools.length > 0 && (
         <>
           <h4>tool calls</h4>
@@ -75,7 +144,11 @@ function sumUsage(spans: SpanView[]) {
   const models = spans.filter((m) => m.usage);
   if (models.length === 0) return undefined;
   return models.reduce(
-    (acc, m) => ({ inputTokens: acc.inputTokens + (m.usage?.inputTokens ?? 0), outputTokens: acc.outputTokens + (m.usage?.outputTokens ?? 0), costUsd: (acc.costUsd ?? 0) + (m.usage?.costUsd ?? 0) }),
+    (acc, m) => ({
+      inputTokens: acc.inputTokens + (m.usage?.inputTokens ?? 0),
+      outputTokens: acc.outputTokens + (m.usage?.outputTokens ?? 0),
+      costUsd: (acc.costUsd ?? 0) + (m.usage?.costUsd ?? 0),
+    }),
     { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | undefined },
   );
 }

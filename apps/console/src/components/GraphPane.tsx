@@ -14,15 +14,26 @@ type StepData = { placed: PlacedNode; state: NodeState; executions: number; sele
 const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
   const { placed, state, executions, selected } = data;
   return (
-    <div className={`flow-node ${placed.container ? 'container' : ''} state-${state} ${selected ? 'selected' : ''}`} data-node-id={placed.id} data-state={state} style={{ width: placed.width, height: placed.height }}>
+    <div
+      className={`flow-node ${placed.container ? 'container' : ''} state-${state} ${selected ? 'selected' : ''}`}
+      data-node-id={placed.id}
+      data-state={state}
+      style={{ width: placed.width, height: placed.height }}
+    >
       <Handle type="target" position={Position.Left} />
       <div className="flow-node-title">
         <span className="node-type">{placed.type}</span> {placed.label}
-        {executions > 1 && <span className="badge" title="executions">×{executions}</span>}
+        {executions > 1 && (
+          <span className="badge" title="executions">
+            ×{executions}
+          </span>
+        )}
         {state === 'waiting' && <span className="badge waiting">waiting</span>}
       </div>
       {placed.lanes.map((lane) => (
-        <div key={lane.name} className="lane-label" style={{ top: lane.y }}>{lane.name}</div>
+        <div key={lane.name} className="lane-label" style={{ top: lane.y }}>
+          {lane.name}
+        </div>
       ))}
       <Handle type="source" position={Position.Right} />
     </div>
@@ -32,14 +43,36 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
 const nodeTypes = { step: StepNode };
 
 /** The workflow's graph; with an overlay, node states and traversed edges from the run's events. */
-export function GraphPane({ graph, overlay, selectedNode, onSelectNode }: { graph: GraphView; overlay?: GraphOverlay; selectedNode?: string; onSelectNode?: (id: string) => void }) {
+export function GraphPane({
+  graph,
+  overlay,
+  selectedNode,
+  onSelectNode,
+}: {
+  graph: GraphView;
+  overlay?: GraphOverlay;
+  selectedNode?: string;
+  onSelectNode?: (id: string) => void;
+}) {
   const placed = useMemo(() => layoutGraph(graph), [graph]);
   // Scrubbing re-derives the overlay every time; React Flow is only handed new nodes when a state changed.
-  const signature = overlay ? `${[...overlay.nodes].map(([id, n]) => `${id}:${n.state}:${n.executions}`).join(',')}|${[...overlay.traversed].join(',')}` : '';
+  const signature = overlay
+    ? `${[...overlay.nodes].map(([id, n]) => `${id}:${n.state}:${n.executions}`).join(',')}|${[...overlay.traversed].join(',')}`
+    : '';
   const nodes = useMemo(() => stepNodes(placed, overlay, selectedNode), [placed, signature, selectedNode]);
   const edges = useMemo(() => stepEdges(graph, overlay), [graph, signature]);
   return (
-    <ReactFlow nodes={nodes} edges={edges} nodeTypes={nodeTypes} fitView fitViewOptions={{ maxZoom: 1 }} proOptions={{ hideAttribution: true }} onNodeClick={(_, n) => onSelectNode?.(n.id)} nodesConnectable={false} minZoom={0.2}>
+    <ReactFlow
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      fitView
+      fitViewOptions={{ maxZoom: 1 }}
+      proOptions={{ hideAttribution: true }}
+      onNodeClick={(_, n) => onSelectNode?.(n.id)}
+      nodesConnectable={false}
+      minZoom={0.2}
+    >
       <Background />
       <Controls showInteractive={false} />
     </ReactFlow>
@@ -52,7 +85,12 @@ function stepNodes(placed: PlacedNode[], overlay: GraphOverlay | undefined, sele
     type: 'step',
     position: { x: p.x, y: p.y },
     ...(p.parent ? { parentId: p.parent, extent: 'parent' as const } : {}),
-    data: { placed: p, state: overlay?.nodes.get(p.id)?.state ?? 'pending', executions: overlay?.nodes.get(p.id)?.executions ?? 0, selected: selectedNode === p.id },
+    data: {
+      placed: p,
+      state: overlay?.nodes.get(p.id)?.state ?? 'pending',
+      executions: overlay?.nodes.get(p.id)?.executions ?? 0,
+      selected: selectedNode === p.id,
+    },
     style: { width: p.width, height: p.height },
     draggable: false,
   }));

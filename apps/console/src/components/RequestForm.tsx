@@ -11,7 +11,10 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState<string>();
   const [done, setDone] = useState(false);
-  const dataCheck = useMemo(() => (request.form?.kind === 'json' ? checkJsonAnswer(data, request.form.schema) : undefined), [data, request.form]);
+  const dataCheck = useMemo(
+    () => (request.form?.kind === 'json' ? checkJsonAnswer(data, request.form.schema) : undefined),
+    [data, request.form],
+  );
   const send = async (body: Record<string, unknown>) => {
     setProblem(undefined);
     try {
@@ -19,7 +22,11 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       setDone(true);
       onAnswered?.();
     } catch (e) {
-      setProblem(e instanceof ApiProblem ? `${e.code}: ${e.errors.map((f) => `${f.field}: ${f.message}`).join('; ') || e.detail}` : (e as Error).message);
+      setProblem(
+        e instanceof ApiProblem
+          ? `${e.code}: ${e.errors.map((f) => `${f.field}: ${f.message}`).join('; ') || e.detail}`
+          : (e as Error).message,
+      );
     }
   };
   if (done) return <p className="muted">answered</p>;
@@ -29,18 +36,51 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       <p className="prompt">{request.prompt}</p>
       {kind === 'approval' && request.call && (
         <>
-          <pre>{request.call.name}({json(request.call.arguments)})</pre>
-          <input placeholder="message to the agent (optional)" value={message} onChange={(e) => setMessage(e.target.value)} aria-label="message" />
+          <pre>
+            {request.call.name}({json(request.call.arguments)})
+          </pre>
+          <input
+            placeholder="message to the agent (optional)"
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            aria-label="message"
+          />
           <div className="buttons">
-            <button onClick={() => void send({ decision: 'approve', callId: request.call!.callId, name: request.call!.name, argumentsHash: request.call!.argumentsHash })}>Approve</button>
-            <button className="danger" onClick={() => void send({ decision: 'reject', callId: request.call!.callId, name: request.call!.name, argumentsHash: request.call!.argumentsHash, ...(message ? { message } : {}) })}>Reject</button>
+            <button
+              onClick={() =>
+                void send({
+                  decision: 'approve',
+                  callId: request.call!.callId,
+                  name: request.call!.name,
+                  argumentsHash: request.call!.argumentsHash,
+                })
+              }
+            >
+              Approve
+            </button>
+            <button
+              className="danger"
+              onClick={() =>
+                void send({
+                  decision: 'reject',
+                  callId: request.call!.callId,
+                  name: request.call!.name,
+                  argumentsHash: request.call!.argumentsHash,
+                  ...(message ? { message } : {}),
+                })
+              }
+            >
+              Reject
+            </button>
           </div>
         </>
       )}
       {kind === 'boolean' && (
         <div className="buttons">
           <button onClick={() => void send({ approved: true })}>Yes</button>
-          <button className="danger" onClick={() => void send({ approved: false })}>No</button>
+          <button className="danger" onClick={() => void send({ approved: false })}>
+            No
+          </button>
         </div>
       )}
       {kind === 'text' && (
@@ -52,18 +92,40 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       {kind === 'json' && (
         <>
           {request.form?.schema && <pre className="muted">{json(request.form.schema)}</pre>}
-          <textarea value={data} onChange={(e) => setData(e.target.value)} rows={4} aria-label="answer data" aria-invalid={dataCheck?.ok === false} />
-          {dataCheck?.ok === false && <ul className="error field-problems" data-testid="data-problems">{dataCheck.problems.map((p) => <li key={p}>{p}</li>)}</ul>}
-          <button disabled={!dataCheck?.ok} onClick={() => dataCheck?.ok && void send({ data: dataCheck.data })}>Send</button>
+          <textarea
+            value={data}
+            onChange={(e) => setData(e.target.value)}
+            rows={4}
+            aria-label="answer data"
+            aria-invalid={dataCheck?.ok === false}
+          />
+          {dataCheck?.ok === false && (
+            <ul className="error field-problems" data-testid="data-problems">
+              {dataCheck.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+          <button disabled={!dataCheck?.ok} onClick={() => dataCheck?.ok && void send({ data: dataCheck.data })}>
+            Send
+          </button>
         </>
       )}
       {kind === 'plan_review' && (
         <>
           <pre>{json(request.form?.plan)}</pre>
-          <textarea placeholder="revision (to reject)" value={text} onChange={(e) => setText(e.target.value)} rows={3} aria-label="revision" />
+          <textarea
+            placeholder="revision (to reject)"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            rows={3}
+            aria-label="revision"
+          />
           <div className="buttons">
             <button onClick={() => void send({ approved: true })}>Approve plan</button>
-            <button className="danger" onClick={() => void send({ approved: false, text })}>Request revision</button>
+            <button className="danger" onClick={() => void send({ approved: false, text })}>
+              Request revision
+            </button>
           </div>
         </>
       )}

@@ -21,7 +21,8 @@ export function SwimlanePane({ view, selected, onSelect }: { view: RunView; sele
     observer.observe(el);
     return () => observer.disconnect();
   }, [lanes.length > 0]);
-  if (lanes.length === 0) return <div className="lanes-empty muted">No agents or fork branches in this run{view.events ? ' so far' : ''}.</div>;
+  if (lanes.length === 0)
+    return <div className="lanes-empty muted">No agents or fork branches in this run{view.events ? ' so far' : ''}.</div>;
 
   const start = view.firstMs ?? 0;
   const total = Math.max(1, view.latencyMs);
@@ -32,7 +33,9 @@ export function SwimlanePane({ view, selected, onSelect }: { view: RunView; sele
     <div ref={box} className="lanes" data-testid="swimlanes" style={{ height: lanes.length * LANE }}>
       {lanes.map((lane) => (
         <div key={lane.id} className="lane-row" data-lane={lane.id} style={{ height: LANE }}>
-          <div className="lane-name" style={{ width: LABEL }} title={lane.label}>{lane.label}</div>
+          <div className="lane-name" style={{ width: LABEL }} title={lane.label}>
+            {lane.label}
+          </div>
           <div className="lane-track">
             {lane.bars.map((bar) => (
               <div

@@ -15,12 +15,22 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
     <div className="timeline">
       <div className="timeline-head">
         <span className="timeline-modes">
-          <button className={mode === 'spans' ? 'active' : ''} onClick={() => setMode('spans')}>spans</button>
-          <button className={mode === 'lanes' ? 'active' : ''} onClick={() => setMode('lanes')}>lanes</button>
+          <button className={mode === 'spans' ? 'active' : ''} onClick={() => setMode('spans')}>
+            spans
+          </button>
+          <button className={mode === 'lanes' ? 'active' : ''} onClick={() => setMode('lanes')}>
+            lanes
+          </button>
         </span>
         <span>end-to-end {ms(view.latencyMs)}</span>
       </div>
-      {mode === 'spans' ? <SpanRows view={view} selected={selected} onSelect={onSelect} /> : <div className="timeline-scroll"><SwimlanePane view={view} selected={selected} onSelect={onSelect} /></div>}
+      {mode === 'spans' ? (
+        <SpanRows view={view} selected={selected} onSelect={onSelect} />
+      ) : (
+        <div className="timeline-scroll">
+          <SwimlanePane view={view} selected={selected} onSelect={onSelect} />
+        </div>
+      )}
     </div>
   );
 }
@@ -39,7 +49,10 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
     else next.add(key);
     apply(next);
   };
-  const bar = (from: number, to: number) => ({ left: `${((from - start) / total) * 100}%`, width: `${Math.max(0.3, ((to - from) / total) * 100)}%` });
+  const bar = (from: number, to: number) => ({
+    left: `${((from - start) / total) * 100}%`,
+    width: `${Math.max(0.3, ((to - from) / total) * 100)}%`,
+  });
   return (
     <>
       <div className="timeline-count muted">{rows.length} rows</div>
@@ -50,9 +63,18 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
             const style = { position: 'absolute' as const, top: item.start, height: ROW, left: 0, right: 0 };
             if (row.kind === 'round') {
               return (
-                <div key={row.key} className={`trow round ${row.failed ? 'failed' : ''}`} style={style} onClick={() => toggle(expanded, row.key, setExpanded)}>
-                  <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>{expanded.has(row.key) ? '▾' : '▸'} round {row.iteration} <span className="muted">({row.spans} spans)</span></div>
-                  <div className="ttrack"><div className="tbar round" style={bar(row.startMs, row.endMs)} /></div>
+                <div
+                  key={row.key}
+                  className={`trow round ${row.failed ? 'failed' : ''}`}
+                  style={style}
+                  onClick={() => toggle(expanded, row.key, setExpanded)}
+                >
+                  <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>
+                    {expanded.has(row.key) ? '▾' : '▸'} round {row.iteration} <span className="muted">({row.spans} spans)</span>
+                  </div>
+                  <div className="ttrack">
+                    <div className="tbar round" style={bar(row.startMs, row.endMs)} />
+                  </div>
                 </div>
               );
             }
@@ -60,13 +82,36 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
             const { durationMs, selfMs } = spanTimes(span, view);
             const onPath = view.failurePath.has(span.key);
             return (
-              <div key={span.key} className={`trow ${selected === span.key ? 'selected' : ''} ${onPath ? 'failure-path' : ''}`} style={style} onClick={() => onSelect(span.key)} data-span-kind={span.kind} data-status={span.status}>
+              <div
+                key={span.key}
+                className={`trow ${selected === span.key ? 'selected' : ''} ${onPath ? 'failure-path' : ''}`}
+                style={style}
+                onClick={() => onSelect(span.key)}
+                data-span-kind={span.kind}
+                data-status={span.status}
+              >
                 <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>
-                  {row.hasChildren ? <span className="twisty" onClick={(e) => { e.stopPropagation(); toggle(collapsed, span.key, setCollapsed); }}>{collapsed.has(span.key) ? '▸' : '▾'}</span> : <span className="twisty" />}
+                  {row.hasChildren ? (
+                    <span
+                      className="twisty"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        toggle(collapsed, span.key, setCollapsed);
+                      }}
+                    >
+                      {collapsed.has(span.key) ? '▸' : '▾'}
+                    </span>
+                  ) : (
+                    <span className="twisty" />
+                  )}
                   <span className={`kind ${span.kind}`}>{span.kind}</span> {span.label}
                   {span.execution > 1 && <span className="badge">#{span.execution}</span>}
                   {row.lane && <span className="lane">{row.lane}</span>}
-                  {passedTo(span) && <span className="handoff" title="passed control to">⇢ {passedTo(span)?.agent}</span>}
+                  {passedTo(span) && (
+                    <span className="handoff" title="passed control to">
+                      ⇢ {passedTo(span)?.agent}
+                    </span>
+                  )}
                 </div>
                 <div className="ttrack" title={`${ms(durationMs)} (own ${ms(selfMs)})`}>
                   <div className={`tbar ${span.kind} ${span.status}`} style={bar(span.startMs, span.startMs + durationMs)} />

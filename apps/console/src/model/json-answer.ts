@@ -42,7 +42,14 @@ function compiled(schema: Record<string, unknown>): ValidateFunction | undefined
 // uniqueItems keeps ajv's pairwise check here (the engine checks it in one pass): same result, and
 // the data is what this person typed.
 function ajvFor(declared: unknown): Ajv {
-  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const, code: { regExp: linearRegExp } };
+  const options = {
+    allErrors: true,
+    useDefaults: true,
+    strict: false,
+    validateFormats: false,
+    logger: false as const,
+    code: { regExp: linearRegExp },
+  };
   const name = typeof declared === 'string' ? declared : '';
   return name.includes('2020-12') ? new Ajv2020(options) : name.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
 }

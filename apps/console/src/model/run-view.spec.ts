@@ -7,7 +7,13 @@ let seq = 0;
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 30, 0, 0, 0, ms)).toISOString();
 const ev = (ms: number, type: string, data: Record<string, unknown>, envelope: Record<string, unknown> = {}) =>
   ({ runId: 'r1', seq: ++seq, at: at(ms), spanId: 'root', path: 'root', type, data, ...envelope }) as unknown as RunEvent;
-const node = (id: string, spanId: string, path = `root/${id}`, parentSpanId = 'root', extra: Record<string, unknown> = {}) => ({ nodeId: id, spanId, parentSpanId, path, ...extra });
+const node = (id: string, spanId: string, path = `root/${id}`, parentSpanId = 'root', extra: Record<string, unknown> = {}) => ({
+  nodeId: id,
+  spanId,
+  parentSpanId,
+  path,
+  ...extra,
+});
 
 /** A run: plan → fork (a: search with a model call and a tool, b: noop) → plan again (second execution). */
 function recordedRun(): RunEvent[] {
@@ -20,16 +26,67 @@ function recordedRun(): RunEvent[] {
     ev(30, 'node.started', { nodeType: 'fork', input: {} }, node('split', 's-fork')),
     ev(31, 'branch.started', { fork_id: 'split', branch_id: 'a' }, node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' })),
     ev(32, 'branch.started', { fork_id: 'split', branch_id: 'b' }, node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' })),
-    ev(40, 'node.started', { nodeType: 'agent', input: {} }, node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' })),
+    ev(
+      40,
+      'node.started',
+      { nodeType: 'agent', input: {} },
+      node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' }),
+    ),
     ev(41, 'node.started', { nodeType: 'set', input: {} }, node('noop', 's-noop', 'root/split[b]/noop', 's-fork', { branchId: 'b' })),
-    ev(45, 'model.started', { model: 'compatible:m', stream: false }, node('search', 's-model', 'root/split[a]/search', 's-search', { branchId: 'a' })),
-    ev(50, 'node.completed', { nodeType: 'set', output: {}, durationMs: 9 }, node('noop', 's-noop', 'root/split[b]/noop', 's-fork', { branchId: 'b' })),
-    ev(60, 'model.completed', { model: 'compatible:m', text: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }], usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7, costUsd: 0.5 }, durationMs: 15 }, node('search', 's-model', 'root/split[a]/search', 's-search', { branchId: 'a' })),
-    ev(65, 'tool.called', { name: 'lookup', callId: 'c1', arguments: { q: 1 } }, node('search', 's-tool', 'root/split[a]/search', 's-search', { branchId: 'a' })),
-    ev(80, 'tool.returned', { name: 'lookup', callId: 'c1', error: { code: 'tool_failed', message: 'down' }, durationMs: 15 }, node('search', 's-tool', 'root/split[a]/search', 's-search', { branchId: 'a' })),
-    ev(90, 'node.completed', { nodeType: 'agent', output: { answer: 'x' }, durationMs: 50 }, node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' })),
-    ev(91, 'branch.completed', { fork_id: 'split', branch_id: 'b', status: 'completed', duration_ms: 59 }, node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' })),
-    ev(92, 'branch.completed', { fork_id: 'split', branch_id: 'a', status: 'completed', duration_ms: 61 }, node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' })),
+    ev(
+      45,
+      'model.started',
+      { model: 'compatible:m', stream: false },
+      node('search', 's-model', 'root/split[a]/search', 's-search', { branchId: 'a' }),
+    ),
+    ev(
+      50,
+      'node.completed',
+      { nodeType: 'set', output: {}, durationMs: 9 },
+      node('noop', 's-noop', 'root/split[b]/noop', 's-fork', { branchId: 'b' }),
+    ),
+    ev(
+      60,
+      'model.completed',
+      {
+        model: 'compatible:m',
+        text: '',
+        toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }],
+        usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7, costUsd: 0.5 },
+        durationMs: 15,
+      },
+      node('search', 's-model', 'root/split[a]/search', 's-search', { branchId: 'a' }),
+    ),
+    ev(
+      65,
+      'tool.called',
+      { name: 'lookup', callId: 'c1', arguments: { q: 1 } },
+      node('search', 's-tool', 'root/split[a]/search', 's-search', { branchId: 'a' }),
+    ),
+    ev(
+      80,
+      'tool.returned',
+      { name: 'lookup', callId: 'c1', error: { code: 'tool_failed', message: 'down' }, durationMs: 15 },
+      node('search', 's-tool', 'root/split[a]/search', 's-search', { branchId: 'a' }),
+    ),
+    ev(
+      90,
+      'node.completed',
+      { nodeType: 'agent', output: { answer: 'x' }, durationMs: 50 },
+      node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' }),
+    ),
+    ev(
+      91,
+      'branch.completed',
+      { fork_id: 'split', branch_id: 'b', status: 'completed', duration_ms: 59 },
+      node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' }),
+    ),
+    ev(
+      92,
+      'branch.completed',
+      { fork_id: 'split', branch_id: 'a', status: 'completed', duration_ms: 61 },
+      node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' }),
+    ),
     ev(95, 'node.completed', { nodeType: 'fork', output: {}, durationMs: 65 }, node('split', 's-fork')),
     ev(100, 'node.started', { nodeType: 'human', input: {} }, node('plan', 's-plan2')),
     ev(101, 'input.requested', { requestId: 'q1', prompt: 'ok?', form: { kind: 'boolean' }, mode: 'single' }, node('plan', 's-plan2')),
@@ -42,8 +99,16 @@ describe('deriving the run view from events', () => {
     const view = deriveRunView(recordedRun());
     const branchA = view.byKey.get('s-fork|root/split[a]');
     expect(branchA).toMatchObject({ kind: 'branch', status: 'completed', parentKey: 's-fork|root/split' });
-    expect(view.byKey.get('s-search|root/split[a]/search')).toMatchObject({ parentKey: 's-fork|root/split[a]', depth: 3, status: 'completed' });
-    expect(view.byKey.get('s-tool|root/split[a]/search')).toMatchObject({ kind: 'tool', status: 'failed', parentKey: 's-search|root/split[a]/search' });
+    expect(view.byKey.get('s-search|root/split[a]/search')).toMatchObject({
+      parentKey: 's-fork|root/split[a]',
+      depth: 3,
+      status: 'completed',
+    });
+    expect(view.byKey.get('s-tool|root/split[a]/search')).toMatchObject({
+      kind: 'tool',
+      status: 'failed',
+      parentKey: 's-search|root/split[a]/search',
+    });
     // The failed tool is marked failed while its node completed.
     expect(view.nodes.get('search')).toEqual({ state: 'completed', executions: 1 });
     expect(view.usage).toEqual({ totalTokens: 7, costUsd: 0.5 });
@@ -61,10 +126,23 @@ describe('deriving the run view from events', () => {
   it('shows a question as a request span under the node that asked, waiting until it is answered', () => {
     const events = recordedRun();
     const waiting = deriveRunView(events).byKey.get('q1|root/plan');
-    expect(waiting).toMatchObject({ kind: 'request', label: 'input', status: 'waiting', parentKey: 's-plan2|root/plan', input: { prompt: 'ok?' } });
-    const answered = [...events, ev(150, 'input.answered', { requestId: 'q1', answer: { approved: true }, answeredBy: 'ada' }, node('plan', 's-plan2'))];
+    expect(waiting).toMatchObject({
+      kind: 'request',
+      label: 'input',
+      status: 'waiting',
+      parentKey: 's-plan2|root/plan',
+      input: { prompt: 'ok?' },
+    });
+    const answered = [
+      ...events,
+      ev(150, 'input.answered', { requestId: 'q1', answer: { approved: true }, answeredBy: 'ada' }, node('plan', 's-plan2')),
+    ];
     const view = deriveRunView(answered);
-    expect(view.byKey.get('q1|root/plan')).toMatchObject({ status: 'completed', endMs: Date.parse(answered.at(-1)!.at), output: { answeredBy: 'ada', answer: { approved: true } } });
+    expect(view.byKey.get('q1|root/plan')).toMatchObject({
+      status: 'completed',
+      endMs: Date.parse(answered.at(-1)!.at),
+      output: { answeredBy: 'ada', answer: { approved: true } },
+    });
     expect(spanTimes(view.byKey.get('q1|root/plan')!, view).durationMs).toBe(49);
     expect(view.requests).toEqual([]);
   });
@@ -95,7 +173,14 @@ describe('deriving the run view from events', () => {
   it('closes spans still open when the run ends, and draws the failure path up to the run', () => {
     const events = recordedRun().slice(0, 14);
     seq = 14;
-    events.push(ev(85, 'node.failed', { nodeType: 'agent', error: { code: 'provider_error', message: 'x' }, durationMs: 45 }, node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' })));
+    events.push(
+      ev(
+        85,
+        'node.failed',
+        { nodeType: 'agent', error: { code: 'provider_error', message: 'x' }, durationMs: 45 },
+        node('search', 's-search', 'root/split[a]/search', 's-fork', { branchId: 'a' }),
+      ),
+    );
     events.push(ev(86, 'run.failed', { error: { code: 'provider_error', message: 'x' }, durationMs: 86 }));
     const view = deriveRunView(events);
     expect(view.status).toBe('failed');

@@ -83,8 +83,16 @@ const containerOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
 export function deriveRunView(all: readonly RunEvent[], cursor = all.length): RunView {
   const end = Math.max(0, Math.min(cursor, all.length));
   const view: RunView = {
-    status: 'queued', spans: [], byKey: new Map(), nodes: new Map(), traversed: new Set(), requests: [], latencyMs: 0,
-    usage: { totalTokens: 0, costUsd: 0 }, failurePath: new Set(), events: end,
+    status: 'queued',
+    spans: [],
+    byKey: new Map(),
+    nodes: new Map(),
+    traversed: new Set(),
+    requests: [],
+    latencyMs: 0,
+    usage: { totalTokens: 0, costUsd: 0 },
+    failurePath: new Set(),
+    events: end,
   };
   const keyOfSpanId = new Map<string, string>();
   const lastCompletedIn = new Map<string, string>();
@@ -96,8 +104,22 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
     const parentKey = parentOf(e, kind, view.byKey, keyOfSpanId);
     const parent = parentKey ? view.byKey.get(parentKey) : undefined;
     const span: SpanView = {
-      key, spanId: e.spanId, parentKey, kind, label: e.nodeId ?? 'run', nodeId: e.nodeId, path: e.path, status: 'running',
-      startSeq: e.seq, startMs: atMs(e), iteration: e.iteration, branchId: e.branchId, execution: 1, depth: parent ? parent.depth + 1 : 0, children: [], ...fields,
+      key,
+      spanId: e.spanId,
+      parentKey,
+      kind,
+      label: e.nodeId ?? 'run',
+      nodeId: e.nodeId,
+      path: e.path,
+      status: 'running',
+      startSeq: e.seq,
+      startMs: atMs(e),
+      iteration: e.iteration,
+      branchId: e.branchId,
+      execution: 1,
+      depth: parent ? parent.depth + 1 : 0,
+      children: [],
+      ...fields,
     };
     view.byKey.set(key, span);
     view.spans.push(span);
@@ -156,13 +178,18 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
         open(e, 'branch', { label: `${e.nodeId}[${e.branchId}]` });
         break;
       case 'branch.completed':
-        close(e, (e.data as { status?: string }).status === 'failed' ? 'failed' : 'completed', { error: (e.data as { error?: ErrorInfo }).error });
+        close(e, (e.data as { status?: string }).status === 'failed' ? 'failed' : 'completed', {
+          error: (e.data as { error?: ErrorInfo }).error,
+        });
         break;
       case 'model.started':
         open(e, 'model', { label: e.data.model, model: e.data.model, input: e.data.prompt ?? e.data.messages });
         break;
       case 'model.completed':
-        close(e, 'completed', { output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text, usage: e.data.usage });
+        close(e, 'completed', {
+          output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text,
+          usage: e.data.usage,
+        });
         view.usage.totalTokens += e.data.usage.totalTokens;
         view.usage.costUsd += e.data.usage.costUsd ?? 0;
         break;
@@ -184,7 +211,12 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
         if (span && span.status === 'running') span.status = 'waiting';
         // The question is a span of its own under the node that asked, open until it is answered.
         const asked = { ...e, spanId: e.data.requestId, parentSpanId: e.spanId } as RunEvent;
-        open(asked, 'request', { label: kind, nodeType: kind, status: 'waiting', input: e.type === 'input.requested' ? { prompt, form: e.data.form } : { prompt, call: e.data.call } });
+        open(asked, 'request', {
+          label: kind,
+          nodeType: kind,
+          status: 'waiting',
+          input: e.type === 'input.requested' ? { prompt, form: e.data.form } : { prompt, call: e.data.call },
+        });
         setNode(view, e.nodeId, 'waiting');
         break;
       }
@@ -193,7 +225,14 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
         requests.delete(e.data.requestId);
         const timedOut = e.data.timedOut === true;
         const outcome = e.type === 'input.answered' ? { answer: e.data.answer } : { decision: e.data.decision, message: e.data.message };
-        close(e, timedOut ? 'failed' : 'completed', timedOut ? { error: { code: 'input_timeout', message: 'nobody answered in time' } } : { output: { answeredBy: e.data.answeredBy, ...outcome } }, spanKey(e.data.requestId, e.path));
+        close(
+          e,
+          timedOut ? 'failed' : 'completed',
+          timedOut
+            ? { error: { code: 'input_timeout', message: 'nobody answered in time' } }
+            : { output: { answeredBy: e.data.answeredBy, ...outcome } },
+          spanKey(e.data.requestId, e.path),
+        );
         const span = view.byKey.get(spanKey(e.spanId, e.path));
         if (span?.status === 'waiting') span.status = 'running';
         if (e.nodeId && view.nodes.get(e.nodeId)?.state === 'waiting') setNode(view, e.nodeId, 'running');
@@ -258,7 +297,8 @@ function closeRun(view: RunView, e: RunEvent, status: SpanStatus, fields: Partia
 function failurePath(view: RunView): Set<string> {
   // Node failures, not a tool error the agent saw as an observation and recovered from.
   const failed = view.spans.filter((s) => s.status === 'failed' && s.kind === 'node');
-  const leaf = failed.find((s) => !s.children.some((c) => view.byKey.get(c)?.status === 'failed' && view.byKey.get(c)?.kind === 'node')) ?? failed[0];
+  const leaf =
+    failed.find((s) => !s.children.some((c) => view.byKey.get(c)?.status === 'failed' && view.byKey.get(c)?.kind === 'node')) ?? failed[0];
   const path = new Set<string>();
   for (let span: SpanView | undefined = leaf; span; span = span.parentKey ? view.byKey.get(span.parentKey) : undefined) path.add(span.key);
   return path;
@@ -266,7 +306,10 @@ function failurePath(view: RunView): Set<string> {
 
 const timesCache = new WeakMap<RunView, Map<string, { durationMs: number; selfMs: number }>>();
 
-/** A span's duration, and its own time: the duration minus the union of its children's, so a parent and its children are never counted twice. */
+/**
+ * A span's duration, and its own time: the duration minus the union of its children's, so a
+ * parent and its children are never counted twice.
+ */
 export function spanTimes(span: SpanView, view: RunView): { durationMs: number; selfMs: number } {
   let cache = timesCache.get(view);
   if (!cache) timesCache.set(view, (cache = new Map()));

@@ -8,8 +8,14 @@ const t = (ms: number) => Date.UTC(2026, 10, 30) + ms;
 const at = (ms: number) => new Date(t(ms)).toISOString();
 const ev = (ms: number, type: string, data: Record<string, unknown>, envelope: Record<string, unknown> = {}) =>
   ({ runId: 'r1', seq: ++seq, at: at(ms), spanId: 'root', path: 'root', type, data, ...envelope }) as unknown as RunEvent;
-const agent = (id: string, spanId: string, iteration: number, extra: Record<string, unknown> = {}) =>
-  ({ nodeId: id, spanId, parentSpanId: 's-loop', path: `root/handoff-loop[${iteration}]/${id}`, iteration, ...extra });
+const agent = (id: string, spanId: string, iteration: number, extra: Record<string, unknown> = {}) => ({
+  nodeId: id,
+  spanId,
+  parentSpanId: 's-loop',
+  path: `root/handoff-loop[${iteration}]/${id}`,
+  iteration,
+  ...extra,
+});
 
 /** A handoff pattern's turns: triage hands off to billing (twice over the run), billing answers. */
 function handoffRun(): RunEvent[] {
@@ -17,11 +23,26 @@ function handoffRun(): RunEvent[] {
   return [
     ev(0, 'run.queued', { workflow: { name: 'desk', version: 1 }, input: 'refund', state: {}, definition: {} }),
     ev(1, 'run.started', { attempt: 1, worker: 'w1' }),
-    ev(2, 'node.started', { nodeType: 'loop', input: {} }, { nodeId: 'handoff-loop', spanId: 's-loop', parentSpanId: 'root', path: 'root/handoff-loop' }),
+    ev(
+      2,
+      'node.started',
+      { nodeType: 'loop', input: {} },
+      { nodeId: 'handoff-loop', spanId: 's-loop', parentSpanId: 'root', path: 'root/handoff-loop' },
+    ),
     ev(10, 'node.started', { nodeType: 'agent', input: {} }, agent('triage', 's-t1', 1)),
-    ev(30, 'node.completed', { nodeType: 'agent', output: { next_agent: 'billing', handoff_note: 'wants a refund' }, durationMs: 20 }, agent('triage', 's-t1', 1)),
+    ev(
+      30,
+      'node.completed',
+      { nodeType: 'agent', output: { next_agent: 'billing', handoff_note: 'wants a refund' }, durationMs: 20 },
+      agent('triage', 's-t1', 1),
+    ),
     ev(40, 'node.started', { nodeType: 'agent', input: {} }, agent('billing', 's-b1', 2)),
-    ev(60, 'node.completed', { nodeType: 'agent', output: { next_agent: 'triage', handoff_note: '' }, durationMs: 20 }, agent('billing', 's-b1', 2)),
+    ev(
+      60,
+      'node.completed',
+      { nodeType: 'agent', output: { next_agent: 'triage', handoff_note: '' }, durationMs: 20 },
+      agent('billing', 's-b1', 2),
+    ),
     ev(70, 'node.started', { nodeType: 'agent', input: {} }, agent('triage', 's-t2', 3)),
     ev(80, 'node.completed', { nodeType: 'agent', output: { reply: 'done' }, durationMs: 10 }, agent('triage', 's-t2', 3)),
   ];
@@ -30,11 +51,29 @@ function handoffRun(): RunEvent[] {
 describe('swimlanes', () => {
   it('draws one lane per agent in the order they first ran, a bar per execution, and an edge per handoff', () => {
     const { lanes, handoffs } = swimlanes(deriveRunView(handoffRun()));
-    expect(lanes.map((l) => [l.id, l.bars.length])).toEqual([['agent:triage', 2], ['agent:billing', 1]]);
+    expect(lanes.map((l) => [l.id, l.bars.length])).toEqual([
+      ['agent:triage', 2],
+      ['agent:billing', 1],
+    ]);
     expect(handoffs).toEqual([
-      { fromKey: 's-t1|root/handoff-loop[1]/triage', toKey: 's-b1|root/handoff-loop[2]/billing', fromLane: 'agent:triage', toLane: 'agent:billing', fromMs: t(30), toMs: t(40), note: 'wants a refund' },
+      {
+        fromKey: 's-t1|root/handoff-loop[1]/triage',
+        toKey: 's-b1|root/handoff-loop[2]/billing',
+        fromLane: 'agent:triage',
+        toLane: 'agent:billing',
+        fromMs: t(30),
+        toMs: t(40),
+        note: 'wants a refund',
+      },
       // An empty note is left out rather than shown as "".
-      { fromKey: 's-b1|root/handoff-loop[2]/billing', toKey: 's-t2|root/handoff-loop[3]/triage', fromLane: 'agent:billing', toLane: 'agent:triage', fromMs: t(60), toMs: t(70) },
+      {
+        fromKey: 's-b1|root/handoff-loop[2]/billing',
+        toKey: 's-t2|root/handoff-loop[3]/triage',
+        fromLane: 'agent:billing',
+        toLane: 'agent:triage',
+        fromMs: t(60),
+        toMs: t(70),
+      },
     ]);
   });
 
@@ -49,12 +88,32 @@ describe('swimlanes', () => {
     const fork = { nodeId: 'split', spanId: 's-fork', parentSpanId: 'root' };
     const events = [
       ev(0, 'run.queued', { workflow: { name: 'chat', version: 1 }, input: 'q', state: {}, definition: {} }),
-      ev(1, 'node.started', { nodeType: 'agent', input: {} }, { nodeId: 'manager', spanId: 's-m', parentSpanId: 'root', path: 'root/manager' }),
-      ev(5, 'node.completed', { nodeType: 'agent', output: { selection: { next: 'writer', reason: 'draft first' } }, durationMs: 4 }, { nodeId: 'manager', spanId: 's-m', parentSpanId: 'root', path: 'root/manager' }),
+      ev(
+        1,
+        'node.started',
+        { nodeType: 'agent', input: {} },
+        { nodeId: 'manager', spanId: 's-m', parentSpanId: 'root', path: 'root/manager' },
+      ),
+      ev(
+        5,
+        'node.completed',
+        { nodeType: 'agent', output: { selection: { next: 'writer', reason: 'draft first' } }, durationMs: 4 },
+        { nodeId: 'manager', spanId: 's-m', parentSpanId: 'root', path: 'root/manager' },
+      ),
       ev(6, 'node.started', { nodeType: 'fork', input: {} }, { ...fork, path: 'root/split' }),
       ev(7, 'branch.started', { fork_id: 'split', branch_id: 'a' }, { ...fork, path: 'root/split[a]', branchId: 'a' }),
-      ev(8, 'node.started', { nodeType: 'agent', input: {} }, { nodeId: 'writer', spanId: 's-w', parentSpanId: 's-fork', path: 'root/split[a]/writer', branchId: 'a' }),
-      ev(9, 'node.started', { nodeType: 'set', input: {} }, { nodeId: 'note', spanId: 's-n', parentSpanId: 's-fork', path: 'root/split[a]/note', branchId: 'a' }),
+      ev(
+        8,
+        'node.started',
+        { nodeType: 'agent', input: {} },
+        { nodeId: 'writer', spanId: 's-w', parentSpanId: 's-fork', path: 'root/split[a]/writer', branchId: 'a' },
+      ),
+      ev(
+        9,
+        'node.started',
+        { nodeType: 'set', input: {} },
+        { nodeId: 'note', spanId: 's-n', parentSpanId: 's-fork', path: 'root/split[a]/note', branchId: 'a' },
+      ),
     ];
     const { lanes, handoffs } = swimlanes(deriveRunView(events));
     // A set node in a branch is not a lane of its own; the branch and the agents are.

@@ -38,7 +38,8 @@ export interface Swimlanes {
 /** The swimlane a span is drawn in: a fork branch, or the agent running it. Other spans have none. */
 export function laneOf(span: SpanView): LaneId | undefined {
   if (span.kind === 'branch' && span.branchId) return { id: `branch:${span.nodeId}[${span.branchId}]`, label: `branch ${span.branchId}` };
-  if (span.kind === 'node' && span.nodeType === 'agent' && span.nodeId) return { id: `agent:${span.nodeId}`, label: `agent ${span.nodeId}` };
+  if (span.kind === 'node' && span.nodeType === 'agent' && span.nodeId)
+    return { id: `agent:${span.nodeId}`, label: `agent ${span.nodeId}` };
   return undefined;
 }
 
@@ -49,7 +50,8 @@ export function laneOf(span: SpanView): LaneId | undefined {
 export function passedTo(span: SpanView): { agent: string; note?: string } | undefined {
   if (span.kind !== 'node' || span.nodeType !== 'agent' || span.status !== 'completed') return undefined;
   const out = span.output as { next_agent?: unknown; handoff_note?: unknown; selection?: { next?: unknown } } | undefined;
-  const agent = typeof out?.next_agent === 'string' ? out.next_agent : typeof out?.selection?.next === 'string' ? out.selection.next : undefined;
+  const agent =
+    typeof out?.next_agent === 'string' ? out.next_agent : typeof out?.selection?.next === 'string' ? out.selection.next : undefined;
   if (!agent || agent === span.nodeId) return undefined;
   return { agent, ...(typeof out?.handoff_note === 'string' && out.handoff_note ? { note: out.handoff_note } : {}) };
 }
@@ -69,7 +71,13 @@ export function swimlanes(view: RunView): Swimlanes {
     const entry = lanes.get(lane.id) ?? { ...lane, bars: [] };
     lanes.set(lane.id, entry);
     laneOfKey.set(span.key, lane.id);
-    entry.bars.push({ key: span.key, label: span.label, startMs: span.startMs, endMs: span.endMs ?? view.lastMs ?? span.startMs, status: span.status });
+    entry.bars.push({
+      key: span.key,
+      label: span.label,
+      startMs: span.startMs,
+      endMs: span.endMs ?? view.lastMs ?? span.startMs,
+      status: span.status,
+    });
   }
   const agents = view.spans.filter((s) => s.kind === 'node' && s.nodeType === 'agent');
   const handoffs: Handoff[] = [];
@@ -80,7 +88,15 @@ export function swimlanes(view: RunView): Swimlanes {
     const to = agents.find((s) => s.nodeId === target.agent && s.startSeq > handedAt);
     const [fromLane, toLane] = [laneOfKey.get(from.key), to && laneOfKey.get(to.key)];
     if (!to || !fromLane || !toLane) continue;
-    handoffs.push({ fromKey: from.key, toKey: to.key, fromLane, toLane, fromMs: from.endMs ?? from.startMs, toMs: to.startMs, ...(target.note ? { note: target.note } : {}) });
+    handoffs.push({
+      fromKey: from.key,
+      toKey: to.key,
+      fromLane,
+      toLane,
+      fromMs: from.endMs ?? from.startMs,
+      toMs: to.startMs,
+      ...(target.note ? { note: target.note } : {}),
+    });
   }
   return { lanes: [...lanes.values()], handoffs };
 }

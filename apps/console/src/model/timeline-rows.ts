@@ -4,7 +4,17 @@ import { laneOf } from './swimlanes';
 export type TimelineRow =
   | { kind: 'span'; span: SpanView; depth: number; lane: string; hasChildren: boolean }
   /** A loop's round, collapsed to one row until expanded. */
-  | { kind: 'round'; key: string; loopKey: string; iteration: number; depth: number; spans: number; startMs: number; endMs: number; failed: boolean };
+  | {
+      kind: 'round';
+      key: string;
+      loopKey: string;
+      iteration: number;
+      depth: number;
+      spans: number;
+      startMs: number;
+      endMs: number;
+      failed: boolean;
+    };
 
 /**
  * The timeline's rows: spans depth-first in start order; a loop's children grouped into one row
@@ -23,8 +33,15 @@ export function timelineRows(view: RunView, expanded: ReadonlySet<string>, colla
         const key = `${span.key}#${iteration}`;
         const all = members.flatMap((m) => descendants(view, m));
         rows.push({
-          kind: 'round', key, loopKey: span.key, iteration, depth: depth + 1, spans: all.length,
-          startMs: Math.min(...all.map((s) => s.startMs)), endMs: Math.max(...all.map((s) => s.endMs ?? view.lastMs ?? s.startMs)), failed: all.some((s) => s.status === 'failed'),
+          kind: 'round',
+          key,
+          loopKey: span.key,
+          iteration,
+          depth: depth + 1,
+          spans: all.length,
+          startMs: Math.min(...all.map((s) => s.startMs)),
+          endMs: Math.max(...all.map((s) => s.endMs ?? view.lastMs ?? s.startMs)),
+          failed: all.some((s) => s.status === 'failed'),
         });
         if (expanded.has(key)) for (const m of members) visit(m, depth + 2);
       }
@@ -37,7 +54,13 @@ export function timelineRows(view: RunView, expanded: ReadonlySet<string>, colla
 }
 
 function descendants(view: RunView, span: SpanView): SpanView[] {
-  return [span, ...span.children.flatMap((k) => { const c = view.byKey.get(k); return c ? descendants(view, c) : []; })];
+  return [
+    span,
+    ...span.children.flatMap((k) => {
+      const c = view.byKey.get(k);
+      return c ? descendants(view, c) : [];
+    }),
+  ];
 }
 
 /** The tag a row carries: the fork branch it runs in, else its own lane (an agent's). */

@@ -15,7 +15,14 @@ export function InboxScreen() {
         {data?.requests.map((r) => (
           <article key={r.requestId} className="card">
             <header>
-              <b>{r.kind === 'approval' ? 'tool approval' : 'input'}</b> · {r.workflow} · node {r.nodeId} · <a href={`#/runs/${r.runId}`}>run {r.runId.slice(-10)}</a> · waiting {ms(r.ageMs)}{r.expiresAt && <> · <span className="muted">expires {time(r.expiresAt)}</span></>}
+              <b>{r.kind === 'approval' ? 'tool approval' : 'input'}</b> · {r.workflow} · node {r.nodeId} ·{' '}
+              <a href={`#/runs/${r.runId}`}>run {r.runId.slice(-10)}</a> · waiting {ms(r.ageMs)}
+              {r.expiresAt && (
+                <>
+                  {' '}
+                  · <span className="muted">expires {time(r.expiresAt)}</span>
+                </>
+              )}
             </header>
             <RequestForm request={r} onAnswered={reload} />
           </article>

@@ -73,26 +73,52 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   return (
     <section className="run-screen">
       <header className="run-head">
-        <h1>{queued?.data.workflow.name ?? '…'} <span className="muted">v{queued?.data.workflow.version}</span> <span className="mono muted">{runId}</span></h1>
-        <span className={`status ${status}`} data-testid="run-status">{status}</span>
-        <span className={`stream ${stream}`} data-testid="stream-state">{stream === 'reconnecting' ? 'reconnecting…' : stream === 'live' ? 'live' : ''}</span>
+        <h1>
+          {queued?.data.workflow.name ?? '…'} <span className="muted">v{queued?.data.workflow.version}</span>{' '}
+          <span className="mono muted">{runId}</span>
+        </h1>
+        <span className={`status ${status}`} data-testid="run-status">
+          {status}
+        </span>
+        <span className={`stream ${stream}`} data-testid="stream-state">
+          {stream === 'reconnecting' ? 'reconnecting…' : stream === 'live' ? 'live' : ''}
+        </span>
         <span>{ms(view.latencyMs)}</span>
         <span>{view.usage.totalTokens} tokens</span>
         <span>{usd(view.usage.costUsd)}</span>
         {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && (
-          <button className="danger" onClick={() => void api.cancel(runId).catch((e: ApiProblem) => setProblem(`${e.code}: ${e.detail}`))}>Cancel run</button>
+          <button className="danger" onClick={() => void api.cancel(runId).catch((e: ApiProblem) => setProblem(`${e.code}: ${e.detail}`))}>
+            Cancel run
+          </button>
         )}
         <button onClick={() => void exportTrace(runId)}>Export trace</button>
         <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
         {problem && <span className="error">{problem}</span>}
       </header>
       <ReplayControls events={events} cursor={cursor} onCursor={setCursor} />
-      {replaying && <div className="replay-banner" data-testid="replay-banner">replay: event {cursor} of {events.length} — nothing is executed again</div>}
+      {replaying && (
+        <div className="replay-banner" data-testid="replay-banner">
+          replay: event {cursor} of {events.length} — nothing is executed again
+        </div>
+      )}
       {!replaying && view.requests.length > 0 && <RunRequests runId={runId} seq={events.at(-1)?.seq ?? 0} />}
       <div className="panes">
-        <div className="pane graph-pane" data-testid="graph">{graph && <GraphPane graph={graph} overlay={view} selectedNode={selected ? view.byKey.get(selected)?.nodeId : undefined} onSelectNode={selectNode} />}</div>
-        <div className="pane timeline-pane"><TimelinePane view={view} selected={selected} onSelect={setSelected} /></div>
-        <div className="pane detail"><DetailPane view={view} spanKey={selected} streamed={streamed} /></div>
+        <div className="pane graph-pane" data-testid="graph">
+          {graph && (
+            <GraphPane
+              graph={graph}
+              overlay={view}
+              selectedNode={selected ? view.byKey.get(selected)?.nodeId : undefined}
+              onSelectNode={selectNode}
+            />
+          )}
+        </div>
+        <div className="pane timeline-pane">
+          <TimelinePane view={view} selected={selected} onSelect={setSelected} />
+        </div>
+        <div className="pane detail">
+          <DetailPane view={view} spanKey={selected} streamed={streamed} />
+        </div>
       </div>
     </section>
   );
@@ -102,15 +128,19 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
 function RunRequests({ runId, seq }: { runId: string; seq: number }) {
   const [requests, setRequests] = useState<HumanRequest[]>([]);
   useEffect(() => {
-    void api.runRequests(runId).then((r) => setRequests(r.requests.filter((x) => x.status === 'pending')), () => undefined);
+    void api.runRequests(runId).then(
+      (r) => setRequests(r.requests.filter((x) => x.status === 'pending')),
+      () => undefined,
+    );
   }, [runId, seq]);
   return (
     <div className="run-requests" data-testid="run-requests">
-      {requests.map((r) => <RequestForm key={r.requestId} request={r} />)}
+      {requests.map((r) => (
+        <RequestForm key={r.requestId} request={r} />
+      ))}
     </div>
   );
 }
-
 
 async function exportTrace(runId: string) {
   download(`${runId}-trace.json`, await api.trace(runId));

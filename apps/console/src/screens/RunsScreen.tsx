@@ -20,15 +20,33 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
     <section className="page">
       <h1>Runs</h1>
       <div className="filters">
-        <input placeholder="workflow" value={workflow} onChange={(e) => setFilter('workflow', e.target.value)} aria-label="filter by workflow" />
+        <input
+          placeholder="workflow"
+          value={workflow}
+          onChange={(e) => setFilter('workflow', e.target.value)}
+          aria-label="filter by workflow"
+        />
         <select value={status} onChange={(e) => setFilter('status', e.target.value)} aria-label="filter by status">
-          {STATUSES.map((s) => <option key={s} value={s}>{s || 'any status'}</option>)}
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s || 'any status'}
+            </option>
+          ))}
         </select>
         {error && <span className="error">{error}</span>}
       </div>
       <table className="grid" data-testid="runs-table">
         <thead>
-          <tr><th>run</th><th>workflow</th><th>version</th><th>status</th><th>started</th><th>duration</th><th>tokens</th><th>cost</th></tr>
+          <tr>
+            <th>run</th>
+            <th>workflow</th>
+            <th>version</th>
+            <th>status</th>
+            <th>started</th>
+            <th>duration</th>
+            <th>tokens</th>
+            <th>cost</th>
+          </tr>
         </thead>
         <tbody>
           {data?.runs.map((r) => (
@@ -36,7 +54,9 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
               <td className="mono">{r.runId.slice(-10)}</td>
               <td>{r.workflow.name}</td>
               <td>v{r.workflow.version}</td>
-              <td><span className={`status ${r.status}`}>{r.status}</span></td>
+              <td>
+                <span className={`status ${r.status}`}>{r.status}</span>
+              </td>
               <td>{time(r.startedAt ?? r.queuedAt)}</td>
               <td>{ms(r.durationMs)}</td>
               <td>{r.usage.totalTokens}</td>

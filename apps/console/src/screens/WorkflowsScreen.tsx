@@ -32,7 +32,10 @@ function WorkflowDetail({ name }: { name: string }) {
   const [state, setState] = useState('');
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
-    void api.versions(name).then((v) => setVersions(v.versions.map((x) => x.version)), () => undefined);
+    void api.versions(name).then(
+      (v) => setVersions(v.versions.map((x) => x.version)),
+      () => undefined,
+    );
   }, [name]);
   useEffect(() => {
     void api.graph(name, version).then(setGraph, (e: Error) => setProblem(e.message));
@@ -40,7 +43,11 @@ function WorkflowDetail({ name }: { name: string }) {
   const start = async () => {
     setProblem(undefined);
     try {
-      const body = { input: JSON.parse(input || 'null') as unknown, ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}), ...(version ? { version } : {}) };
+      const body = {
+        input: JSON.parse(input || 'null') as unknown,
+        ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}),
+        ...(version ? { version } : {}),
+      };
       const { runId } = await api.startRun(name, body);
       navigate(`/runs/${runId}`);
     } catch (e) {
@@ -51,15 +58,29 @@ function WorkflowDetail({ name }: { name: string }) {
     <div className="detail">
       <h2>
         {name}{' '}
-        <select value={version ?? ''} onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : undefined)} aria-label="version">
+        <select
+          value={version ?? ''}
+          onChange={(e) => setVersion(e.target.value ? Number(e.target.value) : undefined)}
+          aria-label="version"
+        >
           <option value="">latest (v{Math.max(0, ...versions)})</option>
-          {versions.map((v) => <option key={v} value={v}>v{v}</option>)}
+          {versions.map((v) => (
+            <option key={v} value={v}>
+              v{v}
+            </option>
+          ))}
         </select>
       </h2>
       <div className="graph-box">{graph && <GraphPane graph={graph} />}</div>
       <div className="start-form">
-        <label>input (JSON)<textarea value={input} onChange={(e) => setInput(e.target.value)} rows={3} aria-label="run input" /></label>
-        <label>initial state (JSON object, optional)<textarea value={state} onChange={(e) => setState(e.target.value)} rows={3} aria-label="initial state" /></label>
+        <label>
+          input (JSON)
+          <textarea value={input} onChange={(e) => setInput(e.target.value)} rows={3} aria-label="run input" />
+        </label>
+        <label>
+          initial state (JSON object, optional)
+          <textarea value={state} onChange={(e) => setState(e.target.value)} rows={3} aria-label="initial state" />
+        </label>
         <button onClick={() => void start()}>Start run</button>
         {problem && <p className="error">{problem}</p>}
       </div>

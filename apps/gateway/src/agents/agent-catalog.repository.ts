@@ -19,9 +19,15 @@ export class AgentCatalogRepository {
     const json = JSON.stringify(spec);
     return this.db.transaction().execute(async (tx) => {
       const now = new Date();
-      const current = await tx.selectFrom('agents').select(['spec', 'version', 'deleted_at']).where('name', '=', spec.name).forUpdate().executeTakeFirst();
+      const current = await tx
+        .selectFrom('agents')
+        .select(['spec', 'version', 'deleted_at'])
+        .where('name', '=', spec.name)
+        .forUpdate()
+        .executeTakeFirst();
       // jsonb does not keep key order, so specs compare in a canonical form.
-      if (current && current.deleted_at === null && canonicalJson(current.spec) === canonicalJson(spec)) return { version: current.version, created: false };
+      if (current && current.deleted_at === null && canonicalJson(current.spec) === canonicalJson(spec))
+        return { version: current.version, created: false };
       const version = (current?.version ?? 0) + 1;
       await tx
         .insertInto('agents')
@@ -39,11 +45,21 @@ export class AgentCatalogRepository {
 
   async list(): Promise<StoredAgent[]> {
     const rows = await this.db.selectFrom('agents').selectAll().where('deleted_at', 'is', null).orderBy('name').execute();
-    return rows.map((row) => ({ name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.updated_at.toISOString() }));
+    return rows.map((row) => ({
+      name: row.name,
+      version: row.version,
+      spec: row.spec as AgentSpec,
+      updatedAt: row.updated_at.toISOString(),
+    }));
   }
 
   async delete(name: string): Promise<boolean> {
-    const result = await this.db.updateTable('agents').set({ deleted_at: new Date() }).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('agents')
+      .set({ deleted_at: new Date() })
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 }

@@ -19,6 +19,7 @@ export async function resolveAgentRefs(agents: AgentCatalogRepository, definitio
   };
   if (Array.isArray(def.agents)) def.agents = await Promise.all(def.agents.map((a, i) => resolve(a, `agents[${i}]`)));
   for (const key of ['manager', 'aggregator']) if (def[key] !== undefined) def[key] = await resolve(def[key], key);
-  if (issues.length > 0) throw new SpindleError('invalid_definition', `invalid workflow definition: field ${issues[0].field}: ${issues[0].message}`, { issues });
+  if (issues.length > 0)
+    throw new SpindleError('invalid_definition', `invalid workflow definition: field ${issues[0].field}: ${issues[0].message}`, { issues });
   return def;
 }

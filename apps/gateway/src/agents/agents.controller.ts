@@ -19,7 +19,10 @@ export class AgentsController {
     refuseNulCharacters(body);
     const spec = { name, ...parseBody(agentBodySchema, body ?? {}) };
     const { version, created } = await this.agents.save(spec);
-    return reply.status(created ? 201 : 200).header('location', `/v1/agents/${name}`).send({ name, version, created });
+    return reply
+      .status(created ? 201 : 200)
+      .header('location', `/v1/agents/${name}`)
+      .send({ name, version, created });
   }
 
   @Get()

@@ -16,7 +16,12 @@ export class CheckpointsController {
   }
 
   @Post('fork')
-  async fork(@Param('id', RunIdParam) id: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Res() reply: FastifyReply) {
+  async fork(
+    @Param('id', RunIdParam) id: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const { accepted, replayed } = await this.forker.fork(id, parseBody(forkBodySchema, body ?? {}), checkIdempotencyKey(key));
     return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
   }

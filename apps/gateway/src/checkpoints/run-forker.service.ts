@@ -44,15 +44,28 @@ export class RunForker {
   /** With an Idempotency-Key, a retried fork answers with the run the first one opened. */
   async fork(sourceRunId: string, body: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
     const lastSeq = await this.lastSeq(sourceRunId);
-    const { checkpoint } = await this.ask('getCheckpoint', { runId: sourceRunId, waitForSeq: lastSeq, ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}) });
+    const { checkpoint } = await this.ask('getCheckpoint', {
+      runId: sourceRunId,
+      waitForSeq: lastSeq,
+      ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}),
+    });
     if (!checkpoint) {
-      throw new SpindleError('checkpoint_not_found', body.checkpointId ? `run ${sourceRunId} has no checkpoint "${body.checkpointId}"` : `run ${sourceRunId} has no checkpoint yet`);
+      throw new SpindleError(
+        'checkpoint_not_found',
+        body.checkpointId ? `run ${sourceRunId} has no checkpoint "${body.checkpointId}"` : `run ${sourceRunId} has no checkpoint yet`,
+      );
     }
     const { events } = await readRunLog(this.bus, sourceRunId);
     const queued = events[0] as RunEventOf<'run.queued'>;
     const runId = ulid();
     const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId };
-    const accepted: ForkAccepted = { runId, forkedFrom, status: 'queued', location: `/v1/runs/${runId}`, eventsLocation: `/v1/runs/${runId}/events` };
+    const accepted: ForkAccepted = {
+      runId,
+      forkedFrom,
+      status: 'queued',
+      location: `/v1/runs/${runId}`,
+      eventsLocation: `/v1/runs/${runId}/events`,
+    };
     return createOnce(this.keys, idempotencyKey, { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted }, async () => {
       await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
         type: 'run.queued',

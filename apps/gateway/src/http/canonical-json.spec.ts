@@ -4,7 +4,10 @@ import { canonicalJson } from './canonical-json';
 function recursiveCanonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(recursiveCanonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${recursiveCanonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${recursiveCanonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -12,9 +15,19 @@ function recursiveCanonicalJson(value: unknown): string {
 describe('canonicalJson', () => {
   it('writes the same text as the recursive definition (stored hashes depend on it)', () => {
     const samples: unknown[] = [
-      null, 0, -1.5, 'x', true, [], {}, [[]], [{}], { b: 1, a: [2, { d: null, c: 'é"\\' }] },
+      null,
+      0,
+      -1.5,
+      'x',
+      true,
+      [],
+      {},
+      [[]],
+      [{}],
+      { b: 1, a: [2, { d: null, c: 'é"\\' }] },
       { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }], edges: [] },
-      { z: undefined, y: [undefined, 1] }, [1, [2, [3, [4]]], 5],
+      { z: undefined, y: [undefined, 1] },
+      [1, [2, [3, [4]]], 5],
     ];
     for (const value of samples) expect(canonicalJson(value)).toBe(recursiveCanonicalJson(value));
   });

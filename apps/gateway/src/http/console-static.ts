@@ -24,15 +24,27 @@ export function installConsole(fastify: FastifyInstance, dir: string): void {
   const root = normalize(dir + sep);
   const send = async (reply: FastifyReply, file: string, cache: string) => {
     const path = normalize(join(root, file));
-    const missing = () => sendProblem(reply, new SpindleError('not_found', file === 'index.html' ? `no console build in ${dir}; run npm run build` : `no console file ${JSON.stringify(file)}`));
+    const missing = () =>
+      sendProblem(
+        reply,
+        new SpindleError(
+          'not_found',
+          file === 'index.html' ? `no console build in ${dir}; run npm run build` : `no console file ${JSON.stringify(file)}`,
+        ),
+      );
     if (!path.startsWith(root)) return missing();
     try {
       const body = await readFile(path);
-      return reply.header('content-type', TYPES[extname(path)] ?? 'application/octet-stream').header('cache-control', cache).send(body);
+      return reply
+        .header('content-type', TYPES[extname(path)] ?? 'application/octet-stream')
+        .header('cache-control', cache)
+        .send(body);
     } catch {
       return missing();
     }
   };
   fastify.get('/', (_req, reply) => send(reply, 'index.html', 'no-cache'));
-  fastify.get('/assets/*', (req, reply) => send(reply, join('assets', (req.params as { '*': string })['*']), 'public, max-age=31536000, immutable'));
+  fastify.get('/assets/*', (req, reply) =>
+    send(reply, join('assets', (req.params as { '*': string })['*']), 'public, max-age=31536000, immutable'),
+  );
 }

@@ -22,7 +22,12 @@ export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBody
     const text = String(body);
     if (text === '') return done(null, undefined);
     if (nestsDeeperThan(text, limits.maxDepth)) {
-      return done(new SpindleError('nesting_too_deep', `the body nests arrays and objects more than ${limits.maxDepth} levels deep`, { issues: [{ field: '(body)', message: `deeper than ${limits.maxDepth} levels` }] }), undefined);
+      return done(
+        new SpindleError('nesting_too_deep', `the body nests arrays and objects more than ${limits.maxDepth} levels deep`, {
+          issues: [{ field: '(body)', message: `deeper than ${limits.maxDepth} levels` }],
+        }),
+        undefined,
+      );
     }
     parseJson(request, text, (error, value) => {
       if (error) return done(new SpindleError('invalid_json', `the body is not valid JSON: ${error.message}`), undefined);

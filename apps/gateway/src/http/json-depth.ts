@@ -19,7 +19,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === BACKSLASH) i++; // the escaped character cannot end the string
+      if (c === BACKSLASH)
+        i++; // the escaped character cannot end the string
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;

@@ -40,7 +40,13 @@ export function installOriginGuard(fastify: FastifyInstance, policy: OriginPolic
       reply.raw.setHeader('Vary', 'Origin');
     }
     if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type'])) {
-      return sendProblem(reply, new SpindleError('unsupported_media_type', `${request.method} requests must be sent with Content-Type: application/json, even without a body`));
+      return sendProblem(
+        reply,
+        new SpindleError(
+          'unsupported_media_type',
+          `${request.method} requests must be sent with Content-Type: application/json, even without a body`,
+        ),
+      );
     }
   });
 }

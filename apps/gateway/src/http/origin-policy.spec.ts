@@ -12,7 +12,9 @@ describe('decideOrigin', () => {
   it("lets the gateway's own pages (the console) change state, default ports and case aside", () => {
     expect(decideOrigin(site({ origin: 'http://localhost:8080', secFetchSite: 'same-origin' }), policy)).toEqual({ kind: 'pass' });
     expect(decideOrigin(site({ origin: 'http://LOCALHOST:80', host: 'localhost' }), policy)).toEqual({ kind: 'pass' });
-    expect(decideOrigin(site({ origin: 'https://spindle.example', host: 'spindle.example', encrypted: true }), policy)).toEqual({ kind: 'pass' });
+    expect(decideOrigin(site({ origin: 'https://spindle.example', host: 'spindle.example', encrypted: true }), policy)).toEqual({
+      kind: 'pass',
+    });
   });
 
   it('refuses state changes from any other origin, including another port or scheme of the same host', () => {
@@ -20,24 +22,39 @@ describe('decideOrigin', () => {
       const decision = decideOrigin(site({ origin }), policy);
       expect({ origin, kind: decision.kind }).toEqual({ origin, kind: 'refuse' });
     }
-    for (const method of ['PUT', 'DELETE', 'PATCH']) expect(decideOrigin(site({ method, origin: 'http://evil.example' }), policy).kind).toBe('refuse');
+    for (const method of ['PUT', 'DELETE', 'PATCH'])
+      expect(decideOrigin(site({ method, origin: 'http://evil.example' }), policy).kind).toBe('refuse');
   });
 
   it('refuses state changes a browser marks cross-site or same-site, even without Origin', () => {
-    expect(decideOrigin(site({ secFetchSite: 'cross-site' }), policy)).toMatchObject({ kind: 'refuse', reason: expect.stringContaining('cross-site') });
+    expect(decideOrigin(site({ secFetchSite: 'cross-site' }), policy)).toMatchObject({
+      kind: 'refuse',
+      reason: expect.stringContaining('cross-site'),
+    });
     expect(decideOrigin(site({ secFetchSite: 'same-site' }), policy).kind).toBe('refuse');
     expect(decideOrigin(site({ secFetchSite: 'none' }), policy).kind).toBe('pass');
     expect(decideOrigin(site({ secFetchSite: 'same-origin', origin: 'http://localhost:8080' }), policy).kind).toBe('pass');
   });
 
   it('lets reads from any origin through, marking only allow-listed ones readable', () => {
-    expect(decideOrigin(site({ method: 'GET', origin: 'http://evil.example', secFetchSite: 'cross-site' }), policy)).toEqual({ kind: 'pass' });
-    expect(decideOrigin(site({ method: 'GET', origin: 'http://app.example', secFetchSite: 'cross-site' }), policy)).toEqual({ kind: 'pass', allowOrigin: 'http://app.example' });
+    expect(decideOrigin(site({ method: 'GET', origin: 'http://evil.example', secFetchSite: 'cross-site' }), policy)).toEqual({
+      kind: 'pass',
+    });
+    expect(decideOrigin(site({ method: 'GET', origin: 'http://app.example', secFetchSite: 'cross-site' }), policy)).toEqual({
+      kind: 'pass',
+      allowOrigin: 'http://app.example',
+    });
   });
 
   it('lets allow-listed origins change state, matched exactly', () => {
-    expect(decideOrigin(site({ origin: 'http://app.example', secFetchSite: 'cross-site' }), policy)).toEqual({ kind: 'pass', allowOrigin: 'http://app.example' });
-    expect(decideOrigin(site({ origin: 'https://ops.example:8443' }), policy)).toEqual({ kind: 'pass', allowOrigin: 'https://ops.example:8443' });
+    expect(decideOrigin(site({ origin: 'http://app.example', secFetchSite: 'cross-site' }), policy)).toEqual({
+      kind: 'pass',
+      allowOrigin: 'http://app.example',
+    });
+    expect(decideOrigin(site({ origin: 'https://ops.example:8443' }), policy)).toEqual({
+      kind: 'pass',
+      allowOrigin: 'https://ops.example:8443',
+    });
     expect(decideOrigin(site({ origin: 'https://app.example' }), policy).kind).toBe('refuse');
     expect(decideOrigin(site({ origin: 'http://app.example.evil.example' }), policy).kind).toBe('refuse');
   });
@@ -51,10 +68,20 @@ describe('decideOrigin', () => {
   });
 
   it('believes X-Forwarded-Proto and -Host only when told to trust the proxy', () => {
-    const behindProxy = site({ origin: 'https://spindle.example', host: 'gateway:8080', forwardedProto: 'https', forwardedHost: 'spindle.example' });
+    const behindProxy = site({
+      origin: 'https://spindle.example',
+      host: 'gateway:8080',
+      forwardedProto: 'https',
+      forwardedHost: 'spindle.example',
+    });
     expect(decideOrigin(behindProxy, policy).kind).toBe('refuse');
     expect(decideOrigin(behindProxy, { ...policy, trustProxy: true }).kind).toBe('pass');
-    expect(decideOrigin({ ...behindProxy, forwardedProto: 'https, http', forwardedHost: 'spindle.example, inner' }, { ...policy, trustProxy: true }).kind).toBe('pass');
+    expect(
+      decideOrigin(
+        { ...behindProxy, forwardedProto: 'https, http', forwardedHost: 'spindle.example, inner' },
+        { ...policy, trustProxy: true },
+      ).kind,
+    ).toBe('pass');
   });
 });
 
@@ -67,7 +94,15 @@ describe('isStateChanging and isJsonMediaType', () => {
   it('accept application/json with parameters, and nothing a form or a simple fetch can send', () => {
     expect(isJsonMediaType('application/json')).toBe(true);
     expect(isJsonMediaType('Application/JSON; charset=utf-8')).toBe(true);
-    for (const type of [undefined, '', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json', 'text/plain; application/json']) {
+    for (const type of [
+      undefined,
+      '',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json-patch+json',
+      'text/plain; application/json',
+    ]) {
       expect({ type, json: isJsonMediaType(type) }).toEqual({ type, json: false });
     }
   });

@@ -50,7 +50,12 @@ export function decideOrigin(site: RequestSite, policy: OriginPolicy): OriginDec
     // A browser that sends Sec-Fetch-Site but no Origin still says where the page was.
     const fetchSite = site.secFetchSite?.toLowerCase();
     if ((fetchSite === 'cross-site' || fetchSite === 'same-site') && !listed) {
-      return { kind: 'refuse', reason: `a page on another site (Sec-Fetch-Site: ${fetchSite}) may not change anything here; allow its origin with SPINDLE_CORS_ORIGINS` };
+      return {
+        kind: 'refuse',
+        reason:
+          `a page on another site (Sec-Fetch-Site: ${fetchSite}) may not change anything here; ` +
+          'allow its origin with SPINDLE_CORS_ORIGINS',
+      };
     }
   }
   return listed ? { kind: 'pass', allowOrigin: origin } : { kind: 'pass' };
@@ -79,5 +84,7 @@ function ownOrigin(site: RequestSite, policy: OriginPolicy): string | undefined 
 }
 
 function notAllowed(origin: string, own: string | undefined): string {
-  return `pages on ${JSON.stringify(origin.slice(0, 200))} may not call this API: it is not this gateway's origin${own ? ` (${own})` : ''} nor listed in SPINDLE_CORS_ORIGINS`;
+  const ownOrigin = own ? ` (${own})` : '';
+  const page = JSON.stringify(origin.slice(0, 200));
+  return `pages on ${page} may not call this API: it is not this gateway's origin${ownOrigin} nor listed in SPINDLE_CORS_ORIGINS`;
 }

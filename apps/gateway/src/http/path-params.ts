@@ -23,7 +23,10 @@ export const quoted = (value: string): string => JSON.stringify(value.length > 8
  * `validation_failed` naming the parameter.
  */
 class PathParam implements PipeTransform<unknown, string> {
-  constructor(private readonly pattern: RegExp, private readonly refuse: (value: string) => SpindleError) {}
+  constructor(
+    private readonly pattern: RegExp,
+    private readonly refuse: (value: string) => SpindleError,
+  ) {}
 
   transform(value: unknown): string {
     // A prototype key could only ever find what every object inherits: never a name.
@@ -43,5 +46,11 @@ export const RequestIdParam = new PathParam(REQUEST_ID, notFound('request_not_fo
 export const WorkflowNameParam = new PathParam(WORKFLOW_NAME, notFound('workflow_not_found', 'workflow named'));
 export const AgentNameParam = new PathParam(AGENT_NAME, notFound('not_found', 'agent named'));
 /** For `PUT`: the name is what is being created. */
-export const NewWorkflowNameParam = new PathParam(WORKFLOW_NAME, invalid('name', 'a workflow name is 1-63 lower-case letters, digits, _ or -, starting with a letter or digit'));
-export const NewAgentNameParam = new PathParam(AGENT_NAME, invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'));
+export const NewWorkflowNameParam = new PathParam(
+  WORKFLOW_NAME,
+  invalid('name', 'a workflow name is 1-63 lower-case letters, digits, _ or -, starting with a letter or digit'),
+);
+export const NewAgentNameParam = new PathParam(
+  AGENT_NAME,
+  invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'),
+);

@@ -18,7 +18,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const status = httpStatusByCode[error.code];
     if (status >= 500) this.logger.error({ err: exception, url: request.url }, 'request failed');
     if (reply.sent || reply.raw.headersSent) return;
-    void reply.status(status).header('content-type', PROBLEM_JSON).send(problemBody(error, request.url, status));
+    void reply
+      .status(status)
+      .header('content-type', PROBLEM_JSON)
+      .send(problemBody(error, request.url, status));
   }
 
   private toSpindleError(e: unknown): SpindleError {

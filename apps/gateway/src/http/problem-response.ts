@@ -24,7 +24,10 @@ export function problemBody(error: SpindleError, instance: string | undefined, s
 /** Answers through Fastify: for hooks and framework errors, which run outside Nest's exception filter. */
 export function sendProblem(reply: FastifyReply, error: SpindleError): FastifyReply {
   const status = httpStatusByCode[error.code];
-  return reply.status(status).header('content-type', PROBLEM_JSON).send(problemBody(error, reply.request.url, status));
+  return reply
+    .status(status)
+    .header('content-type', PROBLEM_JSON)
+    .send(problemBody(error, reply.request.url, status));
 }
 
 /**

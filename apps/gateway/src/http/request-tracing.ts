@@ -13,7 +13,11 @@ export function installRequestTracing(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     const parent = propagation.extract(context.active(), request.headers);
     const route = request.routeOptions.url ?? request.url.split('?')[0];
-    const span = tracer.startSpan(`${request.method} ${route}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } }, parent);
+    const span = tracer.startSpan(
+      `${request.method} ${route}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } },
+      parent,
+    );
     (request as unknown as Record<symbol, Context>)[CONTEXT] = trace.setSpan(parent, span);
     reply.raw.once('close', () => {
       span.setAttribute('http.response.status_code', reply.raw.statusCode);

@@ -10,6 +10,8 @@ export function refuseNulCharacters(value: unknown, field = '(body)'): void {
   // written doubled, which the pattern tells apart (an even run of backslashes before the escape).
   const text = JSON.stringify(value);
   if (text !== undefined && /(?<!\\)(\\\\)*\\u0000/.test(text)) {
-    throw new SpindleError('validation_failed', `${field}: a string contains the character U+0000, which cannot be stored`, { issues: [{ field, message: 'contains U+0000' }] });
+    throw new SpindleError('validation_failed', `${field}: a string contains the character U+0000, which cannot be stored`, {
+      issues: [{ field, message: 'contains U+0000' }],
+    });
   }
 }

@@ -11,7 +11,10 @@ export const answerBodySchema = z.strictObject({
   decision: z.enum(['approve', 'reject']).optional(),
   callId: z.string().min(1).max(200).optional(),
   name: z.string().min(1).max(200).optional(),
-  argumentsHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be the sha256 hex of the call arguments, as shown in the request').optional(),
+  argumentsHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be the sha256 hex of the call arguments, as shown in the request')
+    .optional(),
   message: z.string().min(1).max(10_000).optional(),
   // either
   respondedBy: z.string().min(1).max(200).optional(),

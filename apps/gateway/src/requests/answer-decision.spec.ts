@@ -19,18 +19,45 @@ function waitingOn(request: RunEvent): RunEvent[] {
 
 const node = { nodeId: 'ask', spanId: 's1', parentSpanId: 'root', path: 'root/ask' };
 const jsonRequest = (mode: 'single' | 'multiple') =>
-  ev('input.requested', { requestId: 'q1', prompt: 'order?', mode, form: { kind: 'json', schema: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer', minimum: 1 } } } } }, node);
+  ev(
+    'input.requested',
+    {
+      requestId: 'q1',
+      prompt: 'order?',
+      mode,
+      form: { kind: 'json', schema: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer', minimum: 1 } } } },
+    },
+    node,
+  );
 const args = { order: 7, amount: 30 };
-const approvalRequest = ev('approval.requested', { requestId: 'q1', prompt: 'refund?', mode: 'single', call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) } }, node);
+const approvalRequest = ev(
+  'approval.requested',
+  {
+    requestId: 'q1',
+    prompt: 'refund?',
+    mode: 'single',
+    call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) },
+  },
+  node,
+);
 
 describe('deciding an answer from the log', () => {
   it('records a valid answer bound to the request span, and refuses a wrong shape naming the field', () => {
     const events = waitingOn(jsonRequest('single'));
     expect(decideAnswer(events, 'q1', { data: { qty: 2 }, respondedBy: 'ada' })).toEqual({
-      type: 'input.answered', nodeId: 'ask', spanId: 's1', parentSpanId: 'root', path: 'root/ask', data: { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' },
+      type: 'input.answered',
+      nodeId: 'ask',
+      spanId: 's1',
+      parentSpanId: 'root',
+      path: 'root/ask',
+      data: { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' },
     });
-    expect(() => decideAnswer(events, 'q1', { data: { qty: 0 } })).toThrow(expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data.qty' })] }));
-    expect(() => decideAnswer(events, 'q1', { approved: true })).toThrow(expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data' })] }));
+    expect(() => decideAnswer(events, 'q1', { data: { qty: 0 } })).toThrow(
+      expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data.qty' })] }),
+    );
+    expect(() => decideAnswer(events, 'q1', { approved: true })).toThrow(
+      expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data' })] }),
+    );
     expect(() => decideAnswer(events, 'nope', { data: { qty: 1 } })).toThrow(expect.objectContaining({ code: 'request_not_found' }));
   });
 
@@ -57,23 +84,61 @@ describe('deciding an answer from the log', () => {
   it('binds an approval to the exact call: a different call id, name or argument hash is a conflict', () => {
     const events = waitingOn(approvalRequest);
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
-    expect(decideAnswer(events, 'q1', exact)).toMatchObject({ type: 'approval.resolved', data: { decision: 'approved', callId: 'c1', argumentsHash: toolArgumentsHash(args) } });
-    expect(() => decideAnswer(events, 'q1', { ...exact, argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }) })).toThrow(expect.objectContaining({ code: 'approval_binding_mismatch' }));
-    expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' })).toThrow(expect.objectContaining({ code: 'approval_binding_mismatch' }));
+    expect(decideAnswer(events, 'q1', exact)).toMatchObject({
+      type: 'approval.resolved',
+      data: { decision: 'approved', callId: 'c1', argumentsHash: toolArgumentsHash(args) },
+    });
+    expect(() => decideAnswer(events, 'q1', { ...exact, argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }) })).toThrow(
+      expect.objectContaining({ code: 'approval_binding_mismatch' }),
+    );
+    expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' })).toThrow(
+      expect.objectContaining({ code: 'approval_binding_mismatch' }),
+    );
     expect(() => decideAnswer(events, 'q1', { decision: 'approve' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 
-  it('refuses an answer past the request\'s expiresAt even before the time-out is recorded', () => {
-    const expiring = ev('approval.requested', { requestId: 'q1', prompt: 'refund?', mode: 'single', call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) }, expiresAt: '2026-11-30T00:05:00.000Z' }, node);
+  it("refuses an answer past the request's expiresAt even before the time-out is recorded", () => {
+    const expiring = ev(
+      'approval.requested',
+      {
+        requestId: 'q1',
+        prompt: 'refund?',
+        mode: 'single',
+        call: { callId: 'c1', name: 'refund', arguments: args, argumentsHash: toolArgumentsHash(args) },
+        expiresAt: '2026-11-30T00:05:00.000Z',
+      },
+      node,
+    );
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
-    expect(decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:04:59.999Z'))).toMatchObject({ type: 'approval.resolved' });
-    expect(() => decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:05:00.000Z'))).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    expect(decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:04:59.999Z'))).toMatchObject({
+      type: 'approval.resolved',
+    });
+    expect(() => decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:05:00.000Z'))).toThrow(
+      expect.objectContaining({ code: 'request_closed' }),
+    );
   });
 
   it('refuses a late approval of a request that expired, even one that names the exact call', () => {
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
-    const expired = [...waitingOn(approvalRequest), ev('approval.resolved', { requestId: 'q1', decision: 'rejected', callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args), timedOut: true, answeredBy: 'system:timeout' }, node)];
+    const expired = [
+      ...waitingOn(approvalRequest),
+      ev(
+        'approval.resolved',
+        {
+          requestId: 'q1',
+          decision: 'rejected',
+          callId: 'c1',
+          name: 'refund',
+          argumentsHash: toolArgumentsHash(args),
+          timedOut: true,
+          answeredBy: 'system:timeout',
+        },
+        node,
+      ),
+    ];
     expect(() => decideAnswer(expired, 'q1', exact)).toThrow(expect.objectContaining({ code: 'request_closed' }));
-    expect(() => decideAnswer(expired, 'q1', { ...exact, decision: 'reject' })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    expect(() => decideAnswer(expired, 'q1', { ...exact, decision: 'reject' })).toThrow(
+      expect.objectContaining({ code: 'request_closed' }),
+    );
   });
 });

@@ -17,18 +17,27 @@ export interface DefinitionUpgrade {
  * binding is not the pending call's (409), a request past its `expiresAt` (409 `request_closed`:
  * the run goes on along its timeout path, whether or not the sweeper has recorded that yet).
  */
-export function decideAnswer(events: readonly RunEvent[], requestId: string, body: AnswerBody, upgrade?: DefinitionUpgrade, now = new Date()): RunEventDraft | undefined {
+export function decideAnswer(
+  events: readonly RunEvent[],
+  requestId: string,
+  body: AnswerBody,
+  upgrade?: DefinitionUpgrade,
+  now = new Date(),
+): RunEventDraft | undefined {
   const request = requestsInLog(events).get(requestId);
   if (!request) throw new SpindleError('request_not_found', `run ${events[0]?.runId} has no request "${requestId}"`);
   const answer = request.kind === 'input' ? inputAnswer(request, body) : approvalAnswer(request, body);
   const earlier = request.answers[0];
   if (earlier) return repeatOf(request, earlier, answer);
   const phase = runPhase(events);
-  if (phase.phase === 'ended') throw new SpindleError('request_closed', `request ${requestId} was closed when the run ended (${phase.terminal.type})`);
+  if (phase.phase === 'ended')
+    throw new SpindleError('request_closed', `request ${requestId} was closed when the run ended (${phase.terminal.type})`);
   const { requested } = request;
   const { expiresAt } = requested.data;
-  if (expiresAt !== undefined && Date.parse(expiresAt) <= now.getTime()) throw new SpindleError('request_closed', `request ${requestId} expired at ${expiresAt}; the run goes on without this answer`);
-  if (phase.phase !== 'waiting') throw new SpindleError('run_not_waiting', `run ${request.requested.runId} is not waiting (it is ${phase.phase}); answer once it waits`);
+  if (expiresAt !== undefined && Date.parse(expiresAt) <= now.getTime())
+    throw new SpindleError('request_closed', `request ${requestId} expired at ${expiresAt}; the run goes on without this answer`);
+  if (phase.phase !== 'waiting')
+    throw new SpindleError('run_not_waiting', `run ${request.requested.runId} is not waiting (it is ${phase.phase}); answer once it waits`);
   const envelope = {
     nodeId: requested.nodeId,
     spanId: requested.spanId,
@@ -39,7 +48,8 @@ export function decideAnswer(events: readonly RunEvent[], requestId: string, bod
   };
   const answeredBy = body.respondedBy ?? 'anonymous';
   const upgraded = upgrade ? { definitionVersion: upgrade.definitionVersion, definition: upgrade.definition } : {};
-  if (request.kind === 'input') return { type: 'input.answered', ...envelope, data: { requestId, answer: answer as Record<string, unknown>, answeredBy, ...upgraded } };
+  if (request.kind === 'input')
+    return { type: 'input.answered', ...envelope, data: { requestId, answer: answer as Record<string, unknown>, answeredBy, ...upgraded } };
   return { type: 'approval.resolved', ...envelope, data: { requestId, ...(answer as ApprovalAnswer), answeredBy, ...upgraded } };
 }
 
@@ -58,25 +68,52 @@ function inputAnswer(request: RequestInLog, body: AnswerBody): Record<string, un
 function approvalAnswer(request: RequestInLog, body: AnswerBody): ApprovalAnswer {
   if (request.requested.type !== 'approval.requested') throw new Error('unreachable');
   const missing = (['decision', 'callId', 'name', 'argumentsHash'] as const).filter((k) => body[k] === undefined);
-  if (missing.length) invalid(missing.map((field) => ({ field, message: 'required: an approval names its decision and the exact call (callId, name, argumentsHash) it approves' })));
+  if (missing.length)
+    invalid(
+      missing.map((field) => ({
+        field,
+        message: 'required: an approval names its decision and the exact call (callId, name, argumentsHash) it approves',
+      })),
+    );
   const foreign = (['approved', 'text', 'data'] as const).filter((k) => body[k] !== undefined);
   if (foreign.length) invalid(foreign.map((field) => ({ field, message: 'only input requests take this field' })));
   const call = request.requested.data.call;
   const mismatched = (['callId', 'name', 'argumentsHash'] as const).filter((k) => body[k] !== call[k]);
   if (mismatched.length) {
-    throw new SpindleError('approval_binding_mismatch', `this answer is not for the pending call: ${mismatched.join(', ')} differ from what request ${request.requestId} shows`, {
-      issues: mismatched.map((field) => ({ field, message: `the pending call has ${field} "${call[field]}"` })),
-    });
+    throw new SpindleError(
+      'approval_binding_mismatch',
+      `this answer is not for the pending call: ${mismatched.join(', ')} differ from what request ${request.requestId} shows`,
+      {
+        issues: mismatched.map((field) => ({ field, message: `the pending call has ${field} "${call[field]}"` })),
+      },
+    );
   }
-  return { decision: body.decision === 'approve' ? 'approved' : 'rejected', callId: call.callId, name: call.name, argumentsHash: call.argumentsHash, ...(body.message ? { message: body.message } : {}) };
+  return {
+    decision: body.decision === 'approve' ? 'approved' : 'rejected',
+    callId: call.callId,
+    name: call.name,
+    argumentsHash: call.argumentsHash,
+    ...(body.message ? { message: body.message } : {}),
+  };
 }
 
 /** A second answer: in single mode the same one again is accepted and changes nothing. */
 function repeatOf(request: RequestInLog, earlier: AnswerEvent, answer: unknown): undefined {
   if (earlier.data.timedOut) throw new SpindleError('request_closed', `request ${request.requestId} expired before it was answered`);
-  if (request.requested.data.mode === 'multiple') throw new SpindleError('request_closed', `request ${request.requestId} was already answered; it takes one answer`);
-  const recorded = earlier.type === 'input.answered' ? earlier.data.answer : { decision: earlier.data.decision, callId: earlier.data.callId, name: earlier.data.name, argumentsHash: earlier.data.argumentsHash, ...(earlier.data.message ? { message: earlier.data.message } : {}) };
-  if (canonicalJson(recorded) !== canonicalJson(answer)) throw new SpindleError('request_already_answered', `request ${request.requestId} was already answered differently`);
+  if (request.requested.data.mode === 'multiple')
+    throw new SpindleError('request_closed', `request ${request.requestId} was already answered; it takes one answer`);
+  const recorded =
+    earlier.type === 'input.answered'
+      ? earlier.data.answer
+      : {
+          decision: earlier.data.decision,
+          callId: earlier.data.callId,
+          name: earlier.data.name,
+          argumentsHash: earlier.data.argumentsHash,
+          ...(earlier.data.message ? { message: earlier.data.message } : {}),
+        };
+  if (canonicalJson(recorded) !== canonicalJson(answer))
+    throw new SpindleError('request_already_answered', `request ${request.requestId} was already answered differently`);
   return undefined;
 }
 

@@ -41,7 +41,13 @@ export class RequestAnswers {
     return { runId, requestId, status: 'unchanged', seq: requestsInLog(events).get(requestId)?.answers[0]?.seq ?? seq };
   }
 
-  list(filter: { status?: string; runId?: string; waitForSeq?: number; limit?: number; cursor?: string }): Promise<ApprovalQueryResults['listRequests']> {
+  list(filter: {
+    status?: string;
+    runId?: string;
+    waitForSeq?: number;
+    limit?: number;
+    cursor?: string;
+  }): Promise<ApprovalQueryResults['listRequests']> {
     return query<ApprovalQueryResults['listRequests']>(this.bus, 'approval', 'listRequests', filter, this.projectionWaitMs + 5_000);
   }
 
@@ -55,9 +61,14 @@ export class RequestAnswers {
     const definition = validateDefinition(await resolveAgentRefs(this.agents, stored.definition));
     const expected = runningGraphHash(events);
     if (graphStructureHash(definition) !== expected) {
-      throw new SpindleError('definition_mismatch', `version ${version} of "${queued.data.workflow.name}" has a different graph structure (node ids, types or edges) than the one this run was checkpointed with; it cannot resume on it`, {
-        issues: [{ field: 'definitionVersion', message: 'graph structure differs from the run\'s checkpoint' }],
-      });
+      throw new SpindleError(
+        'definition_mismatch',
+        `version ${version} of "${queued.data.workflow.name}" has a different graph structure (node ids, types or edges) ` +
+          'than the one this run was checkpointed with; it cannot resume on it',
+        {
+          issues: [{ field: 'definitionVersion', message: "graph structure differs from the run's checkpoint" }],
+        },
+      );
     }
     return { definitionVersion: version, definition };
   }

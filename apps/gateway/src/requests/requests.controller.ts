@@ -18,7 +18,10 @@ const inboxQuerySchema = z.strictObject({
 /** Requests for a person: the inbox across runs, one run's requests, and answering one. */
 @Controller('v1')
 export class RequestsController {
-  constructor(private readonly answers: RequestAnswers, private readonly reads: RunReads) {}
+  constructor(
+    private readonly answers: RequestAnswers,
+    private readonly reads: RunReads,
+  ) {}
 
   @Get('requests')
   inbox(@Query() query: unknown) {
@@ -34,8 +37,16 @@ export class RequestsController {
 
   /** `202` when the answer was recorded (the run resumes), `200` when the same answer was already there. */
   @Post('runs/:id/requests/:requestId/respond')
-  async respond(@Param('id', RunIdParam) id: string, @Param('requestId', RequestIdParam) requestId: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  async respond(
+    @Param('id', RunIdParam) id: string,
+    @Param('requestId', RequestIdParam) requestId: string,
+    @Body() body: unknown,
+    @Res() reply: FastifyReply,
+  ) {
     const outcome = await this.answers.answer(id, requestId, parseBody(answerBodySchema, body ?? {}));
-    return reply.status(outcome.status === 'recorded' ? 202 : 200).header('location', `/v1/runs/${id}`).send(outcome);
+    return reply
+      .status(outcome.status === 'recorded' ? 202 : 200)
+      .header('location', `/v1/runs/${id}`)
+      .send(outcome);
   }
 }

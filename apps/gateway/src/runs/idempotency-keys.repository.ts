@@ -9,7 +9,10 @@ export interface StoredIdempotentResponse {
 
 /** Idempotency keys of run starts, kept in Postgres so they survive restarts; expire after a TTL. */
 export class IdempotencyKeysRepository {
-  constructor(private readonly db: Kysely<GatewayTables>, private readonly ttlHours: number) {}
+  constructor(
+    private readonly db: Kysely<GatewayTables>,
+    private readonly ttlHours: number,
+  ) {}
 
   async find(key: string): Promise<StoredIdempotentResponse | undefined> {
     const row = await this.db
@@ -25,7 +28,11 @@ export class IdempotencyKeysRepository {
   async claim(key: string, requestHash: string, runId: string, response: unknown): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       // An expired key may be reused.
-      await tx.deleteFrom('idempotency_keys').where('key', '=', key).where('created_at', '<=', sql<Date>`now() - make_interval(hours => ${this.ttlHours})`).execute();
+      await tx
+        .deleteFrom('idempotency_keys')
+        .where('key', '=', key)
+        .where('created_at', '<=', sql<Date>`now() - make_interval(hours => ${this.ttlHours})`)
+        .execute();
       const inserted = await tx
         .insertInto('idempotency_keys')
         .values({ key, request_hash: requestHash, run_id: runId, response: JSON.stringify(response), created_at: new Date() })

@@ -14,7 +14,9 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 /** The Idempotency-Key header as given, refused when it is not 1–255 visible ASCII characters. */
 export function checkIdempotencyKey(key: string | undefined): string | undefined {
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-    throw new SpindleError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', { issues: [{ field: 'Idempotency-Key', message: 'invalid' }] });
+    throw new SpindleError('validation_failed', 'Idempotency-Key must be 1-255 visible ASCII characters', {
+      issues: [{ field: 'Idempotency-Key', message: 'invalid' }],
+    });
   }
   return key;
 }
@@ -24,7 +26,10 @@ export function checkIdempotencyKey(key: string | undefined): string | undefined
  * action is the workflow name (as keys stored before forks took keys were hashed); a fork's is
  * `fork:<run>`, which no workflow name can be.
  */
-export const requestHash = (action: string, body: unknown): string => createHash('sha256').update(`${action}\n${canonicalJson(body)}`).digest('hex');
+export const requestHash = (action: string, body: unknown): string =>
+  createHash('sha256')
+    .update(`${action}\n${canonicalJson(body)}`)
+    .digest('hex');
 
 /**
  * Creates a run at most once per Idempotency-Key: a key seen with the same request answers what
@@ -60,7 +65,10 @@ async function heldBy<R>(keys: IdempotencyKeysRepository, key: string, hash: str
   const stored = await keys.find(key);
   if (!stored) return undefined;
   if (stored.requestHash !== hash) {
-    throw new SpindleError('idempotency_key_reused', 'this Idempotency-Key was used with a different request; use a new key for a different request');
+    throw new SpindleError(
+      'idempotency_key_reused',
+      'this Idempotency-Key was used with a different request; use a new key for a different request',
+    );
   }
   return { accepted: stored.response as R, replayed: true };
 }

@@ -19,20 +19,35 @@ export interface CancelOutcome {
  * its in-flight call through the run's signal. A finished run is a conflict.
  */
 export class RunCanceller {
-  constructor(private readonly bus: Bus, private readonly settleMs = 3_000) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly settleMs = 3_000,
+  ) {}
 
   async cancel(runId: string, reason?: string): Promise<CancelOutcome> {
     const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
-    if (last.event.type === 'run.queued' && (await this.closeAt(runId, last.position, last.event.spanId, reason ? `canceled before it started: ${reason}` : 'canceled before it started'))) return { runId, status: 'canceled' };
+    if (
+      last.event.type === 'run.queued' &&
+      (await this.closeAt(
+        runId,
+        last.position,
+        last.event.spanId,
+        reason ? `canceled before it started: ${reason}` : 'canceled before it started',
+      ))
+    )
+      return { runId, status: 'canceled' };
     // No runner holds a waiting or handed-back run: close it in the log, which closes its open requests.
     // Only such a run can end its log with one of these; a running one goes straight to its runner.
     if (IDLE_TAILS.has(last.event.type)) {
       const { events, position } = await readRunLog(this.bus, runId);
       const phase = runPhase(events).phase;
       if ((phase === 'waiting' || phase === 'yielded') && position) {
-        if (await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)) return { runId, status: 'canceled' };
+        if (
+          await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)
+        )
+          return { runId, status: 'canceled' };
       }
     }
     const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
@@ -43,7 +58,12 @@ export class RunCanceller {
   /** Appends `run.canceled` at the position read; false when the run moved on meanwhile. */
   private async closeAt(runId: string, position: LogPosition, rootSpanId: string, reason: string): Promise<boolean> {
     try {
-      await new RunLogWriter(this.bus, runId, position).append({ type: 'run.canceled', spanId: rootSpanId, path: 'root', data: { reason, durationMs: 0 } });
+      await new RunLogWriter(this.bus, runId, position).append({
+        type: 'run.canceled',
+        spanId: rootSpanId,
+        path: 'root',
+        data: { reason, durationMs: 0 },
+      });
       return true;
     } catch (e) {
       if (isSpindleError(e) && e.code === 'run_lost') return false;
@@ -62,4 +82,3 @@ export class RunCanceller {
     return false;
   }
 }
-

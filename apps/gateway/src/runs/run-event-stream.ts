@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import type { RunFeedHub } from './run-feed.hub';
 import { TokenRelay } from './token-relay';
 
+/** The last frame of a stream that broke on our side: the client reconnects from its last seq. */
+const STREAM_INTERRUPTED = { code: 'service_unavailable', detail: 'the event stream was interrupted; reconnect with Last-Event-ID' };
+
 export interface StreamOptions {
   runId: string;
   /** Stream events with `seq` greater than this. */
@@ -35,7 +38,13 @@ export class RunEventStream {
   private finish!: () => void;
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
 
-  constructor(private readonly bus: Bus, private readonly hub: RunFeedHub, private readonly res: ServerResponse, private readonly opts: StreamOptions, private readonly logger: Logger) {
+  constructor(
+    private readonly bus: Bus,
+    private readonly hub: RunFeedHub,
+    private readonly res: ServerResponse,
+    private readonly opts: StreamOptions,
+    private readonly logger: Logger,
+  ) {
     this.lastWritten = opts.afterSeq;
     this.relay = new TokenRelay((t) => this.writeToken(t), opts.afterSeq);
   }
@@ -119,7 +128,7 @@ export class RunEventStream {
   private fail(e: unknown) {
     this.logger.warn({ err: e, runId: this.opts.runId }, 'run event stream failed');
     this.endedHere = true;
-    if (!this.res.destroyed) this.res.write(`event: error\ndata: ${JSON.stringify({ code: 'service_unavailable', detail: 'the event stream was interrupted; reconnect with Last-Event-ID' })}\n\n`);
+    if (!this.res.destroyed) this.res.write(`event: error\ndata: ${JSON.stringify(STREAM_INTERRUPTED)}\n\n`);
     this.finish();
   }
 

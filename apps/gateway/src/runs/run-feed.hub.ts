@@ -22,7 +22,10 @@ export interface FeedListener {
 export class RunFeedHub implements OnApplicationShutdown {
   private readonly feeds = new Map<string, RunFeed>();
 
-  constructor(@Inject(BUS) private readonly bus: Bus, @Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   /**
    * Attaches a listener to the run's feed, which delivers the events stored after `from` (a
@@ -57,7 +60,13 @@ class RunFeed {
   private follower?: RunLogFollower;
   private closed = false;
 
-  constructor(private readonly bus: Bus, private readonly logger: Logger, private readonly runId: string, from: { streamSeq: number; cursor: LogCursorState }, private readonly onClose: () => void) {
+  constructor(
+    private readonly bus: Bus,
+    private readonly logger: Logger,
+    private readonly runId: string,
+    from: { streamSeq: number; cursor: LogCursorState },
+    private readonly onClose: () => void,
+  ) {
     this.tokens = bus.nc.subscribe(bus.names.tokenSubject(runId), {
       callback: (err, msg) => {
         if (err) return;

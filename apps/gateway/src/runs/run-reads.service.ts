@@ -1,5 +1,13 @@
 import { lastEventOf, query, readRunLog, type Bus } from '@spindle/bus';
-import { isTerminalEvent, SpindleError, type RunEvent, type RunSummary, type RunTrace, type TraceQuery, type TraceQueryResults } from '@spindle/contracts';
+import {
+  isTerminalEvent,
+  SpindleError,
+  type RunEvent,
+  type RunSummary,
+  type RunTrace,
+  type TraceQuery,
+  type TraceQueryResults,
+} from '@spindle/contracts';
 
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -8,7 +16,10 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * recorder, asked to answer only once it has applied the log's last event (read-your-writes).
  */
 export class RunReads {
-  constructor(private readonly bus: Bus, private readonly projectionWaitMs: number) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly projectionWaitMs: number,
+  ) {}
 
   /** The run's last seq, or `run_not_found`. Ids that could not be a run are not found either. */
   async requireRun(runId: string): Promise<number> {

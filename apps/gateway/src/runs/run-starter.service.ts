@@ -51,11 +51,18 @@ export class RunStarter {
     private readonly maxEventBytes?: number,
   ) {}
 
-  async start(name: string, rawBody: unknown, idempotencyKey: string | undefined, trace: Context, beforeDispatch?: (runId: string) => Promise<void>): Promise<StartedRun> {
+  async start(
+    name: string,
+    rawBody: unknown,
+    idempotencyKey: string | undefined,
+    trace: Context,
+    beforeDispatch?: (runId: string) => Promise<void>,
+  ): Promise<StartedRun> {
     const body = parseBody(startRunBodySchema, rawBody ?? {});
     const workflow = await this.catalog.find(name, body.version);
     if (!workflow) {
-      if (body.version !== undefined && (await this.catalog.find(name))) throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
+      if (body.version !== undefined && (await this.catalog.find(name)))
+        throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
     // The run embeds the definition with agent references resolved: catalog edits never reach it.
@@ -104,9 +111,16 @@ export class RunStarter {
 }
 
 /** Parameters checked against the workflow's schema (defaults filled in); refused with every bad field named. */
-function checkParameters(schema: Record<string, unknown> | undefined, given: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+function checkParameters(
+  schema: Record<string, unknown> | undefined,
+  given: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (!schema) return given;
   const result = compileJsonSchema(schema, 'parameters')(given ?? {});
   if (result.ok) return result.value as Record<string, unknown>;
-  throw new SpindleError('validation_failed', `parameters do not fit the workflow's schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: result.issues });
+  throw new SpindleError(
+    'validation_failed',
+    `parameters do not fit the workflow's schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
+    { issues: result.issues },
+  );
 }

@@ -44,24 +44,37 @@ export class RunsController {
   ) {}
 
   @Post('workflows/:name/runs')
-  async start(@Param('name', WorkflowNameParam) name: string, @Body() body: unknown, @Headers('idempotency-key') key: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async start(
+    @Param('name', WorkflowNameParam) name: string,
+    @Body() body: unknown,
+    @Headers('idempotency-key') key: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     checkIdempotencyKey(key);
     const cancelOnDisconnect = (body as { cancelOnDisconnect?: unknown } | null)?.cancelOnDisconnect === true;
     if (!wantsEventStream(req)) {
       if (cancelOnDisconnect) {
-        throw new SpindleError('validation_failed', 'cancelOnDisconnect only applies to a streamed run (Accept: text/event-stream)', { issues: [{ field: 'cancelOnDisconnect', message: 'needs Accept: text/event-stream' }] });
+        throw new SpindleError('validation_failed', 'cancelOnDisconnect only applies to a streamed run (Accept: text/event-stream)', {
+          issues: [{ field: 'cancelOnDisconnect', message: 'needs Accept: text/event-stream' }],
+        });
       }
       const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req));
       return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
     }
     let stream: RunEventStream | undefined;
     const onClientGone = (runId: string) => () =>
-      void this.canceller.cancel(runId, 'the client that started it disconnected').catch((err: unknown) => this.logger.warn({ err, runId }, 'cancel on disconnect failed'));
-    const open = (runId: string) => (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }, cancelOnDisconnect ? onClientGone(runId) : undefined));
-    const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req), (runId) => open(runId).attach()).catch((e) => {
-      stream?.release();
-      throw e;
-    });
+      void this.canceller
+        .cancel(runId, 'the client that started it disconnected')
+        .catch((err: unknown) => this.logger.warn({ err, runId }, 'cancel on disconnect failed'));
+    const open = (runId: string) =>
+      (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }, cancelOnDisconnect ? onClientGone(runId) : undefined));
+    const { accepted, replayed } = await this.starter
+      .start(name, body, key, traceContextOf(req), (runId) => open(runId).attach())
+      .catch((e) => {
+        stream?.release();
+        throw e;
+      });
     stream ??= open(accepted.runId);
     reply.hijack();
     if (replayed) reply.raw.setHeader('Idempotent-Replayed', 'true');
@@ -92,7 +105,13 @@ export class RunsController {
   }
 
   @Get('runs/:id/events')
-  async events(@Param('id', RunIdParam) id: string, @Query() query: unknown, @Headers('last-event-id') lastEventId: string | undefined, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async events(
+    @Param('id', RunIdParam) id: string,
+    @Query() query: unknown,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     const { after } = parseBody(eventsQuerySchema, query, 'query');
     if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
     const resumeFrom = parseLastEventId(lastEventId);
@@ -103,7 +122,13 @@ export class RunsController {
   }
 
   private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>, onClientGone?: () => void) {
-    return new RunEventStream(this.bus, this.feeds, reply.raw, { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers, onClientGone }, this.logger);
+    return new RunEventStream(
+      this.bus,
+      this.feeds,
+      reply.raw,
+      { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers, onClientGone },
+      this.logger,
+    );
   }
 
   private async serve(stream: RunEventStream) {
@@ -126,7 +151,11 @@ function parseLastEventId(value: string | undefined): number {
   if (value === undefined || value === '') return 0;
   const seq = parseDecimalInteger(value, SEQ_RANGE);
   if (seq === undefined) {
-    throw new SpindleError('invalid_last_event_id', `Last-Event-ID must be the seq of an event (a decimal integer, 0 to ${MAX_SEQ}), got ${JSON.stringify(value.slice(0, 40))}`, { issues: [{ field: 'Last-Event-ID', message: 'not a seq' }] });
+    throw new SpindleError(
+      'invalid_last_event_id',
+      `Last-Event-ID must be the seq of an event (a decimal integer, 0 to ${MAX_SEQ}), got ${JSON.stringify(value.slice(0, 40))}`,
+      { issues: [{ field: 'Last-Event-ID', message: 'not a seq' }] },
+    );
   }
   return seq;
 }

@@ -1,7 +1,14 @@
 import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { TokenRelay } from './token-relay';
 
-const token = (spanId: string, afterSeq: number, index: number, delta: string): TokenDelta => ({ runId: 'r', nodeId: 'n', spanId, afterSeq, index, delta });
+const token = (spanId: string, afterSeq: number, index: number, delta: string): TokenDelta => ({
+  runId: 'r',
+  nodeId: 'n',
+  spanId,
+  afterSeq,
+  index,
+  delta,
+});
 const event = (type: RunEvent['type'], seq: number, spanId: string) => ({ type, seq, spanId }) as RunEvent;
 
 describe('TokenRelay', () => {

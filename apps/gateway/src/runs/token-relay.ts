@@ -10,7 +10,10 @@ export class TokenRelay {
   private readonly closedSpans = new Set<string>();
   private readonly waiting = new Map<string, TokenDelta[]>();
 
-  constructor(private readonly send: (token: TokenDelta) => void, startAfterSeq: number) {
+  constructor(
+    private readonly send: (token: TokenDelta) => void,
+    startAfterSeq: number,
+  ) {
     this.position = startAfterSeq;
   }
 

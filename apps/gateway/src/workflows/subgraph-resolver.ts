@@ -22,11 +22,13 @@ export async function resolveSubgraphs(
   const visit = async (definition: WorkflowDefinition, chain: string[]) => {
     for (const ref of subgraphRefs(definition)) {
       const key = subgraphRef(ref.workflow, ref.version);
-      if (chain.includes(ref.workflow)) throw refused(ref.node, `calls "${ref.workflow}", which is already running higher up (${[...chain, ref.workflow].join(' → ')})`);
+      if (chain.includes(ref.workflow))
+        throw refused(ref.node, `calls "${ref.workflow}", which is already running higher up (${[...chain, ref.workflow].join(' → ')})`);
       if (chain.length >= MAX_DEPTH) throw refused(ref.node, `subgraphs nest deeper than ${MAX_DEPTH}`);
       if (resolved[key]) continue;
       const found = await catalog.find(ref.workflow, ref.version);
-      if (!found) throw refused(ref.node, `calls workflow "${ref.workflow}"${ref.version ? ` version ${ref.version}` : ''}, which does not exist`);
+      if (!found)
+        throw refused(ref.node, `calls workflow "${ref.workflow}"${ref.version ? ` version ${ref.version}` : ''}, which does not exist`);
       const child = validateDefinition(await prepare(found.definition));
       resolved[key] = { version: found.version, definition: child };
       await visit(child, [...chain, ref.workflow]);

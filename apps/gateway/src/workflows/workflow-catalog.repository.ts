@@ -30,22 +30,45 @@ export class WorkflowCatalogRepository {
     const hash = createHash('sha256').update(canonicalJson(definition)).digest('hex');
     return this.db.transaction().execute(async (tx) => {
       const now = new Date();
-      const current = await tx.selectFrom('workflows').select(['latest_version', 'deleted_at']).where('name', '=', name).forUpdate().executeTakeFirst();
+      const current = await tx
+        .selectFrom('workflows')
+        .select(['latest_version', 'deleted_at'])
+        .where('name', '=', name)
+        .forUpdate()
+        .executeTakeFirst();
       if (current && current.deleted_at === null) {
-        const latest = await tx.selectFrom('workflow_versions').select('definition_hash').where('name', '=', name).where('version', '=', current.latest_version).executeTakeFirstOrThrow();
+        const latest = await tx
+          .selectFrom('workflow_versions')
+          .select('definition_hash')
+          .where('name', '=', name)
+          .where('version', '=', current.latest_version)
+          .executeTakeFirstOrThrow();
         if (latest.definition_hash === hash) return { version: current.latest_version, created: false };
       }
       const version = (current?.latest_version ?? 0) + 1;
-      if (current) await tx.updateTable('workflows').set({ latest_version: version, updated_at: now, deleted_at: null }).where('name', '=', name).execute();
+      if (current)
+        await tx
+          .updateTable('workflows')
+          .set({ latest_version: version, updated_at: now, deleted_at: null })
+          .where('name', '=', name)
+          .execute();
       else await tx.insertInto('workflows').values({ name, latest_version: version, created_at: now, updated_at: now }).execute();
-      await tx.insertInto('workflow_versions').values({ name, version, definition: json, definition_hash: hash, created_at: now }).execute();
+      await tx
+        .insertInto('workflow_versions')
+        .values({ name, version, definition: json, definition_hash: hash, created_at: now })
+        .execute();
       return { version, created: true };
     });
   }
 
   /** The named version, or the latest one of a workflow that is not deleted. */
   async find(name: string, version?: number): Promise<WorkflowVersionRow | undefined> {
-    const workflow = await this.db.selectFrom('workflows').select(['latest_version']).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+    const workflow = await this.db
+      .selectFrom('workflows')
+      .select(['latest_version'])
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!workflow) return undefined;
     const row = await this.db
       .selectFrom('workflow_versions')
@@ -58,17 +81,32 @@ export class WorkflowCatalogRepository {
 
   async list(): Promise<WorkflowSummary[]> {
     const rows = await this.db.selectFrom('workflows').selectAll().where('deleted_at', 'is', null).orderBy('name').execute();
-    return rows.map((r) => ({ name: r.name, latestVersion: r.latest_version, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() }));
+    return rows.map((r) => ({
+      name: r.name,
+      latestVersion: r.latest_version,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    }));
   }
 
   async versions(name: string): Promise<Array<{ version: number; createdAt: string }>> {
-    const rows = await this.db.selectFrom('workflow_versions').select(['version', 'created_at']).where('name', '=', name).orderBy('version', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('workflow_versions')
+      .select(['version', 'created_at'])
+      .where('name', '=', name)
+      .orderBy('version', 'desc')
+      .execute();
     return rows.map((r) => ({ version: r.version, createdAt: r.created_at.toISOString() }));
   }
 
   /** Soft delete: versions stay so runs keep naming what they ran. */
   async delete(name: string): Promise<boolean> {
-    const result = await this.db.updateTable('workflows').set({ deleted_at: new Date() }).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('workflows')
+      .set({ deleted_at: new Date() })
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 }

@@ -16,7 +16,10 @@ const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: M
 
 @Controller('v1/workflows')
 export class WorkflowsController {
-  constructor(private readonly catalog: WorkflowCatalogRepository, private readonly agents: AgentCatalogRepository) {}
+  constructor(
+    private readonly catalog: WorkflowCatalogRepository,
+    private readonly agents: AgentCatalogRepository,
+  ) {}
 
   /** Validates and saves a definition as the workflow's next version (201), or 200 when unchanged. */
   @Put(':name')
@@ -26,7 +29,10 @@ export class WorkflowsController {
     const prepare = (stored: unknown) => resolveAgentRefs(this.agents, stored);
     await resolveSubgraphs(this.catalog, { name, definition: validateDefinition(await prepare(body)) }, prepare);
     const { version, created } = await this.catalog.save(name, body);
-    return reply.status(created ? 201 : 200).header('location', `/v1/workflows/${name}`).send({ name, version, created });
+    return reply
+      .status(created ? 201 : 200)
+      .header('location', `/v1/workflows/${name}`)
+      .send({ name, version, created });
   }
 
   @Get()
@@ -46,8 +52,16 @@ export class WorkflowsController {
   async graph(@Param('name', WorkflowNameParam) name: string, @Query() query: unknown) {
     const { version } = parseBody(graphQuerySchema, query, 'query');
     const workflow = await this.catalog.find(name, version);
-    if (!workflow) throw new SpindleError(version !== undefined && (await this.catalog.find(name)) ? 'version_not_found' : 'workflow_not_found', `no ${version ? `version ${version} of ` : ''}workflow "${name}"`);
-    return { name, version: workflow.version, ...describeGraph(toGraph(validateDefinition(await resolveAgentRefs(this.agents, workflow.definition)))) };
+    if (!workflow)
+      throw new SpindleError(
+        version !== undefined && (await this.catalog.find(name)) ? 'version_not_found' : 'workflow_not_found',
+        `no ${version ? `version ${version} of ` : ''}workflow "${name}"`,
+      );
+    return {
+      name,
+      version: workflow.version,
+      ...describeGraph(toGraph(validateDefinition(await resolveAgentRefs(this.agents, workflow.definition)))),
+    };
   }
 
   @Get(':name/versions')

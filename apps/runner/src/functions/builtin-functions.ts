@@ -13,10 +13,14 @@ export const builtinFunctions: Record<string, RegisteredFunction> = {
   sleep: ({ args, signal }) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, Math.min(Number(args.ms ?? 0), 600_000));
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     }),
   /** `{ key, by? }` → increments `state[key]`. */
   increment: ({ args, state }) => {

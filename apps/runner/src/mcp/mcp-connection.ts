@@ -51,7 +51,9 @@ export async function connectMcpServer(server: McpServerConfig, signal: AbortSig
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, options);
-      tools.push(...page.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema })));
+      tools.push(
+        ...page.tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema })),
+      );
       cursor = page.nextCursor;
     } while (cursor);
     return {
@@ -67,7 +69,10 @@ export async function connectMcpServer(server: McpServerConfig, signal: AbortSig
     if (signal.aborted) throw signal.reason ?? error;
     const detail = error instanceof Error ? error.message : String(error);
     const tail = stderr.tail.trim();
-    throw new SpindleError('tool_failed', `${describeServer(server)}: could not connect and list tools: ${detail}${tail ? ` (stderr: ${tail})` : ''}`);
+    throw new SpindleError(
+      'tool_failed',
+      `${describeServer(server)}: could not connect and list tools: ${detail}${tail ? ` (stderr: ${tail})` : ''}`,
+    );
   }
 }
 

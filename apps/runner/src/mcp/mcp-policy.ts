@@ -16,7 +16,10 @@ export interface McpPolicy {
 export const allowAllMcpServers: McpPolicy = { refusal: () => undefined };
 
 export function mcpPolicyFrom(allow: string | undefined): McpPolicy {
-  const entries = (allow ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (allow ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (entries.includes('*')) return allowAllMcpServers;
   const urls = entries.filter((e) => /^https?:\/\//.test(e)).map((e) => new URL(e));
   const commands = new Set(entries.filter((e) => !/^https?:\/\//.test(e)));

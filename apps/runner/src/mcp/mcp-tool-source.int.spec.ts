@@ -39,7 +39,10 @@ describe('MCP tools over stdio', () => {
     try {
       const specs = await tools.discover([stdioServer], ctx('agent_a'));
       expect(specs.map((s) => s.name)).toEqual(['math__add', 'math__fail', 'math__text_upper', 'math__env']);
-      expect(specs[0]).toMatchObject({ description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } });
+      expect(specs[0]).toMatchObject({
+        description: 'Adds two numbers',
+        inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+      });
 
       await expect(tools.call('math__add', { a: 2, b: 3 }, ctx('agent_a'))).resolves.toBe('5');
       await expect(tools.call('math__text_upper', { text: 'hi' }, ctx('agent_a'))).resolves.toBe('HI');
@@ -73,9 +76,19 @@ describe('MCP tools over stdio', () => {
     const { source } = recordingSource();
     try {
       const missing = { name: 'gone', command: join(__dirname, 'testing', 'no-such-server') };
-      await expect(source.discover([missing], ctx('agent_a'))).rejects.toMatchObject({ code: 'tool_failed', message: expect.stringContaining('MCP server "gone"') });
-      const crashing = { name: 'crash', command: process.execPath, args: ['-e', 'process.stderr.write("boom: no config"); process.exit(3)'] };
-      await expect(source.discover([crashing], ctx('agent_a'))).rejects.toMatchObject({ code: 'tool_failed', message: expect.stringContaining('boom: no config') });
+      await expect(source.discover([missing], ctx('agent_a'))).rejects.toMatchObject({
+        code: 'tool_failed',
+        message: expect.stringContaining('MCP server "gone"'),
+      });
+      const crashing = {
+        name: 'crash',
+        command: process.execPath,
+        args: ['-e', 'process.stderr.write("boom: no config"); process.exit(3)'],
+      };
+      await expect(source.discover([crashing], ctx('agent_a'))).rejects.toMatchObject({
+        code: 'tool_failed',
+        message: expect.stringContaining('boom: no config'),
+      });
     } finally {
       await source.close();
     }

@@ -45,7 +45,11 @@ export class McpToolSource {
       for (const tool of connection.tools) {
         // `.` and `/` are valid MCP tool names but not provider ones; they become `_`.
         const name = `${server.name}__${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-        const reason = !PROVIDER_TOOL_NAME.test(name) ? 'its prefixed name is longer than 64 characters' : routes.has(name) ? `"${name}" is already taken` : undefined;
+        const reason = !PROVIDER_TOOL_NAME.test(name)
+          ? 'its prefixed name is longer than 64 characters'
+          : routes.has(name)
+            ? `"${name}" is already taken`
+            : undefined;
         if (reason) {
           this.options.onSkippedTool?.(server.name, tool.name, reason);
           continue;
@@ -70,7 +74,10 @@ export class McpToolSource {
     if (!connection?.open) throw new SpindleError('tool_failed', `${describeServer(route.server)} is no longer connected`);
     let result: Awaited<ReturnType<McpConnection['client']['callTool']>>;
     try {
-      result = await connection.client.callTool({ name: route.tool, arguments: args }, undefined, { signal: ctx.signal, timeout: NO_SDK_TIMEOUT_MS });
+      result = await connection.client.callTool({ name: route.tool, arguments: args }, undefined, {
+        signal: ctx.signal,
+        timeout: NO_SDK_TIMEOUT_MS,
+      });
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
       // A JSON-RPC error (unknown tool, bad params) is the server's answer: the model may act on it.
@@ -85,7 +92,14 @@ export class McpToolSource {
     const all = [...this.connections.values()];
     this.connections.clear();
     this.routes.clear();
-    await Promise.all(all.map((c) => c.then((conn) => conn.close(), () => undefined)));
+    await Promise.all(
+      all.map((c) =>
+        c.then(
+          (conn) => conn.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   private connection(server: McpServerConfig, key: string, signal: AbortSignal): Promise<McpConnection> {
@@ -111,7 +125,10 @@ export class McpToolSource {
 /** A tool result as the model's observation: structured content, else the text, else the content list. */
 function observation(route: Route, result: Record<string, unknown>): unknown {
   const content = Array.isArray(result.content) ? (result.content as Array<{ type?: unknown; text?: unknown }>) : [];
-  const text = content.filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text as string).join('\n');
+  const text = content
+    .filter((c) => c.type === 'text' && typeof c.text === 'string')
+    .map((c) => c.text as string)
+    .join('\n');
   if (result.isError === true) {
     throw new PublicError((text || `MCP tool "${route.tool}" of server "${route.server.name}" failed`).slice(0, MAX_ERROR_CHARS));
   }

@@ -37,7 +37,10 @@ async function attemptOnce<T>(call: PolicyCall<T>, attempt: number): Promise<T> 
   const controller = new AbortController();
   const onRunAbort = () => controller.abort(call.signal.reason);
   call.signal.addEventListener('abort', onRunAbort, { once: true });
-  const timer = call.timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(call.timeoutError(call.timeoutMs as number)), call.timeoutMs);
+  const timer =
+    call.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(call.timeoutError(call.timeoutMs as number)), call.timeoutMs);
   try {
     return await new Promise<T>((resolve, reject) => {
       controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });

@@ -62,8 +62,12 @@ describe('calculator', () => {
 
   it('is also a function writing the number to state', async () => {
     const fn = functions.get('calculate');
-    await expect(fn?.({ args: { expression: '6 * 7' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal })).resolves.toEqual({ result: 42 });
-    await expect(fn?.({ args: { expression: '1+1', into: 'two' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal })).resolves.toEqual({ two: 2 });
+    await expect(
+      fn?.({ args: { expression: '6 * 7' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+    ).resolves.toEqual({ result: 42 });
+    await expect(
+      fn?.({ args: { expression: '1+1', into: 'two' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+    ).resolves.toEqual({ two: 2 });
   });
 });
 
@@ -91,23 +95,42 @@ describe('http_request', () => {
 
     it('GETs and POSTs, keeping only the harmless headers', async () => {
       const get = (await tools.call('http_request', { url: `${base}/hello?a=1` }, ctx())) as { headers: Record<string, string> };
-      expect(get).toEqual({ status: 201, ok: true, truncated: false, headers: expect.any(Object), body: JSON.stringify({ method: 'GET', url: '/hello?a=1', body: '' }) });
+      expect(get).toEqual({
+        status: 201,
+        ok: true,
+        truncated: false,
+        headers: expect.any(Object),
+        body: JSON.stringify({ method: 'GET', url: '/hello?a=1', body: '' }),
+      });
       // The server's set-cookie and x-internal headers are not passed on.
       expect(Object.keys(get.headers).sort()).toEqual(['content-type', 'date']);
-      const post = (await tools.call('http_request', { url: `${base}/orders`, method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } }, ctx())) as { body: string };
+      const post = (await tools.call(
+        'http_request',
+        { url: `${base}/orders`, method: 'POST', body: '{"n":1}', headers: { 'content-type': 'application/json' } },
+        ctx(),
+      )) as { body: string };
       expect(JSON.parse(post.body)).toEqual({ method: 'POST', url: '/orders', body: '{"n":1}' });
     });
 
     it('truncates a long body and returns a redirect instead of following it', async () => {
-      await expect(tools.call('http_request', { url: `${base}/big` }, ctx())).resolves.toMatchObject({ body: 'x'.repeat(1000), truncated: true });
-      await expect(tools.call('http_request', { url: `${base}/redirect` }, ctx())).resolves.toMatchObject({ status: 302, ok: false, headers: { location: 'http://example.com/' } });
+      await expect(tools.call('http_request', { url: `${base}/big` }, ctx())).resolves.toMatchObject({
+        body: 'x'.repeat(1000),
+        truncated: true,
+      });
+      await expect(tools.call('http_request', { url: `${base}/redirect` }, ctx())).resolves.toMatchObject({
+        status: 302,
+        ok: false,
+        headers: { location: 'http://example.com/' },
+      });
     });
 
     it('refuses a host outside the allow-list with a public error', async () => {
       const error = await tools.call('http_request', { url: 'http://example.com/' }, ctx()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PublicError);
       expect((error as Error).message).toBe('host "example.com" is not in the allow-list (SPINDLE_HTTP_ALLOWLIST)');
-      await expect(tools.call('http_request', { url: 'file:///etc/passwd' }, ctx())).rejects.toThrow('only http and https URLs are allowed, not file:');
+      await expect(tools.call('http_request', { url: 'file:///etc/passwd' }, ctx())).rejects.toThrow(
+        'only http and https URLs are allowed, not file:',
+      );
     });
   });
 
@@ -124,7 +147,11 @@ describe('lookup_order', () => {
   withEnv({ ORDER_LOOKUP_LATENCY_MS: '1', ORDER_LOOKUP_FAILURE_RATE: '0' });
 
   it('returns a known order', async () => {
-    await expect(tools.call('lookup_order', { orderId: 'a-1002' }, ctx())).resolves.toMatchObject({ id: 'A-1002', status: 'shipped', carrier: 'DHL' });
+    await expect(tools.call('lookup_order', { orderId: 'a-1002' }, ctx())).resolves.toMatchObject({
+      id: 'A-1002',
+      status: 'shipped',
+      carrier: 'DHL',
+    });
   });
 
   it('answers an unknown id with a public "not found"', async () => {
@@ -141,6 +168,9 @@ describe('lookup_order', () => {
   });
 
   it('refuses an empty id before calling the service', async () => {
-    await expect(tools.call('lookup_order', { orderId: '' }, ctx())).rejects.toMatchObject({ code: 'validation_failed', issues: [{ field: 'orderId' }] });
+    await expect(tools.call('lookup_order', { orderId: '' }, ctx())).rejects.toMatchObject({
+      code: 'validation_failed',
+      issues: [{ field: 'orderId' }],
+    });
   });
 });

@@ -24,7 +24,8 @@ describe('plugin JSON Schema inputs', () => {
   });
 
   it('refuses at load a pattern the linear-time engine cannot run', () => {
-    expect(() => compileInput({ type: 'object', properties: { x: { type: 'string', pattern: '(a)\\1' } } }, 'plugin "shop"', { describe: false }))
-      .toThrow(/"input" is not a valid JSON Schema: .*not a valid RE2 pattern/);
+    expect(() =>
+      compileInput({ type: 'object', properties: { x: { type: 'string', pattern: '(a)\\1' } } }, 'plugin "shop"', { describe: false }),
+    ).toThrow(/"input" is not a valid JSON Schema: .*not a valid RE2 pattern/);
   });
 });

@@ -26,11 +26,17 @@ function compileZod(schema: { safeParse: SafeParse }, where: string, opts: { des
   const validate = (args: Record<string, unknown>, subject: string) => {
     const result = schema.safeParse(args);
     if (result.success) return result.data as Record<string, unknown>;
-    throw invalid(subject, (result.error?.issues ?? []).map((i) => ({ field: fieldName(i.path ?? []), message: i.message })));
+    throw invalid(
+      subject,
+      (result.error?.issues ?? []).map((i) => ({ field: fieldName(i.path ?? []), message: i.message })),
+    );
   };
   if (!opts.describe) return { validate, jsonSchema: anyObject };
   // Only zod 4 schemas carry `_zod`; a plugin bundling zod 3 cannot be converted here.
-  if (!('_zod' in schema)) throw new Error(`${where}: "input" is not a zod 4 schema (zod 3 cannot be converted to JSON Schema); use zod 4 or a JSON Schema object`);
+  if (!('_zod' in schema))
+    throw new Error(
+      `${where}: "input" is not a zod 4 schema (zod 3 cannot be converted to JSON Schema); use zod 4 or a JSON Schema object`,
+    );
   let jsonSchema: Record<string, unknown>;
   try {
     // `io: 'input'` describes what the caller may send: fields with defaults stay optional.
@@ -40,7 +46,8 @@ function compileZod(schema: { safeParse: SafeParse }, where: string, opts: { des
   }
   // Some providers refuse unknown top-level keywords; the dialect is implied by the tool API.
   delete jsonSchema.$schema;
-  if (jsonSchema.type !== 'object') throw new Error(`${where}: "input" must describe an object (z.object(...)), got ${String(jsonSchema.type ?? 'a non-object schema')}`);
+  if (jsonSchema.type !== 'object')
+    throw new Error(`${where}: "input" must describe an object (z.object(...)), got ${String(jsonSchema.type ?? 'a non-object schema')}`);
   return { validate, jsonSchema };
 }
 
@@ -56,7 +63,10 @@ function compileJsonSchema(schema: Record<string, unknown>, where: string): Comp
     validate: (args, subject) => {
       const result = check(args);
       if (result.ok) return result.value as Record<string, unknown>;
-      throw invalid(subject, result.issues.map((i) => ({ ...i, field: i.field === '(value)' ? '(input)' : i.field })));
+      throw invalid(
+        subject,
+        result.issues.map((i) => ({ ...i, field: i.field === '(value)' ? '(input)' : i.field })),
+      );
     },
     jsonSchema: schema,
   };

@@ -74,7 +74,8 @@ const maxTimerMs = 2_147_483_647;
  */
 export function parseDefinition(kind: 'function' | 'tool', value: unknown, where: string): ParsedEntry {
   if (typeof value === 'function') {
-    if (kind === 'tool') throw new Error(`${where} must be an object with a run(args, ctx) method (a bare function is accepted for functions only)`);
+    if (kind === 'tool')
+      throw new Error(`${where} must be an object with a run(args, ctx) method (a bare function is accepted for functions only)`);
     return { form: 'plain', run: value as (ctx: FunctionContext) => unknown };
   }
   if (value === null || typeof value !== 'object' || typeof (value as { run?: unknown }).run !== 'function') {
@@ -82,22 +83,31 @@ export function parseDefinition(kind: 'function' | 'tool', value: unknown, where
   }
   const def = value as PluginToolDefinition;
   const unknown = Object.keys(def).filter((k) => !knownKeys.has(k));
-  if (unknown.length > 0) throw new Error(`${where} has unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${[...knownKeys].join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`${where} has unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${[...knownKeys].join(', ')})`);
   if (def.description !== undefined && typeof def.description !== 'string') throw new Error(`${where}: "description" must be a string`);
-  if (def.input !== undefined && (def.input === null || typeof def.input !== 'object')) throw new Error(`${where}: "input" must be a zod schema or a JSON Schema object`);
-  if (def.timeoutMs !== undefined && !isIntIn(def.timeoutMs, 1, maxTimerMs)) throw new Error(`${where}: "timeoutMs" must be an integer from 1 to ${maxTimerMs}`);
+  if (def.input !== undefined && (def.input === null || typeof def.input !== 'object'))
+    throw new Error(`${where}: "input" must be a zod schema or a JSON Schema object`);
+  if (def.timeoutMs !== undefined && !isIntIn(def.timeoutMs, 1, maxTimerMs))
+    throw new Error(`${where}: "timeoutMs" must be an integer from 1 to ${maxTimerMs}`);
   if (def.retry !== undefined) parseRetry(def.retry, where);
   return { form: 'definition', definition: def };
 }
 
 function parseRetry(retry: unknown, where: string): void {
-  if (retry === null || typeof retry !== 'object') throw new Error(`${where}: "retry" must be an object { attempts, backoffMs?, retryOn? }`);
+  if (retry === null || typeof retry !== 'object')
+    throw new Error(`${where}: "retry" must be an object { attempts, backoffMs?, retryOn? }`);
   const r = retry as RetryPolicy;
   const unknown = Object.keys(r).filter((k) => !retryKeys.has(k));
-  if (unknown.length > 0) throw new Error(`${where}: "retry" has unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${[...retryKeys].join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(
+      `${where}: "retry" has unknown key(s) ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${[...retryKeys].join(', ')})`,
+    );
   if (!isIntIn(r.attempts, 1, 100)) throw new Error(`${where}: "retry.attempts" must be an integer from 1 to 100`);
-  if (r.backoffMs !== undefined && !isIntIn(r.backoffMs, 0, maxTimerMs)) throw new Error(`${where}: "retry.backoffMs" must be an integer ≥ 0`);
-  if (r.retryOn !== undefined && typeof r.retryOn !== 'function') throw new Error(`${where}: "retry.retryOn" must be a function (error) => boolean`);
+  if (r.backoffMs !== undefined && !isIntIn(r.backoffMs, 0, maxTimerMs))
+    throw new Error(`${where}: "retry.backoffMs" must be an integer ≥ 0`);
+  if (r.retryOn !== undefined && typeof r.retryOn !== 'function')
+    throw new Error(`${where}: "retry.retryOn" must be a function (error) => boolean`);
 }
 
 function isIntIn(value: unknown, min: number, max: number): boolean {

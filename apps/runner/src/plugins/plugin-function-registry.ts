@@ -36,7 +36,12 @@ function wrap(name: string, { entry, input }: LoadedFunction): RegisteredFunctio
   const timeoutError = (ms: number) => new SpindleError('node_timeout', `${subject} timed out after ${ms} ms`);
   if (entry.form === 'plain') {
     // Today's form has no policy; it still gets the hard cut when the run aborts.
-    return (ctx) => callWithPolicy({ signal: ctx.signal, timeoutError, run: (signal) => entry.run({ ...ctx, signal }) }) as ReturnType<RegisteredFunction>;
+    return (ctx) =>
+      callWithPolicy({
+        signal: ctx.signal,
+        timeoutError,
+        run: (signal) => entry.run({ ...ctx, signal }),
+      }) as ReturnType<RegisteredFunction>;
   }
   const def = entry.definition as PluginFunctionDefinition;
   return async (ctx) => {

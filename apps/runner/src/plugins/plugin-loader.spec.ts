@@ -43,16 +43,25 @@ describe('loadPlugins', () => {
 
   it('passes a JSON Schema input through as the spec', () => {
     const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false };
-    const { tools } = loadPlugins([plugin(`exports.tools = { search: { description: 'find', input: ${JSON.stringify(schema)}, run: () => [] } };`)]);
+    const { tools } = loadPlugins([
+      plugin(`exports.tools = { search: { description: 'find', input: ${JSON.stringify(schema)}, run: () => [] } };`),
+    ]);
     expect(tools.specs(['search'])).toEqual([{ name: 'search', description: 'find', inputSchema: schema }]);
   });
 
   it('validates with the JSON Schema draft the schema declares', async () => {
-    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } };
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+    };
     const { tools } = loadPlugins([plugin(`exports.tools = { pair: { input: ${JSON.stringify(schema)}, run: (args) => args } };`)]);
     const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
     await expect(tools.call('pair', { pair: ['a', 1] }, ctx)).resolves.toEqual({ pair: ['a', 1] });
-    await expect(tools.call('pair', { pair: ['a', 'b'] }, ctx)).rejects.toMatchObject({ code: 'validation_failed', issues: [{ field: 'pair[1]' }] });
+    await expect(tools.call('pair', { pair: ['a', 'b'] }, ctx)).rejects.toMatchObject({
+      code: 'validation_failed',
+      issues: [{ field: 'pair[1]' }],
+    });
   });
 
   it('throws tool_not_found for an unknown tool, in specs and in call', async () => {
@@ -66,7 +75,9 @@ describe('loadPlugins', () => {
     const a = plugin(`exports.tools = { t: { run: () => 1 } }; exports.functions = { f: () => ({}) };`);
     const b = plugin(`exports.tools = { t: { run: () => 2 } };`);
     expect(() => loadPlugins([a, b])).toThrow(`plugin "${b}": tool "t" is already registered (by plugin "${a}")`);
-    expect(() => loadPlugins([plugin('exports.functions = { sleep: () => ({}) };')])).toThrow(/function "sleep" is already registered \(a built-in\)/);
+    expect(() => loadPlugins([plugin('exports.functions = { sleep: () => ({}) };')])).toThrow(
+      /function "sleep" is already registered \(a built-in\)/,
+    );
     expect(() => loadPlugins(['examples/plugins/calculator.js', './examples/plugins/calculator.js'], { cwd: repoRoot })).toThrow(
       /plugin ".\/examples\/plugins\/calculator.js" is listed twice \(also as "examples\/plugins\/calculator.js"\)/,
     );
@@ -76,17 +87,27 @@ describe('loadPlugins', () => {
     const load = (source: string) => () => loadPlugins([plugin(source)]);
     expect(load('exports.other = 1;')).toThrow(/exports neither "functions" nor "tools"/);
     expect(load('exports.tools = [];')).toThrow(/"tools" must be an object of name → definition/);
-    expect(load('exports.tools = { t: () => 1 };')).toThrow(/tool "t" must be an object with a run\(args, ctx\) method \(a bare function is accepted for functions only\)/);
+    expect(load('exports.tools = { t: () => 1 };')).toThrow(
+      /tool "t" must be an object with a run\(args, ctx\) method \(a bare function is accepted for functions only\)/,
+    );
     expect(load('exports.functions = { f: { go: () => 1 } };')).toThrow(/function "f" must be a function or an object with a run/);
     expect(load('exports.tools = { t: { run: () => 1, timeout: 5 } };')).toThrow(/tool "t" has unknown key\(s\) "timeout"/);
     expect(load('exports.tools = { t: { run: () => 1, timeoutMs: -1 } };')).toThrow(/tool "t": "timeoutMs" must be an integer/);
     expect(load('exports.tools = { t: { run: () => 1, retry: { attempts: 0 } } };')).toThrow(/"retry.attempts" must be an integer from 1/);
     expect(load('exports.tools = { "bad name": { run: () => 1 } };')).toThrow(/tool "bad name": a tool name may only have/);
-    expect(load(`exports.tools = { t: { input: require(${zod}).z.string(), run: () => 1 } };`)).toThrow(/tool "t": "input" must describe an object/);
-    expect(load(`exports.tools = { t: { input: require(${zod}).z.object({ d: require(${zod}).z.date() }), run: () => 1 } };`)).toThrow(/cannot be converted to JSON Schema/);
-    expect(load('exports.tools = { t: { input: { type: "object", properties: { a: { type: "nonsense" } } }, run: () => 1 } };')).toThrow(/tool "t": "input" is not a valid JSON Schema/);
+    expect(load(`exports.tools = { t: { input: require(${zod}).z.string(), run: () => 1 } };`)).toThrow(
+      /tool "t": "input" must describe an object/,
+    );
+    expect(load(`exports.tools = { t: { input: require(${zod}).z.object({ d: require(${zod}).z.date() }), run: () => 1 } };`)).toThrow(
+      /cannot be converted to JSON Schema/,
+    );
+    expect(load('exports.tools = { t: { input: { type: "object", properties: { a: { type: "nonsense" } } }, run: () => 1 } };')).toThrow(
+      /tool "t": "input" is not a valid JSON Schema/,
+    );
     expect(load('throw new Error("boom at import");')).toThrow(/failed to load: boom at import/);
-    expect(() => loadPlugins(['examples/plugins/missing.js'], { cwd: repoRoot })).toThrow(/plugin "examples\/plugins\/missing.js": no file .*missing.js/);
+    expect(() => loadPlugins(['examples/plugins/missing.js'], { cwd: repoRoot })).toThrow(
+      /plugin "examples\/plugins\/missing.js": no file .*missing.js/,
+    );
   });
 
   it('accepts a plugin whose exports sit under default (ESM / compiled TypeScript)', () => {

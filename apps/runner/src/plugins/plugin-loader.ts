@@ -31,7 +31,11 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
   const functions = new Map<string, LoadedFunction>();
   const tools = new Map<string, LoadedTool>();
   for (const [name, fn] of Object.entries(options.builtins ?? builtinFunctions)) {
-    functions.set(name, { origin: 'built-in', entry: { form: 'plain', run: fn as never }, input: compileInput(undefined, name, { describe: false }) });
+    functions.set(name, {
+      origin: 'built-in',
+      entry: { form: 'plain', run: fn as never },
+      input: compileInput(undefined, name, { describe: false }),
+    });
   }
 
   const loaded = new Map<string, string>();
@@ -56,7 +60,12 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
       refuseDuplicate(tools.get(name)?.origin, where);
       const definition = (parseDefinition('tool', value, where) as { definition: PluginToolDefinition }).definition;
       const input = compileInput(definition.input, where, { describe: true });
-      tools.set(name, { origin: path, definition, input, spec: { name, description: definition.description ?? '', inputSchema: input.jsonSchema } });
+      tools.set(name, {
+        origin: path,
+        definition,
+        input,
+        spec: { name, description: definition.description ?? '', inputSchema: input.jsonSchema },
+      });
     }
   }
   return { functions: new PluginFunctionRegistry(functions), tools: new PluginToolPort(tools) };
@@ -69,7 +78,8 @@ function refuseDuplicate(existing: string | undefined, where: string): void {
 
 function entriesOf(record: unknown, where: string): [string, unknown][] {
   if (record === undefined) return [];
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new Error(`${where} must be an object of name → definition`);
+  if (record === null || typeof record !== 'object' || Array.isArray(record))
+    throw new Error(`${where} must be an object of name → definition`);
   return Object.entries(record);
 }
 
@@ -95,9 +105,11 @@ function requirePlugin(path: string, cwd: string): { file: string; mod: { functi
   } catch (e) {
     throw new Error(`plugin "${path}" (${file}) failed to load: ${(e as Error).message}`, { cause: e });
   }
-  if (mod === null || (typeof mod !== 'object' && typeof mod !== 'function')) throw new Error(`plugin "${path}" exports neither "functions" nor "tools"`);
+  if (mod === null || (typeof mod !== 'object' && typeof mod !== 'function'))
+    throw new Error(`plugin "${path}" exports neither "functions" nor "tools"`);
   const exported = mod as { functions?: unknown; tools?: unknown; default?: { functions?: unknown; tools?: unknown } };
   // ESM and TypeScript-compiled plugins put their exports under `default`.
-  const unwrap = exported.functions === undefined && exported.tools === undefined && exported.default && typeof exported.default === 'object';
+  const unwrap =
+    exported.functions === undefined && exported.tools === undefined && exported.default && typeof exported.default === 'object';
   return { file, mod: unwrap ? (exported.default as { functions?: unknown; tools?: unknown }) : exported };
 }

@@ -14,19 +14,35 @@ function plugin(source: string): { path: string; seen: () => unknown[] } {
 }
 
 const toolCtx = (signal = new AbortController().signal) => ({ runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal });
-const fnCtx = (args: Record<string, unknown>, signal = new AbortController().signal) => ({ args, state: { n: 1 }, nodeId: 'fn', runId: 'run-1', signal });
+const fnCtx = (args: Record<string, unknown>, signal = new AbortController().signal) => ({
+  args,
+  state: { n: 1 },
+  nodeId: 'fn',
+  runId: 'run-1',
+  signal,
+});
 
 describe('plugin input validation', () => {
   const p = plugin(`
     exports.tools = {
-      zod_tool: { input: z.object({ city: z.string(), days: z.number().int().default(3) }), run: (args) => { seen.push(args); return args; } },
+      zod_tool: {
+        input: z.object({ city: z.string(), days: z.number().int().default(3) }),
+        run: (args) => { seen.push(args); return args; },
+      },
       json_tool: {
-        input: { type: 'object', properties: { prices: { type: 'array', items: { type: 'number' } }, currency: { type: 'string', default: 'EUR' } }, required: ['prices'], additionalProperties: false },
+        input: {
+          type: 'object',
+          properties: { prices: { type: 'array', items: { type: 'number' } }, currency: { type: 'string', default: 'EUR' } },
+          required: ['prices'],
+          additionalProperties: false,
+        },
         retry: { attempts: 3, backoffMs: 1 },
         run: (args) => { seen.push(args); return args; },
       },
     };
-    exports.functions = { sum: { input: z.object({ xs: z.array(z.number()) }), run: ({ xs }, ctx) => ({ sum: xs.reduce((a, b) => a + b, ctx.state.n - 1) }) } };
+    exports.functions = {
+      sum: { input: z.object({ xs: z.array(z.number()) }), run: ({ xs }, ctx) => ({ sum: xs.reduce((a, b) => a + b, ctx.state.n - 1) }) },
+    };
   `);
   const { tools, functions } = loadPlugins([p.path]);
 
@@ -41,14 +57,23 @@ describe('plugin input validation', () => {
     expect(error).toBeInstanceOf(SpindleError);
     expect(error).toMatchObject({ code: 'validation_failed', issues: [{ field: 'city' }] });
     expect((error as Error).message).toMatch(/^invalid arguments for tool "zod_tool": city: /);
-    await expect(functions.get('sum')?.(fnCtx({ xs: [1, 'two'] }))).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('function "sum": xs[1]:') });
+    await expect(functions.get('sum')?.(fnCtx({ xs: [1, 'two'] }))).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('function "sum": xs[1]:'),
+    });
     expect(p.seen().length).toBe(before);
   });
 
   it('refuses bad JSON Schema input naming the field, and never retries it', async () => {
     const before = p.seen().length;
-    await expect(tools.call('json_tool', { prices: [1, 'x'] }, toolCtx())).rejects.toMatchObject({ code: 'validation_failed', issues: [{ field: 'prices[1]', message: 'must be number' }] });
-    await expect(tools.call('json_tool', {}, toolCtx())).rejects.toMatchObject({ code: 'validation_failed', issues: [{ field: 'prices' }] });
+    await expect(tools.call('json_tool', { prices: [1, 'x'] }, toolCtx())).rejects.toMatchObject({
+      code: 'validation_failed',
+      issues: [{ field: 'prices[1]', message: 'must be number' }],
+    });
+    await expect(tools.call('json_tool', {}, toolCtx())).rejects.toMatchObject({
+      code: 'validation_failed',
+      issues: [{ field: 'prices' }],
+    });
     await expect(tools.call('json_tool', { prices: [], extra: 1 }, toolCtx())).rejects.toMatchObject({ issues: [{ field: 'extra' }] });
     expect(p.seen().length).toBe(before);
   });
@@ -69,15 +94,21 @@ describe('plugin timeouts', () => {
   const { tools, functions } = loadPlugins([p.path]);
 
   it('cuts off a function that ignores its signal with node_timeout, aborting that signal', async () => {
-    await expect(functions.get('stuck')?.(fnCtx({}))).rejects.toMatchObject({ code: 'node_timeout', message: 'function "stuck" timed out after 20 ms' });
+    await expect(functions.get('stuck')?.(fnCtx({}))).rejects.toMatchObject({
+      code: 'node_timeout',
+      message: 'function "stuck" timed out after 20 ms',
+    });
     expect((p.seen().at(-1) as AbortSignal).aborted).toBe(true);
   });
 
   it('cuts off a tool with tool_failed "timed out after N ms"', async () => {
-    await expect(tools.call('stuck_tool', {}, toolCtx())).rejects.toMatchObject({ code: 'tool_failed', message: 'tool "stuck_tool" timed out after 20 ms' });
+    await expect(tools.call('stuck_tool', {}, toolCtx())).rejects.toMatchObject({
+      code: 'tool_failed',
+      message: 'tool "stuck_tool" timed out after 20 ms',
+    });
   });
 
-  it('ends a call at once when the run aborts, with the run\'s reason', async () => {
+  it("ends a call at once when the run aborts, with the run's reason", async () => {
     const run = new AbortController();
     const call = tools.call('stuck_tool', {}, toolCtx(run.signal));
     run.abort(new SpindleError('canceled', 'run canceled'));
@@ -88,15 +119,31 @@ describe('plugin timeouts', () => {
 describe('plugin retries', () => {
   const p = plugin(`
     exports.tools = {
-      flaky: { retry: { attempts: 3, backoffMs: 1 }, run: (args, ctx) => { seen.push(ctx.attempt); if (ctx.attempt < args.okAt) throw new Error('flaky ' + ctx.attempt); return { attempt: ctx.attempt }; } },
+      flaky: {
+        retry: { attempts: 3, backoffMs: 1 },
+        run: (args, ctx) => {
+          seen.push(ctx.attempt);
+          if (ctx.attempt < args.okAt) throw new Error('flaky ' + ctx.attempt);
+          return { attempt: ctx.attempt };
+        },
+      },
       // Calls back into the test (arguments go to run as given: this tool has no input schema).
-      calls_back: { retry: { attempts: 5, backoffMs: 1 }, run: (args, ctx) => { seen.push(ctx.attempt); args.onTry(); throw new Error('failed'); } },
+      calls_back: {
+        retry: { attempts: 5, backoffMs: 1 },
+        run: (args, ctx) => { seen.push(ctx.attempt); args.onTry(); throw new Error('failed'); },
+      },
       picky: {
         retry: { attempts: 5, backoffMs: 1, retryOn: (e) => e.transient === true },
         run: () => { seen.push('picky'); const e = new Error('permanent'); e.name = 'PublicError'; throw e; },
       },
     };
-    exports.functions = { slow_then_ok: { timeoutMs: 20, retry: { attempts: 2, backoffMs: 1 }, run: (_a, ctx) => ctx.attempt === 1 ? new Promise(() => {}) : { ok: ctx.attempt } } };
+    exports.functions = {
+      slow_then_ok: {
+        timeoutMs: 20,
+        retry: { attempts: 2, backoffMs: 1 },
+        run: (_a, ctx) => ctx.attempt === 1 ? new Promise(() => {}) : { ok: ctx.attempt },
+      },
+    };
   `);
   const { tools, functions } = loadPlugins([p.path]);
 

@@ -39,7 +39,11 @@ export class PluginToolPort implements ToolPort {
 
   private find(name: string): LoadedTool {
     const tool = this.tools.get(name);
-    if (!tool) throw new SpindleError('tool_not_found', `no tool "${name}" is registered with this runner (registered: ${this.names().join(', ') || 'none'})`);
+    if (!tool)
+      throw new SpindleError(
+        'tool_not_found',
+        `no tool "${name}" is registered with this runner (registered: ${this.names().join(', ') || 'none'})`,
+      );
     return tool;
   }
 }

@@ -22,7 +22,10 @@ describe('approval migrations', () => {
 
     await migrateToLatest(db as Kysely<unknown>, schema, approvalMigrations);
 
-    const tables = (await db.introspection.getTables()).filter((t) => t.schema === schema).map((t) => t.name).sort();
+    const tables = (await db.introspection.getTables())
+      .filter((t) => t.schema === schema)
+      .map((t) => t.name)
+      .sort();
     expect(tables).toEqual(['requests', 'run_progress', 'runs']);
     expect(await db.selectFrom('run_progress').selectAll().execute()).toEqual([]);
     const indexes = await db
@@ -32,17 +35,38 @@ describe('approval migrations', () => {
       .where('tablename' as never, '=', 'requests' as never)
       .execute();
     expect(indexes.map((i) => (i as { indexname: string }).indexname).sort()).toEqual([
-      'requests_expiry_idx', 'requests_pkey', 'requests_requested_idx', 'requests_run_idx', 'requests_status_idx',
+      'requests_expiry_idx',
+      'requests_pkey',
+      'requests_requested_idx',
+      'requests_run_idx',
+      'requests_status_idx',
     ]);
   });
 
   it('refuses a request row with an unknown status', async () => {
     const row = {
-      request_id: 'r1', run_id: 'run', workflow: 'w', node_id: 'n', kind: 'input' as const, prompt: 'p', form: null, call: null,
-      mode: 'single', status: 'lost', requested_at: new Date(), expires_at: null, answered_at: null, answered_by: null, answer: null, seq: 3,
+      request_id: 'r1',
+      run_id: 'run',
+      workflow: 'w',
+      node_id: 'n',
+      kind: 'input' as const,
+      prompt: 'p',
+      form: null,
+      call: null,
+      mode: 'single',
+      status: 'lost',
+      requested_at: new Date(),
+      expires_at: null,
+      answered_at: null,
+      answered_by: null,
+      answer: null,
+      seq: 3,
     };
     await expect(db.insertInto('requests').values(row).execute()).rejects.toThrow(/check constraint/);
-    await db.insertInto('requests').values({ ...row, status: 'pending' }).execute();
+    await db
+      .insertInto('requests')
+      .values({ ...row, status: 'pending' })
+      .execute();
     expect(await db.selectFrom('requests').select(['request_id', 'status']).execute()).toEqual([{ request_id: 'r1', status: 'pending' }]);
   });
 });

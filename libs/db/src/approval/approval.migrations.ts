@@ -37,7 +37,12 @@ export const approvalMigrations: Record<string, Migration> = {
       await db.schema.createIndex('requests_requested_idx').on('requests').columns(['requested_at', 'request_id']).execute();
       await db.schema.createIndex('requests_run_idx').on('requests').column('run_id').execute();
       // The time-out sweeper looks only at pending requests with a deadline.
-      await db.schema.createIndex('requests_expiry_idx').on('requests').column('expires_at').where(sql.ref('status'), '=', 'pending').execute();
+      await db.schema
+        .createIndex('requests_expiry_idx')
+        .on('requests')
+        .column('expires_at')
+        .where(sql.ref('status'), '=', 'pending')
+        .execute();
       // Progress recorded before this projection existed would make a replay of the log skip
       // the requests it never stored; forgetting it lets the projection re-read each run.
       await db.deleteFrom('run_progress' as never).execute();

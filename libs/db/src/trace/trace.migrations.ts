@@ -71,7 +71,10 @@ export const traceMigrations: Record<string, Migration> = {
   },
   '0002_run_cost': {
     async up(db: Kysely<unknown>) {
-      await db.schema.alterTable('runs').addColumn('cost_usd', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('runs')
+        .addColumn('cost_usd', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('runs').dropColumn('cost_usd').execute();

@@ -11,10 +11,18 @@ describe('describeGraph', () => {
         { id: 'check', type: 'condition', expression: 'size(output) > 3' },
         { id: 'done', type: 'set', values: { ok: true }, label: 'Done "ok"' },
       ],
-      edges: [{ from: 'ask', to: 'check' }, { from: 'check', to: 'done', handle: 'true' }, { from: 'check', to: 'ask', handle: 'false' }],
+      edges: [
+        { from: 'ask', to: 'check' },
+        { from: 'check', to: 'done', handle: 'true' },
+        { from: 'check', to: 'ask', handle: 'false' },
+      ],
     }) as GraphDefinition;
     const view = describeGraph(def);
-    expect(view.nodes.map((n) => [n.id, n.rank])).toEqual([['ask', 0], ['check', 1], ['done', 2]]);
+    expect(view.nodes.map((n) => [n.id, n.rank])).toEqual([
+      ['ask', 0],
+      ['check', 1],
+      ['done', 2],
+    ]);
     expect(view.edges.find((e) => e.to === 'ask')).toMatchObject({ from: 'check', handle: 'false', back: true });
     expect(view.edges.filter((e) => e.back)).toHaveLength(1);
     expect(view.mermaid.split('\n')).toEqual([

@@ -26,7 +26,8 @@ export function describeGraph(def: GraphDefinition): GraphView {
   const edges: GraphView['edges'] = [...top.edges];
   const nest = (container: NodeContainer) => {
     for (const n of container.nodes) {
-      const inner: Array<[string, NodeContainer]> = n.type === 'loop' ? [['body', n.body]] : n.type === 'fork' ? Object.entries(n.branches) : [];
+      const inner: Array<[string, NodeContainer]> =
+        n.type === 'loop' ? [['body', n.body]] : n.type === 'fork' ? Object.entries(n.branches) : [];
       for (const [lane, graph] of inner) {
         const described = describeContainer(graph, { parent: n.id, lane });
         nodes.push(...described.nodes);
@@ -80,9 +81,15 @@ function describeContainer(def: NodeContainer, where: NestedIn): Pick<GraphView,
   return { entry, nodes, edges };
 }
 
-function topologicalOrder(def: NodeContainer, outgoing: Map<string, Array<{ to: string; handle: string }>>, back: Set<string>, entry: string): string[] {
+function topologicalOrder(
+  def: NodeContainer,
+  outgoing: Map<string, Array<{ to: string; handle: string }>>,
+  back: Set<string>,
+  entry: string,
+): string[] {
   const indegree = new Map(def.nodes.map((n) => [n.id, 0]));
-  for (const [from, list] of outgoing) for (const { to, handle } of list) if (!back.has(edgeKey(from, to, handle))) indegree.set(to, (indegree.get(to) ?? 0) + 1);
+  for (const [from, list] of outgoing)
+    for (const { to, handle } of list) if (!back.has(edgeKey(from, to, handle))) indegree.set(to, (indegree.get(to) ?? 0) + 1);
   const queue = [entry, ...def.nodes.map((n) => n.id).filter((id) => id !== entry && indegree.get(id) === 0)];
   const order: string[] = [];
   while (queue.length > 0) {

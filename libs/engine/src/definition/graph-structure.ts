@@ -9,7 +9,10 @@ import type { NodeContainer, WorkflowDefinition, WorkflowNode } from './workflow
  * version that only changes them may resume a run that started on another.
  */
 export function graphStructureHash(definition: WorkflowDefinition): string {
-  return createHash('sha256').update(canonicalJson(structureOf(toGraph(definition)))).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(canonicalJson(structureOf(toGraph(definition))))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 function structureOf(graph: NodeContainer): unknown {
@@ -22,6 +25,7 @@ function structureOf(graph: NodeContainer): unknown {
 
 function nodeStructure(node: WorkflowNode): unknown {
   if (node.type === 'loop') return [node.id, node.type, structureOf(node.body)];
-  if (node.type === 'fork') return [node.id, node.type, Object.fromEntries(Object.entries(node.branches).map(([id, g]) => [id, structureOf(g)]))];
+  if (node.type === 'fork')
+    return [node.id, node.type, Object.fromEntries(Object.entries(node.branches).map(([id, g]) => [id, structureOf(g)]))];
   return [node.id, node.type];
 }

@@ -27,7 +27,8 @@ export function jsonSchemaLimitProblem(schema: unknown): string | undefined {
     if (depth >= MAX_JSON_SCHEMA_DEPTH) return `nests deeper than ${MAX_JSON_SCHEMA_DEPTH} levels (MAX_JSON_SCHEMA_DEPTH)`;
     for (const [key, child] of Object.entries(value)) {
       if (key === 'pattern' && typeof child === 'string') patternCharacters += child.length;
-      if (key === 'patternProperties' && child !== null && typeof child === 'object') patternCharacters += Object.keys(child).join('').length;
+      if (key === 'patternProperties' && child !== null && typeof child === 'object')
+        patternCharacters += Object.keys(child).join('').length;
       if (patternCharacters > MAX_JSON_SCHEMA_PATTERN_CHARACTERS) {
         return `has more than ${MAX_JSON_SCHEMA_PATTERN_CHARACTERS} characters of patterns (MAX_JSON_SCHEMA_PATTERN_CHARACTERS)`;
       }

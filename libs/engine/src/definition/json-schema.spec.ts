@@ -13,7 +13,10 @@ describe('JSON Schema validation with user patterns', () => {
   });
 
   it('checks patternProperties and propertyNames the same way', () => {
-    const check = compileJsonSchema({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } }, propertyNames: { pattern: '^(a|aa)+$' } }, '');
+    const check = compileJsonSchema(
+      { type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } }, propertyNames: { pattern: '^(a|aa)+$' } },
+      '',
+    );
     expect(check({ [hostile]: 'x' }).ok).toBe(false);
     expect(check({ aaaa: 'not an integer' }).ok).toBe(false);
     expect(check({ aaaa: 1 }).ok).toBe(true);
@@ -31,10 +34,15 @@ describe('JSON Schema validation with user patterns', () => {
   });
 
   it('refuses schemas over their size, depth and pattern bounds', () => {
-    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: MAX_JSON_SCHEMA_NODES }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const wide = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: MAX_JSON_SCHEMA_NODES }, (_, i) => [`p${i}`, { type: 'string' }])),
+    };
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < MAX_JSON_SCHEMA_DEPTH; i++) deep = { type: 'array', items: deep };
-    const patterns = { anyOf: Array.from({ length: 5 }, () => ({ type: 'string', pattern: 'x'.repeat(MAX_JSON_SCHEMA_PATTERN_CHARACTERS / 4) })) };
+    const patterns = {
+      anyOf: Array.from({ length: 5 }, () => ({ type: 'string', pattern: 'x'.repeat(MAX_JSON_SCHEMA_PATTERN_CHARACTERS / 4) })),
+    };
     expect(jsonSchemaProblem(wide)).toMatch(/MAX_JSON_SCHEMA_NODES/);
     expect(jsonSchemaProblem(deep)).toMatch(/MAX_JSON_SCHEMA_DEPTH/);
     expect(jsonSchemaProblem(patterns)).toMatch(/MAX_JSON_SCHEMA_PATTERN_CHARACTERS/);
@@ -45,7 +53,8 @@ describe('JSON Schema validation with user patterns', () => {
     const distinct = Array.from({ length: 10_000 }, (_, i) => ({ id: i, tags: ['a', i % 7] }));
     expect(check(distinct).ok).toBe(true);
     expect(check([...distinct, { tags: ['a', 3], id: 3 }])).toEqual({
-      ok: false, issues: [{ field: 'items', message: 'must NOT have duplicate items (items ## 3 and 10000 are identical)' }],
+      ok: false,
+      issues: [{ field: 'items', message: 'must NOT have duplicate items (items ## 3 and 10000 are identical)' }],
     });
     expect(check([1, '1', [1], { a: 1 }]).ok).toBe(true);
   });

@@ -71,12 +71,24 @@ function compiled(schema: Record<string, unknown>): ValidateFunction {
 const ajvs = new Map<string, Ajv>();
 
 function ajvFor(declared: unknown): Ajv {
-  const draft = typeof declared === 'string' && declared.includes('2020-12') ? '2020' : typeof declared === 'string' && declared.includes('2019-09') ? '2019' : '07';
+  const draft =
+    typeof declared === 'string' && declared.includes('2020-12')
+      ? '2020'
+      : typeof declared === 'string' && declared.includes('2019-09')
+        ? '2019'
+        : '07';
   let ajv = ajvs.get(draft);
   if (!ajv) {
     // strict: false so unknown formats and vendor keywords do not make a schema unusable.
     // apps/console/src/model/json-answer.ts uses the same options in the browser.
-    const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false, logger: false as const, code: { regExp: ajvLinearRegExp } };
+    const options = {
+      allErrors: true,
+      useDefaults: true,
+      strict: false,
+      validateFormats: false,
+      logger: false as const,
+      code: { regExp: ajvLinearRegExp },
+    };
     ajv = draft === '2020' ? new Ajv2020(options) : draft === '2019' ? new Ajv2019(options) : new Ajv(options);
     useLinearUniqueItems(ajv);
     ajvs.set(draft, ajv);
@@ -85,7 +97,10 @@ function ajvFor(declared: unknown): Ajv {
 }
 
 function ajvIssue(e: ErrorObject, root: string): FieldIssue {
-  const path = e.instancePath.split('/').slice(1).map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
   const extra = e.params as { missingProperty?: string; additionalProperty?: string };
   const leaf = extra.missingProperty ?? extra.additionalProperty;
   return { field: fieldName(root, leaf === undefined ? path : [...path, leaf]), message: e.message ?? e.keyword };

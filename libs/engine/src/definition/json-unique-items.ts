@@ -21,7 +21,9 @@ function uniqueItems(this: unknown, unique: boolean, data: unknown[]): boolean {
     const key = canonicalJson(data[i]);
     const j = seen.get(key);
     if (j !== undefined) {
-      uniqueItems.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+      uniqueItems.errors = [
+        { keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } },
+      ];
       return false;
     }
     seen.set(key, i);

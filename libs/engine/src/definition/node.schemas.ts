@@ -3,9 +3,16 @@ import { z } from 'zod';
 
 /** The node types of a graph, and the graph shapes (edges, nested sub-graphs) they are wired with. */
 /** A name that becomes a key somewhere: never a JavaScript prototype key. */
-export const notReserved = (name: string, ctx: z.RefinementCtx) => void (isReservedName(name) && ctx.addIssue({ code: 'custom', message: reservedNameMessage(name) }));
-export const nodeId = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)').superRefine(notReserved);
-export const stateKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)').superRefine(notReserved);
+export const notReserved = (name: string, ctx: z.RefinementCtx) =>
+  void (isReservedName(name) && ctx.addIssue({ code: 'custom', message: reservedNameMessage(name) }));
+export const nodeId = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)')
+  .superRefine(notReserved);
+export const stateKey = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)')
+  .superRefine(notReserved);
 const modelRef = z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model", e.g. "offline:echo" or "openai:gpt-4o-mini"');
 const base = {
   id: nodeId,
@@ -69,43 +76,59 @@ export const mcpServerSchema = z
     args: z.array(z.string().max(4000)).max(100).optional(),
     url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   })
-  .refine((s) => (s.command === undefined) !== (s.url === undefined), { message: 'set exactly one of command (stdio) or url (streamable HTTP)', path: ['command'] })
-  .refine((s) => s.args === undefined || s.command !== undefined, { message: 'args are only for a stdio server (command)', path: ['args'] });
+  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
+    message: 'set exactly one of command (stdio) or url (streamable HTTP)',
+    path: ['command'],
+  })
+  .refine((s) => s.args === undefined || s.command !== undefined, {
+    message: 'args are only for a stdio server (command)',
+    path: ['args'],
+  });
 
-export const agentNodeSchema = z.strictObject({
-  ...base,
-  type: z.literal('agent'),
-  model: modelRef,
-  instructions: z.string().optional(),
-  /** The user message that starts the conversation (a template). */
-  prompt: z.string().min(1).default('{{input}}'),
-  tools: z.array(toolName).max(64).default([]),
-  /** Model calls the agent may make; running out fails the node with `max_iterations_exceeded`. */
-  max_turns: z.number().int().min(1).max(100).default(8),
-  stream: z.boolean().default(false),
-  output_key: stateKey.default('output'),
-  /** A JSON Schema the final answer must satisfy: it is parsed as JSON and validated; streaming is off. */
-  structured: z.record(z.string(), z.unknown()).optional(),
-  /** MCP servers connected (once per run) when the agent starts; their tools join `tools` as `<server>__<tool>`. */
-  mcp_servers: z
-    .array(mcpServerSchema)
-    .max(16)
-    .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique within the agent')
-    .optional(),
-  /**
-   * Pause before a tool runs until a person approves that exact call: `true` for every tool, or
-   * the names of the tools that need it. A rejection skips the tool and tells the model why.
-   */
-  approval: z.union([z.boolean(), z.array(toolName).min(1).max(64)]).default(false),
-  /** How answers to its approval requests are taken (see the human node). */
-  approval_mode: z.enum(['single', 'multiple']).default('single'),
-  /**
-   * How long an approval request waits; past it the call does not run and the node leaves on its
-   * `timeout` handle, or fails with `input_timeout` when none is wired.
-   */
-  approval_timeout_ms: z.number().int().positive().max(30 * 86_400_000).optional(),
-  ...cacheFields,
-}).refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, { message: 'approval_timeout_ms only applies to an agent with approval', path: ['approval_timeout_ms'] });
+export const agentNodeSchema = z
+  .strictObject({
+    ...base,
+    type: z.literal('agent'),
+    model: modelRef,
+    instructions: z.string().optional(),
+    /** The user message that starts the conversation (a template). */
+    prompt: z.string().min(1).default('{{input}}'),
+    tools: z.array(toolName).max(64).default([]),
+    /** Model calls the agent may make; running out fails the node with `max_iterations_exceeded`. */
+    max_turns: z.number().int().min(1).max(100).default(8),
+    stream: z.boolean().default(false),
+    output_key: stateKey.default('output'),
+    /** A JSON Schema the final answer must satisfy: it is parsed as JSON and validated; streaming is off. */
+    structured: z.record(z.string(), z.unknown()).optional(),
+    /** MCP servers connected (once per run) when the agent starts; their tools join `tools` as `<server>__<tool>`. */
+    mcp_servers: z
+      .array(mcpServerSchema)
+      .max(16)
+      .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique within the agent')
+      .optional(),
+    /**
+     * Pause before a tool runs until a person approves that exact call: `true` for every tool, or
+     * the names of the tools that need it. A rejection skips the tool and tells the model why.
+     */
+    approval: z.union([z.boolean(), z.array(toolName).min(1).max(64)]).default(false),
+    /** How answers to its approval requests are taken (see the human node). */
+    approval_mode: z.enum(['single', 'multiple']).default('single'),
+    /**
+     * How long an approval request waits; past it the call does not run and the node leaves on its
+     * `timeout` handle, or fails with `input_timeout` when none is wired.
+     */
+    approval_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(30 * 86_400_000)
+      .optional(),
+    ...cacheFields,
+  })
+  .refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, {
+    message: 'approval_timeout_ms only applies to an agent with approval',
+    path: ['approval_timeout_ms'],
+  });
 
 export const toolNodeSchema = z.strictObject({
   ...base,
@@ -137,7 +160,12 @@ export const humanNodeSchema = z
     /** `single`: the same answer again is accepted and changes nothing; `multiple`: the first answer closes it. */
     mode: z.enum(['single', 'multiple']).default('single'),
     /** How long the request stays open. */
-    timeout_ms: z.number().int().positive().max(30 * 86_400_000).optional(),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(30 * 86_400_000)
+      .optional(),
     output_key: stateKey.optional(),
   })
   .refine((n) => n.form !== 'json' || n.schema !== undefined, { message: 'a json form needs a schema', path: ['schema'] });
@@ -150,11 +178,20 @@ export const routerNodeSchema = z.strictObject({
    * Model routing (with `model`): the model picks one route by its `description`.
    */
   routes: z
-    .array(z.strictObject({ handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/), when: z.string().min(1).optional(), description: z.string().min(1).optional() }))
+    .array(
+      z.strictObject({
+        handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
+        when: z.string().min(1).optional(),
+        description: z.string().min(1).optional(),
+      }),
+    )
     .min(1)
     .max(50),
   /** The handle to follow when no route holds; without one, that is a node failure. */
-  default: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/).optional(),
+  default: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/)
+    .optional(),
   /** Lets a model choose the route; `prompt` (a template, default `{{input}}`) is what it decides about. */
   model: modelRef.optional(),
   prompt: z.string().min(1).optional(),
@@ -192,7 +229,13 @@ export const forkNodeSchema = z.strictObject({
   type: z.literal('fork'),
   /** Branches run concurrently, each on its own copy of the state at the fork. */
   get branches(): z.ZodRecord<z.ZodString, typeof subgraphSchema> {
-    return z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier').superRefine(notReserved), subgraphSchema);
+    return z.record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a branch id is an identifier')
+        .superRefine(notReserved),
+      subgraphSchema,
+    );
   },
   /** The join writes `{ branchId: result }` here (default: the fork's id). */
   output_key: stateKey.optional(),
@@ -206,7 +249,10 @@ export const forkNodeSchema = z.strictObject({
 export const subgraphNodeSchema = z.strictObject({
   ...base,
   type: z.literal('subgraph'),
-  workflow: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name').superRefine(notReserved),
+  workflow: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a workflow name')
+    .superRefine(notReserved),
   /** A version of it; the latest at the time the run is queued when absent. */
   version: z.number().int().positive().optional(),
   /** The child's `input` (a template, or any JSON whose strings are templates). */
@@ -235,6 +281,17 @@ export const failNodeSchema = z.strictObject({
 });
 
 export const nodeSchema = z.discriminatedUnion('type', [
-  setNodeSchema, llmNodeSchema, conditionNodeSchema, functionNodeSchema, agentNodeSchema, toolNodeSchema, routerNodeSchema, loopNodeSchema, forkNodeSchema, subgraphNodeSchema,
-  appendNodeSchema, failNodeSchema, humanNodeSchema,
+  setNodeSchema,
+  llmNodeSchema,
+  conditionNodeSchema,
+  functionNodeSchema,
+  agentNodeSchema,
+  toolNodeSchema,
+  routerNodeSchema,
+  loopNodeSchema,
+  forkNodeSchema,
+  subgraphNodeSchema,
+  appendNodeSchema,
+  failNodeSchema,
+  humanNodeSchema,
 ]);

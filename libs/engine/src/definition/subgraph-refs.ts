@@ -6,7 +6,8 @@ export function subgraphRefs(def: WorkflowDefinition): Array<{ node: string; wor
   const refs: Array<{ node: string; workflow: string; version?: number }> = [];
   const walk = (graph: NodeContainer) => {
     for (const node of graph.nodes) {
-      if (node.type === 'subgraph') refs.push({ node: node.id, workflow: node.workflow, ...(node.version ? { version: node.version } : {}) });
+      if (node.type === 'subgraph')
+        refs.push({ node: node.id, workflow: node.workflow, ...(node.version ? { version: node.version } : {}) });
       if (node.type === 'loop') walk(node.body);
       if (node.type === 'fork') Object.values(node.branches).forEach(walk);
     }

@@ -19,7 +19,10 @@ const ok = {
     { id: 'check', type: 'condition', expression: 'size(greeting) > 3' },
     { id: 'answer', type: 'llm', model: 'offline:echo', prompt: '{{greeting}}' },
   ],
-  edges: [{ from: 'greet', to: 'check' }, { from: 'check', to: 'answer', handle: 'true' }],
+  edges: [
+    { from: 'greet', to: 'check' },
+    { from: 'check', to: 'answer', handle: 'true' },
+  ],
 };
 
 describe('validateDefinition', () => {
@@ -42,8 +45,14 @@ describe('validateDefinition', () => {
   it('refuses duplicate ids, edges to missing nodes and bad handles', () => {
     const issues = issuesOf({
       kind: 'graph',
-      nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'a', type: 'set', values: { y: 1 } }],
-      edges: [{ from: 'a', to: 'ghost' }, { from: 'a', to: 'a', handle: 'true' }],
+      nodes: [
+        { id: 'a', type: 'set', values: { x: 1 } },
+        { id: 'a', type: 'set', values: { y: 1 } },
+      ],
+      edges: [
+        { from: 'a', to: 'ghost' },
+        { from: 'a', to: 'a', handle: 'true' },
+      ],
     });
     expect(issues.map((i) => i.field)).toEqual(expect.arrayContaining(['nodes[1].id', 'edges[0].to', 'edges[1].handle']));
     expect(issues.find((i) => i.field === 'edges[0].to')?.node).toBe('ghost');
@@ -70,18 +79,33 @@ describe('validateDefinition: bounded expressions and schemas', () => {
 
   it('refuses a matches() pattern RE2 cannot run, naming node and field', () => {
     const issues = issuesOf(withNode({ id: 'check', type: 'condition', expression: 'input.text.matches("(a)\\\\1")' }));
-    expect(issues[0]).toMatchObject({ node: 'check', field: 'nodes[0].expression', message: expect.stringMatching(/not a valid RE2 pattern/) });
+    expect(issues[0]).toMatchObject({
+      node: 'check',
+      field: 'nodes[0].expression',
+      message: expect.stringMatching(/not a valid RE2 pattern/),
+    });
   });
 
   it('refuses an expression over a limit, naming the limit', () => {
-    const issues = issuesOf(withNode({ id: 'route', type: 'router', routes: [{ handle: 'a', when: 'l.all(x, l.all(y, l.all(z, true)))' }] }));
-    expect(issues[0]).toMatchObject({ node: 'route', field: 'nodes[0].routes[0].when', message: expect.stringMatching(/MAX_COMPREHENSION_NESTING/) });
+    const issues = issuesOf(
+      withNode({ id: 'route', type: 'router', routes: [{ handle: 'a', when: 'l.all(x, l.all(y, l.all(z, true)))' }] }),
+    );
+    expect(issues[0]).toMatchObject({
+      node: 'route',
+      field: 'nodes[0].routes[0].when',
+      message: expect.stringMatching(/MAX_COMPREHENSION_NESTING/),
+    });
   });
 
   it('refuses JSON Schemas whose patterns RE2 cannot run, in a human form too', () => {
-    const human = issuesOf(withNode({ id: 'ask', type: 'human', prompt: 'Name?', form: 'json', schema: { type: 'string', pattern: '^(?!root)' } }));
+    const human = issuesOf(
+      withNode({ id: 'ask', type: 'human', prompt: 'Name?', form: 'json', schema: { type: 'string', pattern: '^(?!root)' } }),
+    );
     expect(human[0]).toMatchObject({ node: 'ask', field: 'nodes[0].schema', message: expect.stringMatching(/not a valid RE2 pattern/) });
-    const params = issuesOf({ ...ok, parameters: { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string' }])) } });
+    const params = issuesOf({
+      ...ok,
+      parameters: { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { type: 'string' }])) },
+    });
     expect(params[0]).toMatchObject({ field: 'parameters', message: expect.stringMatching(/MAX_JSON_SCHEMA_NODES/) });
   });
 
@@ -93,6 +117,8 @@ describe('validateDefinition: bounded expressions and schemas', () => {
   });
 
   it('accepts a catastrophic-looking pattern RE2 runs in linear time', () => {
-    expect(() => validateDefinition({ ...ok, parameters: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } })).not.toThrow();
+    expect(() =>
+      validateDefinition({ ...ok, parameters: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } } }),
+    ).not.toThrow();
   });
 });

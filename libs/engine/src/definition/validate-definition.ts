@@ -4,7 +4,15 @@ import { checkExpression } from '../expressions/cel-expression';
 import { toGraph } from '../patterns/compile-pattern';
 import { jsonSchemaProblem } from './json-schema';
 import { jsonSchemaNodes, MAX_DEFINITION_SCHEMA_NODES } from './json-schema-limits';
-import { handlesOf, nodeTypes, workflowDefinitionSchema, type GraphDefinition, type NodeContainer, type WorkflowDefinition, type WorkflowNode } from './workflow-definition.schema';
+import {
+  handlesOf,
+  nodeTypes,
+  workflowDefinitionSchema,
+  type GraphDefinition,
+  type NodeContainer,
+  type WorkflowDefinition,
+  type WorkflowNode,
+} from './workflow-definition.schema';
 
 /**
  * Parses and checks a definition: shape (zod), then graph rules — unique ids, edges between
@@ -30,9 +38,18 @@ export function entryNodeId(def: GraphDefinition): string {
 
 function graphIssues(def: GraphDefinition): FieldIssue[] {
   // Counted before any schema is compiled: compile time follows the schemas' total size.
-  const schemaNodes = [def.parameters, ...schemasIn(def)].reduce((sum, s) => sum + (s ? jsonSchemaNodes(s, MAX_DEFINITION_SCHEMA_NODES) : 0), 0);
+  const schemaNodes = [def.parameters, ...schemasIn(def)].reduce(
+    (sum, s) => sum + (s ? jsonSchemaNodes(s, MAX_DEFINITION_SCHEMA_NODES) : 0),
+    0,
+  );
   if (schemaNodes > MAX_DEFINITION_SCHEMA_NODES) {
-    return [{ field: '(root)', message: `the definition's JSON Schemas have more than ${MAX_DEFINITION_SCHEMA_NODES} values together (MAX_DEFINITION_SCHEMA_NODES)` }];
+    return [
+      {
+        field: '(root)',
+        message:
+          `the definition's JSON Schemas have more than ${MAX_DEFINITION_SCHEMA_NODES} values together ` + '(MAX_DEFINITION_SCHEMA_NODES)',
+      },
+    ];
   }
   const issues = containerIssues(def, '', new Set());
   if (def.parameters) {
@@ -78,11 +95,19 @@ function containerIssues(graph: NodeContainer, at: string, ids: Set<string>): Fi
     if (allowed.length === 0) {
       issues.push({ field: where, node: edge.from, message: `a ${from.type} node ends the run: no edge may leave it` });
     } else if (!allowed.includes(handle)) {
-      issues.push({ field: `${where}.handle`, node: edge.from, message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"` });
+      issues.push({
+        field: `${where}.handle`,
+        node: edge.from,
+        message: `a ${from.type} node has handles ${allowed.map((h) => `"${h}"`).join(', ')}, not "${handle}"`,
+      });
     }
     const key = `${edge.from}\u0000${handle}`;
     if (seenEdges.has(key)) {
-      issues.push({ field: where, node: edge.from, message: `node "${edge.from}" already has an edge on handle "${handle}" (parallel branches need a fork node)` });
+      issues.push({
+        field: where,
+        node: edge.from,
+        message: `node "${edge.from}" already has an edge on handle "${handle}" (parallel branches need a fork node)`,
+      });
     }
     seenEdges.add(key);
   });
@@ -104,8 +129,13 @@ function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldI
     case 'router':
       return node.routes.flatMap((route, r) => {
         const field = `${where}.routes[${r}]`;
-        if (node.model) return route.description ? [] : [{ field: `${field}.description`, node: node.id, message: 'a route the model picks needs a description' }];
-        return route.when ? expression(`routes[${r}].when`, route.when) : [{ field: `${field}.when`, node: node.id, message: 'an expression route needs "when" (or give the router a "model")' }];
+        if (node.model)
+          return route.description
+            ? []
+            : [{ field: `${field}.description`, node: node.id, message: 'a route the model picks needs a description' }];
+        return route.when
+          ? expression(`routes[${r}].when`, route.when)
+          : [{ field: `${field}.when`, node: node.id, message: 'an expression route needs "when" (or give the router a "model")' }];
       });
     case 'agent': {
       const problem = node.structured ? jsonSchemaProblem(node.structured) : undefined;
@@ -142,7 +172,9 @@ function unreachable(graph: NodeContainer, at: string): FieldIssue[] {
     }
   }
   return graph.nodes.flatMap((node, i) =>
-    seen.has(node.id) ? [] : [{ field: `${at}nodes[${i}]`, node: node.id, message: `node "${node.id}" is unreachable from entry "${entry}"` }],
+    seen.has(node.id)
+      ? []
+      : [{ field: `${at}nodes[${i}]`, node: node.id, message: `node "${node.id}" is unreachable from entry "${entry}"` }],
   );
 }
 
@@ -152,7 +184,8 @@ function zodIssue(issue: z.core.$ZodIssue, raw: unknown): FieldIssue {
   const node = path[0] === 'nodes' && typeof path[1] === 'number' ? nodeIdAt(raw, path[1]) : undefined;
   let message = issue.message;
   if (issue.code === 'invalid_union' && path[path.length - 1] === 'type') message = 'unknown node type';
-  if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes') message = `unknown node type (expected one of ${nodeTypes.join(', ')})`;
+  if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes')
+    message = `unknown node type (expected one of ${nodeTypes.join(', ')})`;
   if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
   // A record key that fails its rule: say which rule, not just "invalid key".
   if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
@@ -169,5 +202,9 @@ function nodeIdAt(raw: unknown, index: number): string | undefined {
 function invalid(issues: FieldIssue[]): SpindleError {
   const first = issues[0];
   const where = first.node ? `node "${first.node}", field ${first.field}` : `field ${first.field}`;
-  return new SpindleError('invalid_definition', `invalid workflow definition: ${where}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`, { issues });
+  return new SpindleError(
+    'invalid_definition',
+    `invalid workflow definition: ${where}: ${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`,
+    { issues },
+  );
 }

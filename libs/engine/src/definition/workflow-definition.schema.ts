@@ -1,6 +1,30 @@
 import { z } from 'zod';
-import { agentNodeSchema, appendNodeSchema, nodeId, conditionNodeSchema, edgeSchema, failNodeSchema, forkNodeSchema, functionNodeSchema, llmNodeSchema, loopNodeSchema, nodeSchema, routerNodeSchema, setNodeSchema, subgraphNodeSchema, subgraphSchema, toolNodeSchema, humanNodeSchema } from './node.schemas';
-import { concurrentPatternSchema, groupChatPatternSchema, handoffPatternSchema, magenticPatternSchema, sequentialPatternSchema } from '../patterns/pattern-definition.schema';
+import {
+  agentNodeSchema,
+  appendNodeSchema,
+  nodeId,
+  conditionNodeSchema,
+  edgeSchema,
+  failNodeSchema,
+  forkNodeSchema,
+  functionNodeSchema,
+  llmNodeSchema,
+  loopNodeSchema,
+  nodeSchema,
+  routerNodeSchema,
+  setNodeSchema,
+  subgraphNodeSchema,
+  subgraphSchema,
+  toolNodeSchema,
+  humanNodeSchema,
+} from './node.schemas';
+import {
+  concurrentPatternSchema,
+  groupChatPatternSchema,
+  handoffPatternSchema,
+  magenticPatternSchema,
+  sequentialPatternSchema,
+} from '../patterns/pattern-definition.schema';
 
 /**
  * Workflow definitions: a graph, or a multi-agent pattern compiled to one. The JSON users PUT
@@ -30,7 +54,12 @@ export const graphDefinitionSchema = z.strictObject({
 });
 
 export const workflowDefinitionSchema = z.discriminatedUnion('kind', [
-  graphDefinitionSchema, sequentialPatternSchema, concurrentPatternSchema, handoffPatternSchema, groupChatPatternSchema, magenticPatternSchema,
+  graphDefinitionSchema,
+  sequentialPatternSchema,
+  concurrentPatternSchema,
+  handoffPatternSchema,
+  groupChatPatternSchema,
+  magenticPatternSchema,
 ]);
 
 export type SetNode = z.infer<typeof setNodeSchema>;
@@ -59,7 +88,21 @@ export type WorkflowDefinition = z.infer<typeof workflowDefinitionSchema>;
 /** What users write (defaults not yet applied). */
 export type WorkflowDefinitionInput = z.input<typeof workflowDefinitionSchema>;
 
-export const nodeTypes = ['set', 'llm', 'condition', 'function', 'agent', 'tool', 'router', 'loop', 'fork', 'subgraph', 'append', 'fail', 'human'] as const satisfies readonly NodeType[];
+export const nodeTypes = [
+  'set',
+  'llm',
+  'condition',
+  'function',
+  'agent',
+  'tool',
+  'router',
+  'loop',
+  'fork',
+  'subgraph',
+  'append',
+  'fail',
+  'human',
+] as const satisfies readonly NodeType[];
 
 /** Edge handles a node can emit; an edge with any other handle is a definition error. */
 export function handlesOf(node: WorkflowNode): readonly string[] {

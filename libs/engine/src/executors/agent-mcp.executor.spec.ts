@@ -8,9 +8,12 @@ import { recordingEnvironment, scriptedModel, toolCalls } from '../testing/in-pr
 const math = { name: 'math', command: 'node', args: ['math-server.js'] };
 const agent = (extra: Record<string, unknown> = {}) => ({
   kind: 'graph',
-  nodes: [{ id: 'solver', type: 'agent', model: 'compatible:m', tools: ['calculator'], mcp_servers: [math], output_key: 'answer', ...extra }],
+  nodes: [
+    { id: 'solver', type: 'agent', model: 'compatible:m', tools: ['calculator'], mcp_servers: [math], output_key: 'answer', ...extra },
+  ],
 });
-const run = (definition: unknown, env: RunEnvironment) => executeRun({ definition: validateDefinition(definition), state: { input: 'What is 2+3?' }, attempt: 1, worker: 'w' }, env);
+const run = (definition: unknown, env: RunEnvironment) =>
+  executeRun({ definition: validateDefinition(definition), state: { input: 'What is 2+3?' }, attempt: 1, worker: 'w' }, env);
 
 /** An in-process ToolPort whose MCP server "math" has `add` and `fail`, beside the plugin tools of `env`. */
 function withMcp(env: RunEnvironment, discover: NonNullable<ToolPort['discover']>) {
@@ -30,11 +33,16 @@ function withMcp(env: RunEnvironment, discover: NonNullable<ToolPort['discover']
   return { env: { ...env, tools }, discovered };
 }
 const mathTools: NonNullable<ToolPort['discover']> = async (servers) =>
-  servers.flatMap((s) => ['add', 'fail'].map((tool) => ({ name: `${s.name}__${tool}`, description: tool, inputSchema: { type: 'object' } })));
+  servers.flatMap((s) =>
+    ['add', 'fail'].map((tool) => ({ name: `${s.name}__${tool}`, description: tool, inputSchema: { type: 'object' } })),
+  );
 
 describe('agent with MCP servers', () => {
   it('offers discovered tools as <server>__<tool> beside its tools, routes calls, and traces them as tool spans', async () => {
-    const model = scriptedModel([toolCalls({ name: 'math__add', arguments: { a: 2, b: 3 } }, { name: 'math__fail', arguments: {} }), 'It is 5.']);
+    const model = scriptedModel([
+      toolCalls({ name: 'math__add', arguments: { a: 2, b: 3 } }, { name: 'math__fail', arguments: {} }),
+      'It is 5.',
+    ]);
     const recording = recordingEnvironment({ model, tools: { calculator: () => 1 } });
     const { env, discovered } = withMcp(recording.env, mathTools);
     const outcome = await run(agent(), env);
@@ -48,10 +56,19 @@ describe('agent with MCP servers', () => {
       ['tool.called', node?.spanId, expect.objectContaining({ name: 'math__add', arguments: { a: 2, b: 3 } })],
       ['tool.returned', node?.spanId, expect.objectContaining({ name: 'math__add', result: 5 })],
       ['tool.called', node?.spanId, expect.objectContaining({ name: 'math__fail' })],
-      ['tool.returned', node?.spanId, expect.objectContaining({ name: 'math__fail', error: { code: 'tool_failed', message: 'the backend is down' } })],
+      [
+        'tool.returned',
+        node?.spanId,
+        expect.objectContaining({ name: 'math__fail', error: { code: 'tool_failed', message: 'the backend is down' } }),
+      ],
     ]);
     // The failed MCP call is an observation the model saw, with the server's text.
-    expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', toolName: 'math__fail', isError: true, content: expect.stringContaining('the backend is down') });
+    expect(model.requests[1].messages.at(-1)).toMatchObject({
+      role: 'tool',
+      toolName: 'math__fail',
+      isError: true,
+      content: expect.stringContaining('the backend is down'),
+    });
   });
 
   it('fails the node with the port error when a server cannot be reached, before calling the model', async () => {
@@ -61,23 +78,42 @@ describe('agent with MCP servers', () => {
       throw new SpindleError('tool_failed', 'MCP server "math" (command node): could not connect and list tools: spawn node ENOENT');
     });
     const outcome = await run(agent(), env);
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'tool_failed', nodeId: 'solver', message: expect.stringContaining('MCP server "math"') } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'tool_failed', nodeId: 'solver', message: expect.stringContaining('MCP server "math"') },
+    });
     expect(model.requests).toHaveLength(0);
   });
 
   it('fails the node when a discovered name clashes with a listed tool, or the runner has no MCP support', async () => {
     const clash = withMcp(recordingEnvironment({ model: scriptedModel([]), tools: { math__add: () => 1 } }).env, mathTools);
-    await expect(run(agent({ tools: ['math__add'] }), clash.env)).resolves.toMatchObject({ status: 'failed', error: { code: 'validation_failed', message: expect.stringContaining('"math__add"') } });
+    await expect(run(agent({ tools: ['math__add'] }), clash.env)).resolves.toMatchObject({
+      status: 'failed',
+      error: { code: 'validation_failed', message: expect.stringContaining('"math__add"') },
+    });
     const plain = recordingEnvironment({ model: scriptedModel([]), tools: { calculator: () => 1 } });
-    await expect(run(agent(), plain.env)).resolves.toMatchObject({ status: 'failed', error: { code: 'tool_not_found', message: expect.stringContaining('no MCP support') } });
+    await expect(run(agent(), plain.env)).resolves.toMatchObject({
+      status: 'failed',
+      error: { code: 'tool_not_found', message: expect.stringContaining('no MCP support') },
+    });
   });
 
   it('refuses an MCP server with both or neither of command and url, naming the field', () => {
     for (const server of [{ name: 'x', command: 'node', url: 'https://mcp.example/' }, { name: 'x' }]) {
       expect(() => validateDefinition(agent({ mcp_servers: [server] }))).toThrow(
-        expect.objectContaining({ issues: [expect.objectContaining({ node: 'solver', field: 'nodes[0].mcp_servers[0].command', message: expect.stringContaining('exactly one of command') })] }),
+        expect.objectContaining({
+          issues: [
+            expect.objectContaining({
+              node: 'solver',
+              field: 'nodes[0].mcp_servers[0].command',
+              message: expect.stringContaining('exactly one of command'),
+            }),
+          ],
+        }),
       );
     }
-    expect(() => validateDefinition(agent({ mcp_servers: [math, math] }))).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ message: expect.stringContaining('unique') })] }));
+    expect(() => validateDefinition(agent({ mcp_servers: [math, math] }))).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ message: expect.stringContaining('unique') })] }),
+    );
   });
 });

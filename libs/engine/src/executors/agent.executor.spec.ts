@@ -3,12 +3,25 @@ import { validateDefinition } from '../definition/validate-definition';
 import { executeRun } from '../interpreter/execute-run';
 import { recordingEnvironment, scriptedModel, toolCalls } from '../testing/in-process-ports';
 
-const run = (definition: unknown, env: ReturnType<typeof recordingEnvironment>['env'], state: Record<string, unknown> = { input: 'Where is order 42?' }) =>
-  executeRun({ definition: validateDefinition(definition), state, attempt: 1, worker: 'w' }, env);
+const run = (
+  definition: unknown,
+  env: ReturnType<typeof recordingEnvironment>['env'],
+  state: Record<string, unknown> = { input: 'Where is order 42?' },
+) => executeRun({ definition: validateDefinition(definition), state, attempt: 1, worker: 'w' }, env);
 
 const agent = (extra: Record<string, unknown> = {}) => ({
   kind: 'graph',
-  nodes: [{ id: 'support', type: 'agent', model: 'compatible:m', instructions: 'Help with orders.', tools: ['lookup_order', 'calculator'], output_key: 'answer', ...extra }],
+  nodes: [
+    {
+      id: 'support',
+      type: 'agent',
+      model: 'compatible:m',
+      instructions: 'Help with orders.',
+      tools: ['lookup_order', 'calculator'],
+      output_key: 'answer',
+      ...extra,
+    },
+  ],
 });
 
 describe('agent node', () => {
@@ -40,7 +53,8 @@ describe('agent node', () => {
       expect.objectContaining({ name: 'calculator', result: 42 }),
     ]);
     const node = events.find((e) => e.type === 'node.started');
-    for (const e of events.filter((e) => e.type.startsWith('tool.') || e.type.startsWith('model.'))) expect(e.parentSpanId).toBe(node?.spanId);
+    for (const e of events.filter((e) => e.type.startsWith('tool.') || e.type.startsWith('model.')))
+      expect(e.parentSpanId).toBe(node?.spanId);
     const called = events.filter((e) => e.type === 'tool.called');
     expect(called.map((e) => e.spanId)).toEqual(returned.map((e) => e.spanId));
 
@@ -70,7 +84,9 @@ describe('agent node', () => {
 
 describe('tool and router nodes', () => {
   it('calls a tool with templated arguments and routes on the result', async () => {
-    const { env, events } = recordingEnvironment({ tools: { lookup_order: (args) => ({ id: args.id, status: args.id === '7' ? 'late' : 'ok' }) } });
+    const { env, events } = recordingEnvironment({
+      tools: { lookup_order: (args) => ({ id: args.id, status: args.id === '7' ? 'late' : 'ok' }) },
+    });
     const outcome = await run(
       {
         kind: 'graph',
@@ -80,7 +96,11 @@ describe('tool and router nodes', () => {
           { id: 'apologise', type: 'set', values: { reply: 'sorry' } },
           { id: 'confirm', type: 'set', values: { reply: 'on time' } },
         ],
-        edges: [{ from: 'fetch', to: 'route' }, { from: 'route', to: 'apologise', handle: 'late' }, { from: 'route', to: 'confirm', handle: 'fine' }],
+        edges: [
+          { from: 'fetch', to: 'route' },
+          { from: 'route', to: 'apologise', handle: 'late' },
+          { from: 'route', to: 'confirm', handle: 'fine' },
+        ],
       },
       env,
       { input: { order: '7' } },
@@ -90,7 +110,13 @@ describe('tool and router nodes', () => {
   });
 
   it('fails a tool node whose tool fails', async () => {
-    const { env } = recordingEnvironment({ tools: { boom: () => { throw new PublicError('backend down'); } } });
+    const { env } = recordingEnvironment({
+      tools: {
+        boom: () => {
+          throw new PublicError('backend down');
+        },
+      },
+    });
     const outcome = await run({ kind: 'graph', nodes: [{ id: 't', type: 'tool', tool: 'boom' }] }, env);
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'tool_failed', message: 'backend down', nodeId: 't' } });
   });
@@ -99,7 +125,10 @@ describe('tool and router nodes', () => {
     expect(() =>
       validateDefinition({
         kind: 'graph',
-        nodes: [{ id: 'r', type: 'router', routes: [{ handle: 'a', when: 'true' }] }, { id: 'x', type: 'set', values: { v: 1 } }],
+        nodes: [
+          { id: 'r', type: 'router', routes: [{ handle: 'a', when: 'true' }] },
+          { id: 'x', type: 'set', values: { v: 1 } },
+        ],
         edges: [{ from: 'r', to: 'x', handle: 'b' }],
       }),
     ).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'edges[0].handle', node: 'r' })] }));
@@ -112,10 +141,12 @@ describe('node timeout', () => {
     const { env } = recordingEnvironment({
       functions: {
         slow: ({ signal }) =>
-          new Promise((_, reject) => signal.addEventListener('abort', () => {
-            sawAbort = true;
-            reject(signal.reason);
-          })),
+          new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              sawAbort = true;
+              reject(signal.reason);
+            }),
+          ),
       },
     });
     const outcome = await run({ kind: 'graph', nodes: [{ id: 'slow', type: 'function', function: 'slow', timeout_ms: 20 }] }, env);
@@ -125,7 +156,10 @@ describe('node timeout', () => {
 
   it('cuts off a node that ignores its signal', async () => {
     const { env } = recordingEnvironment({ functions: { stubborn: () => new Promise(() => undefined) } });
-    const outcome = await run({ kind: 'graph', nodes: [{ id: 'stubborn', type: 'function', function: 'stubborn', timeout_ms: 10 }] }, { ...env, timeoutGraceMs: 10 });
+    const outcome = await run(
+      { kind: 'graph', nodes: [{ id: 'stubborn', type: 'function', function: 'stubborn', timeout_ms: 10 }] },
+      { ...env, timeoutGraceMs: 10 },
+    );
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'node_timeout' } });
   });
 });
@@ -138,7 +172,10 @@ describe('run budget', () => {
       {
         kind: 'graph',
         budget: { maxTotalTokens: 5 },
-        nodes: [{ id: 'first', type: 'llm', model: 'm:x', prompt: 'hi' }, { id: 'second', type: 'llm', model: 'm:x', prompt: 'again' }],
+        nodes: [
+          { id: 'first', type: 'llm', model: 'm:x', prompt: 'hi' },
+          { id: 'second', type: 'llm', model: 'm:x', prompt: 'again' },
+        ],
         edges: [{ from: 'first', to: 'second' }],
       },
       env,
@@ -151,7 +188,11 @@ describe('run budget', () => {
 });
 
 describe('structured agent answers', () => {
-  const structured = { type: 'object', properties: { status: { enum: ['shipped', 'late'] }, days: { type: 'integer' } }, required: ['status'] };
+  const structured = {
+    type: 'object',
+    properties: { status: { enum: ['shipped', 'late'] }, days: { type: 'integer' } },
+    required: ['status'],
+  };
 
   it('parses and validates the final answer, without streaming', async () => {
     const model = scriptedModel(['```json\n{"status":"late","days":2}\n```']);
@@ -163,9 +204,15 @@ describe('structured agent answers', () => {
   });
 
   it('fails the node with the validation message when the answer misses the schema', async () => {
-    const { env } = recordingEnvironment({ model: scriptedModel(['{"status":"lost"}']), tools: { lookup_order: () => 1, calculator: () => 1 } });
+    const { env } = recordingEnvironment({
+      model: scriptedModel(['{"status":"lost"}']),
+      tools: { lookup_order: () => 1, calculator: () => 1 },
+    });
     const outcome = await run(agent({ structured }), env);
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'validation_failed', nodeId: 'support', message: expect.stringContaining('answer.status') } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'validation_failed', nodeId: 'support', message: expect.stringContaining('answer.status') },
+    });
   });
 });
 
@@ -173,18 +220,35 @@ describe('router chosen by a model', () => {
   const def = {
     kind: 'graph',
     nodes: [
-      { id: 'triage', type: 'router', model: 'm:x', prompt: 'Customer says: {{input}}', routes: [{ handle: 'billing', description: 'invoices, refunds, charges' }, { handle: 'shipping', description: 'deliveries and tracking' }], default: 'human' },
+      {
+        id: 'triage',
+        type: 'router',
+        model: 'm:x',
+        prompt: 'Customer says: {{input}}',
+        routes: [
+          { handle: 'billing', description: 'invoices, refunds, charges' },
+          { handle: 'shipping', description: 'deliveries and tracking' },
+        ],
+        default: 'human',
+      },
       { id: 'billing', type: 'set', values: { team: 'billing' } },
       { id: 'shipping', type: 'set', values: { team: 'shipping' } },
       { id: 'human', type: 'set', values: { team: 'human' } },
     ],
-    edges: [{ from: 'triage', to: 'billing', handle: 'billing' }, { from: 'triage', to: 'shipping', handle: 'shipping' }, { from: 'triage', to: 'human', handle: 'human' }],
+    edges: [
+      { from: 'triage', to: 'billing', handle: 'billing' },
+      { from: 'triage', to: 'shipping', handle: 'shipping' },
+      { from: 'triage', to: 'human', handle: 'human' },
+    ],
   };
 
   it('follows the route the model picks from the described routes, and the default on "none"', async () => {
     const model = scriptedModel(['{"route":"shipping","reason":"tracking"}', '{"route":"none"}']);
     const first = recordingEnvironment({ model });
-    expect(await run(def, first.env, { input: 'where is my parcel?' })).toMatchObject({ status: 'completed', output: { team: 'shipping' } });
+    expect(await run(def, first.env, { input: 'where is my parcel?' })).toMatchObject({
+      status: 'completed',
+      output: { team: 'shipping' },
+    });
     expect(model.requests[0].system).toContain('- billing: invoices, refunds, charges');
     expect(model.requests[0].messages).toEqual([{ role: 'user', content: 'Customer says: where is my parcel?' }]);
     const second = recordingEnvironment({ model });
@@ -197,7 +261,9 @@ describe('router chosen by a model', () => {
   });
 
   it('refuses a model router whose routes lack descriptions, and an expression route without when', () => {
-    expect(() => validateDefinition({ ...def, nodes: [{ ...def.nodes[0], routes: [{ handle: 'billing' }] }, ...def.nodes.slice(1)] })).toThrow(
+    expect(() =>
+      validateDefinition({ ...def, nodes: [{ ...def.nodes[0], routes: [{ handle: 'billing' }] }, ...def.nodes.slice(1)] }),
+    ).toThrow(
       expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field: 'nodes[0].routes[0].description' })]) }),
     );
     expect(() => validateDefinition({ kind: 'graph', nodes: [{ id: 'r', type: 'router', routes: [{ handle: 'a' }] }] })).toThrow(

@@ -40,11 +40,18 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
   }),
   async execute(node, input, ctx) {
     const registered = input.tools.filter((name) => !isHandoffTool(name));
-    const listed = [...(registered.length ? ctx.env.tools.specs(registered) : []), ...input.tools.filter(isHandoffTool).map(handoffToolSpec)];
+    const listed = [
+      ...(registered.length ? ctx.env.tools.specs(registered) : []),
+      ...input.tools.filter(isHandoffTool).map(handoffToolSpec),
+    ];
     const discovered = await discoverTools(node, ctx);
     // Providers refuse a request that offers one name twice; say which, instead of a provider error.
     const clash = discovered.find((spec) => listed.some((t) => t.name === spec.name));
-    if (clash) throw new SpindleError('validation_failed', `agent "${node.id}" is offered the tool "${clash.name}" both in tools and by an MCP server`);
+    if (clash)
+      throw new SpindleError(
+        'validation_failed',
+        `agent "${node.id}" is offered the tool "${clash.name}" both in tools and by an MCP server`,
+      );
     const tools = [...listed, ...discovered];
     const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
     let newMessages = 1;
@@ -74,14 +81,26 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
           // Skipped, and the person's message reaches the model as their instruction.
           rejected = true;
           const instruction = decision.message ?? 'A person rejected this tool call.';
-          messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify({ rejected: true, instruction }), isError: true });
+          messages.push({
+            role: 'tool',
+            toolCallId: call.id,
+            toolName: call.name,
+            content: JSON.stringify({ rejected: true, instruction }),
+            isError: true,
+          });
           continue;
         }
         const outcome = await callTool(ctx, call);
         messages.push(
           outcome.ok
             ? { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(outcome.result) }
-            : { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify({ error: outcome.error.message }), isError: true },
+            : {
+                role: 'tool',
+                toolCallId: call.id,
+                toolName: call.name,
+                content: JSON.stringify({ error: outcome.error.message }),
+                isError: true,
+              },
         );
       }
       newMessages = messages.length - before;
@@ -94,7 +113,8 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
 async function discoverTools(node: AgentNode, ctx: NodeContext): Promise<ToolSpec[]> {
   const servers = node.mcp_servers ?? [];
   if (servers.length === 0) return [];
-  if (!ctx.env.tools.discover) throw new SpindleError('tool_not_found', `agent "${node.id}" names MCP servers, but this runner has no MCP support`);
+  if (!ctx.env.tools.discover)
+    throw new SpindleError('tool_not_found', `agent "${node.id}" names MCP servers, but this runner has no MCP support`);
   return ctx.env.tools.discover(servers, { runId: ctx.env.runId, nodeId: ctx.nodeId, signal: ctx.signal });
 }
 
@@ -114,7 +134,11 @@ function structuredAnswer(nodeId: string, text: string, schema: Record<string, u
   }
   const result = compileJsonSchema(schema, 'answer')(value);
   if (!result.ok) {
-    throw new SpindleError('validation_failed', `agent "${nodeId}" answer does not match its schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: result.issues });
+    throw new SpindleError(
+      'validation_failed',
+      `agent "${nodeId}" answer does not match its schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
+      { issues: result.issues },
+    );
   }
   return result.value;
 }

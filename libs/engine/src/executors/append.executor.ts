@@ -12,7 +12,8 @@ export const appendExecutor: NodeExecutor<'append', { key: string; value: unknow
   prepare: (node, state) => ({ key: node.key, value: renderValue(node.value, state) }),
   async execute(node, input, ctx) {
     const current = ctx.state[node.key] ?? [];
-    if (!Array.isArray(current)) throw new SpindleError('node_failed', `append "${node.id}": state key "${node.key}" holds ${typeof current}, not a list`);
+    if (!Array.isArray(current))
+      throw new SpindleError('node_failed', `append "${node.id}": state key "${node.key}" holds ${typeof current}, not a list`);
     return { delta: { [node.key]: [...current, input.value] } };
   },
 };

@@ -24,11 +24,16 @@ export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
   prepare: (node) => ({ branches: Object.keys(node.branches) }),
   async execute(node, _input, ctx) {
     const siblings = new AbortController();
-    const branchCtx = { ...ctx, signal: AbortSignal.any([ctx.signal, siblings.signal]), env: { ...ctx.env, signal: AbortSignal.any([ctx.env.signal, siblings.signal]) } };
+    const branchCtx = {
+      ...ctx,
+      signal: AbortSignal.any([ctx.signal, siblings.signal]),
+      env: { ...ctx.env, signal: AbortSignal.any([ctx.env.signal, siblings.signal]) },
+    };
     const settled = await Promise.allSettled(
       Object.entries(node.branches).map(async ([branchId, graph]) => {
         const result = await runBranch(branchCtx, node.id, branchId, graph, node.result_key);
-        if (!result.ok && !node.continue_on_error && !siblings.signal.aborted) siblings.abort(new SpindleError('canceled', `stopped: branch ${branchId} failed`));
+        if (!result.ok && !node.continue_on_error && !siblings.signal.aborted)
+          siblings.abort(new SpindleError('canceled', `stopped: branch ${branchId} failed`));
         return result;
       }),
     );
@@ -40,27 +45,51 @@ export const forkExecutor: NodeExecutor<'fork', { branches: string[] }> = {
     const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     // The first failure is the cause; the others were stopped because of it.
     const failed = results.find((r): r is Extract<BranchResult, { ok: false }> => !r.ok && !r.error.message.startsWith('stopped: branch '));
-    if (failed && !node.continue_on_error) throw failureOf({ ...failed.error, message: `branch ${failed.branchId}: ${failed.error.message}` });
+    if (failed && !node.continue_on_error)
+      throw failureOf({ ...failed.error, message: `branch ${failed.branchId}: ${failed.error.message}` });
     if (thrown.length > 0) throw RunSuspended.merge(thrown as RunSuspended[]);
     const joined = Object.fromEntries(results.map((r) => [r.branchId, r.ok ? r.result : { error: r.error }]));
     return { delta: { [node.output_key ?? node.id]: joined } };
   },
 };
 
-async function runBranch(ctx: NodeContext, forkId: string, branchId: string, graph: NodeContainer, resultKey?: string): Promise<BranchResult> {
+async function runBranch(
+  ctx: NodeContext,
+  forkId: string,
+  branchId: string,
+  graph: NodeContainer,
+  resultKey?: string,
+): Promise<BranchResult> {
   const { env } = ctx;
   const path = `${ctx.path}[${branchId}]`;
   const frame = { nodeId: forkId, spanId: ctx.spanId, parentSpanId: ctx.placement.parentSpanId, path, ...placed(ctx), branchId };
   const started = env.clock.now().getTime();
-  if (!ctx.replay?.branchesStarted.has(branchId)) await env.log.append({ type: 'branch.started', ...frame, data: { fork_id: forkId, branch_id: branchId } });
-  const outcome = await ctx.runGraph(graph, ctx.state, { containerPath: path, parentSpanId: ctx.spanId, iteration: ctx.placement.iteration, branchId }, env, ctx.scope);
+  if (!ctx.replay?.branchesStarted.has(branchId))
+    await env.log.append({ type: 'branch.started', ...frame, data: { fork_id: forkId, branch_id: branchId } });
+  const outcome = await ctx.runGraph(
+    graph,
+    ctx.state,
+    { containerPath: path, parentSpanId: ctx.spanId, iteration: ctx.placement.iteration, branchId },
+    env,
+    ctx.scope,
+  );
   const durationMs = env.clock.now().getTime() - started;
   const record = !ctx.replay?.branchesCompleted.has(branchId);
   if (outcome.status === 'failed') {
-    if (record) await env.log.append({ type: 'branch.completed', ...frame, data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'failed', error: outcome.error } });
+    if (record)
+      await env.log.append({
+        type: 'branch.completed',
+        ...frame,
+        data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'failed', error: outcome.error },
+      });
     return { branchId, ok: false, error: outcome.error };
   }
   const result = resultKey ? (outcome.state[resultKey] ?? null) : changedKeys(ctx.state, outcome.state);
-  if (record) await env.log.append({ type: 'branch.completed', ...frame, data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'completed' } });
+  if (record)
+    await env.log.append({
+      type: 'branch.completed',
+      ...frame,
+      data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'completed' },
+    });
   return { branchId, ok: true, result };
 }

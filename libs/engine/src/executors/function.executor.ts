@@ -5,14 +5,18 @@ import type { NodeExecutor } from './node-executor';
 /** Runs code registered with the runner by name; its returned object is the delta. */
 export const functionExecutor: NodeExecutor<'function', { function: string; args: Record<string, unknown> }> = {
   failureCode: 'function_failed',
-  prepare: (node, state) => ({ function: node.function, args: (renderValue(node.args ?? {}, state) as Record<string, unknown>) }),
+  prepare: (node, state) => ({ function: node.function, args: renderValue(node.args ?? {}, state) as Record<string, unknown> }),
   async execute(node, input, ctx) {
     const fn = ctx.env.functions.get(node.function);
     if (!fn) throw new SpindleError('function_not_found', `no function "${node.function}" is registered with this runner`);
     const result = await fn({ state: ctx.state, args: input.args, nodeId: ctx.nodeId, runId: ctx.env.runId, signal: ctx.signal });
     if (result === undefined) return { delta: {} };
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-      throw new SpindleError('function_failed', `function "${node.function}" must return an object of state keys (or nothing), got ${Array.isArray(result) ? 'an array' : typeof result}`);
+      throw new SpindleError(
+        'function_failed',
+        `function "${node.function}" must return an object of state keys (or nothing), ` +
+          `got ${Array.isArray(result) ? 'an array' : typeof result}`,
+      );
     }
     return { delta: result };
   },

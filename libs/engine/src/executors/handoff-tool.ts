@@ -6,7 +6,9 @@ export function handoffToolSpec(name: string): ToolSpec {
   const agent = handoffTarget(name);
   return {
     name,
-    description: `Hand the conversation over to the "${agent}" agent, which acts next. Call this instead of answering when "${agent}" should take over; your turn ends.`,
+    description:
+      `Hand the conversation over to the "${agent}" agent, which acts next. ` +
+      `Call this instead of answering when "${agent}" should take over; your turn ends.`,
     inputSchema: {
       type: 'object',
       properties: { message: { type: 'string', description: `What "${agent}" needs to know to take over` } },
@@ -35,6 +37,10 @@ export async function handOff(ctx: NodeContext, call: ToolCall): Promise<Handoff
   const note = typeof call.arguments.message === 'string' ? call.arguments.message : '';
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
   const result = { handed_off_to: next };
-  await env.log.append({ type: 'tool.returned', ...span, data: { name: call.name, callId: call.id, result, durationMs: env.clock.now().getTime() - started } });
+  await env.log.append({
+    type: 'tool.returned',
+    ...span,
+    data: { name: call.name, callId: call.id, result, durationMs: env.clock.now().getTime() - started },
+  });
   return { next_agent: next, handoff_note: note };
 }

@@ -13,7 +13,9 @@ export function checkHumanAnswer(form: InputForm, body: Record<string, unknown>)
   const issue = (field: string, message: string): AnswerCheck => ({ ok: false, issues: [{ field, message }] });
   switch (form.kind) {
     case 'boolean':
-      return typeof body.approved === 'boolean' ? { ok: true, answer: { approved: body.approved } } : issue('approved', 'a boolean form is answered with approved: true or false');
+      return typeof body.approved === 'boolean'
+        ? { ok: true, answer: { approved: body.approved } }
+        : issue('approved', 'a boolean form is answered with approved: true or false');
     case 'text':
       return typeof body.text === 'string' && body.text.length > 0 && body.text.length <= 100_000
         ? { ok: true, answer: { text: body.text } }

@@ -18,7 +18,11 @@ export const humanExecutor: NodeExecutor<'human', HumanInput> = {
   failureCode: 'node_failed',
   prepare: (node, state) => ({
     prompt: renderTemplate(node.prompt, state),
-    form: { kind: node.form, ...(node.schema ? { schema: node.schema } : {}), ...(node.plan !== undefined ? { plan: renderValue(node.plan, state) } : {}) },
+    form: {
+      kind: node.form,
+      ...(node.schema ? { schema: node.schema } : {}),
+      ...(node.plan !== undefined ? { plan: renderValue(node.plan, state) } : {}),
+    },
   }),
   async execute(node, input, ctx) {
     const { env } = ctx;

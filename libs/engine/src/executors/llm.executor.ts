@@ -17,7 +17,13 @@ export const llmExecutor: NodeExecutor<'llm', LlmInput> = {
     prompt: renderTemplate(node.prompt, state),
   }),
   async execute(node, input, ctx) {
-    const result = await callModel(ctx, { model: input.model, system: input.system, messages: [{ role: 'user', content: input.prompt }], newMessages: 1, stream: node.stream });
+    const result = await callModel(ctx, {
+      model: input.model,
+      system: input.system,
+      messages: [{ role: 'user', content: input.prompt }],
+      newMessages: 1,
+      stream: node.stream,
+    });
     return { delta: { [node.output_key]: result.text } };
   },
 };

@@ -3,8 +3,11 @@ import { validateDefinition } from '../definition/validate-definition';
 import { executeRun } from '../interpreter/execute-run';
 import { recordingEnvironment, scriptedModel } from '../testing/in-process-ports';
 
-const run = (definition: unknown, env: ReturnType<typeof recordingEnvironment>['env'], state: Record<string, unknown> = { input: 'refund policy' }) =>
-  executeRun({ definition: validateDefinition(definition), state, attempt: 1, worker: 'w' }, env);
+const run = (
+  definition: unknown,
+  env: ReturnType<typeof recordingEnvironment>['env'],
+  state: Record<string, unknown> = { input: 'refund policy' },
+) => executeRun({ definition: validateDefinition(definition), state, attempt: 1, worker: 'w' }, env);
 
 describe('loop node', () => {
   it('re-queries with an updated query between two retrievals, each round with its own spans and iteration', async () => {
@@ -29,7 +32,10 @@ describe('loop node', () => {
                 { id: 'enough', type: 'condition', expression: 'found.hits > 0' },
                 { id: 'requery', type: 'llm', model: 'm:x', prompt: 'Rewrite the query "{{query}}"', output_key: 'query' },
               ],
-              edges: [{ from: 'retrieve', to: 'enough' }, { from: 'enough', to: 'requery', handle: 'false' }],
+              edges: [
+                { from: 'retrieve', to: 'enough' },
+                { from: 'enough', to: 'requery', handle: 'false' },
+              ],
             },
           },
         ],
@@ -39,9 +45,15 @@ describe('loop node', () => {
     );
     expect(outcome).toMatchObject({ status: 'completed', output: { query: 'refund policy for damaged items', found: { hits: 3 } } });
     expect(retrievals).toEqual(['refund policy', 'refund policy for damaged items']);
-    expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([{ iteration: 1, max_steps: 3 }, { iteration: 2, max_steps: 3 }]);
+    expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([
+      { iteration: 1, max_steps: 3 },
+      { iteration: 2, max_steps: 3 },
+    ]);
     const retrieveStarts = events.filter((e) => e.type === 'node.started' && e.nodeId === 'retrieve');
-    expect(retrieveStarts.map((e) => [e.path, e.iteration])).toEqual([['root/search[1]/retrieve', 1], ['root/search[2]/retrieve', 2]]);
+    expect(retrieveStarts.map((e) => [e.path, e.iteration])).toEqual([
+      ['root/search[1]/retrieve', 1],
+      ['root/search[2]/retrieve', 2],
+    ]);
     expect(new Set(retrieveStarts.map((e) => e.spanId)).size).toBe(2);
     const loopSpan = events.find((e) => e.type === 'node.started' && e.nodeId === 'search')?.spanId;
     expect(retrieveStarts.every((e) => e.parentSpanId === loopSpan)).toBe(true);
@@ -50,8 +62,17 @@ describe('loop node', () => {
   });
 
   it('stops after max_steps and fails with the body node error', async () => {
-    const { env } = recordingEnvironment({ tools: { flaky: () => { throw new PublicError('index offline'); } } });
-    const outcome = await run({ kind: 'graph', nodes: [{ id: 'l', type: 'loop', max_steps: 2, body: { nodes: [{ id: 't', type: 'tool', tool: 'flaky' }] } }] }, env);
+    const { env } = recordingEnvironment({
+      tools: {
+        flaky: () => {
+          throw new PublicError('index offline');
+        },
+      },
+    });
+    const outcome = await run(
+      { kind: 'graph', nodes: [{ id: 'l', type: 'loop', max_steps: 2, body: { nodes: [{ id: 't', type: 'tool', tool: 'flaky' }] } }] },
+      env,
+    );
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'tool_failed', nodeId: 'l', message: 't: index offline' } });
   });
 });
@@ -66,8 +87,12 @@ describe('fork node', () => {
         output_key: 'opinions',
         result_key: 'opinion',
         branches: {
-          billing: { nodes: [{ id: 'billing_agent', type: 'llm', model: 'm:x', prompt: 'billing view on {{input}}', output_key: 'opinion' }] },
-          shipping: { nodes: [{ id: 'shipping_agent', type: 'llm', model: 'm:x', prompt: 'shipping view on {{input}}', output_key: 'opinion' }] },
+          billing: {
+            nodes: [{ id: 'billing_agent', type: 'llm', model: 'm:x', prompt: 'billing view on {{input}}', output_key: 'opinion' }],
+          },
+          shipping: {
+            nodes: [{ id: 'shipping_agent', type: 'llm', model: 'm:x', prompt: 'shipping view on {{input}}', output_key: 'opinion' }],
+          },
           returns: { nodes: [{ id: 'returns_agent', type: 'function', function: 'returns_view' }] },
         },
       },
@@ -78,15 +103,27 @@ describe('fork node', () => {
 
   it('runs branches on isolated copies of state and joins { branchId: result }', async () => {
     const model = scriptedModel(['refund in 5 days', 'label sent']);
-    const { env, events } = recordingEnvironment({ model, functions: { returns_view: ({ state }) => ({ opinion: `accept (${String(state.input)})`, scratch: 1 }) } });
+    const { env, events } = recordingEnvironment({
+      model,
+      functions: { returns_view: ({ state }) => ({ opinion: `accept (${String(state.input)})`, scratch: 1 }) },
+    });
     const outcome = await run(specialists, env);
     expect(outcome).toMatchObject({ status: 'completed', output: { opinions: { returns: 'accept (refund policy)' } } });
     const opinions = (outcome as unknown as { output: { opinions: Record<string, string> } }).output.opinions;
     expect(Object.keys(opinions).sort()).toEqual(['billing', 'returns', 'shipping']);
     expect(outcome).not.toMatchObject({ output: { scratch: 1 } });
-    expect(events.filter((e) => e.type === 'branch.started').map((e) => e.branchId).sort()).toEqual(['billing', 'returns', 'shipping']);
+    expect(
+      events
+        .filter((e) => e.type === 'branch.started')
+        .map((e) => e.branchId)
+        .sort(),
+    ).toEqual(['billing', 'returns', 'shipping']);
     const billing = events.find((e) => e.type === 'node.started' && e.nodeId === 'billing_agent');
-    expect(billing).toMatchObject({ path: 'root/specialists[billing]/billing_agent', branchId: 'billing', data: { input: { prompt: 'billing view on refund policy' } } });
+    expect(billing).toMatchObject({
+      path: 'root/specialists[billing]/billing_agent',
+      branchId: 'billing',
+      data: { input: { prompt: 'billing view on refund policy' } },
+    });
     expect(events.find((e) => e.type === 'model.completed' && e.nodeId === 'billing_agent')).toMatchObject({ branchId: 'billing' });
     const completed = events.filter((e) => e.type === 'branch.completed');
     expect(completed.every((e) => typeof (e.data as { duration_ms?: unknown }).duration_ms === 'number')).toBe(true);
@@ -94,12 +131,25 @@ describe('fork node', () => {
   });
 
   it('fails the fork when a branch fails, unless continue_on_error keeps the others', async () => {
-    const failing = { returns_view: () => { throw new PublicError('returns desk closed'); } };
+    const failing = {
+      returns_view: () => {
+        throw new PublicError('returns desk closed');
+      },
+    };
     const strict = recordingEnvironment({ model: scriptedModel(['a', 'b']), functions: failing });
-    expect(await run(specialists, strict.env)).toMatchObject({ status: 'failed', error: { code: 'function_failed', nodeId: 'specialists', message: expect.stringContaining('returns desk closed') } });
+    expect(await run(specialists, strict.env)).toMatchObject({
+      status: 'failed',
+      error: { code: 'function_failed', nodeId: 'specialists', message: expect.stringContaining('returns desk closed') },
+    });
 
     const lenient = recordingEnvironment({ model: scriptedModel(['a', 'b']), functions: failing });
-    const def = { ...specialists, nodes: [{ ...specialists.nodes[0], continue_on_error: true }, { id: 'summary', type: 'set', values: { done: true } }] };
+    const def = {
+      ...specialists,
+      nodes: [
+        { ...specialists.nodes[0], continue_on_error: true },
+        { id: 'summary', type: 'set', values: { done: true } },
+      ],
+    };
     const outcome = await run(def, lenient.env);
     expect(outcome).toMatchObject({ status: 'completed', output: { opinions: { returns: { error: { code: 'function_failed' } } } } });
   });
@@ -108,9 +158,27 @@ describe('fork node', () => {
     expect(() =>
       validateDefinition({
         kind: 'graph',
-        nodes: [{ id: 'f', type: 'fork', branches: { a: { nodes: [{ id: 'x', type: 'set', values: { v: 1 } }] }, b: { nodes: [{ id: 'x', type: 'set', values: { v: 2 } }, { id: 'y', type: 'set', values: { v: 3 } }] } } }],
+        nodes: [
+          {
+            id: 'f',
+            type: 'fork',
+            branches: {
+              a: { nodes: [{ id: 'x', type: 'set', values: { v: 1 } }] },
+              b: {
+                nodes: [
+                  { id: 'x', type: 'set', values: { v: 2 } },
+                  { id: 'y', type: 'set', values: { v: 3 } },
+                ],
+              },
+            },
+          },
+        ],
       }),
-    ).toThrow(expect.objectContaining({ issues: expect.arrayContaining([expect.objectContaining({ field: 'nodes[0].branches.b.nodes[0].id', node: 'x' })]) }));
+    ).toThrow(
+      expect.objectContaining({
+        issues: expect.arrayContaining([expect.objectContaining({ field: 'nodes[0].branches.b.nodes[0].id', node: 'x' })]),
+      }),
+    );
   });
 });
 
@@ -134,13 +202,27 @@ describe('fork sibling cancellation', () => {
     const outcome = await run(
       {
         kind: 'graph',
-        nodes: [{ id: 'both', type: 'fork', branches: { fast: { nodes: [{ id: 'fails', type: 'function', function: 'broken' }] }, long: { nodes: [{ id: 'waits', type: 'function', function: 'slow' }] } } }],
+        nodes: [
+          {
+            id: 'both',
+            type: 'fork',
+            branches: {
+              fast: { nodes: [{ id: 'fails', type: 'function', function: 'broken' }] },
+              long: { nodes: [{ id: 'waits', type: 'function', function: 'slow' }] },
+            },
+          },
+        ],
       },
       env,
     );
-    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'function_failed', nodeId: 'both', message: expect.stringContaining('inventory service down') } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'function_failed', nodeId: 'both', message: expect.stringContaining('inventory service down') },
+    });
     expect(slowSawAbort).toBe(true);
-    expect(events.find((e) => e.type === 'node.failed' && e.nodeId === 'waits')?.data).toMatchObject({ error: { code: 'canceled', message: 'stopped: branch fast failed' } });
+    expect(events.find((e) => e.type === 'node.failed' && e.nodeId === 'waits')?.data).toMatchObject({
+      error: { code: 'canceled', message: 'stopped: branch fast failed' },
+    });
     expect(events.at(-1)?.type).toBe('run.failed');
   });
 });

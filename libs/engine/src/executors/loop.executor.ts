@@ -15,17 +15,24 @@ export const loopExecutor: NodeExecutor<'loop', { max_steps: number; until?: str
   async execute(node, _input, ctx) {
     let state: RunState = ctx.state;
     for (let iteration = 1; iteration <= node.max_steps; iteration++) {
-      if (!ctx.replay?.iterations.has(iteration)) await ctx.env.log.append({
-        type: 'loop.iteration',
-        nodeId: ctx.nodeId,
-        spanId: ctx.spanId,
-        parentSpanId: ctx.placement.parentSpanId,
-        path: ctx.path,
-        ...placed(ctx),
-        iteration,
-        data: { iteration, max_steps: node.max_steps },
-      });
-      const outcome = await ctx.runGraph(node.body, state, { containerPath: `${ctx.path}[${iteration}]`, parentSpanId: ctx.spanId, iteration, branchId: ctx.placement.branchId }, ctx.env, ctx.scope);
+      if (!ctx.replay?.iterations.has(iteration))
+        await ctx.env.log.append({
+          type: 'loop.iteration',
+          nodeId: ctx.nodeId,
+          spanId: ctx.spanId,
+          parentSpanId: ctx.placement.parentSpanId,
+          path: ctx.path,
+          ...placed(ctx),
+          iteration,
+          data: { iteration, max_steps: node.max_steps },
+        });
+      const outcome = await ctx.runGraph(
+        node.body,
+        state,
+        { containerPath: `${ctx.path}[${iteration}]`, parentSpanId: ctx.spanId, iteration, branchId: ctx.placement.branchId },
+        ctx.env,
+        ctx.scope,
+      );
       if (outcome.status === 'failed') throw failureOf(outcome.error);
       state = outcome.state;
       if (node.until && evaluateCondition(node.until, state)) break;

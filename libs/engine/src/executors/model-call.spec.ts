@@ -8,10 +8,17 @@ describe('model spans keep the log linear in the conversation', () => {
     const model = scriptedModel([toolCalls({ name: 'clock', arguments: {} }), toolCalls({ name: 'clock', arguments: {} }), 'It is noon.']);
     const { env, events } = recordingEnvironment({ model, tools: { clock: () => '12:00' } });
     await executeRun(
-      { definition: validateDefinition({ kind: 'graph', nodes: [{ id: 'a', type: 'agent', model: 'm:x', tools: ['clock'] }] }), state: { input: 'time?' }, attempt: 1, worker: 'w' },
+      {
+        definition: validateDefinition({ kind: 'graph', nodes: [{ id: 'a', type: 'agent', model: 'm:x', tools: ['clock'] }] }),
+        state: { input: 'time?' },
+        attempt: 1,
+        worker: 'w',
+      },
       env,
     );
-    const starts = events.filter((e) => e.type === 'model.started').map((e) => e.data as { prompt?: string; messages?: Array<{ hash: string }>; history?: string[] });
+    const starts = events
+      .filter((e) => e.type === 'model.started')
+      .map((e) => e.data as { prompt?: string; messages?: Array<{ hash: string }>; history?: string[] });
     expect(starts[0]).toMatchObject({ prompt: 'time?' });
     expect(starts[0].history).toBeUndefined();
     // Every message the third call sent was logged exactly once before or in it.

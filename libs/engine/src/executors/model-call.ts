@@ -36,7 +36,9 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       model: input.model,
       ...(input.system !== undefined ? { system: input.system } : {}),
       // The log stays linear in the conversation: new messages in full, earlier ones by hash.
-      ...(onlyPrompt ? { prompt: (added[0] as { content: string }).content } : { messages: added.map((m) => ({ ...m, hash: messageHash(m) })), history: earlier.map(messageHash) }),
+      ...(onlyPrompt
+        ? { prompt: (added[0] as { content: string }).content }
+        : { messages: added.map((m) => ({ ...m, hash: messageHash(m) })), history: earlier.map(messageHash) }),
       ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
       stream: input.stream,
     },
@@ -50,13 +52,19 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       tools: input.tools?.length ? input.tools : undefined,
       stream: input.stream,
       signal: ctx.signal,
-      onDelta: input.stream ? (text) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, text }) : undefined,
+      onDelta: input.stream
+        ? (text) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, text })
+        : undefined,
     });
   } catch (error) {
     env.tokens.flush(ctx.spanId);
     if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
     const info = toErrorInfo(error, 'provider_error', () => env.ids.correlationId(), env.reportRedacted);
-    await env.log.append({ type: 'model.failed', ...span, data: { model: input.model, error: info, durationMs: env.clock.now().getTime() - started } });
+    await env.log.append({
+      type: 'model.failed',
+      ...span,
+      data: { model: input.model, error: info, durationMs: env.clock.now().getTime() - started },
+    });
     throw error;
   }
   env.tokens.flush(ctx.spanId);

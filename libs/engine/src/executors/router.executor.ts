@@ -25,7 +25,9 @@ export const routerExecutor: NodeExecutor<'router', RouterInput> = {
     ...(node.model ? { prompt: renderTemplate(node.prompt ?? '{{input}}', state) } : {}),
   }),
   async execute(node, input, ctx) {
-    const chosen = node.model ? await askModel(node.model, input, ctx) : input.routes.find((r) => r.when && evaluateCondition(r.when, ctx.state))?.handle;
+    const chosen = node.model
+      ? await askModel(node.model, input, ctx)
+      : input.routes.find((r) => r.when && evaluateCondition(r.when, ctx.state))?.handle;
     const handle = chosen ?? input.default;
     if (!handle) throw new SpindleError('expression_error', `router "${node.id}": no route matched and it has no default`);
     return { delta: {}, handle };
@@ -40,7 +42,13 @@ async function askModel(model: string, input: RouterInput, ctx: NodeContext): Pr
     ...input.routes.map((r) => `- ${r.handle}: ${r.description}`),
     `Answer with JSON only, matching: ${JSON.stringify(schema)}. Use "none" when no route fits.`,
   ].join('\n');
-  const reply = await callModel(ctx, { model, system, messages: [{ role: 'user', content: input.prompt ?? '' }], newMessages: 1, stream: false });
+  const reply = await callModel(ctx, {
+    model,
+    system,
+    messages: [{ role: 'user', content: input.prompt ?? '' }],
+    newMessages: 1,
+    stream: false,
+  });
   let answer: unknown;
   try {
     answer = JSON.parse(reply.text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1'));
@@ -48,7 +56,11 @@ async function askModel(model: string, input: RouterInput, ctx: NodeContext): Pr
     throw new SpindleError('validation_failed', `router "${ctx.nodeId}": the model's choice is not JSON: ${reply.text.slice(0, 200)}`);
   }
   const result = compileJsonSchema(schema, 'choice')(answer);
-  if (!result.ok) throw new SpindleError('validation_failed', `router "${ctx.nodeId}": the model chose no listed route (${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')})`);
+  if (!result.ok)
+    throw new SpindleError(
+      'validation_failed',
+      `router "${ctx.nodeId}": the model chose no listed route (${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')})`,
+    );
   const route = (result.value as { route: string }).route;
   return route === 'none' ? undefined : route;
 }

@@ -5,7 +5,10 @@ import { recordingEnvironment, scriptedModel } from '../testing/in-process-ports
 describe('subgraph node', () => {
   const child = validateDefinition({
     kind: 'graph',
-    nodes: [{ id: 'greet', type: 'set', values: { greeting: 'hi {{input.name}}' } }, { id: 'answer', type: 'llm', model: 'm:x', prompt: '{{greeting}}' }],
+    nodes: [
+      { id: 'greet', type: 'set', values: { greeting: 'hi {{input.name}}' } },
+      { id: 'answer', type: 'llm', model: 'm:x', prompt: '{{greeting}}' },
+    ],
     edges: [{ from: 'greet', to: 'answer' }],
   });
 
@@ -13,7 +16,10 @@ describe('subgraph node', () => {
     const { env, events } = recordingEnvironment({ model: scriptedModel(['hello Ada']) });
     const outcome = await executeRun(
       {
-        definition: validateDefinition({ kind: 'graph', nodes: [{ id: 'helper', type: 'subgraph', workflow: 'greeter', input: { name: '{{input}}' }, output_key: 'reply' }] }),
+        definition: validateDefinition({
+          kind: 'graph',
+          nodes: [{ id: 'helper', type: 'subgraph', workflow: 'greeter', input: { name: '{{input}}' }, output_key: 'reply' }],
+        }),
         state: { input: 'Ada', secret: 'not for the child' },
         subgraphs: new Map([['greeter', { version: 3, definition: child }]]),
         attempt: 1,
@@ -33,7 +39,15 @@ describe('subgraph node', () => {
 
   it('fails when the workflow was not embedded in the run', async () => {
     const { env } = recordingEnvironment();
-    const outcome = await executeRun({ definition: validateDefinition({ kind: 'graph', nodes: [{ id: 's', type: 'subgraph', workflow: 'missing' }] }), state: { input: 1 }, attempt: 1, worker: 'w' }, env);
+    const outcome = await executeRun(
+      {
+        definition: validateDefinition({ kind: 'graph', nodes: [{ id: 's', type: 'subgraph', workflow: 'missing' }] }),
+        state: { input: 1 },
+        attempt: 1,
+        worker: 'w',
+      },
+      env,
+    );
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'workflow_not_found', nodeId: 's' } });
   });
 });

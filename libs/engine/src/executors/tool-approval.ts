@@ -25,7 +25,11 @@ function needsApproval(node: AgentNode, call: ToolCall): boolean {
  * bound to exactly this call) and the run suspends. When it resumes, each decision is checked
  * against the call it was for: a decision whose binding does not match is never applied.
  */
-export async function approveToolCalls(node: AgentNode, ctx: NodeContext, calls: readonly ToolCall[]): Promise<Map<string, ApprovalDecision>> {
+export async function approveToolCalls(
+  node: AgentNode,
+  ctx: NodeContext,
+  calls: readonly ToolCall[],
+): Promise<Map<string, ApprovalDecision>> {
   const decisions = new Map<string, ApprovalDecision>();
   const pending: string[] = [];
   for (const call of calls) {
@@ -42,7 +46,10 @@ export async function approveToolCalls(node: AgentNode, ctx: NodeContext, calls:
       continue;
     }
     if (answer.data.callId !== call.id || answer.data.name !== call.name || answer.data.argumentsHash !== argumentsHash) {
-      throw new SpindleError('approval_binding_mismatch', `the approval of ${answer.data.requestId} does not match tool call ${call.id} (${call.name})`);
+      throw new SpindleError(
+        'approval_binding_mismatch',
+        `the approval of ${answer.data.requestId} does not match tool call ${call.id} (${call.name})`,
+      );
     }
     decisions.set(call.id, answer.data);
   }

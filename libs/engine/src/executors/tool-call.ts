@@ -20,7 +20,12 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
   let outcome: ToolOutcome;
   try {
-    const result = await env.tools.call(call.name, call.arguments, { runId: env.runId, nodeId: ctx.nodeId, callId: call.id, signal: ctx.signal });
+    const result = await env.tools.call(call.name, call.arguments, {
+      runId: env.runId,
+      nodeId: ctx.nodeId,
+      callId: call.id,
+      signal: ctx.signal,
+    });
     outcome = { ok: true, result: result ?? null };
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason ?? error;

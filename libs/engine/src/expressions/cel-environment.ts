@@ -1,7 +1,11 @@
 import type * as Cel from '@marcbachmann/cel-js' with { 'resolution-mode': 'import' };
 import { chargeSteps, iterations, readSteps, refuse, REGEX_WORK_PER_STEP, textSteps } from './expression-meter';
 import {
-  MAX_DURATION_TEXT_LENGTH, MAX_EXPRESSION_CALL_ARGUMENTS, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LITERAL_ENTRIES, MAX_EXPRESSION_NODES,
+  MAX_DURATION_TEXT_LENGTH,
+  MAX_EXPRESSION_CALL_ARGUMENTS,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LITERAL_ENTRIES,
+  MAX_EXPRESSION_NODES,
 } from './expression-limits';
 import { compileLinearRegex } from './linear-regex';
 
@@ -58,7 +62,8 @@ export const celEnvironment = new Environment({
     return regex.test(text);
   })
   .registerFunction(`${internal.duration}(string): google.protobuf.Duration`, (text: string) => {
-    if (text.length > MAX_DURATION_TEXT_LENGTH) refuse(`duration() of a ${text.length}-character text is over MAX_DURATION_TEXT_LENGTH (${MAX_DURATION_TEXT_LENGTH})`);
+    if (text.length > MAX_DURATION_TEXT_LENGTH)
+      refuse(`duration() of a ${text.length}-character text is over MAX_DURATION_TEXT_LENGTH (${MAX_DURATION_TEXT_LENGTH})`);
     return builtinDuration({ text });
   })
   .registerFunction(`string.${internal.lastIndexOf}(string): int`, (text: string, search: string) => {

@@ -1,8 +1,14 @@
 import { SpindleError } from '@spindle/contracts';
 import { checkExpression, evaluateCondition } from './cel-expression';
 import {
-  MAX_COMPREHENSION_NESTING, MAX_DURATION_TEXT_LENGTH, MAX_EXPRESSION_CALL_ARGUMENTS, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH,
-  MAX_EXPRESSION_LITERAL_ENTRIES, MAX_EXPRESSION_NODES, MAX_EXPRESSION_STEPS,
+  MAX_COMPREHENSION_NESTING,
+  MAX_DURATION_TEXT_LENGTH,
+  MAX_EXPRESSION_CALL_ARGUMENTS,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_LITERAL_ENTRIES,
+  MAX_EXPRESSION_NODES,
+  MAX_EXPRESSION_STEPS,
 } from './expression-limits';
 
 /** The `expression_error` message an evaluation fails with. */
@@ -20,7 +26,7 @@ function failure(expression: string, state: Record<string, unknown> = {}): strin
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('CEL matches', () => {
-  it('runs a catastrophic pattern in linear time (backtracking would take hours on 40 a\'s)', () => {
+  it("runs a catastrophic pattern in linear time (backtracking would take hours on 40 a's)", () => {
     expect(evaluateCondition(`"${'a'.repeat(40)}!".matches("^(a+)+$")`, {})).toBe(false);
     expect(evaluateCondition('text.matches("^(a+)+$")', { text: `${'a'.repeat(1_000)}!` })).toBe(false);
     expect(evaluateCondition('text.matches("^(a+)+$")', { text: 'aaaa' })).toBe(true);
@@ -98,7 +104,7 @@ describe('the step budget', () => {
     expect(failure('text.matches("(?:a|b)*a(?:a|b){30}$")', { text: 'ab'.repeat(50_000) })).toMatch(overBudget);
   });
 
-  it('charges V8\'s naive lastIndexOf by text × search', () => {
+  it("charges V8's naive lastIndexOf by text × search", () => {
     expect(failure('text.lastIndexOf(search) >= 0', { text: 'a'.repeat(200_000), search: `${'a'.repeat(2_000)}b` })).toMatch(overBudget);
     expect(evaluateCondition('"banana".lastIndexOf("an") == 3', {})).toBe(true);
   });
@@ -114,7 +120,15 @@ describe('the step budget', () => {
   });
 
   it('leaves ordinary expressions alone', () => {
-    const state = { count: 2, items: [{ score: 0.9, tags: ['a'] }, { score: 0.2, tags: [] }], text: 'x'.repeat(100_000), input: { name: 'Ada' } };
+    const state = {
+      count: 2,
+      items: [
+        { score: 0.9, tags: ['a'] },
+        { score: 0.2, tags: [] },
+      ],
+      text: 'x'.repeat(100_000),
+      input: { name: 'Ada' },
+    };
     expect(evaluateCondition('count + 1 == 3', state)).toBe(true);
     expect(evaluateCondition('items.exists(i, i.score > 0.8) && items.filter(i, size(i.tags) > 0).size() == 1', state)).toBe(true);
     expect(evaluateCondition('items.map(i, i.score).all(s, s < 1.0)', state)).toBe(true);

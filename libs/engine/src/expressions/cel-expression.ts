@@ -3,7 +3,10 @@ import { toCelContext } from './cel-context';
 import { publicName } from './cel-environment';
 import { compileCel, ExpressionRefusal } from './cel-program';
 import {
-  MAX_EXPRESSION_CALL_ARGUMENTS, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LITERAL_ENTRIES, MAX_EXPRESSION_NODES,
+  MAX_EXPRESSION_CALL_ARGUMENTS,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LITERAL_ENTRIES,
+  MAX_EXPRESSION_NODES,
 } from './expression-limits';
 import { ExpressionLimitError, metered } from './expression-meter';
 

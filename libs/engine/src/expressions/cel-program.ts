@@ -78,7 +78,10 @@ class Rewrite {
 
   private comprehension(args: Comprehension, nesting: number): number {
     if (nesting + 1 > MAX_COMPREHENSION_NESTING) {
-      throw new ExpressionRefusal(`nests comprehensions (all, exists, exists_one, map, filter) ${nesting + 1} deep, over MAX_COMPREHENSION_NESTING (${MAX_COMPREHENSION_NESTING})`);
+      throw new ExpressionRefusal(
+        `nests comprehensions (all, exists, exists_one, map, filter) ${nesting + 1} deep, ` +
+          `over MAX_COMPREHENSION_NESTING (${MAX_COMPREHENSION_NESTING})`,
+      );
     }
     const range = this.visit(args.iterable, nesting);
     const body = this.visit(args.init, nesting + 1) + this.visit(args.step, nesting + 1);
@@ -107,7 +110,12 @@ class Rewrite {
       count += this.visit(receiver, nesting);
       if (!FREE_FUNCTIONS.has(name)) args[1] = wrap(receiver, name === 'size' ? internal.readText : internal.read);
     }
-    return count + (FREE_FUNCTIONS.has(name) ? this.children(callArgs, nesting) : this.meter(callArgs, name === 'size' ? internal.readText : internal.read, nesting));
+    return (
+      count +
+      (FREE_FUNCTIONS.has(name)
+        ? this.children(callArgs, nesting)
+        : this.meter(callArgs, name === 'size' ? internal.readText : internal.read, nesting))
+    );
   }
 
   /** Visits each operand, then wraps it (unless a literal) in a call to `meterName`. */
@@ -127,7 +135,8 @@ class Rewrite {
   }
 
   private allowed(name: string): string {
-    if (name.startsWith(INTERNAL_PREFIX)) throw new ExpressionRefusal(`uses "${name}": names starting with ${INTERNAL_PREFIX} are reserved`);
+    if (name.startsWith(INTERNAL_PREFIX))
+      throw new ExpressionRefusal(`uses "${name}": names starting with ${INTERNAL_PREFIX} are reserved`);
     return name;
   }
 }
@@ -138,7 +147,8 @@ function wrap(operand: Node, meterName: string): Node {
 
 /** A call node `name(operand[, extra])`: parsed from a fixed template, then given the operand. */
 function callNode(name: string, operand: Node, extra?: number): Node {
-  const node = celEnvironment.parse(extra === undefined ? `${name}(x)` : `${name}(x, ${Math.max(1, Math.ceil(extra))})`).ast as unknown as Node;
+  const node = celEnvironment.parse(extra === undefined ? `${name}(x)` : `${name}(x, ${Math.max(1, Math.ceil(extra))})`)
+    .ast as unknown as Node;
   (node.args as [string, Node[]])[1][0] = operand;
   return node;
 }

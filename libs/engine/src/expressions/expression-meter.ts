@@ -68,7 +68,8 @@ export function readSteps(value: unknown): number {
     else if (v instanceof Uint8Array) steps += v.length / CHARACTERS_PER_STEP;
     else if (Array.isArray(v)) {
       steps += v.length * STEPS_PER_ELEMENT;
-      if (steps <= remaining) for (const item of v) if (typeof item === 'string' || (item !== null && typeof item === 'object')) pending.push(item);
+      if (steps <= remaining)
+        for (const item of v) if (typeof item === 'string' || (item !== null && typeof item === 'object')) pending.push(item);
     } else if (v instanceof Map) {
       steps += v.size * STEPS_PER_ENTRY;
       if (steps <= remaining) for (const item of v.values()) pending.push(item);

@@ -1,5 +1,11 @@
 import {
-  ajvLinearRegExp, compileLinearRegex, linearRegexProblem, MAX_REGEX_PATTERN_LENGTH, MAX_REGEX_WORK, RegexLimitError, RegexPatternError,
+  ajvLinearRegExp,
+  compileLinearRegex,
+  linearRegexProblem,
+  MAX_REGEX_PATTERN_LENGTH,
+  MAX_REGEX_WORK,
+  RegexLimitError,
+  RegexPatternError,
 } from './linear-regex';
 
 // On a backtracking engine `^(a+)+$` against n a's and a "!" takes 2^n steps: 40 a's is hours.

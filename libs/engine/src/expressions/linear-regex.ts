@@ -75,7 +75,9 @@ export const ajvLinearRegExp = Object.assign((pattern: string, flags: string) =>
 function compileUncached(pattern: string, dialect: RegexDialect, flags: string): LinearRegex | RegexPatternError {
   const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern;
   if (pattern.length > MAX_REGEX_PATTERN_LENGTH) {
-    return new RegexPatternError(`pattern "${shown}" is ${pattern.length} characters long, over MAX_REGEX_PATTERN_LENGTH (${MAX_REGEX_PATTERN_LENGTH})`);
+    return new RegexPatternError(
+      `pattern "${shown}" is ${pattern.length} characters long, over MAX_REGEX_PATTERN_LENGTH (${MAX_REGEX_PATTERN_LENGTH})`,
+    );
   }
   const bits = flagBits(flags);
   if (bits === undefined) return new RegexPatternError(`regular expression flags "${flags}" are not supported (only i, m, s, u)`);
@@ -84,18 +86,25 @@ function compileUncached(pattern: string, dialect: RegexDialect, flags: string):
     compiled = RE2JS.compile(dialect === 'ecma262' ? RE2JS.translateRegExp(pattern) : pattern, bits);
   } catch (e) {
     const reason = (e as Error).message.replace(/^error parsing regexp: /, '');
-    return new RegexPatternError(`pattern "${shown}" is not a valid RE2 pattern (lookaround and backreferences cannot run in linear time): ${reason}`);
+    return new RegexPatternError(
+      `pattern "${shown}" is not a valid RE2 pattern (lookaround and backreferences cannot run in linear time): ${reason}`,
+    );
   }
   const programSize = compiled.re2().numberOfInstructions() as number;
   if (programSize > MAX_REGEX_PROGRAM_SIZE) {
-    return new RegexPatternError(`pattern "${shown}" compiles to ${programSize} instructions, over MAX_REGEX_PROGRAM_SIZE (${MAX_REGEX_PROGRAM_SIZE})`);
+    return new RegexPatternError(
+      `pattern "${shown}" compiles to ${programSize} instructions, over MAX_REGEX_PROGRAM_SIZE (${MAX_REGEX_PROGRAM_SIZE})`,
+    );
   }
   return {
     pattern,
     programSize,
     test(text: string): boolean {
       if (text.length * programSize > MAX_REGEX_WORK) {
-        throw new RegexLimitError(`matching ${text.length} characters against pattern "${shown}" (${programSize} instructions) is over MAX_REGEX_WORK (${MAX_REGEX_WORK} instructions × characters)`);
+        throw new RegexLimitError(
+          `matching ${text.length} characters against pattern "${shown}" (${programSize} instructions) ` +
+            `is over MAX_REGEX_WORK (${MAX_REGEX_WORK} instructions × characters)`,
+        );
       }
       return compiled.test(text);
     },

@@ -20,18 +20,45 @@ describe('executeRun', () => {
         nodes: [
           { id: 'greet', type: 'set', values: { greeting: 'hi {{input.name}}' } },
           { id: 'long', type: 'condition', expression: 'size(greeting) > 3' },
-          { id: 'reply', type: 'llm', model: 'offline:echo', system: 'be brief', prompt: 'say {{greeting}}', output_key: 'answer', stream: true },
+          {
+            id: 'reply',
+            type: 'llm',
+            model: 'offline:echo',
+            system: 'be brief',
+            prompt: 'say {{greeting}}',
+            output_key: 'answer',
+            stream: true,
+          },
           { id: 'short', type: 'set', values: { answer: 'short' } },
         ],
-        edges: [{ from: 'greet', to: 'long' }, { from: 'long', to: 'reply', handle: 'true' }, { from: 'long', to: 'short', handle: 'false' }],
+        edges: [
+          { from: 'greet', to: 'long' },
+          { from: 'long', to: 'reply', handle: 'true' },
+          { from: 'long', to: 'short', handle: 'false' },
+        ],
       }),
       env,
     );
 
-    expect(outcome).toMatchObject({ status: 'completed', output: { greeting: 'hi Ada', answer: 'Hello there Ada' }, usage: { totalTokens: 6 } });
+    expect(outcome).toMatchObject({
+      status: 'completed',
+      output: { greeting: 'hi Ada', answer: 'Hello there Ada' },
+      usage: { totalTokens: 6 },
+    });
     expect(events.map((e) => `${e.type}:${e.nodeId ?? ''}`)).toEqual([
-      'run.started:', 'node.started:greet', 'node.completed:greet', 'checkpoint.saved:', 'node.started:long', 'node.completed:long', 'checkpoint.saved:',
-      'node.started:reply', 'model.started:reply', 'model.completed:reply', 'node.completed:reply', 'checkpoint.saved:', 'run.completed:',
+      'run.started:',
+      'node.started:greet',
+      'node.completed:greet',
+      'checkpoint.saved:',
+      'node.started:long',
+      'node.completed:long',
+      'checkpoint.saved:',
+      'node.started:reply',
+      'model.started:reply',
+      'model.completed:reply',
+      'node.completed:reply',
+      'checkpoint.saved:',
+      'run.completed:',
     ]);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     const [greetDone] = events.filter((e) => e.type === 'node.completed');
@@ -51,7 +78,10 @@ describe('executeRun', () => {
     const outcome = await executeRun(
       start({
         kind: 'graph',
-        nodes: [{ id: 'check', type: 'condition', expression: 'input.name == "Bob"' }, { id: 'bob', type: 'set', values: { who: 'bob' } }],
+        nodes: [
+          { id: 'check', type: 'condition', expression: 'input.name == "Bob"' },
+          { id: 'bob', type: 'set', values: { who: 'bob' } },
+        ],
         edges: [{ from: 'check', to: 'bob', handle: 'true' }],
       }),
       env,
@@ -74,7 +104,13 @@ describe('executeRun', () => {
     expect(JSON.stringify(events)).not.toContain('hunter2');
     expect(redacted[0]).toMatchObject({ id: 'corr-1' });
 
-    const shown = recordingEnvironment({ functions: { f: () => { throw new PublicError('order 42 not found'); } } });
+    const shown = recordingEnvironment({
+      functions: {
+        f: () => {
+          throw new PublicError('order 42 not found');
+        },
+      },
+    });
     const failed = await executeRun(start({ kind: 'graph', nodes: [{ id: 'f', type: 'function', function: 'f' }] }), shown.env);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'function_failed', message: 'order 42 not found' } });
     expect(shown.events.map((e) => e.type)).toEqual(['run.started', 'node.started', 'node.failed', 'run.failed']);
@@ -82,15 +118,28 @@ describe('executeRun', () => {
 
   it('passes rendered args to functions and merges their result', async () => {
     const { env } = recordingEnvironment({ functions: { add: ({ args }) => ({ sum: (args.a as number) + (args.b as number) }) } });
-    const outcome = await executeRun(start({ kind: 'graph', nodes: [{ id: 'f', type: 'function', function: 'add', args: { a: '{{x}}', b: 2 } }] }, { x: 40 }), env);
+    const outcome = await executeRun(
+      start({ kind: 'graph', nodes: [{ id: 'f', type: 'function', function: 'add', args: { a: '{{x}}', b: 2 } }] }, { x: 40 }),
+      env,
+    );
     expect(outcome).toMatchObject({ status: 'completed', output: { x: 40, sum: 42 } });
   });
 
   it('fails the node when the model provider fails, recording a failed model span', async () => {
     const { env, events } = recordingEnvironment({ model: scriptedModel([new SpindleError('provider_error', 'HTTP 500 from provider')]) });
-    const outcome = await executeRun(start({ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'compatible:m', prompt: 'hi' }] }), env);
+    const outcome = await executeRun(
+      start({ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'compatible:m', prompt: 'hi' }] }),
+      env,
+    );
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'provider_error', nodeId: 'ask' } });
-    expect(events.map((e) => e.type)).toEqual(['run.started', 'node.started', 'model.started', 'model.failed', 'node.failed', 'run.failed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'run.started',
+      'node.started',
+      'model.started',
+      'model.failed',
+      'node.failed',
+      'run.failed',
+    ]);
   });
 
   it('fails a node whose template reads a missing key, after recording its start', async () => {
@@ -103,7 +152,17 @@ describe('executeRun', () => {
   it('bounds cycles with maxSteps', async () => {
     const { env } = recordingEnvironment({ maxSteps: 5 });
     const outcome = await executeRun(
-      start({ kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }, { id: 'b', type: 'set', values: { y: 1 } }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] }),
+      start({
+        kind: 'graph',
+        nodes: [
+          { id: 'a', type: 'set', values: { x: 1 } },
+          { id: 'b', type: 'set', values: { y: 1 } },
+        ],
+        edges: [
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'a' },
+        ],
+      }),
       env,
     );
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'max_steps_exceeded' } });
@@ -111,9 +170,24 @@ describe('executeRun', () => {
 
   it('ends canceled when the run signal is aborted with a cancel', async () => {
     const controller = new AbortController();
-    const { env, events } = recordingEnvironment({ signal: controller.signal, functions: { stop: () => { controller.abort(new SpindleError('canceled', 'canceled by user')); return {}; } } });
+    const { env, events } = recordingEnvironment({
+      signal: controller.signal,
+      functions: {
+        stop: () => {
+          controller.abort(new SpindleError('canceled', 'canceled by user'));
+          return {};
+        },
+      },
+    });
     const outcome = await executeRun(
-      start({ kind: 'graph', nodes: [{ id: 'f', type: 'function', function: 'stop' }, { id: 'g', type: 'set', values: { x: 1 } }], edges: [{ from: 'f', to: 'g' }] }),
+      start({
+        kind: 'graph',
+        nodes: [
+          { id: 'f', type: 'function', function: 'stop' },
+          { id: 'g', type: 'set', values: { x: 1 } },
+        ],
+        edges: [{ from: 'f', to: 'g' }],
+      }),
       env,
     );
     expect(outcome).toMatchObject({ status: 'canceled' });

@@ -45,7 +45,16 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   const begin = () =>
     env.log.append(
       start.resume
-        ? { type: 'run.resumed', ...run, data: { reason: start.resume.reason, attempt: start.attempt, worker: start.worker, ...(start.resume.definitionVersion ? { definitionVersion: start.resume.definitionVersion } : {}) } }
+        ? {
+            type: 'run.resumed',
+            ...run,
+            data: {
+              reason: start.resume.reason,
+              attempt: start.attempt,
+              worker: start.worker,
+              ...(start.resume.definitionVersion ? { definitionVersion: start.resume.definitionVersion } : {}),
+            },
+          }
         : { type: 'run.started', ...run, data: { attempt: start.attempt, worker: start.worker } },
     );
 
@@ -58,13 +67,20 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
     const changes = changedKeys(savedState, state);
     savedState = state;
     if (env.history?.checkpoints.has(checkpointId)) return;
-    await env.log.append({ type: 'checkpoint.saved', ...run, data: { checkpointId, step, changes, frontier: next ? [next] : [], graphHash } } as RunEventDraft);
+    await env.log.append({
+      type: 'checkpoint.saved',
+      ...run,
+      data: { checkpointId, step, changes, frontier: next ? [next] : [], graphHash },
+    } as RunEventDraft);
   };
   let outcome: GraphOutcome;
   try {
     await begin();
     const where = { containerPath: 'root', parentSpanId: env.rootSpanId };
-    outcome = await runGraph(graph, start.state, where, env, scope, { atBoundary, ...(start.start ? { start: start.start[0] ?? null } : {}) });
+    outcome = await runGraph(graph, start.state, where, env, scope, {
+      atBoundary,
+      ...(start.start ? { start: start.start[0] ?? null } : {}),
+    });
   } catch (e) {
     if (e instanceof RunSuspended) {
       await env.log.append({ type: 'run.awaiting', ...run, data: { reason: e.reason, requestIds: e.requestIds } });

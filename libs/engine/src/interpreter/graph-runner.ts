@@ -21,4 +21,10 @@ export type GraphOutcome = { status: 'completed'; state: RunState } | { status: 
  * contain graphs get it through their context rather than importing the interpreter, so the
  * interpreter and the executors it runs never import each other.
  */
-export type GraphRunner = (graph: NodeContainer, initial: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope) => Promise<GraphOutcome>;
+export type GraphRunner = (
+  graph: NodeContainer,
+  initial: RunState,
+  where: NodePlacement,
+  env: RunEnvironment,
+  scope: RunScope,
+) => Promise<GraphOutcome>;

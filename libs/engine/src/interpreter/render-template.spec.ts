@@ -34,16 +34,22 @@ describe('template bounds', () => {
   it('refuses rendering a large value many times instead of allocating it', () => {
     const big = { doc: 'x'.repeat(1024 * 1024) };
     expect(renderTemplate('{{doc}}', big)).toHaveLength(1024 * 1024);
-    expect(() => renderTemplate('{{doc}}'.repeat(1_000), big)).toThrow(expect.objectContaining({ code: 'template_error', message: expect.stringMatching(/MAX_RENDERED_SIZE/) }));
+    expect(() => renderTemplate('{{doc}}'.repeat(1_000), big)).toThrow(
+      expect.objectContaining({ code: 'template_error', message: expect.stringMatching(/MAX_RENDERED_SIZE/) }),
+    );
     const references = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, '{{doc}}']));
     expect(() => renderValue(references, big)).toThrow(expect.objectContaining({ code: 'template_error' }));
-    expect(() => renderTemplate('{{list}}'.repeat(1_000), { list: Array.from({ length: 100_000 }, (_, i) => i) })).toThrow(/MAX_RENDERED_SIZE/);
+    expect(() => renderTemplate('{{list}}'.repeat(1_000), { list: Array.from({ length: 100_000 }, (_, i) => i) })).toThrow(
+      /MAX_RENDERED_SIZE/,
+    );
   });
 
   it('refuses a value template nested deeper than MAX_TEMPLATE_DEPTH', () => {
     let value: unknown = '{{n}}';
     for (let i = 0; i < MAX_TEMPLATE_DEPTH + 1; i++) value = [value];
-    expect(() => renderValue(value, state)).toThrow(expect.objectContaining({ code: 'template_error', message: expect.stringMatching(/MAX_TEMPLATE_DEPTH/) }));
+    expect(() => renderValue(value, state)).toThrow(
+      expect.objectContaining({ code: 'template_error', message: expect.stringMatching(/MAX_TEMPLATE_DEPTH/) }),
+    );
     let shallow: unknown = '{{n}}';
     for (let i = 0; i < MAX_TEMPLATE_DEPTH - 1; i++) shallow = { v: shallow };
     expect(JSON.stringify(renderValue(shallow, state))).toContain('3');

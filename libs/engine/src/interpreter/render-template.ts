@@ -43,7 +43,8 @@ class RenderBudget {
 
   spend(size: number): void {
     this.left -= size;
-    if (this.left < 0) throw new SpindleError('template_error', `rendered text is over MAX_RENDERED_SIZE (${MAX_RENDERED_SIZE} characters)`);
+    if (this.left < 0)
+      throw new SpindleError('template_error', `rendered text is over MAX_RENDERED_SIZE (${MAX_RENDERED_SIZE} characters)`);
   }
 
   /** Spends the JSON size of `value` (sized before serializing, so an oversized value never is). */
@@ -68,7 +69,8 @@ class RenderBudget {
     while (pending.length > 0 && size <= this.left) {
       const v = pending.pop();
       if (typeof v === 'string') size += v.length + 2;
-      else if (v === null || typeof v !== 'object') size += 8; // numbers, booleans, null: a rough width
+      else if (v === null || typeof v !== 'object')
+        size += 8; // numbers, booleans, null: a rough width
       else {
         size += 2;
         for (const item of Array.isArray(v) ? v : Object.entries(v)) {
@@ -93,7 +95,8 @@ function render(template: string, state: Readonly<Record<string, unknown>>, budg
 }
 
 function renderIn(value: unknown, state: Readonly<Record<string, unknown>>, budget: RenderBudget, depth: number): unknown {
-  if (depth > MAX_TEMPLATE_DEPTH) throw new SpindleError('template_error', `template value nests deeper than ${MAX_TEMPLATE_DEPTH} levels (MAX_TEMPLATE_DEPTH)`);
+  if (depth > MAX_TEMPLATE_DEPTH)
+    throw new SpindleError('template_error', `template value nests deeper than ${MAX_TEMPLATE_DEPTH} levels (MAX_TEMPLATE_DEPTH)`);
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);
     if (!whole) return render(value, state, budget);

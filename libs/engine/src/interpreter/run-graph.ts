@@ -7,7 +7,6 @@ import type { RunScope } from './run-scope';
 import { applyDelta, type RunState } from './state';
 import { RunYielded } from './suspension';
 
-
 export interface WalkOptions {
   /** Where the walk begins instead of the graph's entry (a fork of a run starts at its checkpoint's frontier); `null`: nowhere. */
   start?: string | null;
@@ -24,7 +23,14 @@ export interface WalkOptions {
  * edge for its handle. A top-level walk checkpoints between nodes and, when its runner is
  * draining, stops there and hands the run back.
  */
-export async function runGraph(graph: NodeContainer, initial: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope, opts: WalkOptions = {}): Promise<GraphOutcome> {
+export async function runGraph(
+  graph: NodeContainer,
+  initial: RunState,
+  where: NodePlacement,
+  env: RunEnvironment,
+  scope: RunScope,
+  opts: WalkOptions = {},
+): Promise<GraphOutcome> {
   const nodes = new Map(graph.nodes.map((n) => [n.id, n]));
   const edges = new Map(graph.edges.map((e) => [`${e.from}\u0000${e.handle ?? 'default'}`, e.to]));
   const wired = handlesByNode(graph);
@@ -36,7 +42,11 @@ export async function runGraph(graph: NodeContainer, initial: RunState, where: N
     const overBudget = scope.budgetBreach(env.clock.now().getTime());
     if (overBudget) return { status: 'failed', error: { code: 'run_budget_exceeded', message: overBudget, nodeId: current.id }, state };
     if (!scope.takeStep()) {
-      return { status: 'failed', error: { code: 'max_steps_exceeded', message: `run exceeded ${scope.maxSteps} node executions`, nodeId: current.id }, state };
+      return {
+        status: 'failed',
+        error: { code: 'max_steps_exceeded', message: `run exceeded ${scope.maxSteps} node executions`, nodeId: current.id },
+        state,
+      };
     }
     const result = await runNode(current, state, where, env, scope, wired.get(current.id) ?? new Set(), nested);
     if (!result.ok) return { status: 'failed', error: result.error, state };
@@ -68,4 +78,5 @@ function abortError(reason: unknown): ErrorInfo {
 }
 
 /** What a node that contains graphs walks them with: the same walk, without checkpoints. */
-const nested = (graph: NodeContainer, initial: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope) => runGraph(graph, initial, where, env, scope);
+const nested = (graph: NodeContainer, initial: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope) =>
+  runGraph(graph, initial, where, env, scope);

@@ -18,7 +18,11 @@ export class NodeRecord {
   private modelCursor = 0;
 
   /** `startedAtMs`: when the execution first started, so a re-entered node's duration is its whole span. */
-  constructor(readonly spanId: string, readonly startedSeq: number, readonly startedAtMs: number) {}
+  constructor(
+    readonly spanId: string,
+    readonly startedSeq: number,
+    readonly startedAtMs: number,
+  ) {}
 
   /** The next model call's recorded result, in call order; undefined once the record runs out. */
   nextModelResult(): ModelResult | undefined {
@@ -69,10 +73,19 @@ export class RunHistory {
           break;
         case 'model.completed':
           usage = e.data.runUsage ?? usage;
-          this.parent(e)?.modelResults.push({ text: e.data.text, usage: e.data.usage, finishReason: e.data.finishReason, toolCalls: e.data.toolCalls ?? [], costUsd: e.data.usage.costUsd });
+          this.parent(e)?.modelResults.push({
+            text: e.data.text,
+            usage: e.data.usage,
+            finishReason: e.data.finishReason,
+            toolCalls: e.data.toolCalls ?? [],
+            costUsd: e.data.usage.costUsd,
+          });
           break;
         case 'tool.returned':
-          this.parent(e)?.toolOutcomes.set(e.data.callId, e.data.error ? { ok: false, error: e.data.error } : { ok: true, result: e.data.result ?? null });
+          this.parent(e)?.toolOutcomes.set(
+            e.data.callId,
+            e.data.error ? { ok: false, error: e.data.error } : { ok: true, result: e.data.result ?? null },
+          );
           break;
         case 'branch.started':
           this.bySpan.get(e.spanId)?.branchesStarted.add(String(e.data.branch_id));

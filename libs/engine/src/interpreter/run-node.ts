@@ -21,7 +21,15 @@ export type NodeResult = { ok: true; delta: Record<string, unknown>; handle: str
  * calls are replayed inside it). A `checkpoint: true` node with a stored result for the same
  * input completes with that result instead of running.
  */
-export async function runNode(node: WorkflowNode, state: RunState, where: NodePlacement, env: RunEnvironment, scope: RunScope, handles: ReadonlySet<string>, runGraph: GraphRunner): Promise<NodeResult> {
+export async function runNode(
+  node: WorkflowNode,
+  state: RunState,
+  where: NodePlacement,
+  env: RunEnvironment,
+  scope: RunScope,
+  handles: ReadonlySet<string>,
+  runGraph: GraphRunner,
+): Promise<NodeResult> {
   const path = `${where.containerPath}/${node.id}`;
   const record = env.history?.node(path, scope.occurrence(path));
   if (record?.outcome) return record.outcome.ok ? record.outcome : { ok: false, error: { ...record.outcome.error, nodeId: node.id } };
@@ -49,26 +57,54 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
     prepareError = e;
   }
   const cache = prepareError === undefined && isCheckpointed(node) ? await lookUpNodeResult(node, state, where.iteration, env) : undefined;
-  const startedSeq = record?.startedSeq ?? (await env.log.append({ type: 'node.started', ...span, data: { nodeType: node.type, input: input ?? null } }));
+  const startedSeq =
+    record?.startedSeq ?? (await env.log.append({ type: 'node.started', ...span, data: { nodeType: node.type, input: input ?? null } }));
   if (cache?.stored) {
     const handle = cache.stored.handle ?? 'default';
     await env.log.append({
       type: 'node.completed',
       ...span,
-      data: { nodeType: node.type, output: cache.stored.output, ...(handle !== 'default' ? { handle } : {}), durationMs: elapsed(), cacheKey: cache.key, cachedFrom: cache.stored.key },
+      data: {
+        nodeType: node.type,
+        output: cache.stored.output,
+        ...(handle !== 'default' ? { handle } : {}),
+        durationMs: elapsed(),
+        cacheKey: cache.key,
+        cachedFrom: cache.stored.key,
+      },
     });
     return { ok: true, delta: cache.stored.output, handle };
   }
   const deadline = nodeDeadline(node, env);
   try {
     if (prepareError !== undefined) throw prepareError;
-    const ctx = { env, nodeId: node.id, spanId, path, placement: where, startedSeq, state, usage: scope.usage, scope, signal: deadline.signal, replay: record, handles, runGraph };
+    const ctx = {
+      env,
+      nodeId: node.id,
+      spanId,
+      path,
+      placement: where,
+      startedSeq,
+      state,
+      usage: scope.usage,
+      scope,
+      signal: deadline.signal,
+      replay: record,
+      handles,
+      runGraph,
+    };
     const outcome = await Promise.race([executor.execute(node as never, input, ctx), deadline.hardCut]);
     const handle = outcome.handle ?? 'default';
     await env.log.append({
       type: 'node.completed',
       ...span,
-      data: { nodeType: node.type, output: outcome.delta, ...(handle !== 'default' ? { handle } : {}), durationMs: elapsed(), ...(cache ? { cacheKey: cache.key } : {}) },
+      data: {
+        nodeType: node.type,
+        output: outcome.delta,
+        ...(handle !== 'default' ? { handle } : {}),
+        durationMs: elapsed(),
+        ...(cache ? { cacheKey: cache.key } : {}),
+      },
     });
     return { ok: true, delta: outcome.delta, handle };
   } catch (e) {
@@ -93,7 +129,8 @@ export async function runNode(node: WorkflowNode, state: RunState, where: NodePl
  */
 function nodeDeadline(node: WorkflowNode, env: RunEnvironment) {
   // A human node's `timeout_ms` is how long its request stays open, not a deadline for running.
-  if (node.type === 'human' || !node.timeout_ms) return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
+  if (node.type === 'human' || !node.timeout_ms)
+    return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
   const controller = new AbortController();
   const timeout = new SpindleError('node_timeout', `node "${node.id}" exceeded its timeout of ${node.timeout_ms} ms`);
   const soft = setTimeout(() => controller.abort(timeout), node.timeout_ms);

@@ -40,9 +40,12 @@ export class RunScope {
     if (!budget) return undefined;
     const spent = this.usage.snapshot();
     const elapsedMs = now - this.startedAt;
-    if (budget.maxTotalTokens !== undefined && spent.totalTokens >= budget.maxTotalTokens) return `the run used ${spent.totalTokens} tokens of its ${budget.maxTotalTokens}`;
-    if (budget.maxTotalCost !== undefined && (spent.costUsd ?? 0) >= budget.maxTotalCost) return `the run spent $${spent.costUsd} of its $${budget.maxTotalCost}`;
-    if (budget.maxDuration !== undefined && elapsedMs >= budget.maxDuration) return `the run has taken ${elapsedMs} ms of its ${budget.maxDuration} ms`;
+    if (budget.maxTotalTokens !== undefined && spent.totalTokens >= budget.maxTotalTokens)
+      return `the run used ${spent.totalTokens} tokens of its ${budget.maxTotalTokens}`;
+    if (budget.maxTotalCost !== undefined && (spent.costUsd ?? 0) >= budget.maxTotalCost)
+      return `the run spent $${spent.costUsd} of its $${budget.maxTotalCost}`;
+    if (budget.maxDuration !== undefined && elapsedMs >= budget.maxDuration)
+      return `the run has taken ${elapsedMs} ms of its ${budget.maxDuration} ms`;
     return undefined;
   }
 }

@@ -4,7 +4,10 @@
  * nodes stay open in the log, and a resumed run re-enters them.
  */
 export class RunSuspended extends Error {
-  constructor(readonly requestIds: string[], readonly reason: 'input' | 'tool_approval') {
+  constructor(
+    readonly requestIds: string[],
+    readonly reason: 'input' | 'tool_approval',
+  ) {
     super(`run waits for ${requestIds.length} request(s)`);
     this.name = 'RunSuspended';
   }

@@ -6,7 +6,13 @@ import { toGraph } from './compile-pattern';
 
 describe('multi-agent patterns', () => {
   it('compiles sequential to a chain where each agent answers the previous one', async () => {
-    const def = validateDefinition({ kind: 'sequential', agents: [{ name: 'drafter', model: 'm:x' }, { name: 'editor', model: 'm:x', instructions: 'Tighten it.' }] });
+    const def = validateDefinition({
+      kind: 'sequential',
+      agents: [
+        { name: 'drafter', model: 'm:x' },
+        { name: 'editor', model: 'm:x', instructions: 'Tighten it.' },
+      ],
+    });
     const graph = toGraph(def);
     expect(describeGraph(graph).edges.map((e) => `${e.from}->${e.to}`)).toEqual(['drafter->editor', 'editor->result']);
     const model = scriptedModel(['a long draft', 'a draft']);
@@ -19,7 +25,10 @@ describe('multi-agent patterns', () => {
   it('compiles concurrent to a fork of agents and an aggregator that sees every answer', async () => {
     const def = validateDefinition({
       kind: 'concurrent',
-      agents: [{ name: 'optimist', model: 'm:x' }, { name: 'pessimist', model: 'm:x' }],
+      agents: [
+        { name: 'optimist', model: 'm:x' },
+        { name: 'pessimist', model: 'm:x' },
+      ],
       aggregator: { name: 'judge', model: 'm:x' },
       budget: { maxTotalTokens: 1000 },
     });
@@ -32,14 +41,30 @@ describe('multi-agent patterns', () => {
     expect(outcome).toMatchObject({ status: 'completed', output: { output: 'mixed' } });
     const answers = (outcome as unknown as { output: { answers: Record<string, string> } }).output.answers;
     expect(Object.values(answers).sort()).toEqual(['bad', 'good']);
-    expect(model.requests[2].messages[0]).toMatchObject({ role: 'user', content: expect.stringMatching(/optimist: (good|bad)\npessimist: (good|bad)/) });
-    expect(events.filter((e) => e.type === 'branch.started').map((e) => e.branchId).sort()).toEqual(['optimist', 'pessimist']);
+    expect(model.requests[2].messages[0]).toMatchObject({
+      role: 'user',
+      content: expect.stringMatching(/optimist: (good|bad)\npessimist: (good|bad)/),
+    });
+    expect(
+      events
+        .filter((e) => e.type === 'branch.started')
+        .map((e) => e.branchId)
+        .sort(),
+    ).toEqual(['optimist', 'pessimist']);
   });
 
   it('refuses a pattern with duplicate agent names, naming the field', () => {
-    expect(() => validateDefinition({ kind: 'concurrent', agents: [{ name: 'a', model: 'm:x' }, { name: 'a', model: 'm:x' }] })).toThrow(
-      expect.objectContaining({ code: 'invalid_definition' }),
+    expect(() =>
+      validateDefinition({
+        kind: 'concurrent',
+        agents: [
+          { name: 'a', model: 'm:x' },
+          { name: 'a', model: 'm:x' },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_definition' }));
+    expect(() => validateDefinition({ kind: 'sequential', agents: [] })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ field: 'agents' })] }),
     );
-    expect(() => validateDefinition({ kind: 'sequential', agents: [] })).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'agents' })] }));
   });
 });

@@ -22,7 +22,10 @@ export function compilePattern(def: PatternDefinition): GraphDefinition {
     group_chat: groupChat,
     magentic,
   };
-  const shared = Object.fromEntries(SHARED.filter((key) => def[key] !== undefined).map((key) => [key, def[key]])) as Pick<GraphDefinition, (typeof SHARED)[number]>;
+  const shared = Object.fromEntries(SHARED.filter((key) => def[key] !== undefined).map((key) => [key, def[key]])) as Pick<
+    GraphDefinition,
+    (typeof SHARED)[number]
+  >;
   return { kind: 'graph', ...shared, ...(compiled[def.kind] as (def: PatternDefinition) => CompiledGraph)(def) };
 }
 
@@ -37,10 +40,15 @@ function sequential(def: SequentialPattern): CompiledGraph {
 }
 
 function concurrent(def: ConcurrentPattern): CompiledGraph {
-  const branches = Object.fromEntries(def.agents.map((spec) => [spec.name, { nodes: [agentNode(spec, '{{input}}', 'answer')], edges: [] }]));
+  const branches = Object.fromEntries(
+    def.agents.map((spec) => [spec.name, { nodes: [agentNode(spec, '{{input}}', 'answer')], edges: [] }]),
+  );
   const fork = { id: 'agents', type: 'fork' as const, branches, output_key: 'answers', result_key: 'answer', continue_on_error: false };
   if (!def.aggregator) {
-    return { nodes: [fork, { id: 'result', type: 'set' as const, values: { output: '{{answers}}' } }], edges: [{ from: 'agents', to: 'result' }] };
+    return {
+      nodes: [fork, { id: 'result', type: 'set' as const, values: { output: '{{answers}}' } }],
+      edges: [{ from: 'agents', to: 'result' }],
+    };
   }
   const listed = def.agents.map((spec) => `${spec.name}: {{answers.${spec.name}}}`).join('\n');
   const aggregator = agentNode(def.aggregator, `Question: {{input}}\n\nAnswers:\n${listed}`, 'output');

@@ -30,18 +30,27 @@ export function groupChat(def: GroupChatPattern): CompiledGraph {
     'Choose who speaks next ("next"), or "FINISH" once the task is done, and say why ("reason").',
   ].join('\n\n');
   const manager = { ...agentNode(def.manager, managerPrompt, 'selection'), structured: selectionSchema(names) };
-  const speakers = def.agents.map((spec) => agentNode(spec, `Task: {{input}}\n\n${TRANSCRIPT}\n\nIt is your turn, "${spec.name}".`, 'reply'));
+  const speakers = def.agents.map((spec) =>
+    agentNode(spec, `Task: {{input}}\n\n${TRANSCRIPT}\n\nIt is your turn, "${spec.name}".`, 'reply'),
+  );
   const body: CompiledGraph = {
     nodes: [
       manager,
-      { id: 'chat-pick', type: 'router', routes: [...routeTo(def.agents, 'selection.next'), { handle: 'FINISH', when: 'selection.next == "FINISH"' }] },
+      {
+        id: 'chat-pick',
+        type: 'router',
+        routes: [...routeTo(def.agents, 'selection.next'), { handle: 'FINISH', when: 'selection.next == "FINISH"' }],
+      },
       ...speakers,
       { id: 'chat-said', type: 'append', key: 'transcript', value: { agent: '{{selection.next}}', text: '{{reply}}' } },
       { id: 'chat-finish', type: 'set', values: { output: '{{reply}}', done: true } },
     ],
     edges: [
       { from: manager.id, to: 'chat-pick' },
-      ...speakers.flatMap((s) => [{ from: 'chat-pick', to: s.id, handle: s.id }, { from: s.id, to: 'chat-said' }]),
+      ...speakers.flatMap((s) => [
+        { from: 'chat-pick', to: s.id, handle: s.id },
+        { from: s.id, to: 'chat-said' },
+      ]),
       { from: 'chat-pick', to: 'chat-finish', handle: 'FINISH' },
     ],
   };

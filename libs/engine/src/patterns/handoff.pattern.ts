@@ -25,11 +25,19 @@ export function handoff(def: HandoffPattern): CompiledGraph {
       { id: 'handoff-check', type: 'condition', expression: 'next_agent == speaker' },
       { id: 'handoff-answered', type: 'append', key: 'transcript', value: { agent: '{{speaker}}', text: '{{reply}}' } },
       { id: 'handoff-finish', type: 'set', values: { output: '{{reply}}', done: true } },
-      { id: 'handoff-passed', type: 'append', key: 'transcript', value: { agent: '{{speaker}}', handoff_to: '{{next_agent}}', text: '{{handoff_note}}' } },
+      {
+        id: 'handoff-passed',
+        type: 'append',
+        key: 'transcript',
+        value: { agent: '{{speaker}}', handoff_to: '{{next_agent}}', text: '{{handoff_note}}' },
+      },
     ],
     edges: [
       { from: 'handoff-turn', to: 'handoff-route' },
-      ...agents.flatMap((a) => [{ from: 'handoff-route', to: a.id, handle: a.id }, { from: a.id, to: 'handoff-check' }]),
+      ...agents.flatMap((a) => [
+        { from: 'handoff-route', to: a.id, handle: a.id },
+        { from: a.id, to: 'handoff-check' },
+      ]),
       { from: 'handoff-check', to: 'handoff-answered', handle: 'true' },
       { from: 'handoff-answered', to: 'handoff-finish' },
       { from: 'handoff-check', to: 'handoff-passed', handle: 'false' },

@@ -47,33 +47,68 @@ export function magentic(def: MagenticPattern): CompiledGraph {
     id,
     structured,
   });
-  const plan = managerNode(`${m}-plan`, `${task}\n\nWrite down the facts you know and what must still be found out ("facts"), and a step-by-step plan for the team ("plan").`, 'plan', PLAN_SCHEMA);
+  const plan = managerNode(
+    `${m}-plan`,
+    `${task}\n\nWrite down the facts you know and what must still be found out ("facts"), and a step-by-step plan for the team ("plan").`,
+    'plan',
+    PLAN_SCHEMA,
+  );
   const ledger = managerNode(
     `${m}-ledger`,
-    `${task}\n\n${current}\n\n${TRANSCRIPT}\n\nUpdate the progress ledger: is the task done ("is_done", then give the final "answer")? Is the work making progress ("is_progressing": false when it loops or is stuck)? Who acts next ("next_agent") and with what "instruction"?`,
+    `${task}\n\n${current}\n\n${TRANSCRIPT}\n\n` +
+      'Update the progress ledger: is the task done ("is_done", then give the final "answer")? ' +
+      'Is the work making progress ("is_progressing": false when it loops or is stuck)? ' +
+      'Who acts next ("next_agent") and with what "instruction"?',
     'ledger',
     ledgerSchema(def.agents.map((a) => a.name)),
   );
-  const replan = managerNode(`${m}-replan`, `${task}\n\nThis plan has stalled:\n${current}\n\n${TRANSCRIPT}\n\nRevise the facts with what has been learned, and write a new plan that gets past what blocked the old one.`, 'plan', PLAN_SCHEMA);
-  const workers = def.agents.map((spec) => agentNode(spec, `Task: {{input}}\n\n${TRANSCRIPT}\n\nYour instruction from the manager: {{ledger.instruction}}`, 'reply'));
+  const replan = managerNode(
+    `${m}-replan`,
+    `${task}\n\nThis plan has stalled:\n${current}\n\n${TRANSCRIPT}\n\n` +
+      'Revise the facts with what has been learned, and write a new plan that gets past what blocked the old one.',
+    'plan',
+    PLAN_SCHEMA,
+  );
+  const workers = def.agents.map((spec) =>
+    agentNode(spec, `Task: {{input}}\n\n${TRANSCRIPT}\n\nYour instruction from the manager: {{ledger.instruction}}`, 'reply'),
+  );
   const body: CompiledGraph = {
     nodes: [
       ledger,
       // Fixed handles contain `-`, which agent names cannot, so they never clash with an agent's handle.
-      { id: 'magentic-assess', type: 'router', routes: [{ handle: 'is-done', when: 'ledger.is_done' }, { handle: 'no-progress', when: '!ledger.is_progressing' }, ...routeTo(def.agents, 'ledger.next_agent')] },
+      {
+        id: 'magentic-assess',
+        type: 'router',
+        routes: [
+          { handle: 'is-done', when: 'ledger.is_done' },
+          { handle: 'no-progress', when: '!ledger.is_progressing' },
+          ...routeTo(def.agents, 'ledger.next_agent'),
+        ],
+      },
       { id: 'magentic-finish', type: 'set', values: { output: '{{ledger.answer}}', done: true } },
       replan,
       ...workers,
-      { id: 'magentic-said', type: 'append', key: 'transcript', value: { agent: '{{ledger.next_agent}}', instruction: '{{ledger.instruction}}', text: '{{reply}}' } },
+      {
+        id: 'magentic-said',
+        type: 'append',
+        key: 'transcript',
+        value: { agent: '{{ledger.next_agent}}', instruction: '{{ledger.instruction}}', text: '{{reply}}' },
+      },
     ],
     edges: [
       { from: ledger.id, to: 'magentic-assess' },
       { from: 'magentic-assess', to: 'magentic-finish', handle: 'is-done' },
       { from: 'magentic-assess', to: replan.id, handle: 'no-progress' },
-      ...workers.flatMap((w) => [{ from: 'magentic-assess', to: w.id, handle: w.id }, { from: w.id, to: 'magentic-said' }]),
+      ...workers.flatMap((w) => [
+        { from: 'magentic-assess', to: w.id, handle: w.id },
+        { from: w.id, to: 'magentic-said' },
+      ]),
     ],
   };
   const frame = turnLoop('magentic', body, def.maxIterations, 'the manager did not mark the task done');
   const start: WorkflowNode = { id: 'magentic-start', type: 'set', values: { transcript: [], done: false } };
-  return { nodes: [start, plan, ...frame.nodes], edges: [{ from: start.id, to: plan.id }, { from: plan.id, to: frame.loopId }, ...frame.edges] };
+  return {
+    nodes: [start, plan, ...frame.nodes],
+    edges: [{ from: start.id, to: plan.id }, { from: plan.id, to: frame.loopId }, ...frame.edges],
+  };
 }

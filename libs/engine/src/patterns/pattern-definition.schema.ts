@@ -5,7 +5,10 @@ import { notReserved } from '../definition/node.schemas';
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
  * the interpreter runs (`toGraph`), so their runs are observed node by node like any other.
  */
-const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)').superRefine(notReserved);
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)')
+  .superRefine(notReserved);
 
 export const agentSpecSchema = z.strictObject({
   /** Becomes the agent's node id (and, in `sequential`, the state key its answer is written to). */
@@ -25,17 +28,27 @@ export const agentSpecSchema = z.strictObject({
 
 /** Agents with distinct names: a name is a node id and a state key. */
 const agentList = (min: number) =>
-  z.array(agentSpecSchema).min(min).max(50).superRefine((agents, ctx) => {
-    const seen = new Set<string>();
-    agents.forEach((agent, i) => {
-      if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate agent name "${agent.name}"` });
-      seen.add(agent.name);
+  z
+    .array(agentSpecSchema)
+    .min(min)
+    .max(50)
+    .superRefine((agents, ctx) => {
+      const seen = new Set<string>();
+      agents.forEach((agent, i) => {
+        if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate agent name "${agent.name}"` });
+        seen.add(agent.name);
+      });
     });
-  });
 
 const shared = {
   description: z.string().max(2000).optional(),
-  budget: z.strictObject({ maxTotalTokens: z.number().int().positive().optional(), maxTotalCost: z.number().positive().optional(), maxDuration: z.number().int().positive().optional() }).optional(),
+  budget: z
+    .strictObject({
+      maxTotalTokens: z.number().int().positive().optional(),
+      maxTotalCost: z.number().positive().optional(),
+      maxDuration: z.number().int().positive().optional(),
+    })
+    .optional(),
   runTimeoutMs: z.number().int().positive().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
 };
@@ -75,15 +88,22 @@ export const handoffPatternSchema = z
       ctx.addIssue({ code: 'custom', path: ['start'], message: `start names no agent: "${def.start}"` });
     }
     def.agents.forEach((agent, i) => {
-      if (agent.name.length > HANDOFF_NAME_MAX) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `at most ${HANDOFF_NAME_MAX} characters, so its handoff tool name fits 64` });
+      if (agent.name.length > HANDOFF_NAME_MAX)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', i, 'name'],
+          message: `at most ${HANDOFF_NAME_MAX} characters, so its handoff tool name fits 64`,
+        });
     });
   });
 
 /** A manager's name is a node id next to the agents', and `FINISH` is the manager's word for "done". */
 const checkManager = (def: { agents: Array<{ name: string }>; manager: { name: string } }, ctx: z.RefinementCtx) => {
-  if (def.agents.some((a) => a.name === def.manager.name)) ctx.addIssue({ code: 'custom', path: ['manager', 'name'], message: `the manager needs a name no agent has ("${def.manager.name}")` });
+  if (def.agents.some((a) => a.name === def.manager.name))
+    ctx.addIssue({ code: 'custom', path: ['manager', 'name'], message: `the manager needs a name no agent has ("${def.manager.name}")` });
   def.agents.forEach((agent, i) => {
-    if (agent.name === 'FINISH') ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: '"FINISH" is reserved for the manager' });
+    if (agent.name === 'FINISH')
+      ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: '"FINISH" is reserved for the manager' });
   });
 };
 

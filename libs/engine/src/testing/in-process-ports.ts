@@ -5,17 +5,19 @@ import type { ModelPort, ModelRequest, ModelResult, NodeResultStore, RegisteredF
 import { RunHistory } from '../interpreter/run-history';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
-export function recordingEnvironment(opts: {
-  model?: ModelPort;
-  functions?: Record<string, RegisteredFunction>;
-  tools?: Record<string, InProcessTool>;
-  signal?: AbortSignal;
-  maxSteps?: number;
-  /** A log to continue (a resumed run): its events come first and make up `env.history`. */
-  prior?: readonly RunEvent[];
-  results?: NodeResultStore;
-  drain?: AbortSignal;
-} = {}) {
+export function recordingEnvironment(
+  opts: {
+    model?: ModelPort;
+    functions?: Record<string, RegisteredFunction>;
+    tools?: Record<string, InProcessTool>;
+    signal?: AbortSignal;
+    maxSteps?: number;
+    /** A log to continue (a resumed run): its events come first and make up `env.history`. */
+    prior?: readonly RunEvent[];
+    results?: NodeResultStore;
+    drain?: AbortSignal;
+  } = {},
+) {
   const events: RunEvent[] = [...(opts.prior ?? [])];
   const tokens: Array<{ spanId: string; afterSeq: number; text: string }> = [];
   const redacted: Array<{ id: string; error: unknown }> = [];
@@ -81,7 +83,13 @@ export function scriptedModel(replies: Array<string | Error | { toolCalls: ToolC
       if (reply instanceof Error) throw reply;
       // Requests are recorded as sent: copy the conversation, which the caller keeps appending to.
       requests[requests.length - 1] = { ...request, messages: [...request.messages] };
-      if (typeof reply !== 'string') return { text: '', usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 }, finishReason: 'tool-calls', toolCalls: reply.toolCalls };
+      if (typeof reply !== 'string')
+        return {
+          text: '',
+          usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 },
+          finishReason: 'tool-calls',
+          toolCalls: reply.toolCalls,
+        };
       if (request.stream) for (const word of reply.split(/(?<=\s)/)) request.onDelta?.(word);
       const words = reply.split(/\s+/).filter(Boolean).length;
       return { text: reply, usage: { inputTokens: 3, outputTokens: words, totalTokens: 3 + words }, finishReason: 'stop', toolCalls: [] };

@@ -30,8 +30,10 @@ module.exports = { createTestServer };
 
 if (require.main === module) {
   process.stderr.write('mcp-test-server: ready\n');
-  createTestServer().connect(new StdioServerTransport()).catch((error) => {
-    process.stderr.write(`mcp-test-server: ${error}\n`);
-    process.exit(1);
-  });
+  createTestServer()
+    .connect(new StdioServerTransport())
+    .catch((error) => {
+      process.stderr.write(`mcp-test-server: ${error}\n`);
+      process.exit(1);
+    });
 }
