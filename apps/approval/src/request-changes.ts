@@ -1,4 +1,11 @@
-import { isTerminalEvent, type AnswerMode, type InputForm, type PendingToolCall, type RunEvent } from '@spindle/contracts';
+import {
+  onRunEvent,
+  type AnswerMode,
+  type InputForm,
+  type PendingToolCall,
+  type RunEvent,
+  type RunEventHandlers,
+} from '@spindle/contracts';
 
 /** A request as first asked; its workflow comes from the run's `run.queued`. */
 export interface AskedRequest {
@@ -34,65 +41,83 @@ export interface RequestChanges {
   endedRuns: Array<{ runId: string; status: 'completed' | 'failed' | 'canceled' }>;
 }
 
-/** Folds events (each run's in seq order) into row changes; events that ask nothing of a person are ignored. */
+/** Folds events (each run's in seq order) into row changes; events that ask nothing of a person change nothing. */
 export function requestChanges(events: readonly RunEvent[]): RequestChanges {
   const changes: RequestChanges = { queuedRuns: [], asked: [], answers: [], endedRuns: [] };
-  for (const e of events) {
-    const origin = { runId: e.runId, nodeId: e.nodeId ?? '', requestedAt: e.at, seq: e.seq };
-    switch (e.type) {
-      case 'run.queued':
-        changes.queuedRuns.push({ runId: e.runId, workflow: e.data.workflow.name });
-        break;
-      case 'input.requested':
-        changes.asked.push({
-          ...origin,
-          requestId: e.data.requestId,
-          kind: 'input',
-          prompt: e.data.prompt,
-          form: e.data.form,
-          call: null,
-          mode: e.data.mode,
-          expiresAt: e.data.expiresAt ?? null,
-        });
-        break;
-      case 'approval.requested':
-        changes.asked.push({
-          ...origin,
-          requestId: e.data.requestId,
-          kind: 'approval',
-          prompt: e.data.prompt,
-          form: null,
-          call: e.data.call,
-          mode: e.data.mode,
-          expiresAt: e.data.expiresAt ?? null,
-        });
-        break;
-      case 'input.answered':
-        changes.answers.push({
-          requestId: e.data.requestId,
-          runId: e.runId,
-          status: e.data.timedOut ? 'timed_out' : 'answered',
-          answeredAt: e.at,
-          answeredBy: e.data.answeredBy,
-          answer: e.data.answer ?? null,
-        });
-        break;
-      case 'approval.resolved': {
-        const { decision, message, callId, name, argumentsHash } = e.data;
-        changes.answers.push({
-          requestId: e.data.requestId,
-          runId: e.runId,
-          status: e.data.timedOut ? 'timed_out' : 'answered',
-          answeredAt: e.at,
-          answeredBy: e.data.answeredBy,
-          answer: e.data.timedOut ? null : { decision, ...(message !== undefined && { message }), callId, name, argumentsHash },
-        });
-        break;
-      }
-      default:
-        if (isTerminalEvent(e))
-          changes.endedRuns.push({ runId: e.runId, status: e.type.slice('run.'.length) as 'completed' | 'failed' | 'canceled' });
-    }
-  }
+  const on = changesOf(changes);
+  for (const e of events) onRunEvent(on, e);
   return changes;
+}
+
+/** What each event type means to the requests: one decision per type. */
+function changesOf(changes: RequestChanges): RunEventHandlers {
+  const none = () => undefined;
+  const origin = (e: RunEvent) => ({ runId: e.runId, nodeId: e.nodeId ?? '', requestedAt: e.at, seq: e.seq });
+  const ended = (status: 'completed' | 'failed' | 'canceled') => (e: RunEvent) => void changes.endedRuns.push({ runId: e.runId, status });
+  return {
+    'run.queued': (e) => void changes.queuedRuns.push({ runId: e.runId, workflow: e.data.workflow.name }),
+    'input.requested': (e) =>
+      void changes.asked.push({
+        ...origin(e),
+        requestId: e.data.requestId,
+        kind: 'input',
+        prompt: e.data.prompt,
+        form: e.data.form,
+        call: null,
+        mode: e.data.mode,
+        expiresAt: e.data.expiresAt ?? null,
+      }),
+    'approval.requested': (e) =>
+      void changes.asked.push({
+        ...origin(e),
+        requestId: e.data.requestId,
+        kind: 'approval',
+        prompt: e.data.prompt,
+        form: null,
+        call: e.data.call,
+        mode: e.data.mode,
+        expiresAt: e.data.expiresAt ?? null,
+      }),
+    'input.answered': (e) =>
+      void changes.answers.push({
+        requestId: e.data.requestId,
+        runId: e.runId,
+        status: e.data.timedOut ? 'timed_out' : 'answered',
+        answeredAt: e.at,
+        answeredBy: e.data.answeredBy,
+        answer: e.data.answer ?? null,
+      }),
+    'approval.resolved': (e) => {
+      const { decision, message, callId, name, argumentsHash } = e.data;
+      changes.answers.push({
+        requestId: e.data.requestId,
+        runId: e.runId,
+        status: e.data.timedOut ? 'timed_out' : 'answered',
+        answeredAt: e.at,
+        answeredBy: e.data.answeredBy,
+        answer: e.data.timedOut ? null : { decision, ...(message !== undefined && { message }), callId, name, argumentsHash },
+      });
+    },
+    'run.completed': ended('completed'),
+    'run.failed': ended('failed'),
+    'run.canceled': ended('canceled'),
+    'run.started': none,
+    'run.awaiting': none,
+    'run.resumed': none,
+    'run.yielded': none,
+    'node.started': none,
+    'node.completed': none,
+    'node.failed': none,
+    'model.started': none,
+    'model.completed': none,
+    'model.failed': none,
+    'tool.called': none,
+    'tool.returned': none,
+    'loop.iteration': none,
+    'branch.started': none,
+    'branch.completed': none,
+    'checkpoint.saved': none,
+    'context.truncated': none,
+    custom: none,
+  };
 }

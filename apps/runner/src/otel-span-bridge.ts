@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { RunEvent } from '@spindle/contracts';
+import { onRunEvent, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
 
 /**
  * Mirrors the run log's spans into OpenTelemetry as events are appended: the run, each node
@@ -21,25 +21,43 @@ export class OtelSpanBridge {
   }
 
   observe(event: RunEvent): void {
-    switch (event.type) {
-      case 'node.started':
-        return this.start(event, `node ${event.nodeId}`, { 'spindle.node.type': event.data.nodeType });
-      case 'model.started':
-        return this.start(event, `model ${event.data.model}`, { 'gen_ai.request.model': event.data.model });
-      case 'node.completed':
-        return this.end(event.spanId);
-      case 'model.completed':
-        return this.end(event.spanId, undefined, {
-          'gen_ai.usage.input_tokens': event.data.usage.inputTokens,
-          'gen_ai.usage.output_tokens': event.data.usage.outputTokens,
-        });
-      case 'node.failed':
-      case 'model.failed':
-        return this.end(event.spanId, `${event.data.error.code}: ${event.data.error.message}`);
-      default:
-        return;
-    }
+    onRunEvent(this.handlers, event);
   }
+
+  /** Which events open and close an OTel span: node executions and model calls. */
+  private readonly handlers: RunEventHandlers = {
+    'node.started': (e) => this.start(e, `node ${e.nodeId}`, { 'spindle.node.type': e.data.nodeType }),
+    'model.started': (e) => this.start(e, `model ${e.data.model}`, { 'gen_ai.request.model': e.data.model }),
+    'node.completed': (e) => this.end(e.spanId),
+    'model.completed': (e) =>
+      this.end(e.spanId, undefined, {
+        'gen_ai.usage.input_tokens': e.data.usage.inputTokens,
+        'gen_ai.usage.output_tokens': e.data.usage.outputTokens,
+      }),
+    'node.failed': (e) => this.end(e.spanId, `${e.data.error.code}: ${e.data.error.message}`),
+    'model.failed': (e) => this.end(e.spanId, `${e.data.error.code}: ${e.data.error.message}`),
+    // The run span is the bridge's own; tool calls, branches and requests are not mirrored (yet).
+    'run.queued': () => undefined,
+    'run.started': () => undefined,
+    'run.awaiting': () => undefined,
+    'run.resumed': () => undefined,
+    'run.yielded': () => undefined,
+    'run.completed': () => undefined,
+    'run.failed': () => undefined,
+    'run.canceled': () => undefined,
+    'tool.called': () => undefined,
+    'tool.returned': () => undefined,
+    'loop.iteration': () => undefined,
+    'branch.started': () => undefined,
+    'branch.completed': () => undefined,
+    'input.requested': () => undefined,
+    'input.answered': () => undefined,
+    'approval.requested': () => undefined,
+    'approval.resolved': () => undefined,
+    'checkpoint.saved': () => undefined,
+    'context.truncated': () => undefined,
+    custom: () => undefined,
+  };
 
   endAll(): void {
     for (const id of [...this.open.keys()]) this.end(id, 'run ended with the span open');

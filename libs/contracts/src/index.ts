@@ -13,8 +13,19 @@ export {
   workflowRefSchema,
   terminalEventTypes,
   isTerminalEvent,
+  onRunEvent,
 } from './run-events';
-export type { RunEvent, RunEventType, RunEventOf, RunEventData, RunEventDraft, Usage, ErrorInfo, TerminalEventType } from './run-events';
+export type {
+  RunEvent,
+  RunEventType,
+  RunEventOf,
+  RunEventData,
+  RunEventDraft,
+  RunEventHandlers,
+  Usage,
+  ErrorInfo,
+  TerminalEventType,
+} from './run-events';
 export { runCommandSchema, tokenDeltaSchema, runControlSchema } from './run-commands';
 export type { RunCommand, TokenDelta, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';

@@ -70,3 +70,34 @@ describe('errors', () => {
     expect(isSpindleError(new Error('x'))).toBe(false);
   });
 });
+
+describe('typed event data', () => {
+  const envelope = { runId: 'r1', seq: 4, at: '2025-03-01T10:00:00.000Z', spanId: 's', path: 'root/fork' };
+
+  it("reads branch and loop events of logs written before their fields were renamed, in today's spelling", () => {
+    const started = runEventSchema.parse({ ...envelope, type: 'branch.started', data: { fork_id: 'panel', branch_id: 'left' } });
+    expect(started.data).toEqual({ forkId: 'panel', branchId: 'left' });
+    const completed = runEventSchema.parse({
+      ...envelope,
+      type: 'branch.completed',
+      data: { fork_id: 'panel', branch_id: 'left', duration_ms: 12, status: 'completed' },
+    });
+    expect(completed.data).toEqual({ forkId: 'panel', branchId: 'left', durationMs: 12, status: 'completed' });
+    expect(runEventSchema.parse({ ...envelope, type: 'loop.iteration', data: { iteration: 2, max_steps: 3 } }).data).toEqual({
+      iteration: 2,
+      maxSteps: 3,
+    });
+  });
+
+  it('refuses branch, loop and truncation events whose data is not what the type says', () => {
+    expect(
+      runEventSchema.safeParse({
+        ...envelope,
+        type: 'branch.completed',
+        data: { forkId: 'p', branchId: 'l', status: 'exploded', durationMs: 1 },
+      }).success,
+    ).toBe(false);
+    expect(runEventSchema.safeParse({ ...envelope, type: 'loop.iteration', data: { iteration: 0, maxSteps: 3 } }).success).toBe(false);
+    expect(runEventSchema.safeParse({ ...envelope, type: 'context.truncated', data: { anything: true } }).success).toBe(false);
+  });
+});

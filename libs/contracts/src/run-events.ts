@@ -78,6 +78,22 @@ const definitionUpgradeFields = {
   definition: z.unknown().optional(),
 };
 
+/**
+ * Event data as the schema names it, also read from logs written before a field was renamed
+ * (`fork_id` → `forkId`): the log is never rewritten, so old spellings are read forever.
+ */
+function legacyFields<S extends z.ZodObject>(renames: Record<string, string>, schema: S) {
+  return z.preprocess((data) => {
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return data;
+    const copy: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+    for (const [old, current] of Object.entries(renames)) {
+      if (old in copy && !(current in copy)) copy[current] = copy[old];
+      delete copy[old];
+    }
+    return copy;
+  }, schema);
+}
+
 function jsonRecordSchema() {
   return z.record(z.string(), z.unknown());
 }
@@ -182,9 +198,30 @@ export const runEventSchemas = {
       durationMs: z.number().nonnegative(),
     }),
   ),
-  'loop.iteration': event('loop.iteration', jsonRecord),
-  'branch.started': event('branch.started', jsonRecord),
-  'branch.completed': event('branch.completed', jsonRecord),
+  /** A loop's iteration begins (the events inside it carry `iteration`). */
+  'loop.iteration': event(
+    'loop.iteration',
+    legacyFields({ max_steps: 'maxSteps' }, z.object({ iteration: z.number().int().positive(), maxSteps: z.number().int().positive() })),
+  ),
+  /** A fork's branch begins (the events inside it carry `branchId`). */
+  'branch.started': event(
+    'branch.started',
+    legacyFields({ fork_id: 'forkId', branch_id: 'branchId' }, z.object({ forkId: z.string(), branchId: z.string() })),
+  ),
+  'branch.completed': event(
+    'branch.completed',
+    legacyFields(
+      { fork_id: 'forkId', branch_id: 'branchId', duration_ms: 'durationMs' },
+      z.object({
+        forkId: z.string(),
+        branchId: z.string(),
+        status: z.enum(['completed', 'failed']),
+        durationMs: z.number().nonnegative(),
+        /** A failed branch's failure. */
+        error: errorInfoSchema.optional(),
+      }),
+    ),
+  ),
   'input.requested': event(
     'input.requested',
     z.object({
@@ -253,7 +290,15 @@ export const runEventSchemas = {
       })
       .refine((d) => (d.changes === undefined) !== (d.state === undefined), 'a checkpoint carries either its changes or the whole state'),
   ),
-  'context.truncated': event('context.truncated', jsonRecord),
+  /** Earlier messages of a conversation were dropped to fit the model's context. */
+  'context.truncated': event(
+    'context.truncated',
+    z.object({
+      reason: z.string(),
+      droppedMessages: z.number().int().nonnegative(),
+      droppedTokens: z.number().int().nonnegative().optional(),
+    }),
+  ),
   custom: event('custom', jsonRecord),
 } as const;
 
@@ -274,6 +319,17 @@ export type RunEventData<T extends RunEventType> = RunEventOf<T>['data'];
 export type RunEventDraft = {
   [T in RunEventType]: Omit<RunEventOf<T>, 'runId' | 'seq' | 'at'>;
 }[RunEventType];
+
+/**
+ * One handler per event type: a consumer written as this map does not compile once a new event
+ * type exists until it decides what that type means to it (no `default:` swallows it).
+ */
+export type RunEventHandlers<R = void> = { [T in RunEventType]: (event: RunEventOf<T>) => R };
+
+/** Calls the handler of the event's type. */
+export function onRunEvent<R>(handlers: RunEventHandlers<R>, event: RunEvent): R {
+  return (handlers[event.type] as (e: RunEvent) => R)(event);
+}
 
 export const terminalEventTypes = ['run.completed', 'run.failed', 'run.canceled'] as const;
 export type TerminalEventType = (typeof terminalEventTypes)[number];

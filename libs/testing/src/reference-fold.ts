@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEvent, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import type { ErrorInfo, RunEvent, RunEventOf, RunEventType, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
 
 /**
  * The oracle of the trace projection: what a valid run log means as a trace (the run and its
@@ -52,47 +52,87 @@ export interface ReferenceFoldOptions {
   orphans: 'running' | 'canceled';
 }
 
-/** The run's status right after a lifecycle event; undefined for any other event. */
-function lifecycleStatus(e: RunEvent): RunStatus | undefined {
-  switch (e.type) {
-    case 'run.queued':
-    case 'run.yielded':
-      return 'queued';
-    case 'run.started':
-    case 'run.resumed':
-      return 'running';
-    case 'run.awaiting':
-      return e.data.reason === 'tool_approval' ? 'awaiting_approval' : 'awaiting_input';
-    case 'run.completed':
-      return 'completed';
-    case 'run.failed':
-      return 'failed';
-    case 'run.canceled':
-      return 'canceled';
-    default:
-      return undefined;
-  }
+/** What one event type means to a trace: whether it sets the run's status, opens a span, or closes one. */
+interface EventMeaning<T extends RunEventType> {
+  /** The run's status right after it (lifecycle events). */
+  status?: (e: RunEventOf<T>) => RunStatus;
+  /** It opens a span; what the span's `nodeType` then is. */
+  opens?: (e: RunEventOf<T>) => string | null;
+  /** It closes a span: how the span ended. */
+  closes?: {
+    status: (e: RunEventOf<T>) => ReferenceSpan['status'];
+    durationMs: (e: RunEventOf<T>) => number | null;
+    error: (e: RunEventOf<T>) => ErrorInfo | null;
+  };
 }
-const opening = new Set<RunEvent['type']>([
-  'run.queued',
-  'node.started',
-  'model.started',
-  'tool.called',
-  'input.requested',
-  'approval.requested',
-]);
-const closing = new Set<RunEvent['type']>([
-  'run.completed',
-  'run.failed',
-  'run.canceled',
-  'node.completed',
-  'node.failed',
-  'model.completed',
-  'model.failed',
-  'tool.returned',
-  'input.answered',
-  'approval.resolved',
-]);
+
+const timedOut = (requestId: string): ErrorInfo => ({ code: 'input_timeout', message: `nobody answered request ${requestId} in time` });
+
+/** One entry per event type: a new type does not compile until the oracle says what it means. */
+const meanings: { [T in RunEventType]: EventMeaning<T> } = {
+  'run.queued': { status: () => 'queued', opens: () => null },
+  'run.started': { status: () => 'running' },
+  'run.resumed': { status: () => 'running' },
+  'run.yielded': { status: () => 'queued' },
+  'run.awaiting': { status: (e) => (e.data.reason === 'tool_approval' ? 'awaiting_approval' : 'awaiting_input') },
+  'run.completed': {
+    status: () => 'completed',
+    closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null },
+  },
+  'run.failed': {
+    status: () => 'failed',
+    closes: { status: () => 'failed', durationMs: (e) => e.data.durationMs, error: (e) => e.data.error },
+  },
+  'run.canceled': {
+    status: () => 'canceled',
+    closes: {
+      status: () => 'canceled',
+      durationMs: (e) => e.data.durationMs ?? null,
+      error: (e) => ({ code: 'canceled', message: e.data.reason ?? 'canceled' }),
+    },
+  },
+  'node.started': { opens: (e) => e.data.nodeType },
+  'node.completed': { closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null } },
+  'node.failed': { closes: { status: () => 'failed', durationMs: (e) => e.data.durationMs, error: (e) => e.data.error } },
+  'model.started': { opens: () => null },
+  'model.completed': { closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null } },
+  'model.failed': { closes: { status: () => 'failed', durationMs: (e) => e.data.durationMs, error: (e) => e.data.error } },
+  'tool.called': { opens: (e) => e.data.name },
+  'tool.returned': {
+    closes: {
+      status: (e) => (e.data.error ? 'failed' : 'completed'),
+      durationMs: (e) => e.data.durationMs,
+      error: (e) => e.data.error ?? null,
+    },
+  },
+  'input.requested': { opens: () => 'input' },
+  'approval.requested': { opens: () => 'approval' },
+  'input.answered': {
+    closes: {
+      status: (e) => (e.data.timedOut ? 'failed' : 'completed'),
+      durationMs: () => null,
+      error: (e) => (e.data.timedOut ? timedOut(e.data.requestId) : null),
+    },
+  },
+  'approval.resolved': {
+    closes: {
+      status: (e) => (e.data.timedOut ? 'failed' : 'completed'),
+      durationMs: () => null,
+      error: (e) => (e.data.timedOut ? timedOut(e.data.requestId) : null),
+    },
+  },
+  'loop.iteration': {},
+  'branch.started': {},
+  'branch.completed': {},
+  'checkpoint.saved': {},
+  'context.truncated': {},
+  custom: {},
+};
+
+const meaningOf = <T extends RunEventType>(e: RunEventOf<T>) => meanings[e.type as T] as EventMeaning<T>;
+const lifecycleStatus = (e: RunEvent): RunStatus | undefined => meaningOf(e).status?.(e);
+const opens = (e: RunEvent): boolean => meaningOf(e).opens !== undefined;
+const closes = (e: RunEvent): boolean => meaningOf(e).closes !== undefined;
 const isRequestEvent = (
   e: RunEvent,
 ): e is Extract<RunEvent, { type: 'input.requested' | 'input.answered' | 'approval.requested' | 'approval.resolved' }> =>
@@ -134,25 +174,25 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
     status: statuses[statuses.length - 1],
     startedAt: firstStart?.at ?? null,
     endedAt: terminal?.at ?? null,
-    durationMs: terminal ? durationOf(terminal) : null,
-    error: terminal ? errorOf(terminal) : null,
+    durationMs: terminal ? meaningOf(terminal).closes!.durationMs(terminal) : null,
+    error: terminal ? meaningOf(terminal).closes!.error(terminal) : null,
     usage,
     lastSeq: Math.max(...log.map((e) => e.seq)),
   };
 
-  const spanIds = [...new Set(log.filter((e) => opening.has(e.type)).map(spanIdOf))].sort();
+  const spanIds = [...new Set(log.filter(opens).map(spanIdOf))].sort();
   const spans = spanIds.map((spanId): ReferenceSpan => {
-    const start = log.filter((e) => spanIdOf(e) === spanId && opening.has(e.type))[0];
-    const end = log.find((e) => spanIdOf(e) === spanId && closing.has(e.type));
+    const start = log.filter((e) => spanIdOf(e) === spanId && opens(e))[0];
+    const end = log.find((e) => spanIdOf(e) === spanId && closes(e));
     const orphan = !end && terminal !== undefined && start.type !== 'run.queued' && options.orphans === 'canceled';
     return {
       spanId,
       kind: kindOf(start.type),
-      status: end ? spanStatusOf(end) : orphan ? 'canceled' : 'running',
+      status: end ? meaningOf(end).closes!.status(end) : orphan ? 'canceled' : 'running',
       parentSpanId: isRequestEvent(start) ? start.spanId : (start.parentSpanId ?? null),
       nodeId: start.nodeId ?? null,
       path: start.path,
-      nodeType: nodeTypeOf(start),
+      nodeType: meaningOf(start).opens!(start),
       model: start.type === 'model.started' ? start.data.model : null,
       iteration: start.iteration ?? null,
       branchId: start.branchId ?? null,
@@ -160,79 +200,12 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
       endSeq: end?.seq ?? null,
       startedAt: start.at,
       endedAt: end?.at ?? (orphan ? (terminal?.at ?? null) : null),
-      durationMs: end ? (isRequestEvent(end) ? Date.parse(end.at) - Date.parse(start.at) : durationOf(end)) : null,
-      error: end ? errorOf(end) : null,
+      durationMs: end ? (isRequestEvent(end) ? Date.parse(end.at) - Date.parse(start.at) : meaningOf(end).closes!.durationMs(end)) : null,
+      error: end ? meaningOf(end).closes!.error(end) : null,
       usage: end?.type === 'model.completed' ? end.data.usage : null,
     };
   });
   return { run, spans };
-}
-
-function nodeTypeOf(start: RunEvent): string | null {
-  switch (start.type) {
-    case 'node.started':
-      return start.data.nodeType;
-    case 'tool.called':
-      return start.data.name;
-    case 'input.requested':
-      return 'input';
-    case 'approval.requested':
-      return 'approval';
-    default:
-      return null;
-  }
-}
-
-function spanStatusOf(end: RunEvent): ReferenceSpan['status'] {
-  switch (end.type) {
-    case 'input.answered':
-    case 'approval.resolved':
-      return end.data.timedOut ? 'failed' : 'completed';
-    case 'run.completed':
-    case 'node.completed':
-    case 'model.completed':
-      return 'completed';
-    case 'run.canceled':
-      return 'canceled';
-    case 'tool.returned':
-      return end.data.error ? 'failed' : 'completed';
-    default:
-      return 'failed';
-  }
-}
-
-function durationOf(end: RunEvent): number | null {
-  switch (end.type) {
-    case 'run.completed':
-    case 'run.failed':
-    case 'run.canceled':
-    case 'node.completed':
-    case 'node.failed':
-    case 'model.completed':
-    case 'model.failed':
-    case 'tool.returned':
-      return end.data.durationMs ?? null;
-    default:
-      return null;
-  }
-}
-
-function errorOf(end: RunEvent): ErrorInfo | null {
-  switch (end.type) {
-    case 'run.canceled':
-      return { code: 'canceled', message: end.data.reason ?? 'canceled' };
-    case 'run.failed':
-    case 'node.failed':
-    case 'model.failed':
-      return end.data.error;
-    case 'tool.returned':
-      return end.data.error ?? null;
-    case 'input.answered':
-    case 'approval.resolved':
-      return end.data.timedOut ? { code: 'input_timeout', message: `nobody answered request ${end.data.requestId} in time` } : null;
-    default:
-      return null;
-  }
 }
 
 /** A trace as the recorder serves it, in the reference fold's shape (what the fold can know). */

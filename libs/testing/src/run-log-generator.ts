@@ -298,14 +298,19 @@ function buildLog(
         break;
       case 'loop':
         iteration = (iteration ?? 0) + 1;
-        emit({ type: 'loop.iteration', ...here(), data: { iteration } });
+        emit({ type: 'loop.iteration', ...here(), data: { iteration, maxSteps: 10 } });
         break;
       case 'branch':
         if (branchId === undefined) {
           branchId = nextId('branch');
-          emit({ type: 'branch.started', ...here(), branchId, data: { branchId } });
+          emit({ type: 'branch.started', ...here(), branchId, data: { forkId: 'fork', branchId } });
         } else {
-          emit({ type: 'branch.completed', ...here(), branchId, data: { branchId } });
+          emit({
+            type: 'branch.completed',
+            ...here(),
+            branchId,
+            data: { forkId: 'fork', branchId, status: 'completed', durationMs: s.durationMs },
+          });
           branchId = undefined;
         }
         break;

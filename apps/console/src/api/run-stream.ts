@@ -1,4 +1,4 @@
-import type { RunEvent } from '@spindle/contracts';
+import type { RunEvent, RunEventType } from '@spindle/contracts';
 
 export type StreamState = 'live' | 'reconnecting' | 'ended';
 
@@ -87,31 +87,36 @@ async function fillGap(runId: string, afterSeq: number, beforeSeq: number, handl
   handlers.onEvents(events.filter((e) => e.seq < beforeSeq));
 }
 
-const EVENT_TYPES = [
-  'run.queued',
-  'run.started',
-  'run.awaiting',
-  'run.resumed',
-  'run.yielded',
-  'run.completed',
-  'run.failed',
-  'run.canceled',
-  'node.started',
-  'node.completed',
-  'node.failed',
-  'model.started',
-  'model.completed',
-  'model.failed',
-  'tool.called',
-  'tool.returned',
-  'loop.iteration',
-  'branch.started',
-  'branch.completed',
-  'input.requested',
-  'input.answered',
-  'approval.requested',
-  'approval.resolved',
-  'checkpoint.saved',
-  'context.truncated',
-  'custom',
-];
+/**
+ * The SSE event names to listen to: one key per event type, so a new type does not compile until
+ * the console lists it (the browser only delivers named events it listens for).
+ */
+const EVENT_NAMES: Record<RunEventType, true> = {
+  'run.queued': true,
+  'run.started': true,
+  'run.awaiting': true,
+  'run.resumed': true,
+  'run.yielded': true,
+  'run.completed': true,
+  'run.failed': true,
+  'run.canceled': true,
+  'node.started': true,
+  'node.completed': true,
+  'node.failed': true,
+  'model.started': true,
+  'model.completed': true,
+  'model.failed': true,
+  'tool.called': true,
+  'tool.returned': true,
+  'loop.iteration': true,
+  'branch.started': true,
+  'branch.completed': true,
+  'input.requested': true,
+  'input.answered': true,
+  'approval.requested': true,
+  'approval.resolved': true,
+  'checkpoint.saved': true,
+  'context.truncated': true,
+  custom: true,
+};
+const EVENT_TYPES = Object.keys(EVENT_NAMES) as RunEventType[];

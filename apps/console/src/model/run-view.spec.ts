@@ -24,8 +24,8 @@ function recordedRun(): RunEvent[] {
     ev(10, 'node.started', { nodeType: 'set', input: {} }, node('plan', 's-plan1')),
     ev(20, 'node.completed', { nodeType: 'set', output: { plan: 1 }, durationMs: 10 }, node('plan', 's-plan1')),
     ev(30, 'node.started', { nodeType: 'fork', input: {} }, node('split', 's-fork')),
-    ev(31, 'branch.started', { fork_id: 'split', branch_id: 'a' }, node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' })),
-    ev(32, 'branch.started', { fork_id: 'split', branch_id: 'b' }, node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' })),
+    ev(31, 'branch.started', { forkId: 'split', branchId: 'a' }, node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' })),
+    ev(32, 'branch.started', { forkId: 'split', branchId: 'b' }, node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' })),
     ev(
       40,
       'node.started',
@@ -78,13 +78,13 @@ function recordedRun(): RunEvent[] {
     ev(
       91,
       'branch.completed',
-      { fork_id: 'split', branch_id: 'b', status: 'completed', duration_ms: 59 },
+      { forkId: 'split', branchId: 'b', status: 'completed', durationMs: 59 },
       node('split', 's-fork', 'root/split[b]', 'root', { branchId: 'b' }),
     ),
     ev(
       92,
       'branch.completed',
-      { fork_id: 'split', branch_id: 'a', status: 'completed', duration_ms: 61 },
+      { forkId: 'split', branchId: 'a', status: 'completed', durationMs: 61 },
       node('split', 's-fork', 'root/split[a]', 'root', { branchId: 'a' }),
     ),
     ev(95, 'node.completed', { nodeType: 'fork', output: {}, durationMs: 65 }, node('split', 's-fork')),

@@ -1,80 +1,10 @@
-import type { ErrorInfo, RunEvent, Usage } from '@spindle/contracts';
+import type { RunEvent, RunEventHandlers } from '@spindle/contracts';
+import { atMs } from './run-view/event-time';
+import { NodeStates } from './run-view/node-states';
+import type { OpenRequest, RunStatusView, RunView, SpanView } from './run-view/run-view.types';
+import { spanKey, SpanTree } from './run-view/span-tree';
 
-export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting';
-export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request';
-export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
-
-/** One span of the run as its events tell it, paired by `spanId + path`. */
-export interface SpanView {
-  key: string;
-  spanId: string;
-  parentKey?: string;
-  kind: SpanKind;
-  label: string;
-  nodeId?: string;
-  nodeType?: string;
-  path: string;
-  status: SpanStatus;
-  startSeq: number;
-  endSeq?: number;
-  startMs: number;
-  endMs?: number;
-  input?: unknown;
-  /** A node's output is the delta it wrote to state, not the whole state. */
-  output?: unknown;
-  error?: ErrorInfo;
-  usage?: Usage;
-  model?: string;
-  iteration?: number;
-  branchId?: string;
-  /** 1 for a node's first execution, 2 for the second… */
-  execution: number;
-  depth: number;
-  children: string[];
-}
-
-export interface OpenRequest {
-  requestId: string;
-  kind: 'input' | 'approval';
-  nodeId?: string;
-  prompt: string;
-  seq: number;
-}
-
-export interface RunView {
-  runId?: string;
-  workflow?: { name: string; version: number };
-  status: 'queued' | 'running' | 'awaiting_input' | 'awaiting_approval' | 'completed' | 'failed' | 'canceled';
-  /** In the order they started. */
-  spans: SpanView[];
-  byKey: Map<string, SpanView>;
-  nodes: Map<string, { state: NodeState; executions: number }>;
-  /** `from->to` edges the run went along. */
-  traversed: Set<string>;
-  requests: OpenRequest[];
-  firstMs?: number;
-  lastMs?: number;
-  /** First to last event of the slice: the run's end-to-end latency so far. */
-  latencyMs: number;
-  usage: { totalTokens: number; costUsd: number };
-  /** Keys of the spans from a failed leaf up to the run: the failure path. */
-  failurePath: Set<string>;
-  events: number;
-}
-
-const spanKey = (spanId: string, path: string) => `${spanId}|${path}`;
-
-/** Event times parsed once per event object: scrubbing re-derives the same events many times. */
-const parsedAt = new WeakMap<RunEvent, number>();
-function atMs(e: RunEvent): number {
-  let ms = parsedAt.get(e);
-  if (ms === undefined) {
-    ms = Date.parse(e.at);
-    parsedAt.set(e, ms);
-  }
-  return ms;
-}
-const containerOf = (path: string) => path.slice(0, path.lastIndexOf('/'));
+export type { NodeState, OpenRequest, RunView, SpanKind, SpanStatus, SpanView } from './run-view/run-view.types';
 
 /**
  * The run as of its first `cursor` events. Pure and deterministic: live view and replay both
@@ -94,153 +24,15 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
     failurePath: new Set(),
     events: end,
   };
-  const keyOfSpanId = new Map<string, string>();
-  const lastCompletedIn = new Map<string, string>();
-  const executions = new Map<string, number>();
   const requests = new Map<string, OpenRequest>();
-
-  const open = (e: RunEvent, kind: SpanKind, fields: Partial<SpanView>): SpanView => {
-    const key = spanKey(e.spanId, e.path);
-    const parentKey = parentOf(e, kind, view.byKey, keyOfSpanId);
-    const parent = parentKey ? view.byKey.get(parentKey) : undefined;
-    const span: SpanView = {
-      key,
-      spanId: e.spanId,
-      parentKey,
-      kind,
-      label: e.nodeId ?? 'run',
-      nodeId: e.nodeId,
-      path: e.path,
-      status: 'running',
-      startSeq: e.seq,
-      startMs: atMs(e),
-      iteration: e.iteration,
-      branchId: e.branchId,
-      execution: 1,
-      depth: parent ? parent.depth + 1 : 0,
-      children: [],
-      ...fields,
-    };
-    view.byKey.set(key, span);
-    view.spans.push(span);
-    parent?.children.push(key);
-    if (kind === 'node' || kind === 'run') keyOfSpanId.set(e.spanId, key);
-    return span;
-  };
-  const close = (e: RunEvent, status: SpanStatus, fields: Partial<SpanView> = {}, key = spanKey(e.spanId, e.path)) => {
-    const span = view.byKey.get(key);
-    if (!span || (span.status !== 'running' && span.status !== 'waiting')) return undefined;
-    Object.assign(span, { status, endSeq: e.seq, endMs: atMs(e) }, fields);
-    return span;
-  };
-
+  const on = viewFolds(view, new SpanTree(view), new NodeStates(view), requests);
   for (let i = 0; i < end; i++) {
     const e = all[i];
     view.status = statusAfter(view.status, e);
     const at = atMs(e);
     view.firstMs ??= at;
     view.lastMs = at;
-    switch (e.type) {
-      case 'run.queued':
-        view.runId = e.runId;
-        view.workflow = e.data.workflow;
-        open(e, 'run', { label: e.data.workflow.name, input: e.data.input });
-        break;
-      case 'run.completed':
-        closeRun(view, e, 'completed', { output: e.data.output });
-        break;
-      case 'run.failed':
-        closeRun(view, e, 'failed', { error: e.data.error });
-        break;
-      case 'run.canceled':
-        closeRun(view, e, 'canceled', {});
-        break;
-      case 'node.started': {
-        const nodeId = e.nodeId ?? '?';
-        const n = (executions.get(nodeId) ?? 0) + 1;
-        executions.set(nodeId, n);
-        open(e, 'node', { nodeType: e.data.nodeType, input: e.data.input, execution: n });
-        view.nodes.set(nodeId, { state: 'running', executions: n });
-        const previous = lastCompletedIn.get(containerOf(e.path));
-        if (previous) view.traversed.add(`${previous}->${nodeId}`);
-        break;
-      }
-      case 'node.completed':
-        close(e, 'completed', { output: e.data.output });
-        setNode(view, e.nodeId, 'completed');
-        if (e.nodeId) lastCompletedIn.set(containerOf(e.path), e.nodeId);
-        break;
-      case 'node.failed':
-        close(e, 'failed', { error: e.data.error });
-        setNode(view, e.nodeId, 'failed');
-        break;
-      case 'branch.started':
-        open(e, 'branch', { label: `${e.nodeId}[${e.branchId}]` });
-        break;
-      case 'branch.completed':
-        close(e, (e.data as { status?: string }).status === 'failed' ? 'failed' : 'completed', {
-          error: (e.data as { error?: ErrorInfo }).error,
-        });
-        break;
-      case 'model.started':
-        open(e, 'model', { label: e.data.model, model: e.data.model, input: e.data.prompt ?? e.data.messages });
-        break;
-      case 'model.completed':
-        close(e, 'completed', {
-          output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text,
-          usage: e.data.usage,
-        });
-        view.usage.totalTokens += e.data.usage.totalTokens;
-        view.usage.costUsd += e.data.usage.costUsd ?? 0;
-        break;
-      case 'model.failed':
-        close(e, 'failed', { error: e.data.error });
-        break;
-      case 'tool.called':
-        open(e, 'tool', { label: e.data.name, nodeType: e.data.name, input: e.data.arguments });
-        break;
-      case 'tool.returned':
-        close(e, e.data.error ? 'failed' : 'completed', e.data.error ? { error: e.data.error } : { output: e.data.result });
-        break;
-      case 'input.requested':
-      case 'approval.requested': {
-        const prompt = e.data.prompt;
-        const kind = e.type === 'input.requested' ? 'input' : 'approval';
-        requests.set(e.data.requestId, { requestId: e.data.requestId, kind, nodeId: e.nodeId, prompt, seq: e.seq });
-        const span = view.byKey.get(spanKey(e.spanId, e.path));
-        if (span && span.status === 'running') span.status = 'waiting';
-        // The question is a span of its own under the node that asked, open until it is answered.
-        const asked = { ...e, spanId: e.data.requestId, parentSpanId: e.spanId } as RunEvent;
-        open(asked, 'request', {
-          label: kind,
-          nodeType: kind,
-          status: 'waiting',
-          input: e.type === 'input.requested' ? { prompt, form: e.data.form } : { prompt, call: e.data.call },
-        });
-        setNode(view, e.nodeId, 'waiting');
-        break;
-      }
-      case 'input.answered':
-      case 'approval.resolved': {
-        requests.delete(e.data.requestId);
-        const timedOut = e.data.timedOut === true;
-        const outcome = e.type === 'input.answered' ? { answer: e.data.answer } : { decision: e.data.decision, message: e.data.message };
-        close(
-          e,
-          timedOut ? 'failed' : 'completed',
-          timedOut
-            ? { error: { code: 'input_timeout', message: 'nobody answered in time' } }
-            : { output: { answeredBy: e.data.answeredBy, ...outcome } },
-          spanKey(e.data.requestId, e.path),
-        );
-        const span = view.byKey.get(spanKey(e.spanId, e.path));
-        if (span?.status === 'waiting') span.status = 'running';
-        if (e.nodeId && view.nodes.get(e.nodeId)?.state === 'waiting') setNode(view, e.nodeId, 'running');
-        break;
-      }
-      default:
-        break;
-    }
+    (on[e.type] as (event: RunEvent) => void)(e);
   }
   view.requests = ['completed', 'failed', 'canceled'].includes(view.status) ? [] : [...requests.values()];
   view.latencyMs = view.firstMs !== undefined && view.lastMs !== undefined ? view.lastMs - view.firstMs : 0;
@@ -248,49 +40,125 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
   return view;
 }
 
-/** The run's status after one more event: the one rule for the live status and the replayed one. */
+/** What each event type does to the view: the span tree, node states, open requests, usage. */
+function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: Map<string, OpenRequest>): RunEventHandlers {
+  const none = () => undefined;
+  const asked = (e: Extract<RunEvent, { type: 'input.requested' | 'approval.requested' }>) => {
+    const { prompt } = e.data;
+    const kind = e.type === 'input.requested' ? 'input' : 'approval';
+    requests.set(e.data.requestId, { requestId: e.data.requestId, kind, nodeId: e.nodeId, prompt, seq: e.seq });
+    const span = spans.nodeSpanOf(e);
+    if (span && span.status === 'running') span.status = 'waiting';
+    // The question is a span of its own under the node that asked, open until it is answered.
+    spans.open({ ...e, spanId: e.data.requestId, parentSpanId: e.spanId } as RunEvent, 'request', {
+      label: kind,
+      nodeType: kind,
+      status: 'waiting',
+      input: e.type === 'input.requested' ? { prompt, form: e.data.form } : { prompt, call: e.data.call },
+    });
+    nodes.set(e.nodeId, 'waiting');
+  };
+  const answered = (e: Extract<RunEvent, { type: 'input.answered' | 'approval.resolved' }>) => {
+    requests.delete(e.data.requestId);
+    const outcome = e.type === 'input.answered' ? { answer: e.data.answer } : { decision: e.data.decision, message: e.data.message };
+    spans.close(
+      e,
+      e.data.timedOut ? 'failed' : 'completed',
+      e.data.timedOut
+        ? { error: { code: 'input_timeout', message: 'nobody answered in time' } }
+        : { output: { answeredBy: e.data.answeredBy, ...outcome } },
+      spanKey(e.data.requestId, e.path),
+    );
+    const span = spans.nodeSpanOf(e);
+    if (span?.status === 'waiting') span.status = 'running';
+    nodes.resumed(e.nodeId);
+  };
+  return {
+    'run.queued': (e) => {
+      view.runId = e.runId;
+      view.workflow = e.data.workflow;
+      spans.open(e, 'run', { label: e.data.workflow.name, input: e.data.input });
+    },
+    'run.completed': (e) => spans.closeRun(e, 'completed', { output: e.data.output }),
+    'run.failed': (e) => spans.closeRun(e, 'failed', { error: e.data.error }),
+    'run.canceled': (e) => spans.closeRun(e, 'canceled', {}),
+    'node.started': (e) => {
+      const execution = nodes.started(e);
+      spans.open(e, 'node', { nodeType: e.data.nodeType, input: e.data.input, execution });
+    },
+    'node.completed': (e) => {
+      spans.close(e, 'completed', { output: e.data.output });
+      nodes.completed(e);
+    },
+    'node.failed': (e) => {
+      spans.close(e, 'failed', { error: e.data.error });
+      nodes.set(e.nodeId, 'failed');
+    },
+    'branch.started': (e) => void spans.open(e, 'branch', { label: `${e.nodeId}[${e.data.branchId}]` }),
+    'branch.completed': (e) => void spans.close(e, e.data.status, { error: e.data.error }),
+    'model.started': (e) =>
+      void spans.open(e, 'model', { label: e.data.model, model: e.data.model, input: e.data.prompt ?? e.data.messages }),
+    'model.completed': (e) => {
+      spans.close(e, 'completed', {
+        output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text,
+        usage: e.data.usage,
+      });
+      view.usage.totalTokens += e.data.usage.totalTokens;
+      view.usage.costUsd += e.data.usage.costUsd ?? 0;
+    },
+    'model.failed': (e) => void spans.close(e, 'failed', { error: e.data.error }),
+    'tool.called': (e) => void spans.open(e, 'tool', { label: e.data.name, nodeType: e.data.name, input: e.data.arguments }),
+    'tool.returned': (e) =>
+      void spans.close(e, e.data.error ? 'failed' : 'completed', e.data.error ? { error: e.data.error } : { output: e.data.result }),
+    'input.requested': asked,
+    'approval.requested': asked,
+    'input.answered': answered,
+    'approval.resolved': answered,
+    // The status rule (statusAfter) reads these; they draw nothing of their own.
+    'run.started': none,
+    'run.awaiting': none,
+    'run.resumed': none,
+    'run.yielded': none,
+    'loop.iteration': none,
+    'checkpoint.saved': none,
+    'context.truncated': none,
+    custom: none,
+  };
+}
+
+/** How each event type moves the run's status: the one rule for the live status and the replayed one. */
+const statusRules: { [T in RunEvent['type']]: (e: Extract<RunEvent, { type: T }>, status: RunStatusView) => RunStatusView } = {
+  'run.queued': (_e, s) => s,
+  'run.started': () => 'running',
+  'run.resumed': () => 'running',
+  'run.yielded': () => 'queued',
+  'run.awaiting': (e) => (e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval'),
+  'run.completed': () => 'completed',
+  'run.failed': () => 'failed',
+  'run.canceled': () => 'canceled',
+  'node.started': (_e, s) => s,
+  'node.completed': (_e, s) => s,
+  'node.failed': (_e, s) => s,
+  'model.started': (_e, s) => s,
+  'model.completed': (_e, s) => s,
+  'model.failed': (_e, s) => s,
+  'tool.called': (_e, s) => s,
+  'tool.returned': (_e, s) => s,
+  'loop.iteration': (_e, s) => s,
+  'branch.started': (_e, s) => s,
+  'branch.completed': (_e, s) => s,
+  'input.requested': (_e, s) => s,
+  'input.answered': (_e, s) => s,
+  'approval.requested': (_e, s) => s,
+  'approval.resolved': (_e, s) => s,
+  'checkpoint.saved': (_e, s) => s,
+  'context.truncated': (_e, s) => s,
+  custom: (_e, s) => s,
+};
+
+/** The run's status after one more event. */
 export function statusAfter(status: RunView['status'], e: RunEvent): RunView['status'] {
-  switch (e.type) {
-    case 'run.started':
-    case 'run.resumed':
-      return 'running';
-    case 'run.yielded':
-      return 'queued';
-    case 'run.awaiting':
-      return e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval';
-    case 'run.completed':
-    case 'run.failed':
-    case 'run.canceled':
-      return e.type.slice(4) as RunView['status'];
-    default:
-      return status;
-  }
-}
-
-function parentOf(e: RunEvent, kind: SpanKind, byKey: Map<string, SpanView>, keyOfSpanId: Map<string, string>): string | undefined {
-  if (kind === 'run') return undefined;
-  // A branch is a frame of its fork: the fork's own span (same id) is its parent.
-  if (kind === 'branch') return keyOfSpanId.get(e.spanId);
-  if (e.parentSpanId === undefined) return undefined;
-  // A node inside a fork branch hangs under the branch (the fork's span at the branch's path).
-  const branch = spanKey(e.parentSpanId, containerOf(e.path));
-  if (kind === 'node' && byKey.has(branch)) return branch;
-  return keyOfSpanId.get(e.parentSpanId);
-}
-
-function setNode(view: RunView, nodeId: string | undefined, state: NodeState) {
-  if (!nodeId) return;
-  const current = view.nodes.get(nodeId);
-  view.nodes.set(nodeId, { state, executions: current?.executions ?? 1 });
-}
-
-/** The run's end closes whatever was still open: as canceled, unless the run completed. */
-function closeRun(view: RunView, e: RunEvent, status: SpanStatus, fields: Partial<SpanView>) {
-  const endMs = atMs(e);
-  for (const span of view.spans) {
-    if (span.kind === 'run') Object.assign(span, { status, endSeq: e.seq, endMs }, fields);
-    else if (span.status === 'running' || span.status === 'waiting') Object.assign(span, { status: 'canceled', endSeq: e.seq, endMs });
-  }
+  return (statusRules[e.type] as (event: RunEvent, s: RunStatusView) => RunStatusView)(e, status);
 }
 
 /** From the deepest failed span up to the run. */

@@ -101,7 +101,7 @@ describe('swimlanes', () => {
         { nodeId: 'manager', spanId: 's-m', parentSpanId: 'root', path: 'root/manager' },
       ),
       ev(6, 'node.started', { nodeType: 'fork', input: {} }, { ...fork, path: 'root/split' }),
-      ev(7, 'branch.started', { fork_id: 'split', branch_id: 'a' }, { ...fork, path: 'root/split[a]', branchId: 'a' }),
+      ev(7, 'branch.started', { forkId: 'split', branchId: 'a' }, { ...fork, path: 'root/split[a]', branchId: 'a' }),
       ev(
         8,
         'node.started',

@@ -64,8 +64,7 @@ async function runBranch(
   const path = `${ctx.path}[${branchId}]`;
   const frame = { nodeId: forkId, spanId: ctx.spanId, parentSpanId: ctx.placement.parentSpanId, path, ...placed(ctx), branchId };
   const started = env.clock.now().getTime();
-  if (!ctx.replay?.branchesStarted.has(branchId))
-    await env.log.append({ type: 'branch.started', ...frame, data: { fork_id: forkId, branch_id: branchId } });
+  if (!ctx.replay?.branchesStarted.has(branchId)) await env.log.append({ type: 'branch.started', ...frame, data: { forkId, branchId } });
   const outcome = await ctx.runGraph(
     graph,
     ctx.state,
@@ -80,7 +79,7 @@ async function runBranch(
       await env.log.append({
         type: 'branch.completed',
         ...frame,
-        data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'failed', error: outcome.error },
+        data: { forkId, branchId, durationMs, status: 'failed', error: outcome.error },
       });
     return { branchId, ok: false, error: outcome.error };
   }
@@ -89,7 +88,7 @@ async function runBranch(
     await env.log.append({
       type: 'branch.completed',
       ...frame,
-      data: { fork_id: forkId, branch_id: branchId, duration_ms: durationMs, status: 'completed' },
+      data: { forkId, branchId, durationMs, status: 'completed' },
     });
   return { branchId, ok: true, result };
 }

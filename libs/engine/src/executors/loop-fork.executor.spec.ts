@@ -46,8 +46,8 @@ describe('loop node', () => {
     expect(outcome).toMatchObject({ status: 'completed', output: { query: 'refund policy for damaged items', found: { hits: 3 } } });
     expect(retrievals).toEqual(['refund policy', 'refund policy for damaged items']);
     expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([
-      { iteration: 1, max_steps: 3 },
-      { iteration: 2, max_steps: 3 },
+      { iteration: 1, maxSteps: 3 },
+      { iteration: 2, maxSteps: 3 },
     ]);
     const retrieveStarts = events.filter((e) => e.type === 'node.started' && e.nodeId === 'retrieve');
     expect(retrieveStarts.map((e) => [e.path, e.iteration])).toEqual([
@@ -126,7 +126,11 @@ describe('fork node', () => {
     });
     expect(events.find((e) => e.type === 'model.completed' && e.nodeId === 'billing_agent')).toMatchObject({ branchId: 'billing' });
     const completed = events.filter((e) => e.type === 'branch.completed');
-    expect(completed.every((e) => typeof (e.data as { duration_ms?: unknown }).duration_ms === 'number')).toBe(true);
+    // One per branch, each naming its fork, how it ended and how long it took.
+    expect(completed.length).toBeGreaterThan(1);
+    expect(completed.map((e) => e.type === 'branch.completed' && [e.data.forkId, e.data.status, typeof e.data.durationMs])).toEqual(
+      completed.map(() => ['specialists', 'completed', 'number']),
+    );
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
 

@@ -24,7 +24,7 @@ export const loopExecutor: NodeExecutor<'loop', { max_steps: number; until?: str
           path: ctx.path,
           ...placed(ctx),
           iteration,
-          data: { iteration, max_steps: node.max_steps },
+          data: { iteration, maxSteps: node.max_steps },
         });
       const outcome = await ctx.runGraph(
         node.body,

@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEvent, RunEventOf, Usage } from '@spindle/contracts';
+import { onRunEvent, type ErrorInfo, type RunEvent, type RunEventHandlers, type RunEventOf, type Usage } from '@spindle/contracts';
 import type { ModelResult } from '../ports';
 
 export type RecordedOutcome = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
@@ -54,74 +54,60 @@ export class RunHistory {
     let usage: Usage | undefined;
     let active = 0;
     let segmentStart: number | undefined;
-    for (const e of events) {
-      const at = Date.parse(e.at);
-      switch (e.type) {
-        case 'node.started': {
-          const n = occurrences.get(e.path) ?? 0;
-          occurrences.set(e.path, n + 1);
-          const record = new NodeRecord(e.spanId, e.seq, at);
-          this.nodes.set(executionKey(e.path, n), record);
-          this.bySpan.set(e.spanId, record);
-          break;
-        }
-        case 'node.completed':
-          this.setOutcome(e.spanId, { ok: true, delta: e.data.output, handle: e.data.handle ?? 'default' });
-          break;
-        case 'node.failed':
-          this.setOutcome(e.spanId, { ok: false, error: e.data.error });
-          break;
-        case 'model.completed':
-          usage = e.data.runUsage ?? usage;
-          this.parent(e)?.modelResults.push({
-            text: e.data.text,
-            usage: e.data.usage,
-            finishReason: e.data.finishReason,
-            toolCalls: e.data.toolCalls ?? [],
-            costUsd: e.data.usage.costUsd,
-          });
-          break;
-        case 'tool.returned':
-          this.parent(e)?.toolOutcomes.set(
-            e.data.callId,
-            e.data.error ? { ok: false, error: e.data.error } : { ok: true, result: e.data.result ?? null },
-          );
-          break;
-        case 'branch.started':
-          this.bySpan.get(e.spanId)?.branchesStarted.add(String(e.data.branch_id));
-          break;
-        case 'branch.completed':
-          this.bySpan.get(e.spanId)?.branchesCompleted.add(String(e.data.branch_id));
-          break;
-        case 'loop.iteration':
-          if (e.iteration !== undefined) this.bySpan.get(e.spanId)?.iterations.add(e.iteration);
-          break;
-        case 'input.requested':
-          this.bySpan.get(e.spanId)?.inputRequests.push(e);
-          break;
-        case 'approval.requested':
-          this.bySpan.get(e.spanId)?.approvalRequests.set(e.data.call.callId, e);
-          break;
-        case 'input.answered':
-        case 'approval.resolved':
-          this.answers.set(e.data.requestId, [...(this.answers.get(e.data.requestId) ?? []), e]);
-          break;
-        case 'checkpoint.saved':
-          this.checkpoints.add(e.data.checkpointId);
-          break;
-        case 'run.started':
-        case 'run.resumed':
-          segmentStart = at;
-          break;
-        case 'run.awaiting':
-        case 'run.yielded':
-          if (segmentStart !== undefined) active += at - segmentStart;
-          segmentStart = undefined;
-          break;
-        default:
-          break;
-      }
-    }
+    const skip = () => undefined;
+    const on: RunEventHandlers = {
+      'node.started': (e) => {
+        const n = occurrences.get(e.path) ?? 0;
+        occurrences.set(e.path, n + 1);
+        const record = new NodeRecord(e.spanId, e.seq, Date.parse(e.at));
+        this.nodes.set(executionKey(e.path, n), record);
+        this.bySpan.set(e.spanId, record);
+      },
+      'node.completed': (e) => this.setOutcome(e.spanId, { ok: true, delta: e.data.output, handle: e.data.handle ?? 'default' }),
+      'node.failed': (e) => this.setOutcome(e.spanId, { ok: false, error: e.data.error }),
+      'model.started': skip,
+      'model.completed': (e) => {
+        usage = e.data.runUsage ?? usage;
+        this.parent(e)?.modelResults.push({
+          text: e.data.text,
+          usage: e.data.usage,
+          finishReason: e.data.finishReason,
+          toolCalls: e.data.toolCalls ?? [],
+          costUsd: e.data.usage.costUsd,
+        });
+      },
+      // A failed call is not replayed: the node that made it failed, or retries it.
+      'model.failed': skip,
+      'tool.called': skip,
+      'tool.returned': (e) =>
+        this.parent(e)?.toolOutcomes.set(
+          e.data.callId,
+          e.data.error ? { ok: false, error: e.data.error } : { ok: true, result: e.data.result ?? null },
+        ),
+      'branch.started': (e) => this.bySpan.get(e.spanId)?.branchesStarted.add(e.data.branchId),
+      'branch.completed': (e) => this.bySpan.get(e.spanId)?.branchesCompleted.add(e.data.branchId),
+      'loop.iteration': (e) => this.bySpan.get(e.spanId)?.iterations.add(e.data.iteration),
+      'input.requested': (e) => this.bySpan.get(e.spanId)?.inputRequests.push(e),
+      'approval.requested': (e) => this.bySpan.get(e.spanId)?.approvalRequests.set(e.data.call.callId, e),
+      'input.answered': (e) => this.answers.set(e.data.requestId, [...(this.answers.get(e.data.requestId) ?? []), e]),
+      'approval.resolved': (e) => this.answers.set(e.data.requestId, [...(this.answers.get(e.data.requestId) ?? []), e]),
+      'checkpoint.saved': (e) => this.checkpoints.add(e.data.checkpointId),
+      'run.started': (e) => (segmentStart = Date.parse(e.at)),
+      'run.resumed': (e) => (segmentStart = Date.parse(e.at)),
+      'run.awaiting': (e) => endSegment(e),
+      'run.yielded': (e) => endSegment(e),
+      'run.queued': skip,
+      'run.completed': skip,
+      'run.failed': skip,
+      'run.canceled': skip,
+      'context.truncated': skip,
+      custom: skip,
+    };
+    const endSegment = (e: RunEvent) => {
+      if (segmentStart !== undefined) active += Date.parse(e.at) - segmentStart;
+      segmentStart = undefined;
+    };
+    for (const e of events) onRunEvent(on, e);
     const last = events.at(-1);
     if (segmentStart !== undefined && last) active += Date.parse(last.at) - segmentStart;
     this.usage = usage;
