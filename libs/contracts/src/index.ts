@@ -3,6 +3,7 @@ export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
+export { canonicalJson } from './canonical-json';
 export type { BusNames, QueryService } from './bus-names';
 export {
   runEventSchema,

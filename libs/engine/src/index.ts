@@ -90,6 +90,5 @@ export { graphStructureHash } from './definition/graph-structure';
 export { toolArgumentsHash } from './executors/tool-approval';
 export { checkHumanAnswer } from './executors/human-answer';
 export type { AnswerCheck } from './executors/human-answer';
-export { canonicalJson } from './interpreter/canonical-json';
 export type { NodeResultStore, StoredNodeResult } from './ports';
 export type { HumanNode } from './definition/workflow-definition.schema';

@@ -1,7 +1,7 @@
+import { canonicalJson } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { AgentSpec } from '@spindle/engine';
 import type { Kysely } from 'kysely';
-import { canonicalJson } from '../http/canonical-json';
 
 export interface StoredAgent {
   name: string;

@@ -1,5 +1,6 @@
 import { SpindleError, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
-import { canonicalJson, checkHumanAnswer } from '@spindle/engine';
+import { canonicalJson } from '@spindle/contracts';
+import { checkHumanAnswer } from '@spindle/engine';
 import { requestsInLog, runPhase, type AnswerEvent, type RequestInLog } from '@spindle/projections';
 import type { AnswerBody } from './answer-body.schema';
 

@@ -1,5 +1,5 @@
 import { appendToWaitingRun, query, readRunLog, type Bus } from '@spindle/bus';
-import { SpindleError, type ApprovalQueryResults, type RunEvent } from '@spindle/contracts';
+import { isRunId, SpindleError, type ApprovalQueryResults, type RunEvent } from '@spindle/contracts';
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
 import { requestsInLog } from '@spindle/projections';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
@@ -7,8 +7,6 @@ import type { AgentCatalogRepository } from '../agents/agent-catalog.repository'
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import type { AnswerBody } from './answer-body.schema';
 import { decideAnswer, type DefinitionUpgrade } from './answer-decision';
-
-const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface AnswerOutcome {
   runId: string;
@@ -33,7 +31,7 @@ export class RequestAnswers {
   ) {}
 
   async answer(runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
-    if (!RUN_ID.test(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    if (!isRunId(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(runId, body.definitionVersion);
     const { seq, appended, events } = await appendToWaitingRun(this.bus, runId, (log) => decideAnswer(log, requestId, body, upgrade));
     if (appended) return { runId, requestId, status: 'recorded', seq };

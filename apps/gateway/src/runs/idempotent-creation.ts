@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SpindleError } from '@spindle/contracts';
-import { canonicalJson } from '../http/canonical-json';
+import { canonicalJson, SpindleError } from '@spindle/contracts';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 /** What a creating request answered, and whether this answer is the stored one of an earlier request. */

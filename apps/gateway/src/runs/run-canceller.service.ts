@@ -1,8 +1,7 @@
 import { lastEventOf, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
-import { isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
+import { isRunId, isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
 import { runPhase } from '@spindle/projections';
 
-const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Events a waiting or handed-back run's log can end with (answers land after `run.awaiting`). */
 const IDLE_TAILS = new Set(['run.awaiting', 'run.yielded', 'input.answered', 'approval.resolved']);
 
@@ -25,7 +24,7 @@ export class RunCanceller {
   ) {}
 
   async cancel(runId: string, reason?: string): Promise<CancelOutcome> {
-    const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
+    const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
     if (

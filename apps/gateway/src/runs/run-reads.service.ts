@@ -1,5 +1,6 @@
 import { lastEventOf, query, readRunLog, type Bus } from '@spindle/bus';
 import {
+  isRunId,
   isTerminalEvent,
   SpindleError,
   type RunEvent,
@@ -8,8 +9,6 @@ import {
   type TraceQuery,
   type TraceQueryResults,
 } from '@spindle/contracts';
-
-const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Reads of runs. Events come from the log itself; summaries and traces from the trace
@@ -23,7 +22,7 @@ export class RunReads {
 
   /** The run's last seq, or `run_not_found`. Ids that could not be a run are not found either. */
   async requireRun(runId: string): Promise<number> {
-    const last = RUN_ID.test(runId) ? await lastEventOf(this.bus, runId) : undefined;
+    const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     return last.event.seq;
   }

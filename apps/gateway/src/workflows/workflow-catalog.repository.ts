@@ -1,7 +1,7 @@
+import { canonicalJson } from '@spindle/contracts';
 import { createHash } from 'node:crypto';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
-import { canonicalJson } from '../http/canonical-json';
 
 export interface WorkflowVersionRow {
   name: string;

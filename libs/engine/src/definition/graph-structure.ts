@@ -1,5 +1,5 @@
+import { canonicalJson } from '@spindle/contracts';
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../interpreter/canonical-json';
 import { toGraph } from '../patterns/compile-pattern';
 import type { NodeContainer, WorkflowDefinition, WorkflowNode } from './workflow-definition.schema';
 

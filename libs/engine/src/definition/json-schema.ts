@@ -1,9 +1,9 @@
+import { canonicalJson } from '@spindle/contracts';
 import type { FieldIssue } from '@spindle/contracts';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import { ajvLinearRegExp, RegexLimitError } from '../expressions/linear-regex';
-import { canonicalJson } from '../interpreter/canonical-json';
 import { jsonSchemaLimitProblem } from './json-schema-limits';
 import { useLinearUniqueItems } from './json-unique-items';
 

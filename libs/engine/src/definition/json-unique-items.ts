@@ -1,6 +1,6 @@
+import { canonicalJson } from '@spindle/contracts';
 import type Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
-import { canonicalJson } from '../interpreter/canonical-json';
 
 /**
  * Replaces ajv's `uniqueItems`, which compares every pair of items that may be objects or arrays

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SpindleError, type RunEventOf } from '@spindle/contracts';
+import { canonicalJson, SpindleError, type RunEventOf } from '@spindle/contracts';
 import type { AgentNode } from '../definition/workflow-definition.schema';
-import { canonicalJson } from '../interpreter/canonical-json';
 import { RunSuspended } from '../interpreter/suspension';
 import type { ToolCall } from '../ports';
 import { isHandoffTool } from '../definition/handoff-names';

@@ -1,7 +1,7 @@
+import { canonicalJson } from '@spindle/contracts';
 import { createHash } from 'node:crypto';
 import type { WorkflowNode } from '../definition/workflow-definition.schema';
 import type { StoredNodeResult } from '../ports';
-import { canonicalJson } from './canonical-json';
 import type { RunEnvironment } from './run-environment';
 import type { RunState } from './state';
 
