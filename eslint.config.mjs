@@ -104,6 +104,24 @@ export default [
     },
   },
   {
+    // A service that owns no tables loads neither Kysely nor pg: the runner, and the kit every service shares.
+    files: ['apps/runner/src/**/*.ts', 'libs/service-kit/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['kysely', 'pg', '@spindle/db', '@spindle/service-db', '@spindle/projection-kit'],
+              message: 'The runner owns no tables.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['libs/**/*.ts'],
     ignores: ['**/*.spec.ts', 'libs/testing/**'],
     rules: {

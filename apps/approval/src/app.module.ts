@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { BUS, DATABASE, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import { APPROVAL_CONFIG, type ApprovalConfig } from './approval.config';
@@ -17,7 +18,7 @@ export class ApprovalModule {
   static forRoot(config: ServiceConfig, approval: ApprovalConfig): DynamicModule {
     return {
       module: ApprovalModule,
-      imports: [InfraModule.forRoot({ config, database: { owner: 'approval', migrations: approvalMigrations } })],
+      imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'approval', migrations: approvalMigrations })],
       providers: [
         { provide: APPROVAL_CONFIG, useValue: approval },
         { provide: RequestsReader, inject: [DATABASE], useFactory: (db: Kysely<ApprovalTables>) => new RequestsReader(db) },

@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { BUS, DATABASE, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import { CheckpointProjection } from './checkpoint.projection';
@@ -17,7 +18,7 @@ export class CheckpointModule {
   static forRoot(config: ServiceConfig, settings: CheckpointSettings): DynamicModule {
     return {
       module: CheckpointModule,
-      imports: [InfraModule.forRoot({ config, database: { owner: 'checkpoint', migrations: checkpointMigrations } })],
+      imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'checkpoint', migrations: checkpointMigrations })],
       providers: [
         { provide: CHECKPOINT_SETTINGS, useValue: settings },
         {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { CheckpointTables } from '@spindle/db';
-import { DATABASE, LOGGER } from '@spindle/service-kit';
+import { LOGGER } from '@spindle/service-kit';
+import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import { CHECKPOINT_SETTINGS, type CheckpointSettings } from './checkpoint-settings';

@@ -1,5 +1,6 @@
 import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
-import { connectInfraDatabase, parseServiceConfig, runMain } from '@spindle/service-kit';
+import { parseServiceConfig, runMain } from '@spindle/service-kit';
+import { connectServiceDatabase } from '@spindle/service-db';
 import { createLogger } from '@spindle/telemetry';
 import { parseCheckpointSettings } from './checkpoint-settings';
 import { purgeExpiredRows } from './expired-rows.purge';
@@ -9,7 +10,7 @@ runMain('checkpoint', async () => {
   const config = parseServiceConfig(process.env, 'checkpoint', 'CHECKPOINT_PORT', 8083);
   const { ttlHours } = parseCheckpointSettings(process.env);
   const logger = createLogger(`${config.service}-purge`, { level: config.logLevel });
-  const { db } = await connectInfraDatabase<CheckpointTables>(config, 'checkpoint', checkpointMigrations);
+  const { db } = await connectServiceDatabase<CheckpointTables>(config, 'checkpoint', checkpointMigrations);
   try {
     const purged = await purgeExpiredRows(db, ttlHours);
     logger.info(

@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { Bus } from '@spindle/bus';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
-import { BUS, DATABASE, InfraModule, LOGGER } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
+import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './gateway.config';
@@ -29,7 +30,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [InfraModule.forRoot({ config, database: { owner: 'gateway', migrations: gatewayMigrations } })],
+      imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'gateway', migrations: gatewayMigrations })],
       controllers: [WorkflowsController, AgentsController, RunsController, RequestsController, CheckpointsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { BUS, DATABASE, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
+import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
@@ -17,7 +18,7 @@ export class AppModule {
   static forConfig(config: ServiceConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [InfraModule.forRoot({ config, database: { owner: 'trace', migrations: traceMigrations } })],
+      imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'trace', migrations: traceMigrations })],
       providers: [
         { provide: TraceRepository, inject: [DATABASE], useFactory: (db: Kysely<TraceTables>) => new TraceRepository(db) },
         { provide: TraceMetrics, inject: [METRICS], useFactory: (registry: Registry) => new TraceMetrics(registry) },

@@ -1,6 +1,7 @@
 import { traceMigrations, type TraceTables } from '@spindle/db';
 import { rebuildProjection } from '@spindle/projection-kit';
-import { connectInfraBus, connectInfraDatabase, parseServiceConfig, runMain } from '@spindle/service-kit';
+import { connectInfraBus, parseServiceConfig, runMain } from '@spindle/service-kit';
+import { connectServiceDatabase } from '@spindle/service-db';
 import { createLogger } from '@spindle/telemetry';
 import { TraceProjection } from './trace.projection';
 
@@ -10,7 +11,7 @@ runMain('trace-recorder', async () => {
   const logger = createLogger(`${config.service}-rebuild`, { level: config.logLevel });
   const bus = await connectInfraBus(config);
   try {
-    const { db } = await connectInfraDatabase<TraceTables>(config, 'trace', traceMigrations);
+    const { db } = await connectServiceDatabase<TraceTables>(config, 'trace', traceMigrations);
     try {
       const result = await rebuildProjection<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger);
       logger.info(result, `rebuilt the trace projections: applied ${result.events} events of ${result.runs} runs`);

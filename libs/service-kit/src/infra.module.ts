@@ -1,31 +1,27 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { createLogger, createMetrics } from '@spindle/telemetry';
-import type { Kysely, Migration } from 'kysely';
-import { sql } from 'kysely';
 import { HealthController, type ReadinessCheck } from './health.controller';
-import { connectInfraBus, connectInfraDatabase } from './infra-connect';
+import { connectInfraBus } from './infra-connect';
 import type { ServiceConfig } from './service-config';
-import { BUS, DATABASE, LOGGER, METRICS, READINESS, SERVICE_CONFIG } from './tokens';
+import { BUS, LOGGER, METRICS, READINESS, SERVICE_CONFIG } from './tokens';
 
 export interface InfraOptions {
   config: ServiceConfig;
-  /** The service's own schema and migrations; omit for a service without tables. */
-  database?: { owner: string; migrations: Record<string, Migration> };
 }
 
 class InfraShutdown implements OnApplicationShutdown {
-  constructor(
-    @Inject(BUS) private readonly bus: Bus,
-    @Inject(DATABASE) private readonly db: Kysely<unknown> | null,
-  ) {}
+  constructor(@Inject(BUS) private readonly bus: Bus) {}
   async onApplicationShutdown() {
     await this.bus.close().catch(() => undefined);
-    await this.db?.destroy().catch(() => undefined);
   }
 }
 
-/** NATS (streams provisioned), the service's schema (migrated), logger, metrics and health routes. */
+/**
+ * NATS (streams provisioned), logger, metrics and health routes: what every service has. A
+ * service that owns tables adds `DatabaseModule` (libs/service-db), which registers its own
+ * readiness check in `READINESS`.
+ */
 @Global()
 @Module({})
 export class InfraModule {
@@ -40,22 +36,16 @@ export class InfraModule {
         { provide: METRICS, useValue: createMetrics(config.service) },
         { provide: BUS, useFactory: () => connectInfraBus(config) },
         {
-          provide: DATABASE,
-          useFactory: async () =>
-            opts.database ? (await connectInfraDatabase(config, opts.database.owner, opts.database.migrations)).db : null,
-        },
-        {
           provide: READINESS,
-          inject: [BUS, DATABASE],
-          useFactory: (bus: Bus, db: Kysely<unknown> | null): ReadinessCheck[] => [
+          inject: [BUS],
+          useFactory: (bus: Bus): ReadinessCheck[] => [
             // A JetStream round trip, not just the socket: a service whose JetStream requests time out is not ready.
             { name: 'nats', check: async () => void (await bus.jsm.getAccountInfo()) },
-            ...(db ? [{ name: 'postgres', check: async () => void (await sql`select 1`.execute(db)) }] : []),
           ],
         },
         InfraShutdown,
       ],
-      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, DATABASE, READINESS],
+      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, READINESS],
     };
   }
 }

@@ -1,7 +1,6 @@
 /** Nest injection tokens for the infrastructure every service shares. */
 export const SERVICE_CONFIG = Symbol('SERVICE_CONFIG');
 export const BUS = Symbol('BUS');
-export const DATABASE = Symbol('DATABASE');
 export const LOGGER = Symbol('LOGGER');
 export const METRICS = Symbol('METRICS');
 export const READINESS = Symbol('READINESS');

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'service-db',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

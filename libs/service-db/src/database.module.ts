@@ -1,0 +1,47 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { READINESS, type ReadinessCheck, type ServiceConfig } from '@spindle/service-kit';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { connectServiceDatabase } from './connect-database';
+import { DATABASE } from './tokens';
+
+export interface DatabaseOptions {
+  config: ServiceConfig;
+  /** Names the service's own schema (within its namespace). */
+  owner: string;
+  migrations: Record<string, Migration>;
+}
+
+class DatabaseShutdown implements OnApplicationShutdown {
+  constructor(@Inject(DATABASE) private readonly db: Kysely<unknown>) {}
+  async onApplicationShutdown() {
+    await this.db.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * The Postgres part of a service that owns tables: its schema (migrated at start), the
+ * `DATABASE` token, and a `postgres` readiness check. Services without tables (the runner) do
+ * not import it, so they load neither Kysely nor pg.
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(opts: DatabaseOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      providers: [
+        {
+          provide: DATABASE,
+          inject: [READINESS],
+          useFactory: async (readiness: ReadinessCheck[]) => {
+            const { db } = await connectServiceDatabase(opts.config, opts.owner, opts.migrations);
+            readiness.push({ name: 'postgres', check: async () => void (await sql`select 1`.execute(db)) });
+            return db;
+          },
+        },
+        DatabaseShutdown,
+      ],
+      exports: [DATABASE],
+    };
+  }
+}

@@ -1,0 +1,2 @@
+/** The service's own Kysely database (its schema, migrated). */
+export const DATABASE = Symbol('DATABASE');
