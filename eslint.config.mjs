@@ -27,6 +27,8 @@ const ioModules = [
   '@opentelemetry/*',
 ];
 
+const natsOutsideTheBus = { group: ['@nats-io/*'], message: 'Talk to NATS through libs/bus.' };
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -104,6 +106,21 @@ export default [
     },
   },
   {
+    // NATS traffic goes through libs/bus (typed subjects, validation, fault handling); nothing else talks to NATS.
+    files: ['apps/*/src/**/*.ts', 'libs/service-kit/src/**/*.ts', 'libs/projection-kit/src/**/*.ts', 'libs/service-db/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [natsOutsideTheBus] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(nc|js|jsm)$/]',
+          message: 'Reach NATS through a libs/bus function, not the raw connection.',
+        },
+      ],
+    },
+  },
+  {
     // A service that owns no tables loads neither Kysely nor pg: the runner, and the kit every service shares.
     files: ['apps/runner/src/**/*.ts', 'libs/service-kit/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
@@ -112,6 +129,7 @@ export default [
         'error',
         {
           patterns: [
+            natsOutsideTheBus,
             {
               group: ['kysely', 'pg', '@spindle/db', '@spindle/service-db', '@spindle/projection-kit'],
               message: 'The runner owns no tables.',

@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { deadLetter, ensureDurable, isBusFault, parseMessageJson, type Bus } from '@spindle/bus';
+import { deadLetter, ensureDurable, isBusFault, onReconnect, parseMessageJson, type Bus, type Consumer, type JsMsg } from '@spindle/bus';
 import { runCommandSchema, SpindleError, type RunCommand } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER, READINESS, type ReadinessCheck } from '@spindle/service-kit';
@@ -32,6 +31,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
   private readonly executing = new Map<string, { msg: JsMsg; done: Promise<void> }>();
   /** When a fetch last came back from the server (readiness: a runner whose bus is broken is not ready). */
   private lastFetchAt = Date.now();
+  private stopReconnectWatch?: () => void;
 
   constructor(
     @Inject(BUS) private readonly bus: Bus,
@@ -45,7 +45,10 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
 
   onApplicationBootstrap() {
     this.loop = this.pull();
-    void this.signalProgressOnReconnect();
+    // After a reconnect, tell NATS at once that every held command is still being worked on.
+    this.stopReconnectWatch = onReconnect(this.bus, () => {
+      for (const holder of this.executing.values()) holder.msg.working();
+    });
   }
 
   /** Fails when fetching commands has not worked for a while. */
@@ -61,6 +64,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
    */
   async onApplicationShutdown() {
     this.stopping.abort(new SpindleError('interrupted', 'runner draining'));
+    this.stopReconnectWatch?.();
     const finished = Promise.allSettled([this.loop, ...this.inFlight]);
     const grace = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), this.config.shutdownGraceMs).unref());
     if ((await Promise.race([finished, grace])) === 'timeout') {
@@ -157,14 +161,6 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
       clearInterval(heartbeat);
     }
     await this.settle(holder.msg, command, result);
-  }
-
-  /** After a reconnect, tell NATS at once that every held command is still being worked on. */
-  private async signalProgressOnReconnect(): Promise<void> {
-    for await (const status of this.bus.nc.status()) {
-      if (status.type !== 'reconnect') continue;
-      for (const holder of this.executing.values()) holder.msg.working();
-    }
   }
 
   private async settle(msg: JsMsg, command: RunCommand, result: CommandResult): Promise<void> {

@@ -166,7 +166,7 @@ describe('poison run commands', () => {
       0,
     );
     expect(taken).toEqual([1, 2, 3]);
-    expect(letter.reason).toBe('not acknowledged after 3 deliveries (its runners stopped while running it)');
+    expect(letter.reason).toBe('not acknowledged after 3 deliveries (its consumers stopped while handling it)');
     expect(await commandsLeft()).toBe(0);
     watcher.onApplicationShutdown();
   });

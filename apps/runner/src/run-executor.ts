@@ -1,16 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Tracer } from '@opentelemetry/api';
-import { headers as natsHeaders } from '@nats-io/transport-node';
-import { parseMessageJson, publishRunCommand, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import {
-  isSpindleError,
-  isTerminalEvent,
-  runControlSchema,
-  SpindleError,
-  type RunEvent,
-  type RunEventDraft,
-  type RunEventOf,
-} from '@spindle/contracts';
+import { publishRunCommand, readRunLog, RunLogWriter, subscribeRunControl, type Bus } from '@spindle/bus';
+import { isSpindleError, isTerminalEvent, SpindleError, type RunEvent, type RunEventDraft, type RunEventOf } from '@spindle/contracts';
 import {
   executeRun,
   RunHistory,
@@ -23,7 +14,6 @@ import {
 } from '@spindle/engine';
 import { planExecution } from '@spindle/projections';
 import { ulid } from 'ulid';
-import { injectTraceContext } from '@spindle/telemetry';
 import type { Logger } from 'pino';
 import { McpToolSource } from './mcp/mcp-tool-source';
 import type { McpPolicy } from './mcp/mcp-policy';
@@ -106,13 +96,9 @@ export async function executeRunCommand(
     retryForMs: deps.busRetryMs,
     // Past the shutdown grace period, an append NATS does not answer is not retried.
     signal: abort,
-    headers: () => {
-      const h = natsHeaders();
-      injectTraceContext(h, bridge.contextFor());
-      return h;
-    },
+    traceContext: () => bridge.contextFor(),
   });
-  const tokens = new TokenPublisher(deps.bus.nc, deps.bus.names.tokenSubject(runId), runId);
+  const tokens = new TokenPublisher(deps.bus, runId);
   const runLogger = deps.logger.child({ runId });
   const history = plan.action === 'resume' ? new RunHistory(events) : undefined;
   const definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
@@ -280,13 +266,9 @@ function runSignal(
   // Past the shutdown grace period the run is handed back mid-step: nothing more is appended.
   const onShutdown = () => stop(new SpindleError('run_lost', 'handed back: the runner shut down before the run reached a checkpoint'));
   shutdown.addEventListener('abort', onShutdown, { once: true });
-  const control = deps.bus.nc.subscribe(deps.bus.names.controlSubject(runId), {
-    callback: (err, msg) => {
-      const json = err ? undefined : parseMessageJson(msg.data);
-      const parsed = json?.ok ? runControlSchema.safeParse(json.value) : undefined;
-      if (!parsed?.success) return void logger.warn({ subject: msg?.subject }, 'ignoring an invalid run control message');
-      stop(new SpindleError('canceled', parsed.data.reason ? `canceled: ${parsed.data.reason}` : 'canceled by request'));
-    },
+  const control = subscribeRunControl(deps.bus, runId, {
+    onMessage: (c) => stop(new SpindleError('canceled', c.reason ? `canceled: ${c.reason}` : 'canceled by request')),
+    onInvalid: (subject, reason) => logger.warn({ subject, reason }, 'ignoring an invalid run control message'),
   });
   return {
     signal: controller.signal,
@@ -295,7 +277,7 @@ function runSignal(
     dispose() {
       clearTimeout(timer);
       shutdown.removeEventListener('abort', onShutdown);
-      control.unsubscribe();
+      control.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { NatsConnection } from '@nats-io/transport-node';
+import { publishTokenDelta, type Bus } from '@spindle/bus';
 import type { TokenDelta } from '@spindle/contracts';
 import type { TokenSink } from '@spindle/engine';
 
@@ -19,8 +19,7 @@ export class TokenPublisher implements TokenSink {
   private readonly pending = new Map<string, Pending>();
 
   constructor(
-    private readonly nc: NatsConnection,
-    private readonly subject: string,
+    private readonly bus: Bus,
     private readonly runId: string,
     private readonly opts = { maxChars: 64, maxDelayMs: 25 },
   ) {}
@@ -48,7 +47,7 @@ export class TokenPublisher implements TokenSink {
       delta: entry.text,
     };
     entry.text = '';
-    if (!this.nc.isClosed()) this.nc.publish(this.subject, JSON.stringify(message));
+    publishTokenDelta(this.bus, message);
   }
 
   close(): void {

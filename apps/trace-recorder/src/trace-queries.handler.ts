@@ -1,6 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Subscription } from '@nats-io/transport-node';
-import type { Bus } from '@spindle/bus';
+import type { Bus, Subscription } from '@spindle/bus';
 import { traceQuerySchemas, type TraceQueryResults } from '@spindle/contracts';
 import type { TraceTables } from '@spindle/db';
 import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';

@@ -61,3 +61,22 @@ function authOptions(auth: BusAuth | undefined): Partial<ConnectionOptions> {
   if ('token' in auth) return { token: auth.token };
   return { user: auth.user, pass: auth.pass };
 }
+
+/** Calls `listener` each time the connection is re-established after a loss, until stopped or closed. */
+export function onReconnect(bus: Bus, listener: () => void): () => void {
+  let stopped = false;
+  void (async () => {
+    for await (const status of bus.nc.status()) {
+      if (stopped) return;
+      if (status.type === 'reconnect') listener();
+    }
+  })();
+  return () => {
+    stopped = true;
+  };
+}
+
+/** A JetStream round trip (readiness): fails when the server or JetStream does not answer. */
+export async function pingJetStream(bus: Bus): Promise<void> {
+  await bus.jsm.getAccountInfo();
+}

@@ -97,3 +97,22 @@ export async function pullBatches(
 function delay(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Deletes a durable consumer (its position is lost: the next `ensureDurable` starts from the beginning); missing is fine. */
+export async function deleteDurable(bus: Bus, spec: Pick<DurableSpec, 'stream' | 'durable'>): Promise<void> {
+  await bus.jsm.consumers.delete(spec.stream, spec.durable).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+}
+
+/** What a durable consumer still has to deliver or see acknowledged; undefined while it does not exist. */
+export async function durableBacklog(
+  bus: Bus,
+  spec: Pick<DurableSpec, 'stream' | 'durable'>,
+): Promise<{ pending: number; ackPending: number } | undefined> {
+  const info = await bus.jsm.consumers.info(spec.stream, spec.durable).catch((e: unknown) => {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  });
+  return info && { pending: info.num_pending, ackPending: info.num_ack_pending };
+}

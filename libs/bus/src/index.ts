@@ -1,4 +1,4 @@
-export { connectBus } from './bus-connection';
+export { connectBus, onReconnect, pingJetStream } from './bus-connection';
 export type { Bus, BusOptions, BusAuth } from './bus-connection';
 export { provisionStreams, deleteStreams, isNotFound } from './provision-streams';
 export type { StreamProvisioning } from './provision-streams';
@@ -12,9 +12,16 @@ export { RunLogCursor } from './run-log-invariants';
 export type { LogCursorState, InvariantBreach } from './run-log-invariants';
 export { isBusFault, asBusFault, retryBusFaults } from './bus-faults';
 export type { BusRetry } from './bus-faults';
-export { ensureDurable, pullBatches } from './durable-consumer';
+export { ensureDurable, pullBatches, deleteDurable, durableBacklog } from './durable-consumer';
 export type { DurableSpec } from './durable-consumer';
 export { deadLetter, deadLetterStored } from './dead-letter';
+export { deadLetterExhaustedDeliveries } from './exhausted-deliveries';
+export type { ExhaustedDeliveriesOptions } from './exhausted-deliveries';
+export { publishTokenDelta, subscribeTokenDeltas, publishRunControl, subscribeRunControl } from './run-live-channels';
+export type { LiveSubscription, LiveHandlers } from './run-live-channels';
+// The message and consumer types the bus hands to its users, so they need not import NATS.
+export type { Consumer, JsMsg } from '@nats-io/jetstream';
+export type { Subscription } from '@nats-io/transport-node';
 export { serveQueries, query } from './query-rpc';
 export type { QueryHandlers } from './query-rpc';
 export { publishRunCommand } from './run-commands.publisher';

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DeliverPolicy, JetStreamApiCodes, type PubAck } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
+import type { Context } from '@opentelemetry/api';
 import { runEventSchema, SpindleError, type RunEvent, type RunEventDraft } from '@spindle/contracts';
+import { injectTraceContext } from '@spindle/telemetry';
 import type { Bus } from './bus-connection';
 import { retryBusFaults } from './bus-faults';
 import { decodeRunEvent } from './run-event.decoder';
@@ -31,7 +33,8 @@ export const WRITER_HEADER = 'Spindle-Writer';
 
 export interface RunLogWriterOptions {
   now?: () => Date;
-  headers?: () => MsgHdrs | undefined;
+  /** The trace context each appended event carries in its headers (W3C trace context). */
+  traceContext?: () => Context;
   maxEventBytes?: number;
   /** The run's log refuses events beyond this many bytes (`run_log_limit_exceeded`). */
   maxLogBytes?: number;
@@ -106,7 +109,9 @@ export class RunLogWriter {
       this.retry(),
     );
     const msgID = `${this.runId}:${seq}`;
-    const headers = this.opts.headers?.() ?? natsHeaders();
+    const headers = natsHeaders();
+    const trace = this.opts.traceContext?.();
+    if (trace) injectTraceContext(headers, trace);
     headers.set(WRITER_HEADER, this.writerId);
     const streamSeq = await retryBusFaults(
       `appending to run ${this.runId}`,

@@ -1,5 +1,4 @@
-import type { Subscription } from '@nats-io/transport-node';
-import { serveQueries, type Bus } from '@spindle/bus';
+import { serveQueries, type Bus, type Subscription } from '@spindle/bus';
 import { SpindleError, type QueryService } from '@spindle/contracts';
 import type { Logger } from '@spindle/telemetry';
 import type { z } from 'zod';

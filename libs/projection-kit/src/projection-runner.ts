@@ -1,4 +1,3 @@
-import type { JsMsg } from '@nats-io/jetstream';
 import {
   deadLetter,
   decodeRunEvent,
@@ -6,6 +5,7 @@ import {
   pullBatches,
   readRunLog,
   type Bus,
+  type JsMsg,
   type DurableSpec,
   type LogCursorState,
 } from '@spindle/bus';

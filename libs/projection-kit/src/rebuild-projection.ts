@@ -1,4 +1,4 @@
-import { isNotFound, type Bus, type DurableSpec } from '@spindle/bus';
+import { deleteDurable, durableBacklog, type Bus, type DurableSpec } from '@spindle/bus';
 import type { ProjectionProgressTables } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
@@ -40,9 +40,7 @@ export async function rebuildProjection<DB extends ProjectionProgressTables>(
       for (const id of batch.runIds) runs.add(id);
     },
   });
-  await bus.jsm.consumers.delete(runner.spec.stream, runner.spec.durable).catch((e: unknown) => {
-    if (!isNotFound(e)) throw e;
-  });
+  await deleteDurable(bus, runner.spec);
   logger.info({ projection: projection.name }, 'projection emptied; replaying the run log');
   await runner.start();
   try {
@@ -57,10 +55,7 @@ async function untilCaughtUp(bus: Bus, spec: DurableSpec): Promise<void> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, CAUGHT_UP_POLL_MS));
     // Not found until the loop has created the consumer.
-    const info = await bus.jsm.consumers.info(spec.stream, spec.durable).catch((e: unknown) => {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    });
-    if (info && info.num_pending === 0 && info.num_ack_pending === 0) return;
+    const backlog = await durableBacklog(bus, spec);
+    if (backlog && backlog.pending === 0 && backlog.ackPending === 0) return;
   }
 }

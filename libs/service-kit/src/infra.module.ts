@@ -1,5 +1,5 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import type { Bus } from '@spindle/bus';
+import { pingJetStream, type Bus } from '@spindle/bus';
 import { createLogger, createMetrics } from '@spindle/telemetry';
 import { HealthController, type ReadinessCheck } from './health.controller';
 import { connectInfraBus } from './infra-connect';
@@ -40,7 +40,7 @@ export class InfraModule {
           inject: [BUS],
           useFactory: (bus: Bus): ReadinessCheck[] => [
             // A JetStream round trip, not just the socket: a service whose JetStream requests time out is not ready.
-            { name: 'nats', check: async () => void (await bus.jsm.getAccountInfo()) },
+            { name: 'nats', check: () => pingJetStream(bus) },
           ],
         },
         InfraShutdown,

@@ -1,4 +1,4 @@
-import { lastEventOf, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
+import { lastEventOf, publishRunControl, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
 import { isRunId, isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
 import { runPhase } from '@spindle/projections';
 
@@ -50,7 +50,7 @@ export class RunCanceller {
       }
     }
     const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
-    this.bus.nc.publish(this.bus.names.controlSubject(runId), JSON.stringify(control));
+    publishRunControl(this.bus, runId, control);
     return { runId, status: (await this.settled(runId)) ? 'canceled' : 'cancel_requested' };
   }
 

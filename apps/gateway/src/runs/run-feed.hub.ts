@@ -1,7 +1,13 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { Subscription } from '@nats-io/transport-node';
-import { followRunLog, parseMessageJson, type Bus, type LogCursorState, type RunLogFollower } from '@spindle/bus';
-import { tokenDeltaSchema, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import {
+  followRunLog,
+  subscribeTokenDeltas,
+  type Bus,
+  type LiveSubscription,
+  type LogCursorState,
+  type RunLogFollower,
+} from '@spindle/bus';
+import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
@@ -56,7 +62,7 @@ export class RunFeedHub implements OnApplicationShutdown {
 class RunFeed {
   readonly ready: Promise<void>;
   private readonly listeners = new Set<FeedListener>();
-  private readonly tokens: Subscription;
+  private readonly tokens: LiveSubscription;
   private follower?: RunLogFollower;
   private closed = false;
 
@@ -67,16 +73,11 @@ class RunFeed {
     from: { streamSeq: number; cursor: LogCursorState },
     private readonly onClose: () => void,
   ) {
-    this.tokens = bus.nc.subscribe(bus.names.tokenSubject(runId), {
-      callback: (err, msg) => {
-        if (err) return;
-        const json = parseMessageJson(msg.data);
-        const token = json.ok ? tokenDeltaSchema.safeParse(json.value) : undefined;
-        if (!token?.success || token.data.runId !== runId) return;
-        // Nothing may throw out of a NATS callback: it would stop the connection's reader.
+    this.tokens = subscribeTokenDeltas(bus, runId, {
+      onMessage: (token) => {
         for (const l of this.listeners) {
           try {
-            l.onToken(token.data);
+            l.onToken(token);
           } catch (e) {
             this.logger.warn({ err: e, runId }, 'a stream failed to take a token');
           }
@@ -100,7 +101,7 @@ class RunFeed {
     if (this.closed) return;
     this.closed = true;
     this.follower?.stop();
-    this.tokens.unsubscribe();
+    this.tokens.close();
     this.onClose();
   }
 

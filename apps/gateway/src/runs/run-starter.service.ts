@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { headers as natsHeaders } from '@nats-io/transport-node';
 import type { Context } from '@opentelemetry/api';
 import { EMPTY_LOG, publishRunCommand, RunLogWriter, type Bus } from '@spindle/bus';
 import { SpindleError } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
-import { injectTraceContext } from '@spindle/telemetry';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
@@ -81,13 +79,7 @@ export class RunStarter {
 
     return createOnce(this.keys, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async () => {
       try {
-        // A fresh header set per publish: the client writes its publish options into the headers it is given.
-        const headers = () => {
-          const h = natsHeaders();
-          injectTraceContext(h, trace);
-          return h;
-        };
-        const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { headers, maxEventBytes: this.maxEventBytes });
+        const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
         await log.append({
           type: 'run.queued',
           spanId: randomBytes(8).toString('hex'),
@@ -102,7 +94,7 @@ export class RunStarter {
           },
         });
         await beforeDispatch?.(runId);
-        await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, headers());
+        await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, trace);
       } catch (e) {
         throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
       }
