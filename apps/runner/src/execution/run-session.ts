@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
+import { RunLogWriter, type LogPosition } from '@spindle/bus';
+import type { RunEvent, RunEventDraft, RunEventOf } from '@spindle/contracts';
+import { RunHistory, type RunEnvironment } from '@spindle/engine';
+import type { ExecutionPlan } from '@spindle/projections';
+import type { Logger } from 'pino';
+import { ulid } from 'ulid';
+import { McpToolSource } from '../mcp/mcp-tool-source';
+import { RunToolPort } from '../mcp/run-tool-port';
+import { OtelSpanBridge } from '../otel-span-bridge';
+import { TokenPublisher } from '../token-publisher';
+import type { CommandDelivery, RunExecutorDeps } from './run-executor.types';
+import { runSignal, type RunSignal } from './run-signal';
+
+/** What the runner read before it decided to execute: the run's log and the plan made from it. */
+export interface RunToExecute {
+  runId: string;
+  events: RunEvent[];
+  position: LogPosition;
+  queued: RunEventOf<'run.queued'>;
+  plan: Exclude<ExecutionPlan, { action: 'skip' }>;
+}
+
+/**
+ * Everything one execution of a run holds, opened together and closed together: its OTel span,
+ * its log writer, its token channel, its MCP connections and its abort signal.
+ */
+export class RunSession {
+  readonly logger: Logger;
+  readonly log: RunLogWriter;
+  readonly signal: RunSignal;
+  readonly history?: RunHistory;
+  /** The definition to run: the queued one, or the version an answer asked the run to continue with. */
+  readonly definitionSource: unknown;
+  private readonly span: Span;
+  private readonly spanContext: Context;
+  private readonly bridge: OtelSpanBridge;
+  private readonly tokens: TokenPublisher;
+  private readonly tools: RunToolPort;
+
+  constructor(
+    private readonly deps: RunExecutorDeps,
+    readonly run: RunToExecute,
+    private readonly delivery: CommandDelivery,
+    shutdown: AbortSignal,
+  ) {
+    const { runId, queued, plan } = run;
+    this.logger = deps.logger.child({ runId });
+    this.span = deps.tracer.startSpan(
+      `run ${queued.data.workflow.name}`,
+      { kind: SpanKind.CONSUMER, attributes: { 'spindle.run_id': runId, 'spindle.workflow': queued.data.workflow.name } },
+      delivery.parent,
+    );
+    this.spanContext = trace.setSpan(delivery.parent, this.span);
+    this.bridge = new OtelSpanBridge(deps.tracer, this.span, this.spanContext);
+    this.log = new RunLogWriter(deps.bus, runId, run.position, {
+      maxEventBytes: deps.maxEventBytes,
+      maxLogBytes: deps.maxLogBytes,
+      retryForMs: deps.busRetryMs,
+      // Past the shutdown grace period, an append NATS does not answer is not retried.
+      signal: shutdown,
+      traceContext: () => this.bridge.contextFor(),
+    });
+    this.tokens = new TokenPublisher(deps.bus, runId);
+    this.history = plan.action === 'resume' ? new RunHistory(run.events) : undefined;
+    this.definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
+    this.signal = runSignal(this.definitionSource, {
+      bus: deps.bus,
+      runId,
+      runTimeoutMs: deps.runTimeoutMs,
+      runTimeoutCeilingMs: deps.runTimeoutCeilingMs,
+      activeMsBefore: this.history?.activeMs ?? 0,
+      shutdown,
+      logger: this.logger,
+    });
+    // MCP connections belong to the run: opened by its agents, closed with the session.
+    this.tools = new RunToolPort(
+      deps.tools,
+      new McpToolSource({
+        policy: deps.mcpPolicy,
+        onSkippedTool: (server, tool, reason) => this.logger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
+      }),
+    );
+  }
+
+  /** Appends to the run's log and shows the event to the OTel bridge. */
+  async append(draft: RunEventDraft): Promise<number> {
+    const seq = await this.log.append(draft);
+    this.bridge.observe({ ...draft, runId: this.run.runId, seq, at: new Date().toISOString() } as RunEvent);
+    return seq;
+  }
+
+  /** Runs `fn` inside the run span's context, so every log line of the run carries its trace id. */
+  inSpan<T>(fn: () => Promise<T>): Promise<T> {
+    return context.with(this.spanContext, fn);
+  }
+
+  /** The engine's ports for this execution. */
+  environment(): RunEnvironment {
+    const { deps, run, delivery } = this;
+    const { queued } = run;
+    return {
+      runId: run.runId,
+      rootSpanId: queued.spanId,
+      log: { append: (draft) => this.append(draft) },
+      model: deps.model,
+      functions: deps.functions,
+      tools: this.tools,
+      tokens: this.tokens,
+      clock: { now: () => new Date() },
+      ids: {
+        spanId: () => randomBytes(8).toString('hex'),
+        correlationId: () => randomBytes(6).toString('hex'),
+        requestId: () => `req_${ulid()}`,
+      },
+      signal: this.signal.signal,
+      ...(this.history ? { history: this.history } : {}),
+      ...(delivery.drain ? { drain: delivery.drain } : {}),
+      ...(deps.results ? { results: deps.results } : {}),
+      ...(queued.data.cacheRuns ? { cacheRuns: queued.data.cacheRuns } : {}),
+      maxSteps: deps.maxSteps,
+      reportRedacted: (correlationId, error) =>
+        this.logger.error({ correlationId, err: error }, 'user code failed (redacted in the run log)'),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.signal.dispose();
+    this.tokens.close();
+    await this.tools.close().catch((err: unknown) => this.logger.warn({ err }, 'closing MCP connections failed'));
+    this.bridge.endAll();
+    this.span.end();
+  }
+}
