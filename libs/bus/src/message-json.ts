@@ -8,6 +8,6 @@ export function parseMessageJson(data: Uint8Array): { ok: true; value: unknown }
   try {
     return { ok: true, value: JSON.parse(decoder.decode(data)) };
   } catch (e) {
-    return { ok: false, reason: `not JSON: ${(e as Error).message}` };
+    return { ok: false, reason: `invalid JSON: ${(e as Error).message}` };
   }
 }

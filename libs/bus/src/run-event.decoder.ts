@@ -1,12 +1,11 @@
 import { runEventSchema, type BusNames, type RunEvent } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { parseMessageJson } from './message-json';
 import { resolvePayload } from './run-payloads';
 
 export type DecodeFailure = 'invalid_json' | 'invalid_event' | 'wrong_subject' | 'missing_payload';
 /** `bytes`: the event's size as written (payload included), counted against the run's log limit. */
 export type DecodedRunEvent = { ok: true; event: RunEvent; bytes: number } | { ok: false; kind: DecodeFailure; reason: string };
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * One message of the events stream, checked as strictly as the log writer checks it: UTF-8 JSON,
@@ -14,13 +13,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * not an event of the log and is never served or projected as one.
  */
 export function parseRunEvent(subject: string, data: Uint8Array, names: BusNames): DecodedRunEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(decoder.decode(data));
-  } catch (e) {
-    return { ok: false, kind: 'invalid_json', reason: `invalid JSON: ${(e as Error).message}` };
-  }
-  const parsed = runEventSchema.safeParse(json);
+  const json = parseMessageJson(data);
+  if (!json.ok) return { ok: false, kind: 'invalid_json', reason: json.reason };
+  const parsed = runEventSchema.safeParse(json.value);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     return { ok: false, kind: 'invalid_event', reason: `not a run event: ${issues.join('; ')}` };
