@@ -219,8 +219,8 @@ describe('an agent with tools from plugins, end to end', () => {
     const requery = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'requery');
     expect(requery).toMatchObject({ iteration: 1, input: { prompt: '2 * 3 * 2' }, output: { query: '2 * 3 * 2' } });
     expect(events.filter((e) => e.type === 'loop.iteration').map((e) => e.data)).toEqual([
-      { iteration: 1, max_steps: 4 },
-      { iteration: 2, max_steps: 4 },
+      { iteration: 1, maxSteps: 4 },
+      { iteration: 2, maxSteps: 4 },
     ]);
   });
 });
