@@ -7,9 +7,12 @@ module.exports = {
   transform: {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
   },
-  transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid)/)'],
+  transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid|jose)/)'],
   moduleNameMapper: {
-    '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit)$': path.join(__dirname, 'libs/$1/src/index.ts'),
+    '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit|service-db|projection-kit|identity)$': path.join(
+      __dirname,
+      'libs/$1/src/index.ts',
+    ),
     '^@spindle/(gateway|runner)$': path.join(__dirname, 'apps/$1/src/index.ts'),
   },
   moduleFileExtensions: ['ts', 'js', 'json'],

@@ -19,7 +19,14 @@ export interface BusNames {
   /** Core NATS control messages (cancel) to whichever runner holds the run. */
   controlSubject(runId: string): string;
   querySubject(service: QueryService, op: string): string;
-  readonly durables: { readonly runners: string; readonly traceRecorder: string; readonly checkpoint: string; readonly approval: string };
+  readonly durables: {
+    readonly runners: string;
+    readonly traceRecorder: string;
+    readonly checkpoint: string;
+    readonly approval: string;
+    /** The gateway's admission projection (which runs wait, which run). */
+    readonly admission: string;
+  };
 }
 
 export type QueryService = 'trace' | 'checkpoint' | 'approval';
@@ -47,6 +54,12 @@ export function busNames(namespace = ''): BusNames {
     tokenSubject: (runId) => `${s}run.tok.${assertRunId(runId)}`,
     controlSubject: (runId) => `${s}run.ctl.${assertRunId(runId)}`,
     querySubject: (service, op) => `${s}svc.${service}.${op}`,
-    durables: { runners: 'runners', traceRecorder: 'trace-recorder', checkpoint: 'checkpoint', approval: 'approval' },
+    durables: {
+      runners: 'runners',
+      traceRecorder: 'trace-recorder',
+      checkpoint: 'checkpoint',
+      approval: 'approval',
+      admission: 'admission',
+    },
   };
 }

@@ -1,3 +1,5 @@
+import type { Actor } from './identity';
+
 /**
  * Stable error codes. Clients and services classify failures by `code`, never by class.
  * Adding a code forces every exhaustive map over `ErrorCode` (HTTP status, retryability) to decide.
@@ -19,6 +21,14 @@ export const ErrorCodes = {
   /** A state-changing request from a browser page on another origin. */
   cross_origin_refused: 'cross_origin_refused',
   method_not_allowed: 'method_not_allowed',
+  /** No credentials, or credentials that are malformed, unknown, revoked, expired or badly signed. */
+  unauthenticated: 'unauthenticated',
+  /** A valid principal without the scope the route needs. */
+  forbidden: 'forbidden',
+  /** The tenant is over its start rate: retry after `Retry-After`. */
+  rate_limited: 'rate_limited',
+  /** The tenant has used its daily token or cost budget. */
+  quota_exceeded: 'quota_exceeded',
   not_found: 'not_found',
   workflow_not_found: 'workflow_not_found',
   run_not_found: 'run_not_found',
@@ -75,6 +85,10 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   nesting_too_deep: false,
   cross_origin_refused: false,
   method_not_allowed: false,
+  unauthenticated: false,
+  forbidden: false,
+  rate_limited: true,
+  quota_exceeded: false,
   not_found: false,
   workflow_not_found: false,
   run_not_found: false,
@@ -127,14 +141,31 @@ export class SpindleError extends Error {
   readonly retryable: boolean;
   readonly issues?: FieldIssue[];
   readonly correlationId?: string;
+  /** When trying again can work: seconds to wait (HTTP `Retry-After`). */
+  readonly retryAfterSec?: number;
 
-  constructor(code: ErrorCode, message: string, opts: { issues?: FieldIssue[]; correlationId?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { issues?: FieldIssue[]; correlationId?: string; cause?: unknown; retryAfterSec?: number } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'SpindleError';
     this.code = code;
     this.retryable = retryableByCode[code];
     this.issues = opts.issues;
     this.correlationId = opts.correlationId;
+    this.retryAfterSec = opts.retryAfterSec;
+  }
+}
+
+/** The abort reason of a run someone canceled: the engine records who in `run.canceled`. */
+export class RunCanceledError extends SpindleError {
+  constructor(
+    message: string,
+    readonly canceledBy?: Actor,
+  ) {
+    super('canceled', message);
   }
 }
 

@@ -1,9 +1,20 @@
-export { ErrorCodes, retryableByCode, SpindleError, PublicError, isSpindleError, isInfrastructureFault } from './errors';
+export { ErrorCodes, retryableByCode, SpindleError, RunCanceledError, PublicError, isSpindleError, isInfrastructureFault } from './errors';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export { canonicalJson } from './canonical-json';
+export {
+  SCOPES,
+  scopeSchema,
+  isScope,
+  TENANT_ID_PATTERN,
+  tenantIdSchema,
+  DEFAULT_TENANT,
+  actorSchema,
+  recordedActorSchema,
+} from './identity';
+export type { Scope, Actor, Principal } from './identity';
 export type { BusNames, QueryService } from './bus-names';
 export {
   runEventSchema,

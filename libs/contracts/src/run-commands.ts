@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runIdSchema } from './run-id';
+import { actorSchema } from './identity';
 
 /** Commands to the runners, carried on the work-queue stream `RUN_COMMANDS`. */
 export const runCommandSchema = z.discriminatedUnion('type', [
@@ -16,7 +17,13 @@ export type RunCommand = z.infer<typeof runCommandSchema>;
 
 /** Control messages to the runner executing a run, on core NATS `run.ctl.<runId>`. */
 export const runControlSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('cancel'), reason: z.string().max(500).optional(), requestedAt: z.iso.datetime({ offset: true }) }),
+  z.object({
+    type: z.literal('cancel'),
+    reason: z.string().max(500).optional(),
+    requestedAt: z.iso.datetime({ offset: true }),
+    /** Who asked: the runner records it in `run.canceled`. */
+    canceledBy: actorSchema.optional(),
+  }),
 ]);
 export type RunControl = z.infer<typeof runControlSchema>;
 

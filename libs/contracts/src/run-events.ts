@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodes } from './errors';
 import { runIdSchema } from './run-id';
+import { actorSchema, recordedActorSchema, tenantIdSchema } from './identity';
 
 /**
  * The run log: one append-only, gapless sequence of events per run. Every event type is one
@@ -111,7 +112,18 @@ export const runEventSchemas = {
       definition: z.unknown(),
       /** Catalog workflows its subgraph nodes call, by reference (`name` or `name@version`), resolved at queue time. */
       subgraphs: z.record(z.string(), z.object({ version: z.number().int().positive(), definition: z.unknown() })).optional(),
-      forkedFrom: z.object({ runId: runIdSchema, seq: z.number().int().positive(), checkpointId: z.string().optional() }).optional(),
+      forkedFrom: z
+        .object({
+          runId: runIdSchema,
+          seq: z.number().int().positive(),
+          checkpointId: z.string().optional(),
+          forkedBy: actorSchema.optional(),
+        })
+        .optional(),
+      /** Whose run it is; absent in logs written before tenants (read as `default`). */
+      tenant: tenantIdSchema.optional(),
+      /** Who started it (absent in logs written before identity). */
+      startedBy: actorSchema.optional(),
       /** A fork starts at its checkpoint's frontier instead of the graph's entry. */
       start: z.array(z.string()).optional(),
       /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
@@ -140,7 +152,15 @@ export const runEventSchemas = {
     'run.failed',
     z.object({ error: errorInfoSchema, durationMs: z.number().nonnegative(), usage: usageSchema.optional() }),
   ),
-  'run.canceled': event('run.canceled', z.object({ reason: z.string().optional(), durationMs: z.number().nonnegative().optional() })),
+  'run.canceled': event(
+    'run.canceled',
+    z.object({
+      reason: z.string().optional(),
+      durationMs: z.number().nonnegative().optional(),
+      /** Who asked for it; absent when the run's own limits or an older gateway canceled it. */
+      canceledBy: actorSchema.optional(),
+    }),
+  ),
   'node.started': event('node.started', z.object({ nodeType: z.string(), input: z.unknown() })),
   'node.completed': event(
     'node.completed',
@@ -239,7 +259,7 @@ export const runEventSchemas = {
       /** The answer (`approved`, `text` or `data`); absent when the request timed out. */
       answer: jsonRecord.optional(),
       timedOut: z.boolean().optional(),
-      answeredBy: z.string(),
+      answeredBy: recordedActorSchema,
       ...definitionUpgradeFields,
     }),
   ),
@@ -264,7 +284,7 @@ export const runEventSchemas = {
       message: z.string().optional(),
       /** Nobody decided before the request's `expiresAt`: recorded as a rejection, so the call never runs. */
       timedOut: z.boolean().optional(),
-      answeredBy: z.string(),
+      answeredBy: recordedActorSchema,
       ...definitionUpgradeFields,
     }),
   ),

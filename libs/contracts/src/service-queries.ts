@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema, tenantIdSchema } from './identity';
 import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
 
 /** Read models of the checkpoint and approval services, served over NATS request/reply. */
@@ -68,7 +69,7 @@ export const humanRequestSchema = z.object({
   /** Milliseconds since it was requested, when the answer was computed. */
   ageMs: z.number().int().nonnegative(),
   answeredAt: z.string().nullable(),
-  answeredBy: z.string().nullable(),
+  answeredBy: actorSchema.nullable(),
   answer: z.record(z.string(), z.unknown()).nullable(),
   /** `seq` of its `input.requested` / `approval.requested` event. */
   seq: z.number().int().positive(),
@@ -77,6 +78,8 @@ export type HumanRequest = z.infer<typeof humanRequestSchema>;
 
 export const approvalQuerySchemas = {
   listRequests: z.object({
+    /** Only this tenant's requests: every read names the caller's tenant. */
+    tenant: tenantIdSchema,
     status: requestStatusSchema.optional(),
     runId: z.string().optional(),
     waitForSeq: z.number().int().nonnegative().optional(),

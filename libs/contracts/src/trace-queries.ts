@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { errorInfoSchema, usageSchema, workflowRefSchema } from './run-events';
+import { actorSchema, tenantIdSchema } from './identity';
+import { errorInfoSchema, usageSchema, workflowRefSchema, type Usage } from './run-events';
 import { runStatusSchema } from './run-status';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
@@ -14,7 +15,15 @@ export const runSummarySchema = z.object({
   usage: usageSchema,
   error: errorInfoSchema.nullable(),
   lastSeq: z.number().int(),
-  forkedFrom: z.object({ runId: z.string(), seq: z.number().int() }).nullable(),
+  forkedFrom: z
+    .object({ runId: z.string(), seq: z.number().int(), checkpointId: z.string().optional(), forkedBy: actorSchema.optional() })
+    .nullable(),
+  tenant: z.string(),
+  /** Who started it; null for runs queued before identity. */
+  startedBy: actorSchema.nullable(),
+  canceledBy: actorSchema.nullable(),
+  /** A queued run still waiting for its turn (the gateway adds it): 1 is its tenant's next. */
+  queue: z.object({ position: z.number().int().positive(), reason: z.enum(['tenant_limit', 'capacity']) }).optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -60,11 +69,15 @@ export const traceQuerySchemas = {
   getRun: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
   getTrace: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
   listRuns: z.object({
+    /** Only this tenant's runs: every list names the caller's tenant. */
+    tenant: tenantIdSchema,
     workflow: z.string().optional(),
     status: runStatusSchema.optional(),
     limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().optional(),
   }),
+  /** What a tenant's runs queued since `since` used: the daily budget check. */
+  tenantUsage: z.object({ tenant: tenantIdSchema, since: z.iso.datetime({ offset: true }) }),
 } as const;
 export type TraceQueryOp = keyof typeof traceQuerySchemas;
 export type TraceQuery<Op extends TraceQueryOp> = z.input<(typeof traceQuerySchemas)[Op]>;
@@ -73,6 +86,7 @@ export interface TraceQueryResults {
   getRun: { run: RunSummary | null };
   getTrace: { trace: RunTrace | null };
   listRuns: { runs: RunSummary[]; nextCursor: string | null };
+  tenantUsage: { usage: Usage; runs: number };
 }
 
 /** Every request/reply answer has this shape, so a caller never has to guess at a failure. */

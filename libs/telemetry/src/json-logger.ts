@@ -27,6 +27,11 @@ export function createLogger(service: string, opts: JsonLoggerOptions = {}): Log
       // Evaluated per line (also for child loggers), so it reflects the span
       // active where the log call happens, not where the logger was created.
       mixin: activeTraceFields,
+      // Credentials never reach a log line, whatever object a caller logs.
+      redact: {
+        paths: ['authorization', '*.authorization', '*.headers.authorization', 'key', '*.key', 'token', '*.token'],
+        censor: '[redacted]',
+      },
     },
     opts.destination,
   );

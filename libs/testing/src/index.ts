@@ -17,3 +17,4 @@ export { startNatsServer, hasNatsServerBinary, natsServerBinary } from './nats-s
 export type { NatsServerProcess, NatsServerOptions } from './nats-server-process';
 export { freePort } from './free-port';
 export { recordFigures, recordedFigures } from './figures';
+export { startOidcIssuer, type LocalOidcIssuer, type OidcTestClaims, type OidcIssueOptions, type OidcLoginUser } from './oidc-issuer';

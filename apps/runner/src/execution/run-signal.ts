@@ -1,5 +1,5 @@
 import { subscribeRunControl, type Bus } from '@spindle/bus';
-import { SpindleError } from '@spindle/contracts';
+import { RunCanceledError, SpindleError } from '@spindle/contracts';
 import type { Logger } from 'pino';
 
 export interface RunSignal {
@@ -43,7 +43,7 @@ export function runSignal(definition: unknown, opts: RunSignalOptions): RunSigna
   const onShutdown = () => stop(new SpindleError('run_lost', 'handed back: the runner shut down before the run reached a checkpoint'));
   opts.shutdown.addEventListener('abort', onShutdown, { once: true });
   const control = subscribeRunControl(opts.bus, opts.runId, {
-    onMessage: (c) => stop(new SpindleError('canceled', c.reason ? `canceled: ${c.reason}` : 'canceled by request')),
+    onMessage: (c) => stop(new RunCanceledError(c.reason ? `canceled: ${c.reason}` : 'canceled by request', c.canceledBy)),
     onInvalid: (subject, reason) => opts.logger.warn({ subject, reason }, 'ignoring an invalid run control message'),
   });
   return {

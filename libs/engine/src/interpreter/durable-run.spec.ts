@@ -66,7 +66,7 @@ describe('a run that waits for a person', () => {
         ({
           type: 'input.answered',
           ...envelope(r),
-          data: { requestId: 'req-1', answer: { approved: true }, answeredBy: 'ada' },
+          data: { requestId: 'req-1', answer: { approved: true }, answeredBy: { kind: 'user', id: 'ada', name: 'ada' } },
         }) as RunEventDraft,
     );
     const resumed = recordingEnvironment({ prior: answered, model });
@@ -103,7 +103,7 @@ describe('a run that waits for a person', () => {
         ({
           type: 'input.answered',
           ...envelope(r),
-          data: { requestId: 'req-1', answer: { approved: false }, answeredBy: 'ada' },
+          data: { requestId: 'req-1', answer: { approved: false }, answeredBy: { kind: 'user', id: 'ada', name: 'ada' } },
         }) as RunEventDraft,
     );
     const onRefusal = await executeRun(
@@ -118,7 +118,7 @@ describe('a run that waits for a person', () => {
         ({
           type: 'input.answered',
           ...envelope(r),
-          data: { requestId: 'req-1', timedOut: true, answeredBy: 'system:timeout' },
+          data: { requestId: 'req-1', timedOut: true, answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' } },
         }) as RunEventDraft,
     );
     const onTimeout = await executeRun(
@@ -138,7 +138,7 @@ describe('a run that waits for a person', () => {
         ({
           type: 'input.answered',
           ...envelope(r),
-          data: { requestId: 'req-1', timedOut: true, answeredBy: 'system:timeout' },
+          data: { requestId: 'req-1', timedOut: true, answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' } },
         }) as RunEventDraft,
     );
     const outcome = await executeRun(start(bare, { resume: { reason: 'answered' } }), recordingEnvironment({ prior: expired }).env);
@@ -177,7 +177,7 @@ describe('a run that waits for a person', () => {
         ({
           type: 'input.answered',
           ...envelope(r),
-          data: { requestId: 'req-1', answer: { text: 'because' }, answeredBy: 'ada' },
+          data: { requestId: 'req-1', answer: { text: 'because' }, answeredBy: { kind: 'user', id: 'ada', name: 'ada' } },
         }) as RunEventDraft,
     );
     const resumed = recordingEnvironment({ prior: answered, functions });
@@ -250,7 +250,7 @@ describe('tool approval', () => {
             callId: 'call_1',
             name: 'issue_refund',
             argumentsHash: toolArgumentsHash(call.arguments),
-            answeredBy: 'ada',
+            answeredBy: { kind: 'user', id: 'ada', name: 'ada' },
           },
         }) as RunEventDraft,
     );
@@ -281,7 +281,7 @@ describe('tool approval', () => {
             callId: 'call_1',
             name: 'issue_refund',
             argumentsHash: toolArgumentsHash(call.arguments),
-            answeredBy: 'ada',
+            answeredBy: { kind: 'user', id: 'ada', name: 'ada' },
           },
         }) as RunEventDraft,
     );
@@ -312,7 +312,7 @@ describe('tool approval', () => {
             callId: 'call_1',
             name: 'issue_refund',
             argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }),
-            answeredBy: 'mallory',
+            answeredBy: { kind: 'user', id: 'mallory', name: 'mallory' },
           },
         }) as RunEventDraft,
     );
@@ -355,7 +355,7 @@ describe('tool approval', () => {
               callId: 'call_1',
               name: 'issue_refund',
               argumentsHash: toolArgumentsHash(call.arguments),
-              answeredBy: 'system:timeout',
+              answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' },
             },
           }) as RunEventDraft,
       );

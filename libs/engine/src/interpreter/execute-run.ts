@@ -1,4 +1,4 @@
-import { isSpindleError, type ErrorInfo, type RunEventDraft, type Usage } from '@spindle/contracts';
+import { isSpindleError, RunCanceledError, type ErrorInfo, type RunEventDraft, type Usage } from '@spindle/contracts';
 import { graphStructureHash } from '../definition/graph-structure';
 import type { WorkflowDefinition } from '../definition/workflow-definition.schema';
 import { toGraph } from '../patterns/compile-pattern';
@@ -106,7 +106,12 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
     }
   }
   if (outcome.error.code === 'canceled') {
-    await env.log.append({ type: 'run.canceled', ...run, data: { reason: outcome.error.message, durationMs } });
+    const canceledBy = env.signal.reason instanceof RunCanceledError ? env.signal.reason.canceledBy : undefined;
+    await env.log.append({
+      type: 'run.canceled',
+      ...run,
+      data: { reason: outcome.error.message, durationMs, ...(canceledBy && { canceledBy }) },
+    });
     return { status: 'canceled', reason: outcome.error.message, usage: totals };
   }
   await env.log.append({ type: 'run.failed', ...run, data: { error: outcome.error, durationMs, usage: totals } });

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'identity',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
