@@ -10,7 +10,7 @@ describe('listRequests over NATS (approval service on NATS and Postgres)', () =>
   let client: Bus;
   const lastSeq: Record<string, number> = {};
   const list = (payload: Record<string, unknown>) =>
-    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', payload);
+    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', { tenant: 'default', ...payload });
   const ids = (requests: HumanRequest[]) => requests.map((r) => r.requestId);
 
   beforeAll(async () => {
@@ -103,7 +103,7 @@ describe('listRequests over NATS (approval service on NATS and Postgres)', () =>
       expect.objectContaining({
         requestId: 'q2-ap',
         kind: 'approval',
-        answeredBy: 'bo',
+        answeredBy: { kind: 'user', id: 'bo', name: 'bo' },
         answer: { decision: 'approved', callId: 'call-1', name: 'refund', argumentsHash: 'h-40' },
       }),
     ]);
@@ -142,6 +142,24 @@ describe('listRequests over NATS (approval service on NATS and Postgres)', () =>
 
     // Seq 99 is never written: the answer still comes, with what is applied.
     expect(ids((await list({ runId: 'run-q1', waitForSeq: 99 })).requests)).toEqual(['q1-in']);
+  });
+
+  it('shows each tenant only its own requests, and answers no query that names no tenant', async () => {
+    const seq = await writeLog(client, 'run-acme', [
+      draft.queued('support', 'acme'),
+      draft.started(),
+      draft.askNode(),
+      draft.inputRequested('acme-in'),
+      draft.awaiting(),
+    ]);
+    expect(ids((await list({ tenant: 'acme', runId: 'run-acme', waitForSeq: seq })).requests)).toEqual(['acme-in']);
+    expect(ids((await list({ tenant: 'acme' })).requests)).toEqual(['acme-in']);
+    expect(ids((await list({})).requests)).not.toContain('acme-in');
+    expect(ids((await list({ runId: 'run-acme' })).requests)).toEqual([]);
+    await expect(list({ tenant: undefined })).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('tenant'),
+    });
   });
 
   it('refuses a bad query naming the field', async () => {

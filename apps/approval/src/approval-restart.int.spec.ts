@@ -19,7 +19,7 @@ describe('approval service restarted mid-log', () => {
   let app: TestingModule | undefined;
   let client: Bus;
   const waitFor = (runId: string, waitForSeq: number) =>
-    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', { runId, waitForSeq });
+    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', { tenant: 'default', runId, waitForSeq });
 
   beforeAll(async () => {
     client = await testBus(namespace, 'approval-restart-test');

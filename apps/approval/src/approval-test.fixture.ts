@@ -1,6 +1,6 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import type { RunEvent, RunEventDraft } from '@spindle/contracts';
+import type { Actor, RunEvent, RunEventDraft } from '@spindle/contracts';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
 import { parseServiceConfig } from '@spindle/service-kit';
@@ -19,10 +19,10 @@ const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
 /** Drafts of the events a human-in-the-loop run writes. */
 export const draft = {
-  queued: (workflow: string): RunEventDraft => ({
+  queued: (workflow: string, tenant?: string): RunEventDraft => ({
     type: 'run.queued',
     ...root,
-    data: { workflow: { name: workflow, version: 1 }, input: {}, state: {}, definition: {} },
+    data: { workflow: { name: workflow, version: 1 }, input: {}, state: {}, definition: {}, ...(tenant && { tenant }) },
   }),
   started: (): RunEventDraft => ({ type: 'run.started', ...root, data: { attempt: 1, worker: 'w1' } }),
   resumed: (): RunEventDraft => ({ type: 'run.resumed', ...root, data: { reason: 'answered', attempt: 1, worker: 'w1' } }),
@@ -38,7 +38,11 @@ export const draft = {
       ...(opts.expiresAt && { expiresAt: opts.expiresAt }),
     },
   }),
-  inputAnswered: (requestId: string, answer: Record<string, unknown>, answeredBy = 'ana'): RunEventDraft => ({
+  inputAnswered: (
+    requestId: string,
+    answer: Record<string, unknown>,
+    answeredBy: Actor = { kind: 'user', id: 'ana', name: 'ana' },
+  ): RunEventDraft => ({
     type: 'input.answered',
     ...ask,
     data: { requestId, answer, answeredBy },
@@ -46,7 +50,7 @@ export const draft = {
   inputTimedOut: (requestId: string): RunEventDraft => ({
     type: 'input.answered',
     ...ask,
-    data: { requestId, timedOut: true, answeredBy: 'system:timeout' },
+    data: { requestId, timedOut: true, answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' } },
   }),
   approvalRequested: (requestId: string, callId = 'call-1', opts: { expiresAt?: string } = {}): RunEventDraft => ({
     type: 'approval.requested',
@@ -62,7 +66,15 @@ export const draft = {
   approvalResolved: (requestId: string, decision: 'approved' | 'rejected', callId = 'call-1', message?: string): RunEventDraft => ({
     type: 'approval.resolved',
     ...tool,
-    data: { requestId, decision, callId, name: 'refund', argumentsHash: 'h-40', answeredBy: 'bo', ...(message && { message }) },
+    data: {
+      requestId,
+      decision,
+      callId,
+      name: 'refund',
+      argumentsHash: 'h-40',
+      answeredBy: { kind: 'user', id: 'bo', name: 'bo' },
+      ...(message && { message }),
+    },
   }),
   awaiting: (reason: 'input' | 'tool_approval' = 'input'): RunEventDraft => ({ type: 'run.awaiting', ...root, data: { reason } }),
   completed: (): RunEventDraft => ({ type: 'run.completed', ...root, data: { output: {}, durationMs: 10, usage } }),

@@ -1,4 +1,4 @@
-import type { HumanRequest, InputForm, PendingToolCall, RequestStatus } from '@spindle/contracts';
+import type { Actor, HumanRequest, InputForm, PendingToolCall, RequestStatus } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
 import type { Selectable } from 'kysely';
 
@@ -21,7 +21,7 @@ export function toHumanRequest(row: StoredRequestRow, nowMs: number): HumanReque
     expiresAt: row.expires_at?.toISOString() ?? null,
     ageMs: Math.max(0, Math.round(nowMs - row.requested_at.getTime())),
     answeredAt: row.answered_at?.toISOString() ?? null,
-    answeredBy: row.answered_by,
+    answeredBy: (row.answered_by as Actor | null) ?? null,
     answer: (row.answer as Record<string, unknown> | null) ?? null,
     seq: row.seq,
   };

@@ -1,5 +1,7 @@
 import {
+  DEFAULT_TENANT,
   onRunEvent,
+  type Actor,
   type AnswerMode,
   type InputForm,
   type PendingToolCall,
@@ -27,13 +29,13 @@ export interface RequestAnswer {
   runId: string;
   status: 'answered' | 'timed_out';
   answeredAt: string;
-  answeredBy: string;
+  answeredBy: Actor;
   answer: Record<string, unknown> | null;
 }
 
 /** What a stretch of run logs changes in the approval tables. */
 export interface RequestChanges {
-  queuedRuns: Array<{ runId: string; workflow: string }>;
+  queuedRuns: Array<{ runId: string; tenant: string; workflow: string }>;
   asked: AskedRequest[];
   /** In log order: only the first answer to a request closes it. */
   answers: RequestAnswer[];
@@ -55,7 +57,8 @@ function changesOf(changes: RequestChanges): RunEventHandlers {
   const origin = (e: RunEvent) => ({ runId: e.runId, nodeId: e.nodeId ?? '', requestedAt: e.at, seq: e.seq });
   const ended = (status: 'completed' | 'failed' | 'canceled') => (e: RunEvent) => void changes.endedRuns.push({ runId: e.runId, status });
   return {
-    'run.queued': (e) => void changes.queuedRuns.push({ runId: e.runId, workflow: e.data.workflow.name }),
+    'run.queued': (e) =>
+      void changes.queuedRuns.push({ runId: e.runId, tenant: e.data.tenant ?? DEFAULT_TENANT, workflow: e.data.workflow.name }),
     'input.requested': (e) =>
       void changes.asked.push({
         ...origin(e),

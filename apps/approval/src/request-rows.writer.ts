@@ -1,3 +1,4 @@
+import { DEFAULT_TENANT } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { RequestChanges } from './request-changes';
@@ -14,12 +15,12 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
   if (changes.queuedRuns.length > 0) {
     await trx
       .insertInto('runs')
-      .values(changes.queuedRuns.map((r) => ({ run_id: r.runId, workflow: text(r.workflow), status: 'active' })))
+      .values(changes.queuedRuns.map((r) => ({ run_id: r.runId, tenant: r.tenant, workflow: text(r.workflow), status: 'active' })))
       .onConflict((oc) => oc.column('run_id').doNothing())
       .execute();
   }
   if (changes.asked.length > 0) {
-    const workflows = await workflowsOf(
+    const runs = await runsOf(
       trx,
       changes.asked.map((r) => r.runId),
     );
@@ -29,7 +30,9 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
         changes.asked.map((r) => ({
           request_id: r.requestId,
           run_id: r.runId,
-          workflow: workflows.get(r.runId) ?? '',
+          // The kit applies a run's events from seq 1, so its run.queued (and row) came first.
+          tenant: runs.get(r.runId)?.tenant ?? DEFAULT_TENANT,
+          workflow: runs.get(r.runId)?.workflow ?? '',
           node_id: text(r.nodeId),
           kind: r.kind,
           prompt: text(r.prompt),
@@ -52,7 +55,7 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
   for (const a of changes.answers) {
     await trx
       .updateTable('requests')
-      .set({ status: a.status, answered_at: a.answeredAt, answered_by: text(a.answeredBy), answer: a.answer && json(a.answer) })
+      .set({ status: a.status, answered_at: a.answeredAt, answered_by: json(a.answeredBy), answer: a.answer && json(a.answer) })
       .where('request_id', '=', a.requestId)
       .where('run_id', '=', a.runId)
       .where('status', '=', 'pending')
@@ -69,13 +72,13 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
   }
 }
 
-async function workflowsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, string>> {
+async function runsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, { tenant: string; workflow: string }>> {
   const rows = await trx
     .selectFrom('runs')
-    .select(['run_id', 'workflow'])
+    .select(['run_id', 'tenant', 'workflow'])
     .where('run_id', 'in', [...new Set(runIds)])
     .execute();
-  return new Map(rows.map((r) => [r.run_id, r.workflow]));
+  return new Map(rows.map((r) => [r.run_id, r]));
 }
 
 // Postgres text and jsonb cannot hold NUL. This projection has no per-event dead letter, so one

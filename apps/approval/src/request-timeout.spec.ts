@@ -21,7 +21,7 @@ describe('timeoutAnswerFor', () => {
       path: 'root/ask',
       iteration: 2,
       branchId: 'b-1',
-      data: { requestId: 'req-1', timedOut: true, answeredBy: 'system:timeout' },
+      data: { requestId: 'req-1', timedOut: true, answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' } },
     });
   });
 
@@ -43,7 +43,7 @@ describe('timeoutAnswerFor', () => {
         name: 'refund',
         argumentsHash: 'h-40',
         timedOut: true,
-        answeredBy: 'system:timeout',
+        answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' },
       },
     });
     expect(

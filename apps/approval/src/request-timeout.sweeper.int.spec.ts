@@ -11,7 +11,7 @@ describe('RequestTimeoutSweeper (approval service on NATS and Postgres)', () => 
   let app: TestingModule;
   let client: Bus;
   const list = (payload: Record<string, unknown>) =>
-    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', payload);
+    query<ApprovalQueryResults['listRequests']>(client, 'approval', 'listRequests', { tenant: 'default', ...payload });
 
   beforeAll(async () => {
     app = await startApproval(namespace, 50);
@@ -56,7 +56,7 @@ describe('RequestTimeoutSweeper (approval service on NATS and Postgres)', () => 
       parentSpanId: 'root',
       nodeId: 'ask',
       path: 'root/ask',
-      data: { requestId: 'w-in', timedOut: true, answeredBy: 'system:timeout' },
+      data: { requestId: 'w-in', timedOut: true, answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' } },
     });
     expect(answered.data).not.toHaveProperty('answer');
     await eventually(async () =>
@@ -64,7 +64,12 @@ describe('RequestTimeoutSweeper (approval service on NATS and Postgres)', () => 
     );
     const { requests } = await list({ runId: 'run-w', waitForSeq: 6 });
     expect(requests).toEqual([
-      expect.objectContaining({ requestId: 'w-in', status: 'timed_out', answeredBy: 'system:timeout', answer: null }),
+      expect.objectContaining({
+        requestId: 'w-in',
+        status: 'timed_out',
+        answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' },
+        answer: null,
+      }),
     ]);
 
     // Sweeps that ran meanwhile found the answer in the log; nothing more was appended.

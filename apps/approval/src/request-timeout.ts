@@ -1,5 +1,8 @@
-import type { RunEvent, RunEventDraft } from '@spindle/contracts';
+import type { Actor, RunEvent, RunEventDraft } from '@spindle/contracts';
 import { requestsInLog, runPhase } from '@spindle/projections';
+
+/** Who answers a request nobody answered in time. */
+export const TIMEOUT_ACTOR: Actor = { kind: 'system', id: 'timeout', name: 'time-out' };
 
 /**
  * Decides, from a run's log as read, whether a request has timed out: only a request of a
@@ -25,7 +28,7 @@ export function timeoutAnswerFor(requestId: string, now: Date): (events: RunEven
       ...(asked.iteration !== undefined && { iteration: asked.iteration }),
       ...(asked.branchId !== undefined && { branchId: asked.branchId }),
     };
-    const answeredBy = 'system:timeout';
+    const answeredBy = TIMEOUT_ACTOR;
     if (asked.type === 'input.requested') return { type: 'input.answered', ...envelope, data: { requestId, timedOut: true, answeredBy } };
     const { callId, name, argumentsHash } = asked.data.call;
     return {

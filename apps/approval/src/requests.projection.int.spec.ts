@@ -72,10 +72,10 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
 
     const { runs, requests, progress } = await allRows(db);
     expect(runs).toEqual([
-      { run_id: 'run-a', workflow: 'support', status: 'completed' },
-      { run_id: 'run-c', workflow: 'billing', status: 'canceled' },
-      { run_id: 'run-p', workflow: 'support', status: 'active' },
-      { run_id: 'run-t', workflow: 'billing', status: 'completed' },
+      { run_id: 'run-a', tenant: 'default', workflow: 'support', status: 'completed' },
+      { run_id: 'run-c', tenant: 'default', workflow: 'billing', status: 'canceled' },
+      { run_id: 'run-p', tenant: 'default', workflow: 'support', status: 'active' },
+      { run_id: 'run-t', tenant: 'default', workflow: 'billing', status: 'completed' },
     ]);
     expect(progress).toEqual([
       { run_id: 'run-a', last_seq: 12, last_type: 'run.completed' },
@@ -91,6 +91,7 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
       {
         request_id: 'req-a1',
         run_id: 'run-a',
+        tenant: 'default',
         workflow: 'support',
         ...input,
         status: 'answered',
@@ -98,12 +99,13 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
         requested_at: at(4),
         expires_at: new Date('2030-01-01T00:00:00.000Z'),
         answered_at: at(6),
-        answered_by: 'ana',
+        answered_by: { kind: 'user', id: 'ana', name: 'ana' },
         answer: { approved: true },
       },
       {
         request_id: 'req-a2',
         run_id: 'run-a',
+        tenant: 'default',
         workflow: 'support',
         ...approval,
         call: refund('call-1'),
@@ -112,12 +114,13 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
         requested_at: at(8),
         expires_at: null,
         answered_at: at(10),
-        answered_by: 'bo',
+        answered_by: { kind: 'user', id: 'bo', name: 'bo' },
         answer: { decision: 'rejected', message: 'too much', callId: 'call-1', name: 'refund', argumentsHash: 'h-40' },
       },
       {
         request_id: 'req-c1',
         run_id: 'run-c',
+        tenant: 'default',
         workflow: 'billing',
         ...input,
         status: 'canceled',
@@ -131,6 +134,7 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
       {
         request_id: 'req-p1',
         run_id: 'run-p',
+        tenant: 'default',
         workflow: 'support',
         ...approval,
         call: refund('call-9'),
@@ -145,6 +149,7 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
       {
         request_id: 'req-t1',
         run_id: 'run-t',
+        tenant: 'default',
         workflow: 'billing',
         ...input,
         status: 'timed_out',
@@ -152,7 +157,7 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
         requested_at: at(4),
         expires_at: at(5),
         answered_at: at(6),
-        answered_by: 'system:timeout',
+        answered_by: { kind: 'system', id: 'timeout', name: 'time-out' },
         answer: null,
       },
     ]);

@@ -5,6 +5,7 @@ import { toHumanRequest } from './human-request.mapper';
 import { decodeRequestCursor, encodeRequestCursor } from './request-cursor';
 
 export interface RequestFilter {
+  tenant: string;
   status?: RequestStatus;
   runId?: string;
   limit: number;
@@ -25,6 +26,7 @@ export class RequestsReader {
       .selectAll()
       // The database's text of the timestamp keeps its microseconds for the next cursor.
       .select(sql<string>`to_json(requested_at) #>> '{}'`.as('requested_at_text'));
+    query = query.where('tenant', '=', filter.tenant);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.runId !== undefined) query = query.where('run_id', '=', filter.runId);
     if (filter.cursor !== undefined) {

@@ -30,6 +30,7 @@ describe('runRowOf', () => {
       queued_at: new Date(0),
       root_span_id: 'root',
       last_seq: 1,
+      tenant: 'acme',
     };
     expect(runRowOf(patch, stored)).toMatchObject({
       run_id: 'r1',
@@ -37,6 +38,7 @@ describe('runRowOf', () => {
       workflow_version: 2,
       queued_at: new Date(0),
       root_span_id: 'root',
+      tenant: 'acme',
       status: 'running',
       input_tokens: 1,
       last_seq: 4,

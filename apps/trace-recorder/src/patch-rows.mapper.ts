@@ -11,6 +11,7 @@ export interface StoredRunIdentity {
   queued_at: Date;
   root_span_id: string;
   last_seq: number;
+  tenant: string;
 }
 
 /**
@@ -26,12 +27,14 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
         workflow_version: creation.workflowVersion,
         queued_at: creation.queuedAt,
         root_span_id: creation.rootSpanId,
+        tenant: creation.tenant,
       }
     : stored && {
         workflow: stored.workflow,
         workflow_version: stored.workflow_version,
         queued_at: stored.queued_at,
         root_span_id: stored.root_span_id,
+        tenant: stored.tenant,
       };
   if (!identity) return undefined;
   return {
@@ -48,6 +51,8 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
     error: jsonb(patch.error),
     last_seq: patch.lastSeq,
     forked_from: jsonb(creation?.forkedFrom ?? undefined),
+    started_by: jsonb(creation?.startedBy ?? undefined),
+    canceled_by: jsonb(patch.canceledBy),
   };
 }
 

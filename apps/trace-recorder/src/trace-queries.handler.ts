@@ -30,6 +30,7 @@ export class TraceQueriesHandler implements OnModuleInit, OnModuleDestroy {
         getRun: async (q) => ({ run: await this.repository.getRun(q.runId) }),
         getTrace: async (q) => ({ trace: await this.repository.getTrace(q.runId) }),
         listRuns: (q) => this.repository.listRuns(q),
+        tenantUsage: (q) => this.repository.tenantUsage(q.tenant, q.since),
       },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );

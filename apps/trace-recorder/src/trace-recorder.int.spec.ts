@@ -59,6 +59,9 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
         error: null,
         lastSeq: 7,
         forkedFrom: null,
+        tenant: 'default',
+        startedBy: null,
+        canceledBy: null,
       },
       spans: [
         {
@@ -198,10 +201,10 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
   });
 
   it('lists runs through the query API and refuses a bad query naming the field', async () => {
-    const { runs, nextCursor } = await ask('listRuns', { workflow: 'support', limit: 10 });
+    const { runs, nextCursor } = await ask('listRuns', { tenant: 'default', workflow: 'support', limit: 10 });
     expect(runs.map((r) => r.runId)).toContain('run-ok');
     expect(nextCursor).toBeNull();
-    await expect(ask('listRuns', { limit: 0 })).rejects.toMatchObject({
+    await expect(ask('listRuns', { tenant: 'default', limit: 0 })).rejects.toMatchObject({
       code: 'validation_failed',
       message: expect.stringContaining('limit'),
     });

@@ -23,7 +23,7 @@ export async function insertEvents(trx: TraceDb, events: readonly RunEvent[]): P
 export async function loadRunIdentities(trx: TraceDb, runIds: readonly string[]): Promise<Map<string, StoredRunIdentity>> {
   const rows = await trx
     .selectFrom('runs')
-    .select(['run_id', 'workflow', 'workflow_version', 'status', 'queued_at', 'root_span_id', 'last_seq'])
+    .select(['run_id', 'workflow', 'workflow_version', 'status', 'queued_at', 'root_span_id', 'last_seq', 'tenant'])
     .where('run_id', 'in', [...runIds])
     .execute();
   return new Map(rows.map((r) => [r.run_id, r]));
@@ -47,6 +47,8 @@ export async function upsertPatches(trx: TraceDb, patches: RowPatches, identitie
           duration_ms: eb.fn.coalesce('excluded.duration_ms', 'runs.duration_ms'),
           error: eb.fn.coalesce('excluded.error', 'runs.error'),
           forked_from: eb.fn.coalesce('runs.forked_from', 'excluded.forked_from'),
+          started_by: eb.fn.coalesce('runs.started_by', 'excluded.started_by'),
+          canceled_by: eb.fn.coalesce('runs.canceled_by', 'excluded.canceled_by'),
           input_tokens: sql<number>`runs.input_tokens + excluded.input_tokens`,
           output_tokens: sql<number>`runs.output_tokens + excluded.output_tokens`,
           total_tokens: sql<number>`runs.total_tokens + excluded.total_tokens`,

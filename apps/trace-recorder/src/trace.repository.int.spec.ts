@@ -52,6 +52,9 @@ describe('the trace projection and its reads against Postgres', () => {
       error: null,
       lastSeq: 7,
       forkedFrom: null,
+      tenant: 'default',
+      startedBy: null,
+      canceledBy: null,
     });
     expect(trace?.spans.map((s) => [s.spanId, s.kind, s.status, s.startSeq, s.endSeq])).toEqual([
       ['root', 'run', 'completed', 1, 7],
@@ -128,26 +131,55 @@ describe('the trace projection and its reads against Postgres', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const page = await repo.listRuns({ limit: 2, cursor });
+      const page = await repo.listRuns({ tenant: 'default', limit: 2, cursor });
       seen.push(...ids(page));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
     }
     expect(seen).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
 
-    expect(ids(await repo.listRuns({ limit: 50, workflow: 'support', status: 'completed' }))).toEqual(['c', 'a']);
-    expect(ids(await repo.listRuns({ limit: 50, workflow: 'orders' }))).toEqual(['b']);
-    const first = await repo.listRuns({ limit: 1, status: 'queued' });
+    expect(ids(await repo.listRuns({ tenant: 'default', limit: 50, workflow: 'support', status: 'completed' }))).toEqual(['c', 'a']);
+    expect(ids(await repo.listRuns({ tenant: 'default', limit: 50, workflow: 'orders' }))).toEqual(['b']);
+    const first = await repo.listRuns({ tenant: 'default', limit: 1, status: 'queued' });
     expect(ids(first)).toEqual(['f']);
-    expect(ids(await repo.listRuns({ limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined }))).toEqual(['e', 'd']);
-    expect((await repo.listRuns({ limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined })).nextCursor).toBeNull();
-    await expect(repo.listRuns({ limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
+    expect(ids(await repo.listRuns({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined }))).toEqual([
+      'e',
+      'd',
+    ]);
+    expect(
+      (await repo.listRuns({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined })).nextCursor,
+    ).toBeNull();
+    await expect(repo.listRuns({ tenant: 'default', limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
   it('empties all three tables on reset', async () => {
     await apply(logged('r1', failedRun()));
     await db.transaction().execute((trx) => projection.reset(trx));
     expect(await rowsOf('r1')).toEqual({ run: undefined, spans: [], events: [] });
+  });
+
+  it("lists only the tenant's own runs, and sums what a tenant's runs queued since a time used", async () => {
+    const asTenant = (tenant: string, items: ReadonlyArray<{ event: RunEvent }>) =>
+      items.map((i) => (i.event.type === 'run.queued' ? { ...i, event: { ...i.event, data: { ...i.event.data, tenant } } } : i));
+    await apply([
+      ...asTenant('acme', logged('acme-1', completedRun('support', usage(10, 5)), { start: '2025-03-02T10:00:00.000Z' })),
+      ...asTenant('acme', logged('acme-2', completedRun('support', usage(1, 1)), { start: '2025-03-02T11:00:00.000Z' })),
+      ...asTenant('globex', logged('globex-1', completedRun('support', usage(100, 100)), { start: '2025-03-02T12:00:00.000Z' })),
+    ]);
+    expect((await repo.listRuns({ tenant: 'acme', limit: 50 })).runs.map((r) => [r.runId, r.tenant])).toEqual([
+      ['acme-2', 'acme'],
+      ['acme-1', 'acme'],
+    ]);
+    expect((await repo.listRuns({ tenant: 'globex', limit: 50, workflow: 'support' })).runs.map((r) => r.runId)).toEqual(['globex-1']);
+    expect(await repo.tenantUsage('acme', '2025-03-02T00:00:00.000Z')).toEqual({
+      usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, costUsd: 0 },
+      runs: 2,
+    });
+    expect((await repo.tenantUsage('acme', '2025-03-02T10:30:00.000Z')).runs).toBe(1);
+    expect(await repo.tenantUsage('nobody', '2025-03-02T00:00:00.000Z')).toEqual({
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
+      runs: 0,
+    });
   });
 });
 

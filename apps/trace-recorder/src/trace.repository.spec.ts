@@ -16,19 +16,20 @@ const db = new Kysely<TraceTables>({
 describe('listRunsQuery', () => {
   it('walks (queued_at, run_id) downwards from the cursor with a row comparison the paging indexes serve', () => {
     const cursor = encodeRunCursor({ queuedAt: '2025-03-01T10:00:00.123456+00:00', runId: 'run-9' });
-    const query = listRunsQuery(db, { workflow: 'support', status: 'completed', limit: 20, cursor }).compile();
+    const query = listRunsQuery(db, { tenant: 'acme', workflow: 'support', status: 'completed', limit: 20, cursor }).compile();
     expect(query.sql).toBe(
       'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" ' +
-        'where "workflow" = $1 and "status" = $2 and ("queued_at", "run_id") < ($3::timestamptz, $4) ' +
-        'order by "queued_at" desc, "run_id" desc limit $5',
+        'where "tenant" = $1 and "workflow" = $2 and "status" = $3 and ("queued_at", "run_id") < ($4::timestamptz, $5) ' +
+        'order by "queued_at" desc, "run_id" desc limit $6',
     );
-    expect(query.parameters).toEqual(['support', 'completed', '2025-03-01T10:00:00.123456+00:00', 'run-9', 21]);
+    expect(query.parameters).toEqual(['acme', 'support', 'completed', '2025-03-01T10:00:00.123456+00:00', 'run-9', 21]);
   });
 
   it('leaves out the filters and the cursor nobody asked for', () => {
-    const query = listRunsQuery(db, { limit: 50 }).compile();
+    const query = listRunsQuery(db, { tenant: 'acme', limit: 50 }).compile();
     expect(query.sql).toBe(
-      'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" order by "queued_at" desc, "run_id" desc limit $1',
+      'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" where "tenant" = $1 ' +
+        'order by "queued_at" desc, "run_id" desc limit $2',
     );
   });
 });

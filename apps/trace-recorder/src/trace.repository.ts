@@ -1,10 +1,11 @@
-import type { RunStatus, RunSummary, RunTrace } from '@spindle/contracts';
+import type { RunStatus, RunSummary, RunTrace, Usage } from '@spindle/contracts';
 import type { TraceTables } from '@spindle/db';
 import { assembleTrace, toRunSummary } from '@spindle/projections';
 import { sql, type Kysely } from 'kysely';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 
 export interface RunListFilter {
+  tenant: string;
   workflow?: string;
   status?: RunStatus;
   limit: number;
@@ -41,6 +42,31 @@ export class TraceRepository {
     const nextCursor = rows.length > filter.limit && last ? encodeRunCursor({ queuedAt: last.queued_at_text, runId: last.run_id }) : null;
     return { runs: page.map(toRunSummary), nextCursor };
   }
+
+  /** What the tenant's runs queued since `since` used (the daily budget check; a run counts on the day it was queued). */
+  async tenantUsage(tenant: string, since: string): Promise<{ usage: Usage; runs: number }> {
+    const row = await this.db
+      .selectFrom('runs')
+      .where('tenant', '=', tenant)
+      .where('queued_at', '>=', new Date(since))
+      .select((eb) => [
+        eb.fn.coalesce(eb.fn.sum<string>('input_tokens'), sql<string>`0`).as('input'),
+        eb.fn.coalesce(eb.fn.sum<string>('output_tokens'), sql<string>`0`).as('output'),
+        eb.fn.coalesce(eb.fn.sum<string>('total_tokens'), sql<string>`0`).as('total'),
+        eb.fn.coalesce(eb.fn.sum<number>('cost_usd'), sql<number>`0`).as('cost'),
+        eb.fn.countAll<string>().as('runs'),
+      ])
+      .executeTakeFirstOrThrow();
+    return {
+      usage: {
+        inputTokens: Number(row.input),
+        outputTokens: Number(row.output),
+        totalTokens: Number(row.total),
+        costUsd: Number(row.cost),
+      },
+      runs: Number(row.runs),
+    };
+  }
 }
 
 /** One page plus one row (to know whether another page follows), walking the paging index. */
@@ -50,7 +76,8 @@ export function listRunsQuery(db: Kysely<TraceTables>, filter: RunListFilter) {
     .selectAll()
     // The database's text of the timestamp keeps its microseconds for the next cursor.
     .select(sql<string>`to_json(queued_at) #>> '{}'`.as('queued_at_text'));
-  const { workflow, status, cursor } = filter;
+  const { tenant, workflow, status, cursor } = filter;
+  query = query.where('tenant', '=', tenant);
   if (workflow !== undefined) query = query.where('workflow', '=', workflow);
   if (status !== undefined) query = query.where('status', '=', status);
   if (cursor !== undefined) {

@@ -19,6 +19,9 @@ const runRow: StoredRunRow = {
   last_seq: 9,
   root_span_id: 'root',
   forked_from: { runId: 'r0', seq: 4 },
+  tenant: 'acme',
+  started_by: { kind: 'key', id: 'k1', name: 'ci' },
+  canceled_by: null,
 };
 
 const span = (span_id: string, start_seq: number | null, extra: Partial<StoredSpanRow> = {}): StoredSpanRow => ({
@@ -59,6 +62,9 @@ describe('assembleTrace', () => {
       error: null,
       lastSeq: 9,
       forkedFrom: { runId: 'r0', seq: 4 },
+      tenant: 'acme',
+      startedBy: { kind: 'key', id: 'k1', name: 'ci' },
+      canceledBy: null,
     });
     expect(runSummarySchema.parse(summary)).toEqual(summary);
   });

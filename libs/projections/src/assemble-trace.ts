@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunStatus, RunSummary, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import type { Actor, ErrorInfo, RunStatus, RunSummary, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
 import { rollUpUsage } from './usage-rollups';
 
 /** Timestamps as the driver returns them (`Date` from pg) or as ISO text. */
@@ -24,6 +24,9 @@ export interface StoredRunRow {
   last_seq: StoredCount;
   root_span_id: string;
   forked_from: unknown;
+  tenant: string;
+  started_by: unknown;
+  canceled_by: unknown;
 }
 
 /** A `spans` row as read back from the store. */
@@ -67,6 +70,9 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     error: (row.error ?? null) as ErrorInfo | null,
     lastSeq: Number(row.last_seq),
     forkedFrom: (row.forked_from ?? null) as RunSummary['forkedFrom'],
+    tenant: row.tenant,
+    startedBy: (row.started_by ?? null) as Actor | null,
+    canceledBy: (row.canceled_by ?? null) as Actor | null,
   };
 }
 

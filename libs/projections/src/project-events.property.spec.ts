@@ -21,6 +21,9 @@ function patchesView(patches: RowPatches, runId: string): ReferenceTrace {
       error: run.error ?? null,
       usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
       lastSeq: run.lastSeq,
+      tenant: run.creation.tenant,
+      startedBy: run.creation.startedBy,
+      canceledBy: run.canceledBy ?? null,
     },
     spans: [...patches.spans.values()]
       .filter((s) => s.runId === runId)

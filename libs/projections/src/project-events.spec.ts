@@ -12,7 +12,15 @@ describe('projectEvents', () => {
 
     expect(runs.get('r1')).toEqual({
       runId: 'r1',
-      creation: { workflow: 'support', workflowVersion: 2, queuedAt: at(1), rootSpanId: 'root', forkedFrom: null },
+      creation: {
+        workflow: 'support',
+        workflowVersion: 2,
+        queuedAt: at(1),
+        rootSpanId: 'root',
+        forkedFrom: null,
+        tenant: 'default',
+        startedBy: null,
+      },
       status: 'completed',
       startedAt: at(2),
       endedAt: at(7),
@@ -229,6 +237,7 @@ describe('projectEvents', () => {
     expect(spans.get(spanKey('r', 't2'))).not.toHaveProperty('output');
   });
 
+  // Answered in a log written before identity: who answered is a bare string there, read as an actor.
   it('draws a request as a span of its own under the node that asked, from the question to the answer', () => {
     const ask = { nodeId: 'review', spanId: 'n-review', parentSpanId: 'root', path: 'root/review' };
     const refund = { nodeId: 'refunds', spanId: 'n-refunds', parentSpanId: 'root', path: 'root/refunds' };
@@ -237,13 +246,17 @@ describe('projectEvents', () => {
       runLog('r', [
         queued(),
         { type: 'input.requested', ...ask, data: { requestId: 'req-a', prompt: 'Ship it?', form: { kind: 'boolean' }, mode: 'single' } },
-        { type: 'input.answered', ...ask, data: { requestId: 'req-a', answer: { approved: true }, answeredBy: 'ada' } },
+        {
+          type: 'input.answered',
+          ...ask,
+          data: { requestId: 'req-a', answer: { approved: true }, answeredBy: 'ada' },
+        } as unknown as RunEventDraft,
         { type: 'approval.requested', ...refund, data: { requestId: 'req-b', prompt: 'Refund?', call, mode: 'single', expiresAt: at(9) } },
         {
           type: 'approval.resolved',
           ...refund,
           data: { requestId: 'req-b', decision: 'rejected', ...call, timedOut: true, answeredBy: 'system:timeout' },
-        },
+        } as unknown as RunEventDraft,
       ]),
     );
     expect(spans.get(spanKey('r', 'req-a'))).toEqual({
@@ -261,7 +274,7 @@ describe('projectEvents', () => {
       endedAt: at(3),
       endSeq: 3,
       durationMs: 1_000,
-      output: { answeredBy: 'ada', answer: { approved: true } },
+      output: { answeredBy: { kind: 'user', id: 'ada', name: 'ada' }, answer: { approved: true } },
     });
     // An approval nobody gave in time failed, whatever edge its node then took.
     expect(spans.get(spanKey('r', 'req-b'))).toMatchObject({

@@ -1,4 +1,4 @@
-import { terminalStatuses, type RunEvent, type RunEventOf, type RunEventType, type RunStatus } from '@spindle/contracts';
+import { DEFAULT_TENANT, terminalStatuses, type RunEvent, type RunEventOf, type RunEventType, type RunStatus } from '@spindle/contracts';
 import { spanKey, type RowPatches, type RunPatch, type SpanKind, type SpanPatch } from './row-patches';
 import { toolCallInput, toolName, toolResult } from './tool-events';
 
@@ -47,6 +47,8 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
       queuedAt: e.at,
       rootSpanId: e.spanId,
       forkedFrom: e.data.forkedFrom ?? null,
+      tenant: e.data.tenant ?? DEFAULT_TENANT,
+      startedBy: e.data.startedBy ?? null,
     };
     setRunStatus(run, 'queued');
     span('run', { status: 'running', startedAt: e.at, startSeq: e.seq, input: e.data.input });
@@ -61,7 +63,10 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'run.yielded': (_e, { run }) => setRunStatus(run, 'queued'),
   'run.completed': (e, target) => endRun(e, target, 'completed', { output: e.data.output }),
   'run.failed': (e, target) => endRun(e, target, 'failed', { error: e.data.error }),
-  'run.canceled': (e, target) => endRun(e, target, 'canceled', { error: { code: 'canceled', message: e.data.reason ?? 'canceled' } }),
+  'run.canceled': (e, target) => {
+    if (e.data.canceledBy) target.run.canceledBy = e.data.canceledBy;
+    endRun(e, target, 'canceled', { error: { code: 'canceled', message: e.data.reason ?? 'canceled' } });
+  },
 
   'node.started': (e, { span }) => span('node', { ...opened(e), nodeType: e.data.nodeType, input: e.data.input }),
   'node.completed': (e, { span }) =>

@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunStatus, TraceSpan, Usage } from '@spindle/contracts';
+import type { Actor, ErrorInfo, RunStatus, TraceSpan, Usage } from '@spindle/contracts';
 
 export type SpanKind = TraceSpan['kind'];
 export type SpanStatus = TraceSpan['status'];
@@ -10,7 +10,9 @@ export interface RunCreation {
   queuedAt: string;
   /** The `run.queued` event's span: the run's root span. */
   rootSpanId: string;
-  forkedFrom: { runId: string; seq: number } | null;
+  forkedFrom: { runId: string; seq: number; checkpointId?: string; forkedBy?: Actor } | null;
+  tenant: string;
+  startedBy: Actor | null;
 }
 
 /**
@@ -27,6 +29,8 @@ export interface RunPatch {
   endedAt?: string;
   durationMs?: number;
   error?: ErrorInfo;
+  /** Who canceled the run, when someone did. */
+  canceledBy?: Actor;
   usage: Usage;
   lastSeq: number;
 }

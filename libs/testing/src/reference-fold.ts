@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEvent, RunEventOf, RunEventType, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import type { Actor, ErrorInfo, RunEvent, RunEventOf, RunEventType, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
 
 /**
  * The oracle of the trace projection: what a valid run log means as a trace (the run and its
@@ -16,6 +16,9 @@ export interface ReferenceRun {
   error: ErrorInfo | null;
   usage: Required<Usage>;
   lastSeq: number;
+  tenant: string;
+  startedBy: Actor | null;
+  canceledBy: Actor | null;
 }
 
 export interface ReferenceSpan {
@@ -178,6 +181,9 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
     error: terminal ? meaningOf(terminal).closes!.error(terminal) : null,
     usage,
     lastSeq: Math.max(...log.map((e) => e.seq)),
+    tenant: queuedEvent.data.tenant ?? 'default',
+    startedBy: queuedEvent.data.startedBy ?? null,
+    canceledBy: terminal?.type === 'run.canceled' ? (terminal.data.canceledBy ?? null) : null,
   };
 
   const spanIds = [...new Set(log.filter(opens).map(spanIdOf))].sort();
@@ -222,6 +228,9 @@ export function traceView(trace: RunTrace): ReferenceTrace {
       error: run.error,
       usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
       lastSeq: run.lastSeq,
+      tenant: run.tenant,
+      startedBy: run.startedBy,
+      canceledBy: run.canceledBy,
     },
     spans: trace.spans
       .map((s) => ({

@@ -1,4 +1,4 @@
-import { runEventSchema, type RunEvent, type RunEventDraft, type Usage } from '@spindle/contracts';
+import { runEventSchema, type Actor, type RunEvent, type RunEventDraft, type Usage } from '@spindle/contracts';
 import fc from 'fast-check';
 
 /**
@@ -12,6 +12,10 @@ const T0 = Date.parse('2025-03-01T10:00:00.000Z');
 
 const runningActions = ['node', 'model', 'tool', 'close', 'loop', 'branch', 'checkpoint', 'await', 'yield', 'lost'] as const;
 type RunningAction = (typeof runningActions)[number];
+const CI_KEY: Actor = { kind: 'key', id: 'key_ci', name: 'ci' };
+const ALICE: Actor = { kind: 'user', id: 'alice-sub', name: 'Alice' };
+const TIMED_OUT: Actor = { kind: 'system', id: 'timeout', name: 'time-out' };
+
 type Ending = 'completed' | 'failed' | 'canceled' | 'awaiting' | 'none';
 
 interface Step {
@@ -150,7 +154,7 @@ function buildLog(
   const answer = (timedOut = false) => {
     const w = waitingOn;
     if (!w) throw new Error('answer without a wait');
-    const by = timedOut ? { timedOut: true, answeredBy: 'system:timeout' } : { answeredBy: 'alice' };
+    const by = timedOut ? { timedOut: true, answeredBy: TIMED_OUT } : { answeredBy: ALICE };
     // As the gateway records it: on the span of the node that asked.
     emit(
       w.approval
@@ -274,7 +278,14 @@ function buildLog(
   emit({
     type: 'run.queued',
     ...ROOT,
-    data: { workflow: { name: 'prop', version: 3 }, input: { question: 'why' }, state: {}, definition: {} },
+    data: {
+      workflow: { name: 'prop', version: 3 },
+      input: { question: 'why' },
+      state: {},
+      definition: {},
+      tenant: 'acme',
+      startedBy: CI_KEY,
+    },
   });
   for (const s of steps) {
     if (phase === 'queued') {
@@ -345,7 +356,11 @@ function buildLog(
   } else if (ending === 'failed') {
     emit({ type: 'run.failed', ...ROOT, data: { error: { code: 'node_failed', message: 'gave up' }, durationMs: 2_000 } });
   } else if (ending === 'canceled') {
-    emit({ type: 'run.canceled', ...ROOT, data: withoutUndefined({ reason: cancelReason, durationMs: cancelDuration }) });
+    emit({
+      type: 'run.canceled',
+      ...ROOT,
+      data: withoutUndefined({ reason: cancelReason, durationMs: cancelDuration, canceledBy: ALICE }),
+    });
   } else if (ending === 'awaiting' && phase === 'running') {
     wait(steps.at(-1)?.approval ?? false);
   }

@@ -1,5 +1,5 @@
 import { testEnv, testNamespace } from '@spindle/testing';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createDatabase, dropSchema, migrateToLatest, serviceSchema } from '../database';
 import { projectionProgressMigrations } from '../projection-progress/projection-progress';
 import { approvalMigrations } from './approval.migrations';
@@ -37,9 +37,9 @@ describe('approval migrations', () => {
     expect(indexes.map((i) => (i as { indexname: string }).indexname).sort()).toEqual([
       'requests_expiry_idx',
       'requests_pkey',
-      'requests_requested_idx',
       'requests_run_idx',
-      'requests_status_idx',
+      'requests_tenant_requested_idx',
+      'requests_tenant_status_idx',
     ]);
   });
 
@@ -47,6 +47,7 @@ describe('approval migrations', () => {
     const row = {
       request_id: 'r1',
       run_id: 'run',
+      tenant: 'default',
       workflow: 'w',
       node_id: 'n',
       kind: 'input' as const,
@@ -68,5 +69,41 @@ describe('approval migrations', () => {
       .values({ ...row, status: 'pending' })
       .execute();
     expect(await db.selectFrom('requests').select(['request_id', 'status']).execute()).toEqual([{ request_id: 'r1', status: 'pending' }]);
+  });
+});
+
+describe('approval migrations of a schema with requests from before tenants', () => {
+  const schema = serviceSchema('approval', testNamespace());
+  let db: Kysely<ApprovalTables>;
+  beforeAll(() => {
+    db = createDatabase<ApprovalTables>({ url: testEnv().databaseUrl, schema, maxConnections: 2 });
+  });
+  afterAll(async () => {
+    await dropSchema(db as Kysely<unknown>, schema);
+    await db.destroy();
+  });
+
+  it('puts old runs and requests in the default tenant and reads who answered as the actor the log reads', async () => {
+    const { '0003_tenants_and_actors': _later, ...before } = approvalMigrations;
+    await migrateToLatest(db as Kysely<unknown>, schema, before);
+    await sql`insert into runs (run_id, workflow, status) values ('run', 'w', 'active')`.execute(db);
+    for (const [id, by] of [
+      ['a', 'ada'],
+      ['t', 'system:timeout'],
+      ['p', null],
+    ] as const) {
+      await sql`insert into requests (request_id, run_id, workflow, node_id, kind, prompt, mode, status, requested_at, answered_by, seq)
+        values (${id}, 'run', 'w', 'n', 'input', 'p', 'single', ${by ? 'answered' : 'pending'}, now(), ${by}, 3)`.execute(db);
+    }
+
+    await migrateToLatest(db as Kysely<unknown>, schema, approvalMigrations);
+
+    expect(await db.selectFrom('runs').select(['run_id', 'tenant']).execute()).toEqual([{ run_id: 'run', tenant: 'default' }]);
+    const rows = await db.selectFrom('requests').select(['request_id', 'tenant', 'answered_by']).orderBy('request_id').execute();
+    expect(rows).toEqual([
+      { request_id: 'a', tenant: 'default', answered_by: { kind: 'user', id: 'ada', name: 'ada' } },
+      { request_id: 'p', tenant: 'default', answered_by: null },
+      { request_id: 't', tenant: 'default', answered_by: { kind: 'system', id: 'timeout', name: 'time-out' } },
+    ]);
   });
 });

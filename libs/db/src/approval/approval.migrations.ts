@@ -52,4 +52,33 @@ export const approvalMigrations: Record<string, Migration> = {
       await db.schema.dropTable('runs').execute();
     },
   },
+  '0003_tenants_and_actors': {
+    async up(db: Kysely<unknown>) {
+      // Runs queued before tenants belong to the default tenant.
+      await sql`alter table runs add column tenant text not null default 'default'`.execute(db);
+      await sql`alter table requests add column tenant text not null default 'default'`.execute(db);
+      await sql`alter table runs alter column tenant drop default`.execute(db);
+      await sql`alter table requests alter column tenant drop default`.execute(db);
+      // Who answered was a bare string: it becomes the actor a log written then reads as.
+      // (as recordedActorSchema reads it: `system:timeout` is the time-out, any other name a person's).
+      await sql`alter table requests alter column answered_by type jsonb using case
+        when answered_by is null then null
+        when answered_by = 'system:timeout' then jsonb_build_object('kind', 'system', 'id', 'timeout', 'name', 'time-out')
+        when answered_by like 'system:%' then jsonb_build_object('kind', 'system', 'id', answered_by, 'name', answered_by)
+        else jsonb_build_object('kind', 'user', 'id', answered_by, 'name', answered_by) end`.execute(db);
+      // The inbox is always one tenant's.
+      await db.schema.dropIndex('requests_status_idx').execute();
+      await db.schema.dropIndex('requests_requested_idx').execute();
+      await db.schema
+        .createIndex('requests_tenant_status_idx')
+        .on('requests')
+        .columns(['tenant', 'status', 'requested_at', 'request_id'])
+        .execute();
+      await db.schema
+        .createIndex('requests_tenant_requested_idx')
+        .on('requests')
+        .columns(['tenant', 'requested_at', 'request_id'])
+        .execute();
+    },
+  },
 };

@@ -13,6 +13,7 @@ export interface ApprovalTables extends ProjectionProgressTables {
 /** What the inbox needs to know of a run: its workflow, and whether it has ended. */
 export interface ApprovalRunsTable {
   run_id: string;
+  tenant: string;
   workflow: string;
   /** `active` until a terminal event, then `completed`, `failed` or `canceled`. */
   status: string;
@@ -21,6 +22,7 @@ export interface ApprovalRunsTable {
 export interface RequestsTable {
   request_id: string;
   run_id: string;
+  tenant: string;
   workflow: string;
   node_id: string;
   kind: 'input' | 'approval';
@@ -33,7 +35,8 @@ export interface RequestsTable {
   requested_at: Timestamp;
   expires_at: Timestamp | null;
   answered_at: Timestamp | null;
-  answered_by: string | null;
+  /** The actor (`{kind, id, name}`) who answered; `system`/`timeout` for a time-out. */
+  answered_by: Json | null;
   answer: Json | null;
   /** `seq` of the `input.requested` / `approval.requested` event. */
   seq: number;

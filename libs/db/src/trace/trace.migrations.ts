@@ -93,4 +93,27 @@ export const traceMigrations: Record<string, Migration> = {
       await db.schema.dropTable('run_progress').execute();
     },
   },
+  '0004_tenants_and_actors': {
+    async up(db: Kysely<unknown>) {
+      // Runs queued before tenants belong to the default tenant.
+      await sql`alter table runs add column tenant text not null default 'default'`.execute(db);
+      await sql`alter table runs alter column tenant drop default`.execute(db);
+      await sql`alter table runs add column started_by jsonb, add column canceled_by jsonb`.execute(db);
+      // Every list is one tenant's, newest first.
+      await db.schema.dropIndex('runs_queued_idx').execute();
+      await db.schema.dropIndex('runs_workflow_idx').execute();
+      await db.schema.dropIndex('runs_status_idx').execute();
+      await db.schema.createIndex('runs_tenant_queued_idx').on('runs').columns(['tenant', 'queued_at desc', 'run_id desc']).execute();
+      await db.schema
+        .createIndex('runs_tenant_workflow_idx')
+        .on('runs')
+        .columns(['tenant', 'workflow', 'queued_at desc', 'run_id desc'])
+        .execute();
+      await db.schema
+        .createIndex('runs_tenant_status_idx')
+        .on('runs')
+        .columns(['tenant', 'status', 'queued_at desc', 'run_id desc'])
+        .execute();
+    },
+  },
 };

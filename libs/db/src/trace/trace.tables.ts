@@ -29,6 +29,10 @@ export interface RunsTable {
   last_seq: number;
   root_span_id: string;
   forked_from: Json | null;
+  /** From `run.queued` (`default` for runs queued before tenants). */
+  tenant: string;
+  started_by: Json | null;
+  canceled_by: Json | null;
 }
 
 export interface SpansTable {
