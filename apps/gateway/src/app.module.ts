@@ -24,6 +24,14 @@ import { CheckpointsController } from './checkpoints/checkpoints.controller';
 import { RunForker } from './checkpoints/run-forker.service';
 import { RequestAnswers } from './requests/request-answers.service';
 import { RequestsController } from './requests/requests.controller';
+import { AuditController } from './identity/audit.controller';
+import { identityProviders } from './identity/identity.providers';
+import { admissionProviders } from './admission/admission.providers';
+import { RunAdmission } from './admission/run-admission';
+import { StartQuotas } from './admission/start-quotas';
+import { KeysController } from './identity/keys.controller';
+import { MeController } from './identity/me.controller';
+import { TenantsController } from './identity/tenants.controller';
 
 @Module({})
 export class GatewayModule {
@@ -31,11 +39,23 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'gateway', migrations: gatewayMigrations })],
-      controllers: [WorkflowsController, AgentsController, RunsController, RequestsController, CheckpointsController],
+      controllers: [
+        WorkflowsController,
+        AgentsController,
+        RunsController,
+        RequestsController,
+        CheckpointsController,
+        KeysController,
+        TenantsController,
+        AuditController,
+        MeController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         OpenStreamsRegistry,
         RunFeedHub,
+        ...identityProviders(config),
+        ...admissionProviders(config),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         {
           provide: WorkflowCatalogRepository,
@@ -50,17 +70,24 @@ export class GatewayModule {
         },
         {
           provide: RunStarter,
-          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, keys: IdempotencyKeysRepository) =>
-            new RunStarter(bus, catalog, agents, keys, config.maxEventBytes),
+          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER],
+          useFactory: (
+            bus: Bus,
+            catalog: WorkflowCatalogRepository,
+            agents: AgentCatalogRepository,
+            keys: IdempotencyKeysRepository,
+            admission: RunAdmission,
+            quotas: StartQuotas,
+            logger: Logger,
+          ) => new RunStarter(bus, catalog, agents, keys, admission, quotas, logger, config.maxEventBytes),
         },
         { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {
           provide: RunForker,
-          inject: [BUS, IdempotencyKeysRepository],
-          useFactory: (bus: Bus, keys: IdempotencyKeysRepository) =>
-            new RunForker(bus, keys, config.projectionWaitMs, config.maxEventBytes),
+          inject: [BUS, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER],
+          useFactory: (bus: Bus, keys: IdempotencyKeysRepository, admission: RunAdmission, quotas: StartQuotas, logger: Logger) =>
+            new RunForker(bus, keys, admission, quotas, logger, config.projectionWaitMs, config.maxEventBytes),
         },
         {
           provide: RequestAnswers,

@@ -30,4 +30,32 @@ describe('parseGatewayConfig: limits and origins', () => {
     expect(parseGatewayConfig({ SPINDLE_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(() => parseGatewayConfig({ SPINDLE_TRUST_PROXY: 'yes' })).toThrow(/SPINDLE_TRUST_PROXY/);
   });
+
+  it('turns authentication off only on a loopback address, and says why it refuses', () => {
+    expect(parseGatewayConfig({ SPINDLE_AUTH: 'off', HOST: '127.0.0.1' }).auth.authOff).toBe(true);
+    expect(parseGatewayConfig({}).auth).toMatchObject({ authOff: false, keyCacheMs: 5_000 });
+    expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'off' })).toThrow(/refused on HOST=0.0.0.0.*HOST=127.0.0.1/);
+    expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'off', HOST: '10.0.0.5' })).toThrow(/SPINDLE_AUTH=off/);
+    expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'maybe' })).toThrow(/SPINDLE_AUTH must be on or off/);
+  });
+
+  it('reads OIDC, quota defaults and the dispatch window, refusing what is out of range', () => {
+    const config = parseGatewayConfig({
+      SPINDLE_OIDC_ISSUER: 'https://login.example/realms/x',
+      SPINDLE_OIDC_AUDIENCE: 'spindle',
+      SPINDLE_OIDC_CONSOLE_CLIENT_ID: 'console',
+      SPINDLE_TENANT_DAILY_TOKENS: '1000000',
+    });
+    expect(config.auth.oidc).toMatchObject({ consoleClientId: 'console', consoleScope: 'openid profile', jwksCooldownMs: 30_000 });
+    expect(config.quotas).toEqual({
+      maxRunning: 100,
+      startsPerMinute: 600,
+      dailyTokenBudget: 1_000_000,
+      dailyCostBudgetUsd: null,
+      dispatchWindow: 16,
+    });
+    expect(() => parseGatewayConfig({ SPINDLE_OIDC_ISSUER: 'https://login.example' })).toThrow(/AUDIENCE/);
+    expect(() => parseGatewayConfig({ SPINDLE_KEY_CACHE_MS: '61000' })).toThrow(/SPINDLE_KEY_CACHE_MS/);
+    expect(() => parseGatewayConfig({ SPINDLE_DISPATCH_WINDOW: '0' })).toThrow(/SPINDLE_DISPATCH_WINDOW/);
+  });
 });

@@ -1,5 +1,34 @@
 import { join, resolve } from 'node:path';
+import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
+
+export interface AuthConfig {
+  /** `SPINDLE_AUTH=off`: no credentials asked (local development on a loopback address only). */
+  readonly authOff: boolean;
+  /** Access tokens of this OpenID Connect provider are accepted besides API keys. */
+  readonly oidc?: {
+    readonly settings: OidcSettings;
+    /** The console's public client (authorization code + PKCE); without it the console offers keys only. */
+    readonly consoleClientId?: string;
+    readonly consoleScope: string;
+    /** Least time between two refetches of the provider's keys for a token naming an unknown key. */
+    readonly jwksCooldownMs: number;
+  };
+  /** How long a looked-up key is trusted: a key revoked on another gateway works there this much longer. */
+  readonly keyCacheMs: number;
+  /** On first start (no key at all), an admin key of the default tenant is written here. */
+  readonly bootstrapKeyFile?: string;
+}
+
+/** Defaults for tenants without their own quotas. */
+export interface QuotaDefaults {
+  readonly maxRunning: number;
+  readonly startsPerMinute: number;
+  readonly dailyTokenBudget: number | null;
+  readonly dailyCostBudgetUsd: number | null;
+  /** Runs admitted to the runners' queue and not started yet, across all tenants: what keeps the queue fair. */
+  readonly dispatchWindow: number;
+}
 
 export interface GatewayConfig extends ServiceConfig {
   readonly bodyLimitBytes: number;
@@ -17,6 +46,8 @@ export interface GatewayConfig extends ServiceConfig {
   readonly corsOrigins: readonly string[];
   /** Take the request's scheme and host from `X-Forwarded-Proto`/`-Host` (behind a proxy that sets them). */
   readonly trustProxy: boolean;
+  readonly auth: AuthConfig;
+  readonly quotas: QuotaDefaults;
 }
 
 /** Longest path parameter Fastify's router accepts (`414 uri_too_long` past it); ids are at most 64. */
@@ -45,6 +76,42 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
     consoleDir: resolve(env.CONSOLE_DIR ?? join(__dirname, '..', '..', 'console', 'dist')),
     corsOrigins: Object.freeze(parseOrigins('SPINDLE_CORS_ORIGINS', env.SPINDLE_CORS_ORIGINS)),
     trustProxy: parseFlag('SPINDLE_TRUST_PROXY', env.SPINDLE_TRUST_PROXY),
+    auth: parseAuth(env, base.host),
+    quotas: Object.freeze({
+      maxRunning: positiveInteger('SPINDLE_TENANT_MAX_RUNNING', 100),
+      startsPerMinute: positiveInteger('SPINDLE_TENANT_STARTS_PER_MINUTE', 600),
+      dailyTokenBudget: env.SPINDLE_TENANT_DAILY_TOKENS ? positiveInteger('SPINDLE_TENANT_DAILY_TOKENS', 1) : null,
+      dailyCostBudgetUsd: env.SPINDLE_TENANT_DAILY_COST_USD ? positive('SPINDLE_TENANT_DAILY_COST_USD', 1) : null,
+      dispatchWindow: positiveInteger('SPINDLE_DISPATCH_WINDOW', 16),
+    }),
+  });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function parseAuth(env: Record<string, string | undefined>, host: string): AuthConfig {
+  const mode = env.SPINDLE_AUTH ?? 'on';
+  if (mode !== 'on' && mode !== 'off') throw new Error(`SPINDLE_AUTH must be on or off (got "${mode}")`);
+  if (mode === 'off' && !LOOPBACK.has(host)) {
+    throw new Error(
+      `SPINDLE_AUTH=off lets anyone who reaches the gateway do anything; it is refused on HOST=${host}. ` +
+        'Set HOST=127.0.0.1 for local development, or turn authentication on.',
+    );
+  }
+  const settings = parseOidcSettings(env);
+  const keyCacheMs = boundedInteger(env, 'SPINDLE_KEY_CACHE_MS', 5_000, 0, 60_000);
+  return Object.freeze({
+    authOff: mode === 'off',
+    ...(settings && {
+      oidc: Object.freeze({
+        settings,
+        ...(env.SPINDLE_OIDC_CONSOLE_CLIENT_ID && { consoleClientId: env.SPINDLE_OIDC_CONSOLE_CLIENT_ID }),
+        consoleScope: env.SPINDLE_OIDC_CONSOLE_SCOPE ?? 'openid profile',
+        jwksCooldownMs: boundedInteger(env, 'SPINDLE_OIDC_JWKS_COOLDOWN_MS', 30_000, 0, 600_000),
+      }),
+    }),
+    keyCacheMs,
+    ...(env.SPINDLE_BOOTSTRAP_KEY_FILE && { bootstrapKeyFile: resolve(env.SPINDLE_BOOTSTRAP_KEY_FILE) }),
   });
 }
 
@@ -79,4 +146,10 @@ function parseFlag(name: string, text: string | undefined): boolean {
   if (text === undefined || text === '' || text === 'false' || text === '0') return false;
   if (text === 'true' || text === '1') return true;
   throw new Error(`${name} must be true or false (got "${text}")`);
+}
+
+function boundedInteger(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const value = Number(env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  return value;
 }

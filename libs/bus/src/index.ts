@@ -4,7 +4,7 @@ export { provisionStreams, deleteStreams, isNotFound } from './provision-streams
 export type { StreamProvisioning } from './provision-streams';
 export { RunLogWriter, EMPTY_LOG, DEFAULT_MAX_RUN_LOG_BYTES } from './run-log.writer';
 export type { LogPosition, RunLogWriterOptions } from './run-log.writer';
-export { lastEventOf, readRunLog, followRunLog } from './run-log.reader';
+export { firstEventOf, lastEventOf, readRunLog, followRunLog } from './run-log.reader';
 export type { RunLogFollower, FollowOptions, ReadOptions, SkippedMessage } from './run-log.reader';
 export { decodeRunEvent, parseRunEvent } from './run-event.decoder';
 export type { DecodedRunEvent, DecodeFailure } from './run-event.decoder';

@@ -12,7 +12,8 @@ export interface SubjectPermissions {
 /**
  * What each service may publish and subscribe to on NATS: the single-writer rule made physical.
  * Only the documented writers of the run log may append to it: the runner; the gateway
- * (`run.queued`, a queued run's cancel, answers, forks); the approval service (request
+ * (`run.queued`, a queued run's cancel, answers, forks; it also admits queued runs to the
+ * runners' queue); the approval service (request
  * time-outs). The read models may only read it and write their own dead letters. Nobody may
  * delete or purge a stream but the object store's own reply blobs.
  */
@@ -44,7 +45,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
   const query = (service: string) => `${ns}svc.${service}.*`;
   return {
     gateway: {
-      publish: [...jetstream, replies, events, commands, `${ns}run.ctl.*`, `${ns}svc.*.*`],
+      publish: [...jetstream, replies, events, commands, `${ns}run.ctl.*`, `${ns}svc.*.*`, names.deadLetterSubject('admission')],
       subscribe: [replies, `${ns}run.tok.*`],
     },
     runner: {

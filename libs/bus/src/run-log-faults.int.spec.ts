@@ -3,7 +3,7 @@ import type { RunEventDraft } from '@spindle/contracts';
 import { startNatsServer, testEnv, testNamespace, type NatsServerProcess } from '@spindle/testing';
 import { connectBus, type Bus } from './bus-connection';
 import { deleteStreams, provisionStreams } from './provision-streams';
-import { lastEventOf, readRunLog } from './run-log.reader';
+import { firstEventOf, lastEventOf, readRunLog } from './run-log.reader';
 import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
 
 const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', path: 'root', data: { n } });
@@ -66,6 +66,25 @@ describe('a run log with messages that are not part of it', () => {
     const after = await readRunLog(bus, 'run-noisy');
     expect(after.events.map((e) => e.type)).toEqual(['custom', 'custom', 'custom', 'run.completed']);
     expect((await lastEventOf(bus, 'run-noisy'))?.event.type).toBe('run.completed');
+  });
+
+  it("reads a run's run.queued in one message, and agrees with a full read when the subject holds what no writer wrote", async () => {
+    const queued: RunEventDraft = {
+      type: 'run.queued',
+      spanId: 'root',
+      path: 'root',
+      data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition: {}, tenant: 'acme' },
+    };
+    await new RunLogWriter(bus, 'run-first', EMPTY_LOG).append(queued);
+    expect(await firstEventOf(bus, 'run-first')).toMatchObject({ seq: 1, type: 'run.queued', data: { tenant: 'acme' } });
+    expect(await firstEventOf(bus, 'run-nobody')).toBeUndefined();
+
+    // Garbage first, then a run.queued without a writer's headers: settled as the reader settles it.
+    await publishRaw('run-odd', 'garbage');
+    await publishRaw('run-odd', forged('run-odd', 1, queued));
+    const { events } = await readRunLog(bus, 'run-odd');
+    expect(events[0]).toMatchObject({ seq: 1, type: 'run.queued' });
+    expect(await firstEventOf(bus, 'run-odd')).toEqual(events[0]);
   });
 
   it('gives the run to a valid next event appended by someone else: the writer stops with run_lost', async () => {

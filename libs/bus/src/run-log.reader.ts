@@ -1,5 +1,5 @@
 import { DeliverPolicy, JetStreamApiCodes, type StoredMsg } from '@nats-io/jetstream';
-import type { RunEvent } from '@spindle/contracts';
+import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
 import { decodeRunEvent } from './run-event.decoder';
@@ -62,6 +62,33 @@ async function messagesOn(bus: Bus, runId: string): Promise<number> {
     return info.state.subjects?.[subject] ?? 0;
   } catch (e) {
     throw asBusFault(e, `counting run ${runId}'s events`);
+  }
+}
+
+/**
+ * The run's `run.queued` (its first event: what it runs, whose it is), or `undefined` when the
+ * run has no log. One message read when the subject's first message is a writer's seq 1; anything
+ * else is settled by a full read.
+ */
+export async function firstEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<RunEventOf<'run.queued'> | undefined> {
+  const first = await firstMessageOf(bus, runId);
+  if (!first) return undefined;
+  const decoded = await decodeRunEvent(bus, first).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+  if (decoded.ok && decoded.event.type === 'run.queued' && decoded.event.seq === 1 && writtenByWriter(first, runId, 1)) {
+    return decoded.event;
+  }
+  const { events } = await readRunLog(bus, runId, 0, opts);
+  return events[0]?.type === 'run.queued' ? events[0] : undefined;
+}
+
+async function firstMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undefined> {
+  try {
+    // `next_by_subj` is in the server's API since 2.9; the client's type lists only seq and last_by_subj.
+    const request = { seq: 1, next_by_subj: bus.names.eventSubject(runId) } as unknown as { seq: number };
+    return (await bus.jsm.streams.getMessage(bus.names.eventsStream, request)) ?? undefined;
+  } catch (e) {
+    if ((e as { code?: unknown })?.code === JetStreamApiCodes.NoMessageFound) return undefined;
+    throw asBusFault(e, `reading the start of run ${runId}'s log`);
   }
 }
 

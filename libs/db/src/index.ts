@@ -2,7 +2,17 @@ export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchem
 export type { DatabaseOptions } from './database';
 export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace/trace.tables';
 export { traceMigrations } from './trace/trace.migrations';
-export type { GatewayTables, WorkflowsTable, WorkflowVersionsTable, IdempotencyKeysTable, AgentsTable } from './gateway/gateway.tables';
+export type {
+  GatewayTables,
+  TenantsTable,
+  ApiKeysTable,
+  AuditLogTable,
+  StartBucketsTable,
+  WorkflowsTable,
+  WorkflowVersionsTable,
+  IdempotencyKeysTable,
+  AgentsTable,
+} from './gateway/gateway.tables';
 export { gatewayMigrations } from './gateway/gateway.migrations';
 export { projectionProgressMigrations } from './projection-progress/projection-progress';
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';

@@ -8,3 +8,5 @@ export { requestsInLog, runPhase } from './run-requests';
 export type { RequestInLog, RequestEvent, AnswerEvent, RunPhase } from './run-requests';
 export { planExecution } from './execution-plan';
 export type { ExecutionPlan } from './execution-plan';
+export { admissionStateAfter, pickAdmissions } from './admission';
+export type { AdmissionState, TenantQueue } from './admission';

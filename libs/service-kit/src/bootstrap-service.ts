@@ -10,7 +10,10 @@ import type { ServiceConfig } from './service-config';
  * Fastify options a service may add: how requests Fastify or Node refuse before routing are
  * answered (`frameworkErrors`, `clientErrorHandler`), router limits, the HTTP server's limits.
  */
-export type ServiceFastifyOptions = Pick<FastifyHttpOptions<Server>, 'frameworkErrors' | 'clientErrorHandler' | 'routerOptions' | 'http'>;
+export type ServiceFastifyOptions = Pick<
+  FastifyHttpOptions<Server>,
+  'frameworkErrors' | 'clientErrorHandler' | 'routerOptions' | 'http' | 'trustProxy'
+>;
 
 export interface BootstrapOptions {
   bodyLimit?: number;

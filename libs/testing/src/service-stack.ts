@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { connectBus, deleteStreams, type Bus, type BusAuth } from '@spindle/bus';
 import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
 import { freePort } from './free-port';
 import { FakeOpenAIServer, type FakeOpenAIReply } from './fake-openai-server';
+import { readSse, type SseFrame } from './sse-client';
 import { testEnv, testNamespace } from './test-infra';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -21,6 +22,14 @@ export interface ServiceProcess {
 export interface Stack {
   namespace: string;
   gatewayUrl: string;
+  /** The admin key of the default tenant the gateway made on its first start (every scope). */
+  adminKey: string;
+  /** `{ authorization: 'Bearer <adminKey>' }`, to spread into a request's headers. */
+  auth: Record<string, string>;
+  /** `fetch` against the gateway as the default tenant's admin, JSON content type on every state change. */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  /** `readSse` against the gateway as the default tenant's admin. */
+  sse(path: string, init?: RequestInit, onFrame?: (frame: SseFrame) => boolean | void): ReturnType<typeof readSse>;
   bus: Bus;
   fake: FakeOpenAIServer;
   processes: ServiceProcess[];
@@ -69,6 +78,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: opts.logLevel ?? 'info',
     OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl,
     SSE_HEARTBEAT_MS: '1000',
+    // The gateway's first start writes an admin key here (as `npm start` does).
+    SPINDLE_BOOTSTRAP_KEY_FILE: join(logDir, 'admin-key'),
   };
   const processes: ServiceProcess[] = [];
   let instance = 0;
@@ -95,6 +106,30 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const stack: Stack = {
     namespace,
     gatewayUrl: '',
+    adminKey: '',
+    auth: {},
+    api: (path, init) =>
+      fetch(`${stack.gatewayUrl}${path}`, {
+        ...init,
+        headers: {
+          ...(init?.method && init.method !== 'GET' && init.method !== 'HEAD' ? { 'content-type': 'application/json' } : {}),
+          ...stack.auth,
+          ...(init?.headers as Record<string, string> | undefined),
+        },
+      }),
+    sse: (path, init = {}, onFrame) =>
+      readSse(
+        `${stack.gatewayUrl}${path}`,
+        {
+          ...init,
+          headers: {
+            ...(init.method && init.method !== 'GET' ? { 'content-type': 'application/json' } : {}),
+            ...stack.auth,
+            ...(init.headers as Record<string, string> | undefined),
+          },
+        },
+        onFrame,
+      ),
     bus,
     fake,
     processes,
@@ -113,6 +148,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   try {
     const gateway = await startService('gateway');
     stack.gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+    stack.adminKey = readFileSync(env.SPINDLE_BOOTSTRAP_KEY_FILE, 'utf8').trim();
+    stack.auth = { authorization: `Bearer ${stack.adminKey}` };
     await Promise.all(['trace-recorder', 'checkpoint', 'approval'].map((s) => startService(s)));
     for (let i = 0; i < (opts.runners ?? 1); i++) await startService('runner', opts.runnerEnv);
   } catch (e) {

@@ -15,13 +15,14 @@ export class AgentCatalogRepository {
   constructor(private readonly db: Kysely<GatewayTables>) {}
 
   /** Saves the spec; returns its version (bumped on every change, unchanged when identical). */
-  async save(spec: AgentSpec): Promise<{ version: number; created: boolean }> {
+  async save(tenant: string, spec: AgentSpec): Promise<{ version: number; created: boolean }> {
     const json = JSON.stringify(spec);
     return this.db.transaction().execute(async (tx) => {
       const now = new Date();
       const current = await tx
         .selectFrom('agents')
         .select(['spec', 'version', 'deleted_at'])
+        .where('tenant_id', '=', tenant)
         .where('name', '=', spec.name)
         .forUpdate()
         .executeTakeFirst();
@@ -31,20 +32,32 @@ export class AgentCatalogRepository {
       const version = (current?.version ?? 0) + 1;
       await tx
         .insertInto('agents')
-        .values({ name: spec.name, spec: json, version, created_at: now, updated_at: now })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ spec: json, version, updated_at: now, deleted_at: null }))
+        .values({ tenant_id: tenant, name: spec.name, spec: json, version, created_at: now, updated_at: now })
+        .onConflict((oc) => oc.columns(['tenant_id', 'name']).doUpdateSet({ spec: json, version, updated_at: now, deleted_at: null }))
         .execute();
       return { version, created: true };
     });
   }
 
-  async find(name: string): Promise<StoredAgent | undefined> {
-    const row = await this.db.selectFrom('agents').selectAll().where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirst();
+  async find(tenant: string, name: string): Promise<StoredAgent | undefined> {
+    const row = await this.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row && { name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.updated_at.toISOString() };
   }
 
-  async list(): Promise<StoredAgent[]> {
-    const rows = await this.db.selectFrom('agents').selectAll().where('deleted_at', 'is', null).orderBy('name').execute();
+  async list(tenant: string): Promise<StoredAgent[]> {
+    const rows = await this.db
+      .selectFrom('agents')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .execute();
     return rows.map((row) => ({
       name: row.name,
       version: row.version,
@@ -53,10 +66,11 @@ export class AgentCatalogRepository {
     }));
   }
 
-  async delete(name: string): Promise<boolean> {
+  async delete(tenant: string, name: string): Promise<boolean> {
     const result = await this.db
       .updateTable('agents')
       .set({ deleted_at: new Date() })
+      .where('tenant_id', '=', tenant)
       .where('name', '=', name)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

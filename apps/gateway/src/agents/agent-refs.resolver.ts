@@ -4,16 +4,17 @@ import type { AgentCatalogRepository } from './agent-catalog.repository';
 /**
  * Replaces `{ "ref": "<agent>" }` entries of a pattern (in `agents`, `manager`, `aggregator`) by
  * the agent's stored spec. Catalog definitions keep their references; a run embeds the resolved
- * definition, so it never changes under a running workflow. An unknown agent is refused, named.
+ * definition, so it never changes under a running workflow. An unknown agent (in the tenant's
+ * catalog) is refused, named.
  */
-export async function resolveAgentRefs(agents: AgentCatalogRepository, definition: unknown): Promise<unknown> {
+export async function resolveAgentRefs(agents: AgentCatalogRepository, tenant: string, definition: unknown): Promise<unknown> {
   if (!definition || typeof definition !== 'object' || (definition as { kind?: unknown }).kind === 'graph') return definition;
   const def = { ...(definition as Record<string, unknown>) };
   const issues: FieldIssue[] = [];
   const resolve = async (entry: unknown, field: string) => {
     const ref = (entry as { ref?: unknown } | null)?.ref;
     if (typeof ref !== 'string') return entry;
-    const found = await agents.find(ref);
+    const found = await agents.find(tenant, ref);
     if (!found) issues.push({ field: `${field}.ref`, message: `no agent named "${ref}" in the agent catalog` });
     return found?.spec ?? entry;
   };

@@ -1,5 +1,8 @@
-import { Body, Controller, Get, Headers, Param, Post, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Headers, Param, Post, Req, Res } from '@nestjs/common';
+import type { Principal } from '@spindle/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuditTrail } from '../identity/audit-trail';
+import { Caller } from '../identity/caller.decorator';
 import { parseBody } from '../http/parse-body';
 import { RunIdParam } from '../http/path-params';
 import { checkIdempotencyKey } from '../runs/idempotent-creation';
@@ -8,7 +11,10 @@ import { forkBodySchema, RunForker } from './run-forker.service';
 /** A run's checkpoints, and forking a run from one of them. */
 @Controller('v1/runs/:id')
 export class CheckpointsController {
-  constructor(private readonly forker: RunForker) {}
+  constructor(
+    private readonly forker: RunForker,
+    private readonly audit: AuditTrail,
+  ) {}
 
   @Get('checkpoints')
   list(@Param('id', RunIdParam) id: string) {
@@ -17,12 +23,21 @@ export class CheckpointsController {
 
   @Post('fork')
   async fork(
+    @Caller() caller: Principal,
     @Param('id', RunIdParam) id: string,
     @Body() body: unknown,
     @Headers('idempotency-key') key: string | undefined,
+    @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
-    const { accepted, replayed } = await this.forker.fork(id, parseBody(forkBodySchema, body ?? {}), checkIdempotencyKey(key));
+    const { accepted, replayed } = await this.forker.fork(caller, id, parseBody(forkBodySchema, body ?? {}), checkIdempotencyKey(key));
+    if (!replayed) {
+      await this.audit.record(caller, req, {
+        action: 'run.forked',
+        target: { kind: 'run', id: accepted.runId },
+        detail: { forkedFrom: accepted.forkedFrom },
+      });
+    }
     return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
   }
 }

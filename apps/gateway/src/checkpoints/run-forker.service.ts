@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { EMPTY_LOG, lastEventOf, publishRunCommand, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
-import { SpindleError, type CheckpointQueryResults, type RunEvent, type RunEventOf } from '@spindle/contracts';
+import { context } from '@opentelemetry/api';
+import { EMPTY_LOG, lastEventOf, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import type { Logger } from 'pino';
+import { queueForAdmission } from '../admission/queue-for-admission';
+import type { RunAdmission } from '../admission/run-admission';
+import type { StartQuotas } from '../admission/start-quotas';
+import { SpindleError, type CheckpointQueryResults, type Principal, type RunEvent, type RunEventOf } from '@spindle/contracts';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { CHECKPOINT_ID, RUN_ID } from '../http/path-params';
@@ -32,6 +37,9 @@ export class RunForker {
   constructor(
     private readonly bus: Bus,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly admission: RunAdmission,
+    private readonly quotas: StartQuotas,
+    private readonly logger: Logger,
     private readonly projectionWaitMs: number,
     private readonly maxEventBytes?: number,
   ) {}
@@ -42,7 +50,7 @@ export class RunForker {
   }
 
   /** With an Idempotency-Key, a retried fork answers with the run the first one opened. */
-  async fork(sourceRunId: string, body: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
+  async fork(caller: Principal, sourceRunId: string, body: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
     const lastSeq = await this.lastSeq(sourceRunId);
     const { checkpoint } = await this.ask('getCheckpoint', {
       runId: sourceRunId,
@@ -58,7 +66,7 @@ export class RunForker {
     const { events } = await readRunLog(this.bus, sourceRunId);
     const queued = events[0] as RunEventOf<'run.queued'>;
     const runId = ulid();
-    const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId };
+    const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId, forkedBy: caller.actor };
     const accepted: ForkAccepted = {
       runId,
       forkedFrom,
@@ -66,25 +74,35 @@ export class RunForker {
       location: `/v1/runs/${runId}`,
       eventsLocation: `/v1/runs/${runId}/events`,
     };
-    return createOnce(this.keys, idempotencyKey, { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted }, async () => {
-      await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
-        type: 'run.queued',
-        spanId: randomBytes(8).toString('hex'),
-        path: 'root',
-        data: {
-          workflow: queued.data.workflow,
-          input: queued.data.input,
-          state: { ...checkpoint.state, ...(body.state ?? {}) },
-          ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
-          definition: definitionAt(events, checkpoint.seq),
-          ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
-          forkedFrom,
-          start: checkpoint.frontier,
-          cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
-        },
-      });
-      await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() });
-    });
+    return createOnce(
+      this.keys,
+      caller.tenant,
+      idempotencyKey,
+      { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted },
+      async () => {
+        // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
+        await this.quotas.admitStart(caller.tenant);
+        await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
+          type: 'run.queued',
+          spanId: randomBytes(8).toString('hex'),
+          path: 'root',
+          data: {
+            workflow: queued.data.workflow,
+            input: queued.data.input,
+            state: { ...checkpoint.state, ...(body.state ?? {}) },
+            ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
+            definition: definitionAt(events, checkpoint.seq),
+            ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
+            forkedFrom,
+            tenant: caller.tenant,
+            startedBy: caller.actor,
+            start: checkpoint.frontier,
+            cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
+          },
+        });
+        await queueForAdmission(this.admission, { runId, tenant: caller.tenant, trace: context.active() }, this.logger);
+      },
+    );
   }
 
   private async lastSeq(runId: string): Promise<number> {

@@ -3,8 +3,11 @@ import { MAX_PATH_PARAM_LENGTH, type GatewayConfig } from '../gateway.config';
 import { installConsole } from './console-static';
 import { clientErrorHandler, frameworkErrorHandler } from './http-parse-errors';
 import { installJsonBodyParser } from './json-body-parser';
-import { installOriginGuard } from './origin-guard';
+import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard';
 import { installRequestTracing } from './request-tracing';
+import { Authenticator } from '@spindle/identity';
+import { installAuthentication } from '../identity/auth.hook';
+import { RunOwnership } from '../identity/run-ownership';
 
 /**
  * Fastify-level set-up the gateway needs before it listens. Every limit here is answered as
@@ -20,11 +23,16 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       clientErrorHandler: clientErrorHandler(config.maxHeaderBytes),
       routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
       http: { maxHeaderSize: config.maxHeaderBytes },
+      // The client's address for the audit trail comes from X-Forwarded-For only behind a trusted proxy.
+      trustProxy: config.trustProxy,
     },
     beforeListen: (app: NestFastifyApplication) => {
       const fastify = app.getHttpAdapter().getInstance();
-      // First, so a refused cross-origin request is not traced as work and reaches no handler.
+      // First cross-origin refusals and CORS headers (so a page can read even a 401), then credentials:
+      // nothing of a request without valid ones is read, not even its body.
       installOriginGuard(fastify, { allowedOrigins: new Set(config.corsOrigins), trustProxy: config.trustProxy });
+      installAuthentication(fastify, () => ({ authenticator: app.get(Authenticator), runs: app.get(RunOwnership) }));
+      installJsonOnlyStateChanges(fastify);
       installJsonBodyParser(fastify, { bodyLimitBytes: config.bodyLimitBytes, maxDepth: config.maxJsonDepth });
       installRequestTracing(fastify);
       installConsole(fastify, config.consoleDir);

@@ -6,17 +6,15 @@ import { sendProblem } from './problem-response';
 
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, DELETE';
 const ALLOW_HEADERS = 'content-type, idempotency-key, last-event-id, authorization, traceparent';
-const EXPOSE_HEADERS = 'Location, Idempotent-Replayed';
+const EXPOSE_HEADERS = 'Location, Idempotent-Replayed, WWW-Authenticate, Retry-After';
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 
 /**
  * The first hook of every request: refuses state changes from pages on other origins
- * (`403 cross_origin_refused`) and state changes that are not `application/json` (`415`), even
- * without a body, so no cross-site "simple" request (a form, a `text/plain` fetch) can start or
- * cancel a run; answers CORS preflights from allow-listed origins and marks their responses
- * readable. CORS headers go on the raw response, so the SSE streams (written straight to it) and
- * problem answers carry them too.
+ * (`403 cross_origin_refused`); answers CORS preflights from allow-listed origins and marks their
+ * responses readable. CORS headers go on the raw response, so the SSE streams (written straight
+ * to it) and problem answers (a `401` a page must be able to read) carry them too.
  */
 export function installOriginGuard(fastify: FastifyInstance, policy: OriginPolicy): void {
   fastify.addHook('onRequest', async (request, reply) => {
@@ -39,6 +37,16 @@ export function installOriginGuard(fastify: FastifyInstance, policy: OriginPolic
       reply.raw.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
       reply.raw.setHeader('Vary', 'Origin');
     }
+  });
+}
+
+/**
+ * Refuses state changes that are not `application/json` (`415`), even without a body, so no
+ * cross-site "simple" request (a form, a `text/plain` fetch) can start or cancel a run. After
+ * authentication: a request without credentials is a `401` whatever it carries.
+ */
+export function installJsonOnlyStateChanges(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request, reply) => {
     if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type'])) {
       return sendProblem(
         reply,

@@ -1,5 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
-import { isReservedName, reservedNameMessage, RUN_ID_PATTERN, SpindleError, type ErrorCode } from '@spindle/contracts';
+import { isReservedName, reservedNameMessage, RUN_ID_PATTERN, SpindleError, TENANT_ID_PATTERN, type ErrorCode } from '@spindle/contracts';
+import { API_KEY_ID_PATTERN } from '@spindle/identity';
 
 /**
  * Run, request and checkpoint ids: ULIDs, `req_<ULID>`, `cp-<n>`. All fit the run id pattern:
@@ -54,3 +55,5 @@ export const NewAgentNameParam = new PathParam(
   AGENT_NAME,
   invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'),
 );
+export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));
+export const TenantIdParam = new PathParam(TENANT_ID_PATTERN, notFound('not_found', 'tenant'));

@@ -3,7 +3,7 @@ import { isSpindleError, SpindleError } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusByCode } from './http-status.map';
-import { PROBLEM_JSON, problemBody } from './problem-response';
+import { problemBody, problemHeaders } from './problem-response';
 
 /** Every error leaves as `application/problem+json` with a stable `code`. */
 @Catch()
@@ -20,7 +20,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (reply.sent || reply.raw.headersSent) return;
     void reply
       .status(status)
-      .header('content-type', PROBLEM_JSON)
+      .headers(problemHeaders(error, request.headers.authorization !== undefined))
       .send(problemBody(error, request.url, status));
   }
 

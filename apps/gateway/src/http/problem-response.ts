@@ -21,12 +21,25 @@ export function problemBody(error: SpindleError, instance: string | undefined, s
   };
 }
 
+/**
+ * Headers a refusal carries besides its body: the challenge of a `401` (RFC 6750; `invalid_token`
+ * once credentials were sent) and `Retry-After` when waiting helps.
+ */
+export function problemHeaders(error: SpindleError, credentialsSent = false): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': PROBLEM_JSON };
+  if (error.code === 'unauthenticated') {
+    headers['www-authenticate'] = credentialsSent ? 'Bearer realm="spindle", error="invalid_token"' : 'Bearer realm="spindle"';
+  }
+  if (error.retryAfterSec !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterSec)));
+  return headers;
+}
+
 /** Answers through Fastify: for hooks and framework errors, which run outside Nest's exception filter. */
 export function sendProblem(reply: FastifyReply, error: SpindleError): FastifyReply {
   const status = httpStatusByCode[error.code];
   return reply
     .status(status)
-    .header('content-type', PROBLEM_JSON)
+    .headers(problemHeaders(error, reply.request.headers.authorization !== undefined))
     .send(problemBody(error, reply.request.url, status));
 }
 

@@ -16,7 +16,7 @@ export const answerBodySchema = z.strictObject({
     .regex(/^[0-9a-f]{64}$/, 'must be the sha256 hex of the call arguments, as shown in the request')
     .optional(),
   message: z.string().min(1).max(10_000).optional(),
-  // either
+  // either: the person a key's client answers for (recorded as `answeredBy.onBehalfOf`, not verified)
   respondedBy: z.string().min(1).max(200).optional(),
   /** Continue the run on this catalog version of its workflow (its graph structure must match). */
   definitionVersion: z.number().int().min(1).max(MAX_VERSION).optional(),

@@ -1,4 +1,4 @@
-import type { RunEvent } from '@spindle/contracts';
+import type { Actor, RunEvent } from '@spindle/contracts';
 import { toolArgumentsHash } from '@spindle/engine';
 import { decideAnswer } from './answer-decision';
 
@@ -41,60 +41,65 @@ const approvalRequest = ev(
   node,
 );
 
+const ADA: Actor = { kind: 'user', id: 'ada-sub', name: 'Ada' };
+const BOT: Actor = { kind: 'key', id: 'botkey0000000000', name: 'support bot' };
+
 describe('deciding an answer from the log', () => {
   it('records a valid answer bound to the request span, and refuses a wrong shape naming the field', () => {
     const events = waitingOn(jsonRequest('single'));
-    expect(decideAnswer(events, 'q1', { data: { qty: 2 }, respondedBy: 'ada' })).toEqual({
+    expect(decideAnswer(events, 'q1', { data: { qty: 2 }, respondedBy: 'ada' }, BOT)).toEqual({
       type: 'input.answered',
       nodeId: 'ask',
       spanId: 's1',
       parentSpanId: 'root',
       path: 'root/ask',
-      data: { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' },
+      data: { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: { ...BOT, onBehalfOf: 'ada' } },
     });
-    expect(() => decideAnswer(events, 'q1', { data: { qty: 0 } })).toThrow(
+    expect(() => decideAnswer(events, 'q1', { data: { qty: 0 } }, ADA)).toThrow(
       expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data.qty' })] }),
     );
-    expect(() => decideAnswer(events, 'q1', { approved: true })).toThrow(
+    expect(() => decideAnswer(events, 'q1', { approved: true }, ADA)).toThrow(
       expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'data' })] }),
     );
-    expect(() => decideAnswer(events, 'nope', { data: { qty: 1 } })).toThrow(expect.objectContaining({ code: 'request_not_found' }));
+    expect(() => decideAnswer(events, 'nope', { data: { qty: 1 } }, ADA)).toThrow(expect.objectContaining({ code: 'request_not_found' }));
   });
 
   it('single mode: the same answer again changes nothing, a different one is a conflict', () => {
     const events = waitingOn(jsonRequest('single'));
-    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' }, node)];
-    expect(decideAnswer(answered, 'q1', { data: { qty: 2 } })).toBeUndefined();
-    expect(() => decideAnswer(answered, 'q1', { data: { qty: 3 } })).toThrow(expect.objectContaining({ code: 'request_already_answered' }));
+    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: ADA }, node)];
+    expect(decideAnswer(answered, 'q1', { data: { qty: 2 } }, ADA)).toBeUndefined();
+    expect(() => decideAnswer(answered, 'q1', { data: { qty: 3 } }, ADA)).toThrow(
+      expect.objectContaining({ code: 'request_already_answered' }),
+    );
   });
 
   it('multiple mode: any second answer is refused as closed', () => {
     const events = waitingOn(jsonRequest('multiple'));
-    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: 'ada' }, node)];
-    expect(() => decideAnswer(answered, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    const answered = [...events, ev('input.answered', { requestId: 'q1', answer: { data: { qty: 2 } }, answeredBy: ADA }, node)];
+    expect(() => decideAnswer(answered, 'q1', { data: { qty: 2 } }, ADA)).toThrow(expect.objectContaining({ code: 'request_closed' }));
   });
 
   it('refuses an answer while the run is not waiting, and after it ended', () => {
     const events = waitingOn(jsonRequest('single')).slice(0, -1);
-    expect(() => decideAnswer(events, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'run_not_waiting' }));
+    expect(() => decideAnswer(events, 'q1', { data: { qty: 2 } }, ADA)).toThrow(expect.objectContaining({ code: 'run_not_waiting' }));
     const ended = [...waitingOn(jsonRequest('single')), ev('run.canceled', { reason: 'x' })];
-    expect(() => decideAnswer(ended, 'q1', { data: { qty: 2 } })).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    expect(() => decideAnswer(ended, 'q1', { data: { qty: 2 } }, ADA)).toThrow(expect.objectContaining({ code: 'request_closed' }));
   });
 
   it('binds an approval to the exact call: a different call id, name or argument hash is a conflict', () => {
     const events = waitingOn(approvalRequest);
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
-    expect(decideAnswer(events, 'q1', exact)).toMatchObject({
+    expect(decideAnswer(events, 'q1', exact, ADA)).toMatchObject({
       type: 'approval.resolved',
       data: { decision: 'approved', callId: 'c1', argumentsHash: toolArgumentsHash(args) },
     });
-    expect(() => decideAnswer(events, 'q1', { ...exact, argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }) })).toThrow(
+    expect(() => decideAnswer(events, 'q1', { ...exact, argumentsHash: toolArgumentsHash({ order: 7, amount: 3000 }) }, ADA)).toThrow(
       expect.objectContaining({ code: 'approval_binding_mismatch' }),
     );
-    expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' })).toThrow(
+    expect(() => decideAnswer(events, 'q1', { ...exact, callId: 'c2' }, ADA)).toThrow(
       expect.objectContaining({ code: 'approval_binding_mismatch' }),
     );
-    expect(() => decideAnswer(events, 'q1', { decision: 'approve' })).toThrow(expect.objectContaining({ code: 'validation_failed' }));
+    expect(() => decideAnswer(events, 'q1', { decision: 'approve' }, ADA)).toThrow(expect.objectContaining({ code: 'validation_failed' }));
   });
 
   it("refuses an answer past the request's expiresAt even before the time-out is recorded", () => {
@@ -110,10 +115,10 @@ describe('deciding an answer from the log', () => {
       node,
     );
     const exact = { decision: 'approve' as const, callId: 'c1', name: 'refund', argumentsHash: toolArgumentsHash(args) };
-    expect(decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:04:59.999Z'))).toMatchObject({
+    expect(decideAnswer(waitingOn(expiring), 'q1', exact, ADA, undefined, new Date('2026-11-30T00:04:59.999Z'))).toMatchObject({
       type: 'approval.resolved',
     });
-    expect(() => decideAnswer(waitingOn(expiring), 'q1', exact, undefined, new Date('2026-11-30T00:05:00.000Z'))).toThrow(
+    expect(() => decideAnswer(waitingOn(expiring), 'q1', exact, ADA, undefined, new Date('2026-11-30T00:05:00.000Z'))).toThrow(
       expect.objectContaining({ code: 'request_closed' }),
     );
   });
@@ -131,13 +136,13 @@ describe('deciding an answer from the log', () => {
           name: 'refund',
           argumentsHash: toolArgumentsHash(args),
           timedOut: true,
-          answeredBy: 'system:timeout',
+          answeredBy: { kind: 'system', id: 'timeout', name: 'time-out' },
         },
         node,
       ),
     ];
-    expect(() => decideAnswer(expired, 'q1', exact)).toThrow(expect.objectContaining({ code: 'request_closed' }));
-    expect(() => decideAnswer(expired, 'q1', { ...exact, decision: 'reject' })).toThrow(
+    expect(() => decideAnswer(expired, 'q1', exact, ADA)).toThrow(expect.objectContaining({ code: 'request_closed' }));
+    expect(() => decideAnswer(expired, 'q1', { ...exact, decision: 'reject' }, ADA)).toThrow(
       expect.objectContaining({ code: 'request_closed' }),
     );
   });

@@ -1,4 +1,4 @@
-import { SpindleError, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
+import { SpindleError, type Actor, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import { canonicalJson } from '@spindle/contracts';
 import { checkHumanAnswer } from '@spindle/engine';
 import { requestsInLog, runPhase, type AnswerEvent, type RequestInLog } from '@spindle/projections';
@@ -22,6 +22,7 @@ export function decideAnswer(
   events: readonly RunEvent[],
   requestId: string,
   body: AnswerBody,
+  by: Actor,
   upgrade?: DefinitionUpgrade,
   now = new Date(),
 ): RunEventDraft | undefined {
@@ -47,7 +48,8 @@ export function decideAnswer(
     ...(requested.iteration !== undefined ? { iteration: requested.iteration } : {}),
     ...(requested.branchId !== undefined ? { branchId: requested.branchId } : {}),
   };
-  const answeredBy = body.respondedBy ?? 'anonymous';
+  // Who answered is the caller; what its client says about the person it relays is kept beside it.
+  const answeredBy: Actor = body.respondedBy ? { ...by, onBehalfOf: body.respondedBy } : by;
   const upgraded = upgrade ? { definitionVersion: upgrade.definitionVersion, definition: upgrade.definition } : {};
   if (request.kind === 'input')
     return { type: 'input.answered', ...envelope, data: { requestId, answer: answer as Record<string, unknown>, answeredBy, ...upgraded } };

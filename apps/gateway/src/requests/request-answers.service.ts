@@ -1,5 +1,5 @@
 import { appendToWaitingRun, query, readRunLog, type Bus } from '@spindle/bus';
-import { isRunId, SpindleError, type ApprovalQueryResults, type RunEvent } from '@spindle/contracts';
+import { isRunId, SpindleError, type ApprovalQueryResults, type Principal, type RunEvent } from '@spindle/contracts';
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
 import { requestsInLog } from '@spindle/projections';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
@@ -30,16 +30,19 @@ export class RequestAnswers {
     private readonly projectionWaitMs: number,
   ) {}
 
-  async answer(runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
+  async answer(caller: Principal, runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
     if (!isRunId(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
-    const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(runId, body.definitionVersion);
-    const { seq, appended, events } = await appendToWaitingRun(this.bus, runId, (log) => decideAnswer(log, requestId, body, upgrade));
+    const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(caller.tenant, runId, body.definitionVersion);
+    const { seq, appended, events } = await appendToWaitingRun(this.bus, runId, (log) =>
+      decideAnswer(log, requestId, body, caller.actor, upgrade),
+    );
     if (appended) return { runId, requestId, status: 'recorded', seq };
     // The same answer again: point at the one that was recorded.
     return { runId, requestId, status: 'unchanged', seq: requestsInLog(events).get(requestId)?.answers[0]?.seq ?? seq };
   }
 
   list(filter: {
+    tenant: string;
     status?: string;
     runId?: string;
     waitForSeq?: number;
@@ -50,13 +53,13 @@ export class RequestAnswers {
   }
 
   /** The named catalog version, if its graph has the structure the run was checkpointed with. */
-  private async upgradeTo(runId: string, version: number): Promise<DefinitionUpgrade> {
+  private async upgradeTo(tenant: string, runId: string, version: number): Promise<DefinitionUpgrade> {
     const { events } = await readRunLog(this.bus, runId);
     const queued = events[0];
     if (queued?.type !== 'run.queued') throw new SpindleError('run_not_found', `no run with id "${runId}"`);
-    const stored = await this.catalog.find(queued.data.workflow.name, version);
+    const stored = await this.catalog.find(tenant, queued.data.workflow.name, version);
     if (!stored) throw new SpindleError('version_not_found', `workflow "${queued.data.workflow.name}" has no version ${version}`);
-    const definition = validateDefinition(await resolveAgentRefs(this.agents, stored.definition));
+    const definition = validateDefinition(await resolveAgentRefs(this.agents, tenant, stored.definition));
     const expected = runningGraphHash(events);
     if (graphStructureHash(definition) !== expected) {
       throw new SpindleError(

@@ -1,6 +1,8 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
-import { requestStatusSchema } from '@spindle/contracts';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { requestStatusSchema, type Principal } from '@spindle/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuditTrail } from '../identity/audit-trail';
+import { Caller } from '../identity/caller.decorator';
 import { z } from 'zod';
 import { listCursor, listLimit } from '../http/list-query';
 import { parseBody } from '../http/parse-body';
@@ -21,29 +23,40 @@ export class RequestsController {
   constructor(
     private readonly answers: RequestAnswers,
     private readonly reads: RunReads,
+    private readonly audit: AuditTrail,
   ) {}
 
   @Get('requests')
-  inbox(@Query() query: unknown) {
-    return this.answers.list(parseBody(inboxQuerySchema, query, 'query'));
+  inbox(@Caller() caller: Principal, @Query() query: unknown) {
+    return this.answers.list({ ...parseBody(inboxQuerySchema, query, 'query'), tenant: caller.tenant });
   }
 
   @Get('runs/:id/requests')
-  async ofRun(@Param('id', RunIdParam) id: string) {
+  async ofRun(@Caller() caller: Principal, @Param('id', RunIdParam) id: string) {
     const lastSeq = await this.reads.requireRun(id);
-    const { requests } = await this.answers.list({ runId: id, waitForSeq: lastSeq, limit: 200 });
+    const { requests } = await this.answers.list({ tenant: caller.tenant, runId: id, waitForSeq: lastSeq, limit: 200 });
     return { requests };
   }
 
   /** `202` when the answer was recorded (the run resumes), `200` when the same answer was already there. */
   @Post('runs/:id/requests/:requestId/respond')
   async respond(
+    @Caller() caller: Principal,
     @Param('id', RunIdParam) id: string,
     @Param('requestId', RequestIdParam) requestId: string,
     @Body() body: unknown,
+    @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
-    const outcome = await this.answers.answer(id, requestId, parseBody(answerBodySchema, body ?? {}));
+    const answer = parseBody(answerBodySchema, body ?? {});
+    const outcome = await this.answers.answer(caller, id, requestId, answer);
+    if (outcome.status === 'recorded') {
+      await this.audit.record(caller, req, {
+        action: 'request.answered',
+        target: { kind: 'request', id: requestId },
+        detail: { runId: id, seq: outcome.seq, ...(answer.decision && { decision: answer.decision }) },
+      });
+    }
     return reply
       .status(outcome.status === 'recorded' ? 202 : 200)
       .header('location', `/v1/runs/${id}`)

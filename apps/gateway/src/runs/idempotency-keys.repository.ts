@@ -7,17 +7,18 @@ export interface StoredIdempotentResponse {
   response: unknown;
 }
 
-/** Idempotency keys of run starts, kept in Postgres so they survive restarts; expire after a TTL. */
+/** Idempotency keys of run starts and forks, each tenant's own, kept in Postgres so they survive restarts; expire after a TTL. */
 export class IdempotencyKeysRepository {
   constructor(
     private readonly db: Kysely<GatewayTables>,
     private readonly ttlHours: number,
   ) {}
 
-  async find(key: string): Promise<StoredIdempotentResponse | undefined> {
+  async find(tenant: string, key: string): Promise<StoredIdempotentResponse | undefined> {
     const row = await this.db
       .selectFrom('idempotency_keys')
       .select(['request_hash', 'run_id', 'response'])
+      .where('tenant_id', '=', tenant)
       .where('key', '=', key)
       .where('created_at', '>', sql<Date>`now() - make_interval(hours => ${this.ttlHours})`)
       .executeTakeFirst();
@@ -25,18 +26,26 @@ export class IdempotencyKeysRepository {
   }
 
   /** Claims the key; `false` when another request holds it (then `find` tells what it holds). */
-  async claim(key: string, requestHash: string, runId: string, response: unknown): Promise<boolean> {
+  async claim(tenant: string, key: string, requestHash: string, runId: string, response: unknown): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       // An expired key may be reused.
       await tx
         .deleteFrom('idempotency_keys')
+        .where('tenant_id', '=', tenant)
         .where('key', '=', key)
         .where('created_at', '<=', sql<Date>`now() - make_interval(hours => ${this.ttlHours})`)
         .execute();
       const inserted = await tx
         .insertInto('idempotency_keys')
-        .values({ key, request_hash: requestHash, run_id: runId, response: JSON.stringify(response), created_at: new Date() })
-        .onConflict((oc) => oc.column('key').doNothing())
+        .values({
+          tenant_id: tenant,
+          key,
+          request_hash: requestHash,
+          run_id: runId,
+          response: JSON.stringify(response),
+          created_at: new Date(),
+        })
+        .onConflict((oc) => oc.columns(['tenant_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
       return inserted !== undefined;
@@ -44,7 +53,12 @@ export class IdempotencyKeysRepository {
   }
 
   /** Gives a key back when the run it named could not be queued. */
-  async release(key: string, runId: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('key', '=', key).where('run_id', '=', runId).execute();
+  async release(tenant: string, key: string, runId: string): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('tenant_id', '=', tenant)
+      .where('key', '=', key)
+      .where('run_id', '=', runId)
+      .execute();
   }
 }

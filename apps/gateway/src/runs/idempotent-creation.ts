@@ -38,30 +38,31 @@ export const requestHash = (action: string, body: unknown): string =>
  */
 export async function createOnce<R>(
   keys: IdempotencyKeysRepository,
+  tenant: string,
   key: string | undefined,
   request: { hash: string; runId: string; accepted: R },
   create: () => Promise<void>,
 ): Promise<Created<R>> {
   if (key !== undefined) {
-    const held = await heldBy<R>(keys, key, request.hash);
+    const held = await heldBy<R>(keys, tenant, key, request.hash);
     if (held) return held;
-    if (!(await keys.claim(key, request.hash, request.runId, request.accepted))) {
+    if (!(await keys.claim(tenant, key, request.hash, request.runId, request.accepted))) {
       // Another request claimed it between the two reads: answer as it did.
-      const raced = await heldBy<R>(keys, key, request.hash);
+      const raced = await heldBy<R>(keys, tenant, key, request.hash);
       if (raced) return raced;
     }
   }
   try {
     await create();
   } catch (e) {
-    if (key !== undefined) await keys.release(key, request.runId);
+    if (key !== undefined) await keys.release(tenant, key, request.runId);
     throw e;
   }
   return { accepted: request.accepted, replayed: false };
 }
 
-async function heldBy<R>(keys: IdempotencyKeysRepository, key: string, hash: string): Promise<Created<R> | undefined> {
-  const stored = await keys.find(key);
+async function heldBy<R>(keys: IdempotencyKeysRepository, tenant: string, key: string, hash: string): Promise<Created<R> | undefined> {
+  const stored = await keys.find(tenant, key);
   if (!stored) return undefined;
   if (stored.requestHash !== hash) {
     throw new SpindleError(

@@ -1,5 +1,5 @@
 import { lastEventOf, publishRunControl, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
-import { isRunId, isSpindleError, isTerminalEvent, SpindleError, type RunControl } from '@spindle/contracts';
+import { isRunId, isSpindleError, isTerminalEvent, SpindleError, type Actor, type RunControl } from '@spindle/contracts';
 import { runPhase } from '@spindle/projections';
 
 /** Events a waiting or handed-back run's log can end with (answers land after `run.awaiting`). */
@@ -23,7 +23,7 @@ export class RunCanceller {
     private readonly settleMs = 3_000,
   ) {}
 
-  async cancel(runId: string, reason?: string): Promise<CancelOutcome> {
+  async cancel(runId: string, reason: string | undefined, by: Actor): Promise<CancelOutcome> {
     const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     if (isTerminalEvent(last.event)) throw new SpindleError('conflict', `run ${runId} has already ended (${last.event.type})`);
@@ -34,6 +34,7 @@ export class RunCanceller {
         last.position,
         last.event.spanId,
         reason ? `canceled before it started: ${reason}` : 'canceled before it started',
+        by,
       ))
     )
       return { runId, status: 'canceled' };
@@ -44,24 +45,30 @@ export class RunCanceller {
       const phase = runPhase(events).phase;
       if ((phase === 'waiting' || phase === 'yielded') && position) {
         if (
-          await this.closeAt(runId, position, events[0].spanId, reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`)
+          await this.closeAt(
+            runId,
+            position,
+            events[0].spanId,
+            reason ? `canceled while ${phase}: ${reason}` : `canceled while ${phase}`,
+            by,
+          )
         )
           return { runId, status: 'canceled' };
       }
     }
-    const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}) };
+    const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}), canceledBy: by };
     publishRunControl(this.bus, runId, control);
     return { runId, status: (await this.settled(runId)) ? 'canceled' : 'cancel_requested' };
   }
 
   /** Appends `run.canceled` at the position read; false when the run moved on meanwhile. */
-  private async closeAt(runId: string, position: LogPosition, rootSpanId: string, reason: string): Promise<boolean> {
+  private async closeAt(runId: string, position: LogPosition, rootSpanId: string, reason: string, by: Actor): Promise<boolean> {
     try {
       await new RunLogWriter(this.bus, runId, position).append({
         type: 'run.canceled',
         spanId: rootSpanId,
         path: 'root',
-        data: { reason, durationMs: 0 },
+        data: { reason, durationMs: 0, canceledBy: by },
       });
       return true;
     } catch (e) {

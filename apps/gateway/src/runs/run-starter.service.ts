@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { EMPTY_LOG, publishRunCommand, RunLogWriter, type Bus } from '@spindle/bus';
-import { SpindleError } from '@spindle/contracts';
+import { EMPTY_LOG, RunLogWriter, type Bus } from '@spindle/bus';
+import type { Logger } from 'pino';
+import { queueForAdmission } from '../admission/queue-for-admission';
+import type { RunAdmission } from '../admission/run-admission';
+import type { StartQuotas } from '../admission/start-quotas';
+import { SpindleError, type Principal } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
 import { z } from 'zod';
@@ -46,10 +50,14 @@ export class RunStarter {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly agents: AgentCatalogRepository,
     private readonly keys: IdempotencyKeysRepository,
+    private readonly admission: RunAdmission,
+    private readonly quotas: StartQuotas,
+    private readonly logger: Logger,
     private readonly maxEventBytes?: number,
   ) {}
 
   async start(
+    caller: Principal,
     name: string,
     rawBody: unknown,
     idempotencyKey: string | undefined,
@@ -57,17 +65,18 @@ export class RunStarter {
     beforeDispatch?: (runId: string) => Promise<void>,
   ): Promise<StartedRun> {
     const body = parseBody(startRunBodySchema, rawBody ?? {});
-    const workflow = await this.catalog.find(name, body.version);
+    const { tenant } = caller;
+    const workflow = await this.catalog.find(tenant, name, body.version);
     if (!workflow) {
-      if (body.version !== undefined && (await this.catalog.find(name)))
+      if (body.version !== undefined && (await this.catalog.find(tenant, name)))
         throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
     // The run embeds the definition with agent references resolved: catalog edits never reach it.
-    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, stored);
+    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
     const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
-    const subgraphs = await resolveSubgraphs(this.catalog, { name, definition }, prepare);
+    const subgraphs = await resolveSubgraphs(this.catalog, tenant, { name, definition }, prepare);
     const runId = ulid();
     const accepted: RunAccepted = {
       runId,
@@ -77,7 +86,9 @@ export class RunStarter {
       eventsLocation: `/v1/runs/${runId}/events`,
     };
 
-    return createOnce(this.keys, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async () => {
+    return createOnce(this.keys, tenant, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async () => {
+      // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
+      await this.quotas.admitStart(tenant);
       try {
         const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
         await log.append({
@@ -91,13 +102,15 @@ export class RunStarter {
             ...(parameters ? { parameters } : {}),
             definition,
             ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
+            tenant,
+            startedBy: caller.actor,
           },
         });
         await beforeDispatch?.(runId);
-        await publishRunCommand(this.bus, { type: 'run.start', runId, issuedAt: new Date().toISOString() }, trace);
       } catch (e) {
         throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
       }
+      await queueForAdmission(this.admission, { runId, tenant, trace }, this.logger);
     });
   }
 }

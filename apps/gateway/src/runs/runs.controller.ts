@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
-import { runStatusSchema, SpindleError } from '@spindle/contracts';
+import { runStatusSchema, SpindleError, type Principal } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -18,7 +18,10 @@ import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
-import { RunStarter } from './run-starter.service';
+import { RunStarter, type RunAccepted } from './run-starter.service';
+import { AuditTrail } from '../identity/audit-trail';
+import { RunAdmission } from '../admission/run-admission';
+import { Caller } from '../identity/caller.decorator';
 
 const listQuerySchema = z.strictObject({
   workflow: workflowNameFilter.optional(),
@@ -41,10 +44,13 @@ export class RunsController {
     private readonly openStreams: OpenStreamsRegistry,
     private readonly feeds: RunFeedHub,
     private readonly canceller: RunCanceller,
+    private readonly audit: AuditTrail,
+    private readonly admission: RunAdmission,
   ) {}
 
   @Post('workflows/:name/runs')
   async start(
+    @Caller() caller: Principal,
     @Param('name', WorkflowNameParam) name: string,
     @Body() body: unknown,
     @Headers('idempotency-key') key: string | undefined,
@@ -59,36 +65,41 @@ export class RunsController {
           issues: [{ field: 'cancelOnDisconnect', message: 'needs Accept: text/event-stream' }],
         });
       }
-      const { accepted, replayed } = await this.starter.start(name, body, key, traceContextOf(req));
+      const { accepted, replayed } = await this.starter.start(caller, name, body, key, traceContextOf(req));
+      if (!replayed) await this.recordStart(caller, req, accepted);
       return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
     }
     let stream: RunEventStream | undefined;
     const onClientGone = (runId: string) => () =>
       void this.canceller
-        .cancel(runId, 'the client that started it disconnected')
+        .cancel(runId, 'the client that started it disconnected', caller.actor)
         .catch((err: unknown) => this.logger.warn({ err, runId }, 'cancel on disconnect failed'));
     const open = (runId: string) =>
       (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }, cancelOnDisconnect ? onClientGone(runId) : undefined));
     const { accepted, replayed } = await this.starter
-      .start(name, body, key, traceContextOf(req), (runId) => open(runId).attach())
+      .start(caller, name, body, key, traceContextOf(req), (runId) => open(runId).attach())
       .catch((e) => {
         stream?.release();
         throw e;
       });
     stream ??= open(accepted.runId);
+    if (!replayed) await this.recordStart(caller, req, accepted);
     reply.hijack();
     if (replayed) reply.raw.setHeader('Idempotent-Replayed', 'true');
     await this.serve(stream);
   }
 
   @Get('runs')
-  list(@Query() query: unknown) {
-    return this.reads.list(parseBody(listQuerySchema, query, 'query'));
+  list(@Caller() caller: Principal, @Query() query: unknown) {
+    return this.reads.list({ ...parseBody(listQuerySchema, query, 'query'), tenant: caller.tenant });
   }
 
   @Get('runs/:id')
-  get(@Param('id', RunIdParam) id: string) {
-    return this.reads.summary(id);
+  async get(@Param('id', RunIdParam) id: string) {
+    const run = await this.reads.summary(id);
+    if (run.status !== 'queued') return run;
+    const queue = await this.admission.positionOf(id);
+    return queue ? { ...run, queue } : run;
   }
 
   @Get('runs/:id/trace')
@@ -98,9 +109,20 @@ export class RunsController {
 
   /** Cancels a queued, running or waiting run: `200` once canceled, `202` while its runner is stopping it. */
   @Post('runs/:id/cancel')
-  async cancel(@Param('id', RunIdParam) id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+  async cancel(
+    @Caller() caller: Principal,
+    @Param('id', RunIdParam) id: string,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     const { reason } = parseBody(cancelBodySchema, body ?? {});
-    const outcome = await this.canceller.cancel(id, reason);
+    const outcome = await this.canceller.cancel(id, reason, caller.actor);
+    await this.audit.record(caller, req, {
+      action: 'run.canceled',
+      target: { kind: 'run', id },
+      detail: { status: outcome.status, reason },
+    });
     return reply.status(outcome.status === 'canceled' ? 200 : 202).send(outcome);
   }
 
@@ -119,6 +141,14 @@ export class RunsController {
     const stream = this.eventStream(reply, id, Math.max(after, resumeFrom));
     reply.hijack();
     await this.serve(stream);
+  }
+
+  private recordStart(caller: Principal, req: FastifyRequest, accepted: RunAccepted): Promise<void> {
+    return this.audit.record(caller, req, {
+      action: 'run.started',
+      target: { kind: 'run', id: accepted.runId },
+      detail: { workflow: accepted.workflow },
+    });
   }
 
   private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>, onClientGone?: () => void) {

@@ -13,6 +13,7 @@ export type EmbeddedSubgraphs = Record<string, { version: number; definition: Wo
  */
 export async function resolveSubgraphs(
   catalog: WorkflowCatalogRepository,
+  tenant: string,
   root: { name: string; definition: WorkflowDefinition },
   /** Turns a stored definition into a runnable one (agent references resolved). */
   prepare: (stored: unknown) => Promise<unknown> = async (stored) => stored,
@@ -26,7 +27,7 @@ export async function resolveSubgraphs(
         throw refused(ref.node, `calls "${ref.workflow}", which is already running higher up (${[...chain, ref.workflow].join(' → ')})`);
       if (chain.length >= MAX_DEPTH) throw refused(ref.node, `subgraphs nest deeper than ${MAX_DEPTH}`);
       if (resolved[key]) continue;
-      const found = await catalog.find(ref.workflow, ref.version);
+      const found = await catalog.find(tenant, ref.workflow, ref.version);
       if (!found)
         throw refused(ref.node, `calls workflow "${ref.workflow}"${ref.version ? ` version ${ref.version}` : ''}, which does not exist`);
       const child = validateDefinition(await prepare(found.definition));

@@ -17,7 +17,7 @@ export interface WorkflowSummary {
   updatedAt: string;
 }
 
-/** The workflow catalog: names and their numbered, immutable versions. */
+/** The workflow catalog: each tenant's names and their numbered, immutable versions. */
 export class WorkflowCatalogRepository {
   constructor(private readonly db: Kysely<GatewayTables>) {}
 
@@ -25,7 +25,7 @@ export class WorkflowCatalogRepository {
    * Appends a version, unless the definition equals the latest one (then that version is
    * returned with `created: false`), so a repeated PUT is idempotent.
    */
-  async save(name: string, definition: unknown): Promise<{ version: number; created: boolean }> {
+  async save(tenant: string, name: string, definition: unknown): Promise<{ version: number; created: boolean }> {
     const json = JSON.stringify(definition);
     const hash = createHash('sha256').update(canonicalJson(definition)).digest('hex');
     return this.db.transaction().execute(async (tx) => {
@@ -33,6 +33,7 @@ export class WorkflowCatalogRepository {
       const current = await tx
         .selectFrom('workflows')
         .select(['latest_version', 'deleted_at'])
+        .where('tenant_id', '=', tenant)
         .where('name', '=', name)
         .forUpdate()
         .executeTakeFirst();
@@ -40,6 +41,7 @@ export class WorkflowCatalogRepository {
         const latest = await tx
           .selectFrom('workflow_versions')
           .select('definition_hash')
+          .where('tenant_id', '=', tenant)
           .where('name', '=', name)
           .where('version', '=', current.latest_version)
           .executeTakeFirstOrThrow();
@@ -50,22 +52,28 @@ export class WorkflowCatalogRepository {
         await tx
           .updateTable('workflows')
           .set({ latest_version: version, updated_at: now, deleted_at: null })
+          .where('tenant_id', '=', tenant)
           .where('name', '=', name)
           .execute();
-      else await tx.insertInto('workflows').values({ name, latest_version: version, created_at: now, updated_at: now }).execute();
+      else
+        await tx
+          .insertInto('workflows')
+          .values({ tenant_id: tenant, name, latest_version: version, created_at: now, updated_at: now })
+          .execute();
       await tx
         .insertInto('workflow_versions')
-        .values({ name, version, definition: json, definition_hash: hash, created_at: now })
+        .values({ tenant_id: tenant, name, version, definition: json, definition_hash: hash, created_at: now })
         .execute();
       return { version, created: true };
     });
   }
 
   /** The named version, or the latest one of a workflow that is not deleted. */
-  async find(name: string, version?: number): Promise<WorkflowVersionRow | undefined> {
+  async find(tenant: string, name: string, version?: number): Promise<WorkflowVersionRow | undefined> {
     const workflow = await this.db
       .selectFrom('workflows')
       .select(['latest_version'])
+      .where('tenant_id', '=', tenant)
       .where('name', '=', name)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
@@ -73,14 +81,21 @@ export class WorkflowCatalogRepository {
     const row = await this.db
       .selectFrom('workflow_versions')
       .select(['name', 'version', 'definition', 'created_at'])
+      .where('tenant_id', '=', tenant)
       .where('name', '=', name)
       .where('version', '=', version ?? workflow.latest_version)
       .executeTakeFirst();
     return row && { name: row.name, version: row.version, definition: row.definition, createdAt: row.created_at.toISOString() };
   }
 
-  async list(): Promise<WorkflowSummary[]> {
-    const rows = await this.db.selectFrom('workflows').selectAll().where('deleted_at', 'is', null).orderBy('name').execute();
+  async list(tenant: string): Promise<WorkflowSummary[]> {
+    const rows = await this.db
+      .selectFrom('workflows')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .execute();
     return rows.map((r) => ({
       name: r.name,
       latestVersion: r.latest_version,
@@ -89,10 +104,11 @@ export class WorkflowCatalogRepository {
     }));
   }
 
-  async versions(name: string): Promise<Array<{ version: number; createdAt: string }>> {
+  async versions(tenant: string, name: string): Promise<Array<{ version: number; createdAt: string }>> {
     const rows = await this.db
       .selectFrom('workflow_versions')
       .select(['version', 'created_at'])
+      .where('tenant_id', '=', tenant)
       .where('name', '=', name)
       .orderBy('version', 'desc')
       .execute();
@@ -100,10 +116,11 @@ export class WorkflowCatalogRepository {
   }
 
   /** Soft delete: versions stay so runs keep naming what they ran. */
-  async delete(name: string): Promise<boolean> {
+  async delete(tenant: string, name: string): Promise<boolean> {
     const result = await this.db
       .updateTable('workflows')
       .set({ deleted_at: new Date() })
+      .where('tenant_id', '=', tenant)
       .where('name', '=', name)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

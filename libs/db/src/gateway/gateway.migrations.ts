@@ -1,4 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { projectionProgressMigrations } from '../projection-progress/projection-progress';
 
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_catalog_and_idempotency': {
@@ -50,6 +51,111 @@ export const gatewayMigrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('agents').execute();
+    },
+  },
+  '0003_tenants_keys_audit': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('tenants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('operator', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('max_running', 'integer')
+        .addColumn('starts_per_minute', 'integer')
+        .addColumn('daily_token_budget', 'bigint')
+        .addColumn('daily_cost_budget_usd', 'double precision')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      // Everything made before tenants belongs to `default`, the tenant that runs the platform.
+      await sql`insert into tenants (id, name, operator, created_at, updated_at) values ('default', 'Default', true, now(), now())`.execute(
+        db,
+      );
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'jsonb', (c) => c.notNull())
+        .addColumn('secret_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_by', 'jsonb', (c) => c.notNull())
+        .addColumn('expires_at', 'timestamptz')
+        .addColumn('revoked_at', 'timestamptz')
+        .addColumn('revoked_by', 'jsonb')
+        .addColumn('last_used_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('api_keys_tenant_idx').on('api_keys').columns(['tenant_id', 'created_at', 'id']).execute();
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'bigint', (c) => c.generatedAlwaysAsIdentity().primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addColumn('actor', 'jsonb', (c) => c.notNull())
+        .addColumn('actor_id', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target_kind', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('source', 'text')
+        .addColumn('detail', 'jsonb')
+        .execute();
+      // Newest first within a tenant, optionally narrowed to an action, an actor or a target.
+      await db.schema.createIndex('audit_tenant_idx').on('audit_log').columns(['tenant_id', 'id desc']).execute();
+      await db.schema.createIndex('audit_action_idx').on('audit_log').columns(['tenant_id', 'action', 'id desc']).execute();
+      await db.schema.createIndex('audit_actor_idx').on('audit_log').columns(['tenant_id', 'actor_id', 'id desc']).execute();
+      await db.schema
+        .createIndex('audit_target_idx')
+        .on('audit_log')
+        .columns(['tenant_id', 'target_kind', 'target_id', 'id desc'])
+        .execute();
+      await db.schema
+        .createTable('start_buckets')
+        .addColumn('tenant_id', 'text', (c) => c.primaryKey())
+        .addColumn('tokens', 'double precision', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+
+      // Names are unique per tenant: the tenant joins every key of the catalog and of idempotency.
+      for (const table of ['workflows', 'workflow_versions', 'agents', 'idempotency_keys']) {
+        await sql`alter table ${sql.table(table)} add column tenant_id text not null default 'default' references tenants(id)`.execute(db);
+        await sql`alter table ${sql.table(table)} alter column tenant_id drop default`.execute(db);
+      }
+      await sql`alter table workflow_versions drop constraint workflow_versions_name_fkey`.execute(db);
+      await sql`alter table workflow_versions drop constraint workflow_versions_pk`.execute(db);
+      await sql`alter table workflows drop constraint workflows_pkey`.execute(db);
+      await sql`alter table workflows add primary key (tenant_id, name)`.execute(db);
+      await sql`alter table workflow_versions add primary key (tenant_id, name, version)`.execute(db);
+      await sql`alter table workflow_versions add foreign key (tenant_id, name) references workflows (tenant_id, name)`.execute(db);
+      await sql`alter table agents drop constraint agents_pkey`.execute(db);
+      await sql`alter table agents add primary key (tenant_id, name)`.execute(db);
+      await sql`alter table idempotency_keys drop constraint idempotency_keys_pkey`.execute(db);
+      await sql`alter table idempotency_keys add primary key (tenant_id, key)`.execute(db);
+    },
+  },
+  '0004_admission': {
+    async up(db: Kysely<unknown>) {
+      await projectionProgressMigrations['0001_run_progress'].up(db);
+      await db.schema
+        .createTable('run_admissions')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull())
+        .addColumn('queued_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('waiting', 'admitted', 'running', 'paused')`))
+        .addColumn('admitted_at', 'timestamptz')
+        .addColumn('trace', 'jsonb')
+        .execute();
+      // A tenant's waiting runs, oldest first; the counts per tenant of what waits and what runs.
+      await db.schema
+        .createIndex('run_admissions_queue_idx')
+        .on('run_admissions')
+        .columns(['tenant_id', 'state', 'queued_at', 'run_id'])
+        .execute();
+      await db.schema.createIndex('run_admissions_state_idx').on('run_admissions').column('state').execute();
+      await db.schema
+        .createTable('tenant_dispatch')
+        .addColumn('tenant_id', 'text', (c) => c.primaryKey())
+        .addColumn('last_admitted_at', 'timestamptz', (c) => c.notNull())
+        .execute();
     },
   },
 };

@@ -1,17 +1,79 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+import type { ProjectionProgressTables } from '../projection-progress/projection-progress';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json = ColumnType<unknown, string, string>;
 
-/** Tables owned by the gateway: the workflow catalog and idempotency keys. */
-export interface GatewayTables {
+/** Tables owned by the gateway: tenants, API keys, the audit log, the catalogs and idempotency keys. */
+export interface GatewayTables extends ProjectionProgressTables {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  start_buckets: StartBucketsTable;
   workflows: WorkflowsTable;
   workflow_versions: WorkflowVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   agents: AgentsTable;
+  run_admissions: RunAdmissionsTable;
+  tenant_dispatch: TenantDispatchTable;
+}
+
+/** A tenant and its quotas; a null quota takes the gateway's default. */
+export interface TenantsTable {
+  id: string;
+  name: string;
+  /** The tenant that runs the platform: its admins manage every tenant. */
+  operator: boolean;
+  max_running: number | null;
+  starts_per_minute: number | null;
+  /** pg returns bigint as text. */
+  daily_token_budget: ColumnType<string | null, number | null, number | null>;
+  daily_cost_budget_usd: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  /** Scope names, a JSON array. */
+  scopes: Json;
+  /** SHA-256 of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: Timestamp;
+  created_by: Json;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: Json | null;
+  last_used_at: Timestamp | null;
+}
+
+/** Who changed what: configuration, keys, tenants, and every run a person started, canceled, forked or answered. */
+export interface AuditLogTable {
+  id: Generated<string>;
+  tenant_id: string;
+  at: Timestamp;
+  actor: Json;
+  actor_id: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  /** The client's address, as the gateway saw it (behind a trusted proxy: X-Forwarded-For). */
+  source: string | null;
+  detail: Json | null;
+}
+
+/** A tenant's run-start token bucket (starts per minute). */
+export interface StartBucketsTable {
+  tenant_id: string;
+  tokens: number;
+  updated_at: Timestamp;
 }
 
 /** Named agents patterns can use by reference; a save bumps `version`. */
 export interface AgentsTable {
+  tenant_id: string;
   name: string;
   spec: ColumnType<unknown, string, string>;
   version: number;
@@ -21,6 +83,7 @@ export interface AgentsTable {
 }
 
 export interface WorkflowsTable {
+  tenant_id: string;
   name: string;
   latest_version: number;
   created_at: Timestamp;
@@ -30,6 +93,7 @@ export interface WorkflowsTable {
 }
 
 export interface WorkflowVersionsTable {
+  tenant_id: string;
   name: string;
   version: number;
   definition: ColumnType<unknown, string, string>;
@@ -38,10 +102,31 @@ export interface WorkflowVersionsTable {
 }
 
 export interface IdempotencyKeysTable {
+  tenant_id: string;
   key: string;
   /** sha256 of the method, path and body the key was first used with. */
   request_hash: string;
   run_id: string;
   response: ColumnType<unknown, string, string>;
   created_at: Timestamp;
+}
+
+/**
+ * Runs not ended yet, as the admission sees them: `waiting` for a turn, `admitted` (the start
+ * command is in the runners' queue), `running`, `paused` (waiting for a person). A run that ends leaves.
+ */
+export interface RunAdmissionsTable {
+  run_id: string;
+  tenant_id: string;
+  queued_at: Timestamp;
+  state: 'waiting' | 'admitted' | 'running' | 'paused';
+  admitted_at: Timestamp | null;
+  /** W3C trace context of the request that queued it, for the start command sent later. */
+  trace: Json | null;
+}
+
+/** When each tenant last had a run admitted: the round robin serves the longest-waiting tenant first. */
+export interface TenantDispatchTable {
+  tenant_id: string;
+  last_admitted_at: Timestamp;
 }

@@ -1,0 +1,48 @@
+import type { Provider } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import type { GatewayTables } from '@spindle/db';
+import { ProjectionRunner } from '@spindle/projection-kit';
+import { DATABASE } from '@spindle/service-db';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../gateway.config';
+import { TenantDirectory } from '../identity/tenant-directory';
+import { AdmissionLoop } from './admission.loop';
+import { AdmissionProjection } from './admission.projection';
+import { AdmissionRepository } from './admission.repository';
+import { RunAdmission } from './run-admission';
+import { StartQuotas } from './start-quotas';
+
+/** Quotas and the fair admission of queued runs to the runners. */
+export function admissionProviders(config: GatewayConfig): Provider[] {
+  return [
+    { provide: AdmissionRepository, useValue: new AdmissionRepository() },
+    {
+      provide: RunAdmission,
+      inject: [BUS, DATABASE, AdmissionRepository, LOGGER],
+      useFactory: (bus: Bus, db: Kysely<GatewayTables>, rows: AdmissionRepository, logger: Logger) =>
+        new RunAdmission(bus, db, rows, config.quotas, logger),
+    },
+    {
+      provide: StartQuotas,
+      inject: [DATABASE, BUS, TenantDirectory],
+      useFactory: (db: Kysely<GatewayTables>, bus: Bus, tenants: TenantDirectory) =>
+        new StartQuotas(db, bus, tenants, config.quotas, config.projectionWaitMs + 5_000),
+    },
+    {
+      // Runs that start, pause or end change who may be admitted: each applied batch is a reason to look.
+      provide: ProjectionRunner,
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, LOGGER],
+      useFactory: (bus: Bus, db: Kysely<GatewayTables>, rows: AdmissionRepository, admission: RunAdmission, logger: Logger) =>
+        new ProjectionRunner<GatewayTables>(bus, db, new AdmissionProjection(bus.names.durables.admission, rows), logger, {
+          onBatch: () => void admission.admit().catch((err: unknown) => logger.warn({ err }, 'admission pass failed')),
+        }),
+    },
+    {
+      provide: AdmissionLoop,
+      inject: [RunAdmission, LOGGER],
+      useFactory: (admission: RunAdmission, logger: Logger) => new AdmissionLoop(admission, logger),
+    },
+  ];
+}

@@ -1,0 +1,155 @@
+import type { GatewayTables } from '@spindle/db';
+import type { AdmissionState } from '@spindle/projections';
+import { sql, type Kysely, type Transaction } from 'kysely';
+
+type GatewayDb = Kysely<GatewayTables> | Transaction<GatewayTables>;
+type LiveState = Exclude<AdmissionState, 'done'>;
+
+export interface QueuedRun {
+  runId: string;
+  tenant: string;
+  queuedAt: string;
+  trace: Record<string, string> | null;
+}
+
+/** One tenant's share of the admission table: what waits, what runs, and its own limit if it has one. */
+export interface TenantQueueRow {
+  tenant: string;
+  waiting: number;
+  active: number;
+  maxRunning: number | null;
+  lastAdmittedAt: Date | null;
+}
+
+/** The admission's rows: runs that have not ended, and when each tenant was last served. */
+export class AdmissionRepository {
+  /** Queues runs (a run already there keeps its row: the gateway and the projection both add it). */
+  async enqueue(db: GatewayDb, runs: readonly QueuedRun[]): Promise<void> {
+    if (runs.length === 0) return;
+    await db
+      .insertInto('run_admissions')
+      .values(
+        runs.map((r) => ({
+          run_id: r.runId,
+          tenant_id: r.tenant,
+          queued_at: r.queuedAt,
+          state: 'waiting' as const,
+          trace: r.trace ? JSON.stringify(r.trace) : null,
+        })),
+      )
+      .onConflict((oc) => oc.column('run_id').doNothing())
+      .execute();
+  }
+
+  async setState(db: GatewayDb, runIds: readonly string[], state: LiveState): Promise<void> {
+    if (runIds.length === 0) return;
+    await db.updateTable('run_admissions').set({ state }).where('run_id', 'in', runIds).execute();
+  }
+
+  async remove(db: GatewayDb, runIds: readonly string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await db.deleteFrom('run_admissions').where('run_id', 'in', runIds).execute();
+  }
+
+  async admittedCount(db: GatewayDb): Promise<number> {
+    const row = await db
+      .selectFrom('run_admissions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('state', '=', 'admitted')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Every tenant with a run waiting or running. */
+  async tenantQueues(db: GatewayDb): Promise<TenantQueueRow[]> {
+    const rows = await db
+      .selectFrom('run_admissions as a')
+      .leftJoin('tenants as t', 't.id', 'a.tenant_id')
+      .leftJoin('tenant_dispatch as d', 'd.tenant_id', 'a.tenant_id')
+      .select([
+        'a.tenant_id',
+        't.max_running',
+        'd.last_admitted_at',
+        sql<string>`count(*) filter (where a.state = 'waiting')`.as('waiting'),
+        sql<string>`count(*) filter (where a.state in ('admitted', 'running'))`.as('active'),
+      ])
+      .where('a.state', 'in', ['waiting', 'admitted', 'running'])
+      .groupBy(['a.tenant_id', 't.max_running', 'd.last_admitted_at'])
+      .execute();
+    return rows.map((r) => ({
+      tenant: r.tenant_id,
+      waiting: Number(r.waiting),
+      active: Number(r.active),
+      maxRunning: r.max_running,
+      lastAdmittedAt: r.last_admitted_at,
+    }));
+  }
+
+  /** Admits the tenant's `count` oldest waiting runs; returns them. */
+  async admitOldest(db: GatewayDb, tenant: string, count: number, now: Date): Promise<QueuedRun[]> {
+    const rows = await db
+      .updateTable('run_admissions')
+      .set({ state: 'admitted', admitted_at: now })
+      .where('run_id', 'in', (eb) =>
+        eb
+          .selectFrom('run_admissions')
+          .select('run_id')
+          .where('tenant_id', '=', tenant)
+          .where('state', '=', 'waiting')
+          .orderBy('queued_at')
+          .orderBy('run_id')
+          .limit(count),
+      )
+      .returning(['run_id', 'tenant_id', 'queued_at', 'trace'])
+      .execute();
+    await db
+      .insertInto('tenant_dispatch')
+      .values({ tenant_id: tenant, last_admitted_at: now })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_admitted_at: now }))
+      .execute();
+    return rows.map((r) => ({
+      runId: r.run_id,
+      tenant: r.tenant_id,
+      queuedAt: r.queued_at.toISOString(),
+      trace: (r.trace as Record<string, string> | null) ?? null,
+    }));
+  }
+
+  /** Admitted runs whose start has not been seen for a while (their command may be lost): stamped again, returned. */
+  async restampStale(db: GatewayDb, olderThanMs: number, now: Date): Promise<QueuedRun[]> {
+    const rows = await db
+      .updateTable('run_admissions')
+      .set({ admitted_at: now })
+      .where('state', '=', 'admitted')
+      .where('admitted_at', '<', new Date(now.getTime() - olderThanMs))
+      .returning(['run_id', 'tenant_id', 'queued_at', 'trace'])
+      .execute();
+    return rows.map((r) => ({
+      runId: r.run_id,
+      tenant: r.tenant_id,
+      queuedAt: r.queued_at.toISOString(),
+      trace: (r.trace as Record<string, string> | null) ?? null,
+    }));
+  }
+
+  /** Where a waiting run stands in its tenant's queue; undefined when it is not waiting. */
+  async positionOf(db: GatewayDb, runId: string): Promise<{ tenant: string; ahead: number } | undefined> {
+    const row = await db
+      .selectFrom('run_admissions as r')
+      .select([
+        'r.tenant_id',
+        (eb) =>
+          eb
+            .selectFrom('run_admissions as o')
+            .select(sql<string>`count(*)`.as('n'))
+            .where('o.tenant_id', '=', eb.ref('r.tenant_id'))
+            .where('o.state', '=', 'waiting')
+            .where(sql<boolean>`(o.queued_at, o.run_id) < (r.queued_at, r.run_id)`)
+            .as('ahead'),
+      ])
+      .where('r.run_id', '=', runId)
+      .where('r.state', '=', 'waiting')
+      .executeTakeFirst();
+    return row && { tenant: row.tenant_id, ahead: Number(row.ahead) };
+  }
+}

@@ -1,0 +1,112 @@
+import { publishRunCommand, type Bus } from '@spindle/bus';
+import type { GatewayTables } from '@spindle/db';
+import { pickAdmissions } from '@spindle/projections';
+import { extractFromRecord } from '@spindle/telemetry';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { QuotaDefaults } from '../gateway.config';
+import type { AdmissionRepository, QueuedRun } from './admission.repository';
+
+/** One admission at a time across every gateway on the database. */
+const ADMISSION_LOCK = 0x5b1d_0002;
+/** An admitted run not seen starting for this long gets its start command again (same message id). */
+const RESEND_AFTER_MS = 60_000;
+
+export interface QueuePosition {
+  /** 1 for the next of its tenant's runs to be admitted. */
+  position: number;
+  /** Why it waits: its tenant is at `maxRunning`, or the runners' queue is full. */
+  reason: 'tenant_limit' | 'capacity';
+}
+
+/**
+ * Hands queued runs to the runners, fairly: at most `dispatchWindow` runs sit admitted and not
+ * started at any time, each tenant has at most its `maxRunning` admitted or running, and free
+ * places go round robin over the tenants that wait. So the runners' queue stays short and one
+ * tenant's backlog waits here, in its own line, instead of in front of everyone else's runs.
+ */
+export class RunAdmission {
+  private running?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly db: Kysely<GatewayTables>,
+    private readonly rows: AdmissionRepository,
+    private readonly quotas: QuotaDefaults,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues a run the gateway just wrote `run.queued` for, and admits what can be admitted now. */
+  async enqueue(run: QueuedRun): Promise<void> {
+    await this.rows.enqueue(this.db, [run]);
+    await this.admit();
+  }
+
+  /**
+   * Admits as many waiting runs as there is room for and sends their start commands. Calls that
+   * arrive while one runs are folded into one more pass, so nothing waits on a stale picture.
+   */
+  admit(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.send(await this.admitFairly());
+        } while (this.again);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Sends the start command again for admitted runs that never started (a gateway died before sending it). */
+  async resendStale(): Promise<void> {
+    await this.send(await this.rows.restampStale(this.db, RESEND_AFTER_MS, new Date()));
+  }
+
+  async positionOf(runId: string): Promise<QueuePosition | undefined> {
+    const found = await this.rows.positionOf(this.db, runId);
+    if (!found) return undefined;
+    const queue = (await this.rows.tenantQueues(this.db)).find((q) => q.tenant === found.tenant);
+    const limit = queue?.maxRunning ?? this.quotas.maxRunning;
+    return { position: found.ahead + 1, reason: queue && queue.active >= limit ? 'tenant_limit' : 'capacity' };
+  }
+
+  private async admitFairly(): Promise<QueuedRun[]> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
+      const free = this.quotas.dispatchWindow - (await this.rows.admittedCount(trx));
+      if (free <= 0) return [];
+      const queues = (await this.rows.tenantQueues(trx)).map((q) => ({
+        tenant: q.tenant,
+        waiting: q.waiting,
+        active: q.active,
+        limit: q.maxRunning ?? this.quotas.maxRunning,
+        lastAdmittedAt: q.lastAdmittedAt?.getTime() ?? null,
+      }));
+      const perTenant = new Map<string, number>();
+      for (const tenant of pickAdmissions(queues, free)) perTenant.set(tenant, (perTenant.get(tenant) ?? 0) + 1);
+      const now = new Date();
+      const admitted: QueuedRun[] = [];
+      for (const [tenant, count] of perTenant) admitted.push(...(await this.rows.admitOldest(trx, tenant, count, now)));
+      return admitted;
+    });
+  }
+
+  /** After the commit: a command that cannot be sent now is sent again by `resendStale`. */
+  private async send(runs: readonly QueuedRun[]): Promise<void> {
+    for (const run of runs) {
+      await publishRunCommand(
+        this.bus,
+        { type: 'run.start', runId: run.runId, issuedAt: new Date().toISOString() },
+        run.trace ? extractFromRecord(run.trace) : undefined,
+      ).catch((err: unknown) => this.logger.warn({ err, runId: run.runId }, 'could not send a start command; it is sent again later'));
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { actorSchema, type Actor } from '@spindle/contracts';
+import type { GatewayTables } from '@spindle/db';
+import type { Kysely, Selectable } from 'kysely';
+
+/** What the audit log records; one name per kind of change. */
+export type AuditAction =
+  | 'workflow.saved'
+  | 'workflow.deleted'
+  | 'agent.saved'
+  | 'agent.deleted'
+  | 'key.created'
+  | 'key.revoked'
+  | 'tenant.created'
+  | 'tenant.quotas_changed'
+  | 'run.started'
+  | 'run.canceled'
+  | 'run.forked'
+  | 'request.answered';
+
+export interface AuditEntry {
+  tenant: string;
+  actor: Actor;
+  action: AuditAction;
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request'; id: string };
+  source: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  tenant: string;
+  action?: string;
+  actorId?: string;
+  targetKind?: string;
+  targetId?: string;
+  since?: string;
+  until?: string;
+  /** Entries older than this id (the previous page's last). */
+  beforeId?: string;
+  limit: number;
+}
+
+export interface AuditRecord {
+  id: string;
+  at: string;
+  tenant: string;
+  actor: Actor;
+  action: string;
+  target: { kind: string; id: string };
+  source: string | null;
+  detail: Record<string, unknown> | null;
+}
+
+/** The gateway's append-only audit trail. */
+export class AuditLogRepository {
+  constructor(private readonly db: Kysely<GatewayTables>) {}
+
+  async append(entry: AuditEntry): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        tenant_id: entry.tenant,
+        at: new Date(),
+        actor: JSON.stringify(entry.actor),
+        actor_id: entry.actor.id,
+        action: entry.action,
+        target_kind: entry.target.kind,
+        target_id: entry.target.id,
+        source: entry.source,
+        detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      })
+      .execute();
+  }
+
+  /** Newest first, one more row than the page to tell whether another follows. */
+  async list(filter: AuditFilter): Promise<{ entries: AuditRecord[]; more: boolean }> {
+    let query = this.db.selectFrom('audit_log').selectAll().where('tenant_id', '=', filter.tenant);
+    if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+    if (filter.targetKind !== undefined) query = query.where('target_kind', '=', filter.targetKind);
+    if (filter.targetId !== undefined) query = query.where('target_id', '=', filter.targetId);
+    if (filter.since !== undefined) query = query.where('at', '>=', new Date(filter.since));
+    if (filter.until !== undefined) query = query.where('at', '<', new Date(filter.until));
+    if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+    const rows = await query
+      .orderBy('id', 'desc')
+      .limit(filter.limit + 1)
+      .execute();
+    return { entries: rows.slice(0, filter.limit).map(toRecord), more: rows.length > filter.limit };
+  }
+}
+
+function toRecord(row: Selectable<GatewayTables['audit_log']>): AuditRecord {
+  return {
+    id: String(row.id),
+    at: row.at.toISOString(),
+    tenant: row.tenant_id,
+    actor: actorSchema.parse(row.actor),
+    action: row.action,
+    target: { kind: row.target_kind, id: row.target_id },
+    source: row.source,
+    detail: (row.detail as Record<string, unknown> | null) ?? null,
+  };
+}

@@ -1,0 +1,68 @@
+import { isSpindleError, SpindleError, type Principal } from '@spindle/contracts';
+import type { Authenticator } from '@spindle/identity';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendProblem } from '../http/problem-response';
+import { isApiRoute, ROUTE_ACCESS, routeKey, type RouteAccess } from './route-access';
+import type { RunOwnership } from './run-ownership';
+
+export interface AuthenticationDeps {
+  authenticator: Authenticator;
+  runs: RunOwnership;
+}
+
+/**
+ * Authenticates every `/v1` request before its body is read: the route's entry in the access
+ * table says what it needs (a scope, any principal, or nothing); a run in the path must be the
+ * caller's tenant's. A `/v1` route without an entry stops the gateway from starting.
+ */
+export function installAuthentication(fastify: FastifyInstance, resolveDeps: () => AuthenticationDeps): void {
+  // Resolved at the first request: the app's providers exist only once it is initialised.
+  let deps: AuthenticationDeps | undefined;
+  const unmapped: string[] = [];
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'OPTIONS' || !isApiRoute(route.url)) continue;
+      if (!ROUTE_ACCESS.has(routeKey(method, route.url))) unmapped.push(routeKey(method, route.url));
+    }
+  });
+  fastify.addHook('onReady', async () => {
+    if (unmapped.length > 0) throw new Error(`routes without an entry in ROUTE_ACCESS: ${unmapped.join(', ')}`);
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    // Preflights carry no credentials; the origin guard answers them.
+    if (request.method === 'OPTIONS') return;
+    const access = accessOf(request);
+    if (access === 'open') return;
+    try {
+      deps ??= resolveDeps();
+      request.principal = await admit(request, access, deps);
+    } catch (e) {
+      if (isSpindleError(e)) return sendProblem(reply, e);
+      throw e;
+    }
+  });
+}
+
+/**
+ * The route's entry, or `open` (the console's files, health, a public route). An unknown path under
+ * `/v1` still needs credentials (then it is a 404); a route missing from the table (the gateway
+ * does not start with one) is refused to everybody.
+ */
+function accessOf(request: FastifyRequest): RouteAccess | 'open' | 'unmapped' {
+  const url = request.routeOptions.url;
+  if (url === undefined) return isApiRoute(request.url.split('?')[0]) ? { need: 'authenticated' } : 'open';
+  if (!isApiRoute(url)) return 'open';
+  const access = ROUTE_ACCESS.get(routeKey(request.method, url));
+  if (access === undefined) return 'unmapped';
+  return access.need === 'public' ? 'open' : access;
+}
+
+async function admit(request: FastifyRequest, access: RouteAccess | 'unmapped', deps: AuthenticationDeps): Promise<Principal> {
+  const principal = await deps.authenticator.authenticate(request.headers.authorization);
+  if (access === 'unmapped') throw new SpindleError('forbidden', 'this route is not open to anyone');
+  if (access.need !== 'authenticated' && access.need !== 'public' && !principal.scopes.has(access.need)) {
+    throw new SpindleError('forbidden', `this needs the "${access.need}" scope, which these credentials do not have`);
+  }
+  if (access.run) await deps.runs.requireOwn(principal, (request.params as Record<string, string>)[access.run] ?? '');
+  return principal;
+}

@@ -1,0 +1,73 @@
+import { Inject, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import type { GatewayTables } from '@spindle/db';
+import { ApiKeyVerifier, Authenticator, OidcVerifier } from '@spindle/identity';
+import { DATABASE } from '@spindle/service-db';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG } from '../gateway.tokens';
+import { ApiKeysRepository } from './api-keys.repository';
+import { AuditLogRepository } from './audit-log.repository';
+import { AuditTrail } from './audit-trail';
+import { bootstrapAdminKey } from './bootstrap-admin-key';
+import { RunOwnership } from './run-ownership';
+import { TenantDirectory } from './tenant-directory';
+import { TenantsRepository } from './tenants.repository';
+
+/** Writes the first admin key on a fresh installation (`SPINDLE_BOOTSTRAP_KEY_FILE`). */
+class AdminKeyBootstrap implements OnApplicationBootstrap {
+  constructor(
+    @Inject(DATABASE) private readonly db: Kysely<GatewayTables>,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap() {
+    const file = this.config.auth.bootstrapKeyFile;
+    if (file && !this.config.auth.authOff) await bootstrapAdminKey(this.db, file, this.logger);
+  }
+}
+
+const byDatabase = <T>(make: (db: Kysely<GatewayTables>) => T) => ({ inject: [DATABASE], useFactory: make });
+
+/** Principals, tenants, keys and the audit trail. */
+export function identityProviders(config: GatewayConfig): Provider[] {
+  return [
+    { provide: ApiKeysRepository, ...byDatabase((db) => new ApiKeysRepository(db)) },
+    { provide: TenantsRepository, ...byDatabase((db) => new TenantsRepository(db)) },
+    { provide: AuditLogRepository, ...byDatabase((db) => new AuditLogRepository(db)) },
+    { provide: TenantDirectory, inject: [TenantsRepository], useFactory: (tenants: TenantsRepository) => new TenantDirectory(tenants) },
+    {
+      provide: AuditTrail,
+      inject: [AuditLogRepository, LOGGER],
+      useFactory: (audit: AuditLogRepository, logger: Logger) => new AuditTrail(audit, logger),
+    },
+    {
+      provide: ApiKeyVerifier,
+      inject: [ApiKeysRepository, LOGGER],
+      useFactory: (keys: ApiKeysRepository, logger: Logger) =>
+        new ApiKeyVerifier({
+          find: (id) => keys.findForVerification(id),
+          touch: (id, at) => void keys.touch(id, at).catch((err: unknown) => logger.warn({ err, keyId: id }, 'could not record a key use')),
+          cacheMs: config.auth.keyCacheMs,
+        }),
+    },
+    {
+      provide: Authenticator,
+      inject: [ApiKeyVerifier, TenantDirectory],
+      useFactory: (keys: ApiKeyVerifier, tenants: TenantDirectory) =>
+        new Authenticator({
+          keys,
+          ...(config.auth.oidc && {
+            accessTokens: new OidcVerifier(config.auth.oidc.settings, { cooldownMs: config.auth.oidc.jwksCooldownMs }),
+          }),
+          tenant: (id) => tenants.find(id),
+          authOff: config.auth.authOff,
+        }),
+    },
+    { provide: RunOwnership, inject: [BUS], useFactory: (bus: Bus) => new RunOwnership(bus) },
+    AdminKeyBootstrap,
+  ];
+}

@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { scopeSchema, SpindleError, tenantIdSchema, type Principal } from '@spindle/contracts';
+import { ApiKeyVerifier, generateApiKey } from '@spindle/identity';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseBody } from '../http/parse-body';
+import { KeyIdParam } from '../http/path-params';
+import { ApiKeysRepository } from './api-keys.repository';
+import { AuditTrail } from './audit-trail';
+import { Caller } from './caller.decorator';
+import { TenantDirectory } from './tenant-directory';
+
+const newKeySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  scopes: z
+    .array(scopeSchema)
+    .min(1)
+    .refine((s) => new Set(s).size === s.length, 'each scope once'),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
+    .optional(),
+  /** Only the operator tenant's admins make keys for another tenant. */
+  tenant: tenantIdSchema.optional(),
+});
+
+const tenantQuerySchema = z.strictObject({ tenant: tenantIdSchema.optional() });
+const tenantOf = (query: unknown) => parseBody(tenantQuerySchema, query ?? {}, 'query').tenant;
+
+/** API keys of the caller's tenant: made (the key is in the answer once, never again), listed, revoked. */
+@Controller('v1/keys')
+export class KeysController {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly tenants: TenantDirectory,
+    private readonly audit: AuditTrail,
+    private readonly verifier: ApiKeyVerifier,
+  ) {}
+
+  @Post()
+  async create(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const request = parseBody(newKeySchema, body ?? {});
+    const tenant = await this.targetTenant(caller, request.tenant);
+    const made = generateApiKey();
+    const view = await this.keys.insert({
+      id: made.id,
+      tenant,
+      name: request.name,
+      scopes: request.scopes,
+      secretHash: made.secretHash,
+      createdBy: caller.actor,
+      expiresAt: request.expiresAt ? new Date(request.expiresAt) : null,
+    });
+    await this.audit.record(caller, req, {
+      tenant,
+      action: 'key.created',
+      target: { kind: 'key', id: made.id },
+      detail: { name: view.name, scopes: view.scopes, expiresAt: view.expiresAt },
+    });
+    return reply
+      .status(201)
+      .header('location', `/v1/keys/${made.id}`)
+      .header('cache-control', 'no-store')
+      .send({ ...view, key: made.token });
+  }
+
+  @Get()
+  async list(@Caller() caller: Principal, @Query() query: unknown) {
+    return { keys: await this.keys.list(await this.targetTenant(caller, tenantOf(query))) };
+  }
+
+  @Get(':keyId')
+  async get(@Caller() caller: Principal, @Param('keyId', KeyIdParam) keyId: string, @Query() query: unknown) {
+    const key = await this.keys.find(await this.targetTenant(caller, tenantOf(query)), keyId);
+    if (!key) throw new SpindleError('not_found', `no API key with id "${keyId}"`);
+    return key;
+  }
+
+  /** Revokes the key at once on this gateway (others within their key cache time); `200` with the revoked key. */
+  @Delete(':keyId')
+  async revoke(
+    @Caller() caller: Principal,
+    @Param('keyId', KeyIdParam) keyId: string,
+    @Query() query: unknown,
+    @Req() req: FastifyRequest,
+  ) {
+    const tenant = await this.targetTenant(caller, tenantOf(query));
+    const key = await this.keys.revoke(tenant, keyId, caller.actor);
+    if (!key) throw new SpindleError('not_found', `no API key with id "${keyId}"`);
+    this.verifier.forget(keyId);
+    await this.audit.record(caller, req, { tenant, action: 'key.revoked', target: { kind: 'key', id: keyId }, detail: { name: key.name } });
+    return key;
+  }
+
+  /** The caller's tenant, or (for the operator tenant's admins) the one asked for. */
+  private async targetTenant(caller: Principal, asked: string | undefined): Promise<string> {
+    if (asked === undefined || asked === caller.tenant) return caller.tenant;
+    // Another tenant's key is the operator's business only; to anyone else that tenant does not exist.
+    if (!caller.operator || !(await this.tenants.find(asked))) {
+      throw new SpindleError('validation_failed', `no tenant "${asked}"`, { issues: [{ field: 'tenant', message: 'no such tenant' }] });
+    }
+    return asked;
+  }
+}

@@ -1,0 +1,65 @@
+import type { Scope } from '@spindle/contracts';
+
+/**
+ * What a route needs: a scope; `authenticated` (any principal); `public` (no credentials at all).
+ * `run` names the path parameter holding a run id: the run must be the caller's tenant's, or the
+ * route answers `404 run_not_found` as if it did not exist.
+ */
+export interface RouteAccess {
+  readonly need: Scope | 'authenticated' | 'public';
+  readonly run?: 'id';
+}
+
+/**
+ * The one table of who may call what. Every `/v1` route has an entry: the gateway refuses to
+ * start with a route that has none, and a test walks the router and checks the same.
+ */
+export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, RouteAccess>([
+  // How to sign in, and who you are.
+  ['GET /v1/auth/config', { need: 'public' }],
+  ['GET /v1/me', { need: 'authenticated' }],
+  // Workflows and agents.
+  ['GET /v1/workflows', { need: 'runs:read' }],
+  ['GET /v1/workflows/:name', { need: 'runs:read' }],
+  ['GET /v1/workflows/:name/graph', { need: 'runs:read' }],
+  ['GET /v1/workflows/:name/versions', { need: 'runs:read' }],
+  ['PUT /v1/workflows/:name', { need: 'workflows:write' }],
+  ['DELETE /v1/workflows/:name', { need: 'workflows:write' }],
+  ['GET /v1/agents', { need: 'runs:read' }],
+  ['GET /v1/agents/:name', { need: 'runs:read' }],
+  ['PUT /v1/agents/:name', { need: 'workflows:write' }],
+  ['DELETE /v1/agents/:name', { need: 'workflows:write' }],
+  // Runs.
+  ['POST /v1/workflows/:name/runs', { need: 'runs:write' }],
+  ['GET /v1/runs', { need: 'runs:read' }],
+  ['GET /v1/runs/:id', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/runs/:id/trace', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id' }],
+  ['POST /v1/runs/:id/cancel', { need: 'runs:write', run: 'id' }],
+  ['GET /v1/runs/:id/checkpoints', { need: 'runs:read', run: 'id' }],
+  ['POST /v1/runs/:id/fork', { need: 'runs:write', run: 'id' }],
+  // Requests for a person.
+  ['GET /v1/requests', { need: 'runs:read' }],
+  ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],
+  ['POST /v1/runs/:id/requests/:requestId/respond', { need: 'requests:answer', run: 'id' }],
+  // Administration: keys, tenants, the audit log.
+  ['GET /v1/keys', { need: 'admin' }],
+  ['POST /v1/keys', { need: 'admin' }],
+  ['GET /v1/keys/:keyId', { need: 'admin' }],
+  ['DELETE /v1/keys/:keyId', { need: 'admin' }],
+  ['GET /v1/tenants', { need: 'admin' }],
+  ['POST /v1/tenants', { need: 'admin' }],
+  ['GET /v1/tenants/:tenant', { need: 'admin' }],
+  ['PUT /v1/tenants/:tenant/quotas', { need: 'admin' }],
+  ['GET /v1/audit', { need: 'admin' }],
+]);
+
+/** The table's key for a route: its method and Fastify's path pattern (`HEAD` is its `GET`). */
+export function routeKey(method: string, url: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}`;
+}
+
+/** Routes outside the API (the console's files, health, metrics) need no credentials. */
+export function isApiRoute(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/');
+}

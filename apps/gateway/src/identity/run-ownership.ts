@@ -1,0 +1,39 @@
+import { firstEventOf, type Bus } from '@spindle/bus';
+import { DEFAULT_TENANT, isRunId, SpindleError, type Principal } from '@spindle/contracts';
+import { quoted } from '../http/path-params';
+
+/**
+ * Whose run a run id is, from its `run.queued` (which never changes, so the answer is cached).
+ * Another tenant's run is `run_not_found`, exactly like a run that does not exist: the answer
+ * never says whether an id is in use.
+ */
+export class RunOwnership {
+  private readonly tenants = new Map<string, string>();
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly maxCached = 100_000,
+  ) {}
+
+  async requireOwn(principal: Principal, runId: string): Promise<void> {
+    const tenant = isRunId(runId) ? await this.tenantOf(runId) : undefined;
+    // Quoted as JSON: a path may carry control characters (a NUL) that must not reach the answer raw.
+    if (tenant !== principal.tenant) throw new SpindleError('run_not_found', `no run with id ${quoted(runId)}`);
+  }
+
+  async tenantOf(runId: string): Promise<string | undefined> {
+    const cached = this.tenants.get(runId);
+    if (cached !== undefined) return cached;
+    const queued = await firstEventOf(this.bus, runId);
+    if (!queued) return undefined;
+    const tenant = queued.data.tenant ?? DEFAULT_TENANT;
+    if (this.tenants.size >= this.maxCached) this.tenants.delete(this.tenants.keys().next().value as string);
+    this.tenants.set(runId, tenant);
+    return tenant;
+  }
+
+  /** The gateway itself queued the run (a start or a fork): its owner is known without a read. */
+  remember(runId: string, tenant: string): void {
+    this.tenants.set(runId, tenant);
+  }
+}
