@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; never a browser downloaded by a tool. */
 export async function launchChromium(): Promise<Browser> {
@@ -10,4 +10,14 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
   });
+}
+
+/**
+ * Signs in on the console's sign-in screen (the page must be showing it) with an API key, as a
+ * person pastes one, and waits until the top bar names who is signed in.
+ */
+export async function signInWithKey(page: Page, key: string): Promise<void> {
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in with key' }).click();
+  await page.locator('[data-testid="signed-in-as"]').waitFor();
 }

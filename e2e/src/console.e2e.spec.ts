@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
 import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, signInWithKey } from './browser';
 
 /** Screenshots go to tmp/ unless asked for the docs: `SPINDLE_SCREENSHOTS=docs/screenshots npx nx run e2e:e2e`. */
 const SHOTS = resolve(__dirname, '../..', process.env.SPINDLE_SCREENSHOTS ?? 'tmp/screenshots');
@@ -47,8 +47,7 @@ describe('the console in a browser, against the real stack', () => {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
-  const api = (path: string, init?: RequestInit) =>
-    fetch(`${stack.gatewayUrl}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+  const api = (path: string, init?: RequestInit) => stack.api(path, init);
   const put = async (name: string, definition: unknown) =>
     expect((await api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
   const start = async (name: string, input: unknown = 'hi') =>
@@ -74,6 +73,9 @@ describe('the console in a browser, against the real stack', () => {
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // Signed in for the whole suite: the key stays in this tab's sessionStorage.
+    await page.goto(stack.gatewayUrl);
+    await signInWithKey(page, stack.adminKey);
     await put('support-desk', {
       kind: 'graph',
       nodes: [
@@ -194,6 +196,8 @@ describe('the console in a browser, against the real stack', () => {
     const moment = page.url();
     const other = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await other.goto(moment);
+    // A new tab has no session: it signs in first and stays on the link it was given.
+    await signInWithKey(other, stack.adminKey);
     await other.locator('.flow-node[data-node-id="triage"][data-state="completed"]').waitFor();
     expect(await other.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending');
     await other.close();
@@ -240,6 +244,10 @@ describe('the console in a browser, against the real stack', () => {
     await card.getByRole('button', { name: 'Approve' }).click();
     await until(async () => (await events(guarded)).some((e) => e.type === 'run.completed'), 'completion after approval');
     expect((await events(guarded)).find((e) => e.type === 'tool.called')).toMatchObject({ data: { name: 'lookup_order' } });
+    // The answer is recorded as the signed-in key's, not on behalf of anyone.
+    const resolved = (await events(guarded)).find((e) => e.type === 'approval.resolved');
+    expect(resolved?.data).toMatchObject({ answeredBy: { kind: 'key', name: 'bootstrap admin' } });
+    expect(resolved?.data).not.toHaveProperty('answeredBy.onBehalfOf');
 
     const waiting = await start('sign-off');
     await until(async () => (await events(waiting)).some((e) => e.type === 'run.awaiting'), 'wait');

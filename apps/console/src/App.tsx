@@ -1,10 +1,32 @@
+import type { Me } from './api/client';
+import { useSession } from './auth/session';
+import { SignedInAs } from './components/SignedInAs';
 import { useRoute } from './router';
 import { InboxScreen } from './screens/InboxScreen';
 import { RunScreen } from './screens/RunScreen';
 import { RunsScreen } from './screens/RunsScreen';
+import { SignInScreen } from './screens/SignInScreen';
 import { WorkflowsScreen } from './screens/WorkflowsScreen';
 
+/** The console once signed in; before that, or after the gateway refused the credential, sign-in. */
 export function App() {
+  const session = useSession();
+  if (session.state === 'signed-in') return <Console me={session.me} />;
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">Spindle</span>
+      </header>
+      <main>
+        {session.state === 'signed-out' && <SignInScreen config={session.config} problem={session.problem} />}
+        {session.state === 'unreachable' && <SignInScreen problem={session.problem} />}
+        {session.state === 'starting' && <p className="muted page">Loading…</p>}
+      </main>
+    </div>
+  );
+}
+
+function Console({ me }: { me: Me }) {
   const route = useRoute();
   const [section, id] = route.segments;
   return (
@@ -22,6 +44,7 @@ export function App() {
             Inbox
           </a>
         </nav>
+        <SignedInAs me={me} />
       </header>
       <main>
         {section === 'workflows' && <WorkflowsScreen selected={id} />}

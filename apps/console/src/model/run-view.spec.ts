@@ -147,6 +147,19 @@ describe('deriving the run view from events', () => {
     expect(view.requests).toEqual([]);
   });
 
+  it('names who answered: the actor, and the person a key answered for', () => {
+    const events = recordedRun();
+    const answeredBy = { kind: 'key', id: 'key_1', name: 'support bot', onBehalfOf: 'ada' };
+    const answered = [
+      ...events,
+      ev(150, 'input.answered', { requestId: 'q1', answer: { approved: true }, answeredBy }, node('plan', 's-plan2')),
+    ];
+    expect(deriveRunView(answered).byKey.get('q1|root/plan')?.output).toEqual({
+      answeredBy: 'support bot on behalf of ada',
+      answer: { approved: true },
+    });
+  });
+
   it('replays a prefix: the same slice gives graph, spans and status as they were at that point', () => {
     const events = recordedRun();
     const mid = deriveRunView(events, 11);

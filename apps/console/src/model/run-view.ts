@@ -1,4 +1,5 @@
-import type { RunEvent, RunEventHandlers } from '@spindle/contracts';
+import type { Actor, RunEvent, RunEventHandlers } from '@spindle/contracts';
+import { actorLabel } from './actor-label';
 import { atMs } from './run-view/event-time';
 import { NodeStates } from './run-view/node-states';
 import type { OpenRequest, RunStatusView, RunView, SpanView } from './run-view/run-view.types';
@@ -66,7 +67,8 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
       e.data.timedOut ? 'failed' : 'completed',
       e.data.timedOut
         ? { error: { code: 'input_timeout', message: 'nobody answered in time' } }
-        : { output: { answeredBy: e.data.answeredBy, ...outcome } },
+        : // Logs written before identity hold a string here.
+          { output: { answeredBy: actorLabel(e.data.answeredBy as Actor | string), ...outcome } },
       spanKey(e.data.requestId, e.path),
     );
     const span = spans.nodeSpanOf(e);

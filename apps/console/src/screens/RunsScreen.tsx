@@ -1,6 +1,7 @@
 import { api } from '../api/client';
 import { ms, time, usd } from '../components/format';
 import { usePolling } from '../components/usePolling';
+import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
 
 const STATUSES = ['', 'queued', 'running', 'awaiting_input', 'awaiting_approval', 'completed', 'failed', 'canceled'];
@@ -43,6 +44,7 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
             <th>version</th>
             <th>status</th>
             <th>started</th>
+            <th>by</th>
             <th>duration</th>
             <th>tokens</th>
             <th>cost</th>
@@ -50,7 +52,7 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
         </thead>
         <tbody>
           {data?.runs.map((r) => (
-            <tr key={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
+            <tr key={r.runId} data-run-id={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
               <td className="mono">{r.runId.slice(-10)}</td>
               <td>{r.workflow.name}</td>
               <td>v{r.workflow.version}</td>
@@ -58,6 +60,7 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
                 <span className={`status ${r.status}`}>{r.status}</span>
               </td>
               <td>{time(r.startedAt ?? r.queuedAt)}</td>
+              <td>{actorLabel(r.startedBy)}</td>
               <td>{ms(r.durationMs)}</td>
               <td>{r.usage.totalTokens}</td>
               <td>{usd(r.usage.costUsd)}</td>
