@@ -23,14 +23,14 @@ export async function measureResume(
   for (let i = 0; i < samples; i++) {
     const { frames } = await readSse(
       `${client.baseUrl}/v1/workflows/bench-resume/runs`,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      { method: 'POST', headers: { 'content-type': 'application/json', ...client.auth }, body: '{}' },
       (f) => f.event !== 'run.awaiting',
     );
     const awaiting = JSON.parse(frames.at(-1)!.data) as Extract<RunEvent, { type: 'run.awaiting' }>;
     const posted = Date.now();
     const res = await fetch(`${client.baseUrl}/v1/runs/${awaiting.runId}/requests/${awaiting.data.requestIds![0]}/respond`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...client.auth },
       body: '{"approved":true}',
     });
     if (res.status !== 202) throw new Error(`respond: ${res.status} ${await res.text()}`);

@@ -8,11 +8,12 @@ import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLate
 import { testEnv } from '@spindle/testing';
 import { fmt } from './stats';
 import { measureResume } from './durable.bench';
+import { measureAuthOverhead } from './auth.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
   const stack = await startStack({ namespacePrefix: 'b', logLevel: 'warn' });
-  const client = new GatewayClient(stack.gatewayUrl);
+  const client = new GatewayClient(stack.gatewayUrl, stack.auth);
   try {
     console.log('bench: per-node overhead and start latency (one run at a time)…');
     const overhead = await measureNodeOverhead(client);
@@ -26,6 +27,8 @@ async function main() {
     const throughput = await measureLogThroughput(stack.bus, client);
     console.log('bench: SSE fan-out to 1,000 clients…');
     const fanout = await measureSseFanout(client);
+    console.log('bench: authentication per request…');
+    const auth = await measureAuthOverhead(stack);
 
     const rows: Array<[string, string]> = [
       ['run log events/s (runner → JetStream → recorder), 200 runs × 50 nodes', fmt(throughput.spindleEventsPerSec, 0)],
@@ -44,13 +47,16 @@ async function main() {
       ['engine per step, in process, run log on JetStream, median ms', fmt(versus.spindleMsPerStep, 3)],
       ['LangGraph.js per step, in process, Postgres checkpointer, median ms', fmt(versus.langgraphMsPerStep, 3)],
       ['ratio engine / LangGraph.js', fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)],
+      ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
+      ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
+      ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus }, null, 2),
+      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, auth }, null, 2),
     );
   } finally {
     await stack.stop();

@@ -11,7 +11,11 @@ export interface Delivery {
   latencyMs: number;
 }
 
-export function attachSseClients(url: string, count: number): { connected: Promise<void>; done: Promise<Delivery[]> } {
+export function attachSseClients(
+  url: string,
+  count: number,
+  auth: Record<string, string> = {},
+): { connected: Promise<void>; done: Promise<Delivery[]> } {
   const latencies: Delivery[] = [];
   let connectedCount = 0;
   let onConnected: () => void;
@@ -20,7 +24,7 @@ export function attachSseClients(url: string, count: number): { connected: Promi
     { length: count },
     () =>
       new Promise<void>((resolve, reject) => {
-        const req = http.get(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
+        const req = http.get(url, { agent, headers: { accept: 'text/event-stream', ...auth } }, (res) => {
           if (++connectedCount === count) onConnected();
           let buffer = '';
           res.setEncoding('utf8');

@@ -31,7 +31,7 @@ export async function measureSseFanout(client: GatewayClient, clients = 1_000, s
     edges: [{ from: 'hold', to: ids[0] }, ...ids.slice(1).map((id, i) => ({ from: ids[i], to: id }))],
   });
   const runId = await client.startRun('bench-fanout');
-  const attached = attachSseClients(`${client.baseUrl}/v1/runs/${runId}/events`, clients);
+  const attached = attachSseClients(`${client.baseUrl}/v1/runs/${runId}/events`, clients, client.auth);
   await attached.connected;
   const liveFrom = Date.now() + 1_000;
   const deliveries = await attached.done;

@@ -1,5 +1,5 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /** What the scripted provider answers, by how many tool results the conversation already has. */
 function supportModel(body: { messages: Array<{ role: string }> }): FakeOpenAIReply {
@@ -22,7 +22,7 @@ describe('an agent with tools from plugins, end to end', () => {
         SPINDLE_MODEL_PRICES: '{"compatible:support-model":{"inputPerMTok":2,"outputPerMTok":8}}',
       },
     });
-    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/support`, {
+    const put = await stack.api(`/v1/workflows/support`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -48,7 +48,7 @@ describe('an agent with tools from plugins, end to end', () => {
   });
 
   it('runs a three-round tool loop where round two fails and the model recovers, and the trace shows each call', async () => {
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/support/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/support/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ input: { question: 'Where are orders A-1002 and A-9999, and what do two A-1002s cost?' } }),
@@ -65,7 +65,7 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(third.messages.find((m) => m.tool_call_id === 'call_2')?.content).toContain('order A-9999 not found');
     expect(third.tools?.map((t) => t.function.name).sort()).toEqual(['calculator', 'lookup_order']);
 
-    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const trace = (await (await stack.api(`/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
     const agent = trace.spans.find((s) => s.kind === 'node');
     expect(agent).toMatchObject({ nodeId: 'support', status: 'completed' });
     const calls = trace.spans.filter((s) => s.kind === 'model' || s.kind === 'tool').sort((a, b) => (a.startSeq ?? 0) - (b.startSeq ?? 0));
@@ -94,13 +94,13 @@ describe('an agent with tools from plugins, end to end', () => {
   });
 
   const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
-    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/${name}`, {
+    const put = await stack.api(`/v1/workflows/${name}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(definition),
     });
     expect(put.status).toBe(201);
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/${name}/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/${name}/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"one two three four"}',
@@ -123,7 +123,7 @@ describe('an agent with tools from plugins, end to end', () => {
       data: { error: { code: 'run_budget_exceeded', nodeId: 'second' }, usage: { totalTokens: 8 } },
     });
     expect(events.some((e) => e.type === 'node.started' && e.nodeId === 'second')).toBe(false);
-    const summary = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}`)).json()) as {
+    const summary = (await (await stack.api(`/v1/runs/${events[0].runId}`)).json()) as {
       status: string;
       error: { code: string };
     };
@@ -165,7 +165,7 @@ describe('an agent with tools from plugins, end to end', () => {
       type: 'run.completed',
       data: { output: { summary: expect.stringContaining('As the returns specialist: one two three four') } },
     });
-    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const trace = (await (await stack.api(`/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
     const agents = trace.spans.filter((s) => s.kind === 'node' && s.nodeId?.endsWith('_agent'));
     expect(agents.map((s) => [s.nodeId, s.branchId, s.path]).sort()).toEqual([
       ['billing_agent', 'billing', 'root/panel[billing]/billing_agent'],
@@ -210,7 +210,7 @@ describe('an agent with tools from plugins, end to end', () => {
       edges: [{ from: 'start', to: 'search' }],
     });
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { query: '2 * 3 * 2', found: { result: 12 } } } });
-    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const trace = (await (await stack.api(`/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
     const retrievals = trace.spans.filter((s) => s.kind === 'tool');
     expect(retrievals.map((s) => [s.input, s.iteration, s.path])).toEqual([
       [{ expression: '2 * 3' }, 1, 'root/search[1]/retrieve'],

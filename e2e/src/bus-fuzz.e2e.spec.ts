@@ -10,7 +10,7 @@ import {
   type QueryService,
   type RunEvent,
 } from '@spindle/contracts';
-import { eventually, readSse, recordFigures, runLogArbitrary, startStack, type SseFrame, type Stack } from '@spindle/testing';
+import { eventually, recordFigures, runLogArbitrary, startStack, type SseFrame, type Stack } from '@spindle/testing';
 import fc from 'fast-check';
 
 /**
@@ -48,7 +48,10 @@ const asBytes = (v: string | Uint8Array) => (typeof v === 'string' ? new TextEnc
 describe('bounded bus fuzzing', () => {
   let stack: Stack;
   const call = async <T>(path: string, init: RequestInit = {}) => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, init);
+    const res = await fetch(`${stack.gatewayUrl}${path}`, {
+      ...init,
+      headers: { ...stack.auth, ...(init.headers as Record<string, string>) },
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
   };
@@ -73,7 +76,7 @@ describe('bounded bus fuzzing', () => {
   const follow = (runId: string) => {
     let attached!: () => void;
     const firstFrame = new Promise<void>((resolve) => (attached = resolve));
-    const done = readSse(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {}, (frame) => {
+    const done = stack.sse(`/v1/runs/${runId}/events`, {}, (frame) => {
       attached();
       return !['run.completed', 'run.failed', 'run.canceled'].includes(frame.event);
     });
@@ -371,7 +374,7 @@ describe('bounded bus fuzzing', () => {
     });
     const cancel = await post(`/v1/runs/${completed}/cancel`, {});
     expect({ status: cancel.status, code: cancel.body.code }).toEqual({ status: 409, code: 'conflict' });
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/runs/${completed}/events`);
+    const { frames } = await stack.sse(`/v1/runs/${completed}/events`);
     expect(sseEvents(frames)).toEqual(events);
   });
 

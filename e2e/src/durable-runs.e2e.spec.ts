@@ -1,5 +1,5 @@
 import type { HumanRequest, RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /** The prompt a step's model call was made with: how the provider's call count is kept per input. */
 const promptOf = (body: { messages?: Array<{ role: string; content: unknown }> }) =>
@@ -15,15 +15,18 @@ async function slowModel(body: { messages?: Array<{ role: string; content: unkno
   return { text: `done: ${promptOf(body)}`, delayMs: 20, usage: { prompt_tokens: 10, completion_tokens: 3 } };
 }
 
+/** Who the admin key of a test stack is, in the log. */
+const ADMIN = { kind: 'key', id: expect.any(String), name: 'bootstrap admin' };
+const TIMEOUT = { kind: 'system', id: 'timeout', name: 'time-out' };
+
 describe('durable runs, end to end', () => {
   let stack: Stack;
-  const base = () => stack.gatewayUrl;
   const json = async <T>(res: Response) => (await res.json()) as T;
   const post = (path: string, body: unknown = {}) =>
-    fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    stack.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const put = (path: string, body: unknown) =>
-    fetch(`${base()}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const log = async (runId: string) => (await json<{ events: RunEvent[] }>(await fetch(`${base()}/v1/runs/${runId}/events`))).events;
+    stack.api(path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const log = async (runId: string) => (await json<{ events: RunEvent[] }>(await stack.api(`/v1/runs/${runId}/events`))).events;
   const until = async (runId: string, done: (events: RunEvent[]) => boolean, what: string, timeoutMs = 60_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -127,7 +130,7 @@ describe('durable runs, end to end', () => {
     const runId = await start('twenty', { input: 'fork me' });
     await until(runId, has('run.completed'), 'completion');
     const { checkpoints } = await json<{ checkpoints: Array<{ checkpointId: string; step: number; frontier: string[]; seq: number }> }>(
-      await fetch(`${base()}/v1/runs/${runId}/checkpoints`),
+      await stack.api(`/v1/runs/${runId}/checkpoints`),
     );
     expect(checkpoints.map((c) => c.step)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const mid = checkpoints[9];
@@ -137,7 +140,7 @@ describe('durable runs, end to end', () => {
     const same = await post(`/v1/runs/${runId}/fork`, { checkpointId: mid.checkpointId });
     expect(same.status).toBe(202);
     const fork = await json<{ runId: string; forkedFrom: { runId: string; seq: number; checkpointId: string } }>(same);
-    expect(fork.forkedFrom).toEqual({ runId, seq: mid.seq, checkpointId: mid.checkpointId });
+    expect(fork.forkedFrom).toEqual({ runId, seq: mid.seq, checkpointId: mid.checkpointId, forkedBy: ADMIN });
     const forkEvents = await until(fork.runId, has('run.completed'), 'fork completion');
     expect(forkEvents[0]).toMatchObject({ type: 'run.queued', data: { forkedFrom: fork.forkedFrom, start: ['s11'] } });
     expect(forkEvents.some((e) => e.nodeId === 's10')).toBe(false);
@@ -160,7 +163,7 @@ describe('durable runs, end to end', () => {
 
     // A retried fork with its Idempotency-Key answers with the run the first one opened; a key names one request only.
     const keyed = (body: unknown, key: string) =>
-      fetch(`${base()}/v1/runs/${runId}/fork`, {
+      stack.api(`/v1/runs/${runId}/fork`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(body),
@@ -175,7 +178,7 @@ describe('durable runs, end to end', () => {
     const otherBody = await keyed({ checkpointId: checkpoints[4].checkpointId }, key);
     expect(otherBody.status).toBe(409);
     expect(await otherBody.json()).toMatchObject({ code: 'idempotency_key_reused' });
-    const asStart = await fetch(`${base()}/v1/workflows/twenty/runs`, {
+    const asStart = await stack.api(`/v1/workflows/twenty/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': key },
       body: JSON.stringify({ input: 'fork me' }),
@@ -190,7 +193,7 @@ describe('durable runs, end to end', () => {
     // The inbox spans runs, so it is not read-your-writes: it shows the request once the approval service has projected it.
     let request: HumanRequest | undefined;
     for (const deadline = Date.now() + 10_000; !request && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      request = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/requests?status=pending`))).requests.find(
+      request = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/requests?status=pending`))).requests.find(
         (r) => r.runId === runId,
       );
     }
@@ -240,20 +243,25 @@ describe('durable runs, end to end', () => {
     const other = await post(`/v1/runs/${runId}/requests/${request.requestId}/respond`, { text: 'hold it' });
     expect(other.status).toBe(409);
     expect(await other.json()).toMatchObject({ code: 'request_already_answered' });
-    const ofRun = await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${runId}/requests`));
+    const ofRun = await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${runId}/requests`));
     expect(ofRun.requests).toEqual([
-      expect.objectContaining({ requestId: request.requestId, status: 'answered', answeredBy: 'ada', answer: { text: 'ship it' } }),
+      expect.objectContaining({
+        requestId: request.requestId,
+        status: 'answered',
+        answeredBy: { ...ADMIN, onBehalfOf: 'ada' },
+        answer: { text: 'ship it' },
+      }),
     ]);
 
     // The trace shows the wait as a span of its own under the node that asked: who answered, what, how long it took.
-    const trace = await json<RunTrace>(await fetch(`${base()}/v1/runs/${runId}/trace`));
+    const trace = await json<RunTrace>(await stack.api(`/v1/runs/${runId}/trace`));
     const wait = trace.spans.find((s) => s.kind === 'request');
     expect(wait).toMatchObject({
       spanId: request.requestId,
       nodeType: 'input',
       nodeId: 'approve',
       status: 'completed',
-      output: { answeredBy: 'ada', answer: { text: 'ship it' } },
+      output: { answeredBy: { ...ADMIN, onBehalfOf: 'ada' }, answer: { text: 'ship it' } },
     });
     expect(trace.spans.find((s) => s.spanId === wait?.parentSpanId)).toMatchObject({
       kind: 'node',
@@ -292,7 +300,7 @@ describe('durable runs, end to end', () => {
 
     const approveRun = await start('guarded', { input: 'where is A-1002?' });
     await until(approveRun, has('run.awaiting'), 'approval wait');
-    const [pending] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${approveRun}/requests`))).requests;
+    const [pending] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${approveRun}/requests`))).requests;
     expect(pending).toMatchObject({
       kind: 'approval',
       status: 'pending',
@@ -323,7 +331,7 @@ describe('durable runs, end to end', () => {
 
     const rejectRun = await start('guarded', { input: 'where is A-1002?' });
     await until(rejectRun, has('run.awaiting'), 'approval wait');
-    const [toReject] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${rejectRun}/requests`))).requests;
+    const [toReject] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${rejectRun}/requests`))).requests;
     const rejected = await post(`/v1/runs/${rejectRun}/requests/${toReject.requestId}/respond`, {
       decision: 'reject',
       callId: toReject.call!.callId,
@@ -365,12 +373,12 @@ describe('durable runs, end to end', () => {
     const expired = await until(unattended, has('run.completed'), 'completion by approval timeout', 30_000);
     expect(expired.find((e) => e.type === 'approval.requested')).toMatchObject({ data: { expiresAt: expect.any(String) } });
     expect(expired.find((e) => e.type === 'approval.resolved')).toMatchObject({
-      data: { decision: 'rejected', timedOut: true, answeredBy: 'system:timeout', callId: 'call_look' },
+      data: { decision: 'rejected', timedOut: true, answeredBy: TIMEOUT, callId: 'call_look' },
     });
     expect(expired.some((e) => e.type === 'tool.called')).toBe(false);
     expect((expired.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ queued: true });
     expect(stack.fake.callCount).toBe(callsBeforeTimeout + 1);
-    const [closed] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${unattended}/requests`))).requests;
+    const [closed] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${unattended}/requests`))).requests;
     expect(closed).toMatchObject({ status: 'timed_out' });
     const late = await post(`/v1/runs/${unattended}/requests/${closed.requestId}/respond`, {
       decision: 'approve',
@@ -398,7 +406,7 @@ describe('durable runs, end to end', () => {
     ).toBe(201);
     const timed = await start('timed');
     const events = await until(timed, has('run.completed'), 'completion by timeout', 30_000);
-    expect(events.find((e) => e.type === 'input.answered')).toMatchObject({ data: { timedOut: true, answeredBy: 'system:timeout' } });
+    expect(events.find((e) => e.type === 'input.answered')).toMatchObject({ data: { timedOut: true, answeredBy: TIMEOUT } });
     expect((events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output).toMatchObject({ decided: 'by default' });
 
     const waiting = await start('review', { input: 'to be canceled' });
@@ -406,7 +414,7 @@ describe('durable runs, end to end', () => {
     const canceled = await post(`/v1/runs/${waiting}/cancel`, { reason: 'changed my mind' });
     expect(canceled.status).toBe(200);
     expect((await log(waiting)).at(-1)).toMatchObject({ type: 'run.canceled' });
-    const [closed] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${waiting}/requests`))).requests;
+    const [closed] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${waiting}/requests`))).requests;
     expect(closed.status).toBe('canceled');
     const late = await post(`/v1/runs/${waiting}/requests/${closed.requestId}/respond`, { text: 'too late' });
     expect(late.status).toBe(409);
@@ -415,8 +423,8 @@ describe('durable runs, end to end', () => {
 
   it('cancels a streamed run whose client leaves only if asked to; resumes on another version only with the same structure', async () => {
     const stream = async (body: unknown) => {
-      const { frames } = await readSse(
-        `${base()}/v1/workflows/review/runs`,
+      const { frames } = await stack.sse(
+        `/v1/workflows/review/runs`,
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
         (f) => f.event !== 'run.awaiting',
       );
@@ -439,7 +447,7 @@ describe('durable runs, end to end', () => {
     });
     const v2 = await json<{ version: number }>(await put('/v1/workflows/review', review('v2: {{approve.text}}')));
     const v3 = await json<{ version: number }>(await put('/v1/workflows/review', review('v3', true)));
-    const [request] = (await json<{ requests: HumanRequest[] }>(await fetch(`${base()}/v1/runs/${kept}/requests`))).requests;
+    const [request] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${kept}/requests`))).requests;
     const mismatch = await post(`/v1/runs/${kept}/requests/${request.requestId}/respond`, { text: 'ok', definitionVersion: v3.version });
     expect(mismatch.status).toBe(409);
     expect(await mismatch.json()).toMatchObject({ code: 'definition_mismatch' });

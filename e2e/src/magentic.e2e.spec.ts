@@ -1,5 +1,5 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /**
  * A scripted provider for a magentic run: the manager plans, dispatches the researcher, reports
@@ -28,7 +28,7 @@ describe('a magentic run through the gateway', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ reply: script() as never });
-    const put = await fetch(`${stack.gatewayUrl}/v1/workflows/support-team`, {
+    const put = await stack.api(`/v1/workflows/support-team`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -48,7 +48,7 @@ describe('a magentic run through the gateway', () => {
   });
 
   it('plans, replans once when a round makes no progress, and finishes with the ledger answer', async () => {
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/support-team/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/support-team/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"How long do refunds take?"}',
@@ -63,7 +63,7 @@ describe('a magentic run through the gateway', () => {
     expect(started.filter((id) => id === 'writer')).toHaveLength(1);
     expect(stack.fake.callCount).toBe(8);
 
-    const trace = (await (await fetch(`${stack.gatewayUrl}/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
+    const trace = (await (await stack.api(`/v1/runs/${events[0].runId}/trace`)).json()) as RunTrace;
     const replan = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'lead-replan');
     expect(replan).toMatchObject({ status: 'completed', iteration: 2, output: { plan: { plan: ['research', 'write'] } } });
     expect(trace.rollups.byNode['lead-ledger']).toMatchObject({ calls: 4 });

@@ -33,10 +33,10 @@ describe('a NATS outage during a run', () => {
   let nats: NatsServerProcess;
   let stack: Stack;
   const post = (path: string, body: unknown) =>
-    fetch(`${stack.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    stack.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   /** The run's log, or nothing while the gateway cannot read it (503 during the outage). */
   const events = async (runId: string): Promise<RunEvent[]> => {
-    const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`);
+    const res = await stack.api(`/v1/runs/${runId}/events`);
     return res.status === 200 ? ((await res.json()) as { events: RunEvent[] }).events : [];
   };
   const readiness = (port: number) =>
@@ -60,7 +60,7 @@ describe('a NATS outage during a run', () => {
       ],
       edges: [{ from: 'ask', to: 'after' }],
     };
-    const saved = await fetch(`${stack.gatewayUrl}/v1/workflows/held`, {
+    const saved = await stack.api(`/v1/workflows/held`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(definition),

@@ -42,7 +42,10 @@ const deepInput = (levels: number) => `{"input":${'['.repeat(levels)}${']'.repea
 describe('refusals', () => {
   let stack: Stack;
   const call = async (path: string, init: RequestInit = {}) => {
-    const res = await fetch(`${stack.gatewayUrl}${path}`, init);
+    const res = await fetch(`${stack.gatewayUrl}${path}`, {
+      ...init,
+      headers: { ...stack.auth, ...(init.headers as Record<string, string>) },
+    });
     const text = await res.text();
     return { status: res.status, type: res.headers.get('content-type') ?? '', body: (text ? JSON.parse(text) : undefined) as Problem };
   };
@@ -197,7 +200,7 @@ describe('refusals', () => {
     const runId = (started.body as unknown as { runId: string }).runId;
     for (const bad of ['abc', '-1', '1.5', '9'.repeat(20), '1e3', '0x10', '01']) {
       const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {
-        headers: { accept: 'text/event-stream', 'last-event-id': bad },
+        headers: { accept: 'text/event-stream', 'last-event-id': bad, ...stack.auth },
       });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -213,13 +216,15 @@ describe('refusals', () => {
 
     const dlq = await stack.bus.js.consumers.get(names.deadLetterStream, { filter_subjects: names.deadLetterSubject('*') });
     const reasons: string[] = [];
-    while (reasons.length < 7) {
+    while (reasons.length < 9) {
       const msg = await dlq.next({ expires: 10_000 });
       if (!msg) break;
       reasons.push(`${msg.subject} ${msg.headers?.get('Spindle-Dlq-Reason')}`);
     }
-    // The recorder, checkpoint and approval services each dead-letter both bad events; the runner the bad command.
+    // The recorder, checkpoint and approval services and the gateway's admission each dead-letter both bad
+    // events; the runner the bad command.
     expect(reasons.filter((r) => r.includes('dlq.trace-recorder'))).toHaveLength(2);
+    expect(reasons.filter((r) => r.includes('dlq.admission'))).toHaveLength(2);
     expect(reasons.filter((r) => r.includes('dlq.runner'))).toHaveLength(1);
     expect(reasons.filter((r) => r.includes('dlq.checkpoint') || r.includes('dlq.approval'))).toHaveLength(4);
     // One decoder for every reader, one wording.
@@ -247,6 +252,9 @@ describe('refusals', () => {
     const port = () => Number(new URL(stack.gatewayUrl).port);
 
     it("refuses impossible path ids at the edge: the route's not-found for a lookup, validation_failed for a new name", async () => {
+      // A run that exists (of the caller's tenant), so a body is checked: the run is looked at first.
+      const started = await call('/v1/workflows/ok/runs', json('POST', {}));
+      const real = (started.body as unknown as { runId: string }).runId;
       const [commandsBefore, namesBefore] = [await queuedCommands(), await workflowNames()];
       const cases: Array<[string, RequestInit, number, string]> = [
         ['/v1/workflows/%00', {}, 404, 'workflow_not_found'],
@@ -264,7 +272,8 @@ describe('refusals', () => {
         ['/v1/runs/%00/cancel', json('POST', {}), 404, 'run_not_found'],
         ['/v1/runs/%00/fork', json('POST', {}), 404, 'run_not_found'],
         [`/v1/runs/${'a'.repeat(65)}`, {}, 404, 'run_not_found'],
-        ['/v1/runs/01NOSUCHRUN/requests/%00/respond', json('POST', { approved: true }), 404, 'request_not_found'],
+        // The run is checked first (it is the caller's tenant's or nothing): no such run.
+        ['/v1/runs/01NOSUCHRUN/requests/%00/respond', json('POST', { approved: true }), 404, 'run_not_found'],
         [
           '/v1/workflows/%00',
           json('PUT', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] }),
@@ -279,7 +288,7 @@ describe('refusals', () => {
         ],
         ['/v1/agents/%00', json('PUT', { model: 'offline:echo' }), 400, 'validation_failed'],
         // Ids inside a body or a query are fields: validation_failed naming them.
-        ['/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: 'cp-1\u0000' }), 400, 'validation_failed'],
+        [`/v1/runs/${real}/fork`, json('POST', { checkpointId: 'cp-1\u0000' }), 400, 'validation_failed'],
         ['/v1/runs?workflow=%00', {}, 400, 'validation_failed'],
         [
           `/v1/runs?cursor=${Buffer.from(JSON.stringify(['2026-01-01 00:00:00+00', 'x\u0000'])).toString('base64url')}`,
@@ -305,7 +314,7 @@ describe('refusals', () => {
         expectProblem(await call(path, init), status, code, `${init.method ?? 'GET'} ${path}`);
       expect((await call('/v1/runs/%00/cancel', json('POST', {}))).body.detail).toContain('"\\u0000"');
       expect((await call('/v1/workflows/%00', json('PUT', {}))).body.errors).toEqual([expect.objectContaining({ field: 'name' })]);
-      expect((await call('/v1/runs/01NOSUCHRUN/fork', json('POST', { checkpointId: '\u0000' }))).body.errors).toEqual([
+      expect((await call(`/v1/runs/${real}/fork`, json('POST', { checkpointId: '\u0000' }))).body.errors).toEqual([
         expect.objectContaining({ field: 'checkpointId' }),
       ]);
       expect([await queuedCommands(), await workflowNames()]).toEqual([commandsBefore, namesBefore]);
@@ -335,7 +344,7 @@ describe('refusals', () => {
       }
       for (const bad of ['1e3', '0x10']) {
         const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {
-          headers: { accept: 'text/event-stream', 'last-event-id': bad },
+          headers: { accept: 'text/event-stream', 'last-event-id': bad, ...stack.auth },
         });
         expect({ status: res.status, code: ((await res.json()) as Problem).code }).toEqual({ status: 400, code: 'invalid_last_event_id' });
       }
@@ -539,31 +548,35 @@ describe('refusals', () => {
       const commandsBefore = await queuedCommands();
       const started = await fetch(`${corsGateway}/v1/workflows/ok/runs`, {
         method: 'POST',
-        headers: { origin: ALLOWED, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
+        headers: { origin: ALLOWED, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json', ...stack.auth },
         body: '{}',
       });
       expect(started.status).toBe(202);
       expect(started.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-      expect(started.headers.get('access-control-expose-headers')).toBe('Location, Idempotent-Replayed');
+      expect(started.headers.get('access-control-expose-headers')).toBe('Location, Idempotent-Replayed, WWW-Authenticate, Retry-After');
       expect(started.headers.get('vary')).toBe('Origin');
       expect(await queuedCommands()).toBe(commandsBefore + 1);
       const { runId } = (await started.json()) as { runId: string };
-      const stream = await fetch(`${corsGateway}/v1/runs/${runId}/events`, { headers: { origin: ALLOWED, accept: 'text/event-stream' } });
+      const stream = await fetch(`${corsGateway}/v1/runs/${runId}/events`, {
+        headers: { origin: ALLOWED, accept: 'text/event-stream', ...stack.auth },
+      });
       expect(stream.headers.get('content-type')).toContain('text/event-stream');
       expect(stream.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       await stream.body?.cancel();
-      const missing = await fetch(`${corsGateway}/v1/runs/01NOSUCHRUN`, { headers: { origin: ALLOWED } });
+      const missing = await fetch(`${corsGateway}/v1/runs/01NOSUCHRUN`, { headers: { origin: ALLOWED, ...stack.auth } });
       expect({ status: missing.status, allow: missing.headers.get('access-control-allow-origin') }).toEqual({
         status: 404,
         allow: ALLOWED,
       });
 
       // Any other page may send a read (browsers do), but gets no CORS header, so it cannot read the answer.
-      const read = await fetch(`${corsGateway}/v1/runs/${runId}`, { headers: { origin: 'http://evil.example' } });
+      const read = await fetch(`${corsGateway}/v1/runs/${runId}`, { headers: { origin: 'http://evil.example', ...stack.auth } });
       expect(read.status).toBe(200);
       expect(read.headers.get('access-control-allow-origin')).toBeNull();
       expect(
-        (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}`, { headers: { origin: ALLOWED } })).headers.get('access-control-allow-origin'),
+        (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}`, { headers: { origin: ALLOWED, ...stack.auth } })).headers.get(
+          'access-control-allow-origin',
+        ),
       ).toBeNull();
     });
   });

@@ -1,5 +1,5 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, startStack, type SseFrame, type Stack } from '@spindle/testing';
+import { startStack, type SseFrame, type Stack } from '@spindle/testing';
 
 const workflow = {
   kind: 'graph',
@@ -34,7 +34,7 @@ describe('a run end to end through five service processes', () => {
   beforeAll(async () => {
     stack = await startStack({ reply: () => ({ text: MODEL_TEXT, usage: { prompt_tokens: 21, completion_tokens: 16 } }) });
     api = (path, init) =>
-      fetch(`${stack.gatewayUrl}${path}`, {
+      stack.api(path, {
         ...init,
         headers: { 'content-type': 'application/json', ...(init?.headers as Record<string, string>) },
       });
@@ -66,7 +66,7 @@ describe('a run end to end through five service processes', () => {
   let frames: SseFrame[];
 
   it('streams the run over SSE: seq 1 names the run, gapless and ordered, tokens inside their node', async () => {
-    const res = await readSse(`${stack.gatewayUrl}/v1/workflows/greeter/runs`, {
+    const res = await stack.sse(`/v1/workflows/greeter/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ input: { name: 'Ada' } }),
@@ -135,9 +135,9 @@ describe('a run end to end through five service processes', () => {
   });
 
   it('replays exactly the rest after Last-Event-ID, and nothing after the end', async () => {
-    const rest = await readSse(`${stack.gatewayUrl}/v1/runs/${runId}/events`, { headers: { 'last-event-id': '7' } });
+    const rest = await stack.sse(`/v1/runs/${runId}/events`, { headers: { 'last-event-id': '7' } });
     expect(rest.frames.map((f) => JSON.parse(f.data) as RunEvent)).toEqual(streamed.slice(7));
-    const viaQuery = await readSse(`${stack.gatewayUrl}/v1/runs/${runId}/events?after=3`, { headers: { 'last-event-id': '9' } });
+    const viaQuery = await stack.sse(`/v1/runs/${runId}/events?after=3`, { headers: { 'last-event-id': '9' } });
     expect(viaQuery.frames.map((f) => Number(f.id))).toEqual(streamed.slice(9).map((e) => e.seq));
   });
 
@@ -193,7 +193,7 @@ describe('a run end to end through five service processes', () => {
     expect(other.status).toBe(409);
     expect(other.headers.get('content-type')).toContain('application/problem+json');
     expect(((await other.json()) as { code: string }).code).toBe('idempotency_key_reused');
-    const events = await readSse(`${stack.gatewayUrl}${accepted.eventsLocation}`);
+    const events = await stack.sse(`${accepted.eventsLocation}`);
     expect(events.frames.filter((f) => f.event === 'run.queued')).toHaveLength(1);
     expect(events.frames.at(-1)?.event).toBe('run.completed');
   });
@@ -215,7 +215,7 @@ describe('a run end to end through five service processes', () => {
       ).status,
     ).toBe(201);
 
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/parent/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/parent/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"hey"}',
@@ -253,7 +253,7 @@ describe('a run end to end through five service processes', () => {
     expect((await put('/v1/agents/bad', { model: 'no-colon' })).status).toBe(400);
     expect((await put('/v1/workflows/drafting', pattern)).status).toBe(201);
 
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/drafting/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/drafting/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"input":"a short note"}',
@@ -280,7 +280,7 @@ describe('a run end to end through five service processes', () => {
     });
     expect(put.status).toBe(201);
     const big = 'lorem ipsum '.repeat(30_000);
-    const { frames } = await readSse(`${stack.gatewayUrl}/v1/workflows/bulky/runs`, {
+    const { frames } = await stack.sse(`/v1/workflows/bulky/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ input: big }),

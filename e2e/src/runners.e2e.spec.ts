@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { RunEvent, RunTrace } from '@spindle/contracts';
-import { readSse, startStack, type Stack } from '@spindle/testing';
+import { startStack, type Stack } from '@spindle/testing';
 
 const run = promisify(execFile);
 
@@ -12,7 +12,7 @@ describe('runners and projections', () => {
   beforeAll(async () => {
     // One run at a time per runner, and runs that take a moment, so both runners must take some.
     stack = await startStack({ runners: 2, runnerEnv: { RUNNER_CONCURRENCY: '1', SPINDLE_OFFLINE_CHUNK_DELAY_MS: '20' } });
-    const res = await fetch(`${stack.gatewayUrl}/v1/workflows/slow-echo`, {
+    const res = await stack.api(`/v1/workflows/slow-echo`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -33,7 +33,7 @@ describe('runners and projections', () => {
   it('shares runs between two runner processes, each run executed once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, (_, n) =>
-        readSse(`${stack.gatewayUrl}/v1/workflows/slow-echo/runs`, {
+        stack.sse(`/v1/workflows/slow-echo/runs`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ input: { n } }),
@@ -56,14 +56,12 @@ describe('runners and projections', () => {
   });
 
   it('rebuilds the trace projection from the stream to the same trace JSON', async () => {
-    const list = (await (await fetch(`${stack.gatewayUrl}/v1/runs?workflow=slow-echo&limit=50`)).json()) as {
+    const list = (await (await stack.api(`/v1/runs?workflow=slow-echo&limit=50`)).json()) as {
       runs: Array<{ runId: string }>;
     };
     expect(list.runs).toHaveLength(6);
     const traces = async () =>
-      Promise.all(
-        list.runs.map(async ({ runId }) => (await (await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/trace`)).json()) as RunTrace),
-      );
+      Promise.all(list.runs.map(async ({ runId }) => (await (await stack.api(`/v1/runs/${runId}/trace`)).json()) as RunTrace));
     const before = await traces();
     const { stdout } = await run(process.execPath, [resolve(__dirname, '../../apps/trace-recorder/dist/rebuild.js')], {
       env: { ...stack.env },
@@ -73,17 +71,16 @@ describe('runners and projections', () => {
   });
 
   it('cancels a queued run before any runner starts it, and a running run at once', async () => {
-    const base = stack.gatewayUrl;
     const post = (path: string, body: unknown = {}) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const put = await fetch(`${base}/v1/workflows/long`, {
+      stack.api(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const put = await stack.api(`/v1/workflows/long`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'wait', type: 'function', function: 'sleep', args: { ms: 120_000 } }] }),
     });
     expect(put.status).toBe(201);
     const start = async () => ((await (await post('/v1/workflows/long/runs')).json()) as { runId: string }).runId;
-    const log = async (runId: string) => ((await (await fetch(`${base}/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
+    const log = async (runId: string) => ((await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
     const until = async (runId: string, type: string) => {
       while (!(await log(runId)).some((e) => e.type === type)) await new Promise((r) => setTimeout(r, 50));
     };
@@ -117,7 +114,7 @@ describe('runners and projections', () => {
       info = await consumer();
     }
     expect((await log(queued)).map((e) => e.type)).toEqual(['run.queued', 'run.canceled']);
-    const summary = (await (await fetch(`${base}/v1/runs/${running[1]}`)).json()) as { status: string };
+    const summary = (await (await stack.api(`/v1/runs/${running[1]}`)).json()) as { status: string };
     expect(summary.status).toBe('canceled');
   });
 });

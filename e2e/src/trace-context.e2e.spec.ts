@@ -1,3 +1,6 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { deleteStreams, connectBus } from '@spindle/bus';
@@ -16,6 +19,8 @@ describe('W3C trace context from HTTP to the model call', () => {
   const fake = new FakeOpenAIServer();
   let telemetry: Telemetry;
   let apps: INestApplication[] = [];
+  const keyFile = join(tmpdir(), `spindle-${namespace}-admin-key`);
+  const auth = () => ({ authorization: `Bearer ${readFileSync(keyFile, 'utf8').trim()}` });
 
   beforeAll(async () => {
     telemetry = startTelemetry({ serviceName: 'spindle-e2e', spanProcessors: [processor] });
@@ -28,7 +33,7 @@ describe('W3C trace context from HTTP to the model call', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
     };
-    const gatewayConfig = parseGatewayConfig({ ...common, PORT: '0' });
+    const gatewayConfig = parseGatewayConfig({ ...common, PORT: '0', SPINDLE_BOOTSTRAP_KEY_FILE: keyFile });
     const runnerConfig = parseRunnerConfig({ ...common, RUNNER_PORT: '0', OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl });
     apps = [
       await bootstrapService(GatewayModule.forRoot(gatewayConfig), gatewayConfig, gatewayHttpSetup(gatewayConfig)),
@@ -47,19 +52,20 @@ describe('W3C trace context from HTTP to the model call', () => {
     await db.destroy();
     await fake.stop();
     await telemetry.shutdown();
+    rmSync(keyFile, { force: true });
   });
 
   it('shares one trace id and nests run → node → model under the HTTP span', async () => {
     const base = await apps[0].getUrl();
     const put = await fetch(`${base}/v1/workflows/traced`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...auth() },
       body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'compatible:m', prompt: 'hi' }] }),
     });
     expect(put.status).toBe(201);
     const { frames } = await readSse(`${base}/v1/workflows/traced/runs`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...auth() },
       body: '{}',
     });
     expect(frames.at(-1)?.event).toBe('run.completed');

@@ -31,7 +31,13 @@ export interface RunFindings {
  * terminal event and nothing else on its subject; the trace equals a fold of the log; no model
  * call was repeated after its completion was recorded; it did not fail because of a fault.
  */
-export async function checkRun(bus: Bus, gatewayUrl: string, run: DrivenRun, calls: ReadonlyMap<string, number[]>): Promise<RunFindings> {
+export async function checkRun(
+  bus: Bus,
+  gatewayUrl: string,
+  auth: Record<string, string>,
+  run: DrivenRun,
+  calls: ReadonlyMap<string, number[]>,
+): Promise<RunFindings> {
   let skipped = 0;
   const { events } = await readRunLog(bus, run.runId, 0, { onSkip: () => void skipped++ });
   const subject = bus.names.eventSubject(run.runId);
@@ -55,7 +61,7 @@ export async function checkRun(bus: Bus, gatewayUrl: string, run: DrivenRun, cal
     v.push(`failed with ${failed.data.error.code}: ${failed.data.error.message}`);
   if (outcome === 'canceled' && !wasCanceledByDriver(events)) v.push('canceled, but not by the driver');
 
-  const trace = await traceOf(gatewayUrl, run.runId, events.at(-1)?.seq ?? 0);
+  const trace = await traceOf(gatewayUrl, auth, run.runId, events.at(-1)?.seq ?? 0);
   const expected = referenceFold(events, { orphans: 'canceled' });
   const actual = trace ? traceView(trace) : undefined;
   if (!isDeepStrictEqual(JSON.parse(JSON.stringify(actual ?? null)), JSON.parse(JSON.stringify(expected)))) {
@@ -114,10 +120,10 @@ function modelCompletions(events: readonly RunEvent[]): Map<string, number[]> {
   return completions;
 }
 
-async function traceOf(gatewayUrl: string, runId: string, lastSeq: number): Promise<RunTrace | undefined> {
+async function traceOf(gatewayUrl: string, auth: Record<string, string>, runId: string, lastSeq: number): Promise<RunTrace | undefined> {
   // The recorder may still be catching up after its own restart: read-your-writes, a few times.
   for (let attempt = 0; attempt < 20; attempt++) {
-    const res = await fetch(`${gatewayUrl}/v1/runs/${runId}/trace`);
+    const res = await fetch(`${gatewayUrl}/v1/runs/${runId}/trace`, { headers: auth });
     if (res.status === 200) {
       const trace = (await res.json()) as RunTrace;
       if (trace.run.lastSeq >= lastSeq) return trace;

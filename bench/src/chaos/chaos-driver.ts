@@ -34,6 +34,7 @@ export class ChaosDriver {
 
   constructor(
     private readonly gatewayUrl: string,
+    private readonly auth: Record<string, string>,
     private readonly bus: Bus,
     private readonly opts: { total: number; concurrency: number; seed: string },
   ) {}
@@ -173,7 +174,7 @@ export class ChaosDriver {
       try {
         const res = await fetch(`${this.gatewayUrl}${path}`, {
           method,
-          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...this.auth, ...headers },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         if (res.status < 300 || accept.includes(res.status)) return res;

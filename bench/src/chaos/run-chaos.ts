@@ -10,7 +10,6 @@ import {
   testEnv,
   testNamespace,
   type NatsServerProcess,
-  type ServiceProcess,
   type Stack,
 } from '@spindle/testing';
 import { callsByKey, checkRun, type RunFindings } from './chaos-checks';
@@ -64,9 +63,9 @@ async function main() {
   });
   let failed = true;
   try {
-    for (const [name, definition] of Object.entries(chaosWorkflows)) await put(stack.gatewayUrl, `/v1/workflows/${name}`, definition);
+    for (const [name, definition] of Object.entries(chaosWorkflows)) await put(stack, `/v1/workflows/${name}`, definition);
     const total = short ? 40 : 150;
-    const driver = new ChaosDriver(stack.gatewayUrl, stack.bus, { total, concurrency: short ? 8 : 14, seed: namespace });
+    const driver = new ChaosDriver(stack.gatewayUrl, stack.auth, stack.bus, { total, concurrency: short ? 8 : 14, seed: namespace });
     driver.start();
     const results: TargetResult[] = [];
     for (const target of TARGETS) {
@@ -85,7 +84,7 @@ async function main() {
 
     const byKey = callsByKey(calls);
     const findings = new Map<string, RunFindings>();
-    for (const run of driver.runs.values()) findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, run, byKey));
+    for (const run of driver.runs.values()) findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, stack.auth, run, byKey));
     const report = renderReport(
       results,
       findings,
@@ -135,16 +134,17 @@ async function killAndRestart(
     );
     const began = Date.now();
     await restarted;
-    await allReady(stack.processes);
+    await allReady(stack);
     return (Date.now() - began) / 1_000;
   }
   const began = Date.now();
-  await allReady(stack.processes);
+  await allReady(stack);
   return (Date.now() - began) / 1_000;
 }
 
 /** Every service reports ready, and a read through the gateway, NATS, the recorder and Postgres answers. */
-async function allReady(processes: readonly ServiceProcess[]): Promise<void> {
+async function allReady(stack: Stack): Promise<void> {
+  const { processes } = stack;
   const gateway = processes.find((p) => p.name === 'gateway');
   await until(
     async () => {
@@ -157,7 +157,7 @@ async function allReady(processes: readonly ServiceProcess[]): Promise<void> {
         ),
       );
       const reads = gateway
-        ? await fetch(`http://127.0.0.1:${gateway.port}/v1/runs?limit=1`).then(
+        ? await fetch(`http://127.0.0.1:${gateway.port}/v1/runs?limit=1`, { headers: stack.auth }).then(
             (r) => r.status === 200,
             () => false,
           )
@@ -181,10 +181,10 @@ function pause(): Promise<void> {
   return new Promise((r) => setTimeout(r, 1_500));
 }
 
-async function put(gatewayUrl: string, path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${gatewayUrl}${path}`, {
+async function put(stack: Stack, path: string, body: unknown): Promise<void> {
+  const res = await fetch(`${stack.gatewayUrl}${path}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...stack.auth },
     body: JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`PUT ${path}: ${res.status} ${await res.text()}`);

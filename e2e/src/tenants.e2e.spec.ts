@@ -1,0 +1,306 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { HumanRequest, RunEvent } from '@spindle/contracts';
+import { gatewayRoutes, isApiRoute, ROUTE_ACCESS, routeKey } from '@spindle/gateway';
+import { eventually, startStack, type Stack } from '@spindle/testing';
+
+/**
+ * Tenants, from the route table: a tenant with every scope, its admin included, sends every route
+ * and verb at the other tenant's objects (its runs, requests, workflow, agent, key and the tenant
+ * itself), over JSON and SSE. Nothing of the other tenant is readable, changeable or listed.
+ */
+
+const asks = {
+  kind: 'graph',
+  nodes: [
+    { id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' },
+    { id: 'after', type: 'set', values: { done: true } },
+  ],
+  edges: [{ from: 'ask', to: 'after' }],
+};
+const quick = { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] };
+
+/** What each route must answer when tenant acme names tenant default's objects. */
+type Outcome = { status: number; code?: string; list?: true };
+const NOT_OURS: Record<string, Outcome> = {
+  'GET /v1/auth/config': { status: 200 },
+  'GET /v1/me': { status: 200, list: true },
+  'GET /v1/workflows': { status: 200, list: true },
+  'GET /v1/workflows/:name': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/workflows/:name/graph': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/workflows/:name/versions': { status: 404, code: 'workflow_not_found' },
+  // The same name in another tenant is another workflow: acme makes its own.
+  'PUT /v1/workflows/:name': { status: 201 },
+  'DELETE /v1/workflows/:name': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/agents': { status: 200, list: true },
+  'GET /v1/agents/:name': { status: 404, code: 'not_found' },
+  'PUT /v1/agents/:name': { status: 201 },
+  'DELETE /v1/agents/:name': { status: 404, code: 'not_found' },
+  'POST /v1/workflows/:name/runs': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/runs': { status: 200, list: true },
+  'GET /v1/runs/:id': { status: 404, code: 'run_not_found' },
+  'GET /v1/runs/:id/trace': { status: 404, code: 'run_not_found' },
+  'GET /v1/runs/:id/events': { status: 404, code: 'run_not_found' },
+  'POST /v1/runs/:id/cancel': { status: 404, code: 'run_not_found' },
+  'GET /v1/runs/:id/checkpoints': { status: 404, code: 'run_not_found' },
+  'POST /v1/runs/:id/fork': { status: 404, code: 'run_not_found' },
+  'GET /v1/requests': { status: 200, list: true },
+  'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
+  'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
+  'GET /v1/keys': { status: 200, list: true },
+  // A key for the other tenant: no such tenant, as far as acme can tell.
+  'POST /v1/keys': { status: 400, code: 'validation_failed' },
+  'GET /v1/keys/:keyId': { status: 404, code: 'not_found' },
+  'DELETE /v1/keys/:keyId': { status: 404, code: 'not_found' },
+  'GET /v1/tenants': { status: 200, list: true },
+  'POST /v1/tenants': { status: 403, code: 'forbidden' },
+  'GET /v1/tenants/:tenant': { status: 404, code: 'not_found' },
+  'PUT /v1/tenants/:tenant/quotas': { status: 403, code: 'forbidden' },
+  'GET /v1/audit': { status: 400, code: 'validation_failed' },
+};
+
+const BODIES: Record<string, unknown> = {
+  'PUT /v1/workflows/:name': quick,
+  'PUT /v1/agents/:name': { model: 'offline:echo', instructions: 'help' },
+  'POST /v1/workflows/:name/runs': { input: 'x' },
+  'POST /v1/runs/:id/cancel': {},
+  'POST /v1/runs/:id/fork': {},
+  'POST /v1/runs/:id/requests/:requestId/respond': { approved: true },
+  'POST /v1/keys': { name: 'stolen', scopes: ['admin'], tenant: 'default' },
+  'POST /v1/tenants': { id: 'evil', name: 'Evil' },
+  'PUT /v1/tenants/:tenant/quotas': { maxRunning: 0, startsPerMinute: 0, dailyTokenBudget: null, dailyCostBudgetUsd: null },
+};
+
+describe('tenants, from the route table', () => {
+  let stack: Stack;
+  let acmeKey: string;
+  const theirs = { waitingRun: '', doneRun: '', requestId: '', keyId: '', workflow: 'dflt-secret', agent: 'dflt_agent' };
+  const as =
+    (key: string) =>
+    (path: string, init: RequestInit = {}) =>
+      fetch(`${stack.gatewayUrl}${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(init.method && init.method !== 'GET' && { 'content-type': 'application/json' }),
+          ...(init.headers as object),
+        },
+      });
+  const start = async (api: (p: string, i?: RequestInit) => Promise<Response>, workflow: string) => {
+    const res = await api(`/v1/workflows/${workflow}/runs`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(202);
+    return ((await res.json()) as { runId: string }).runId;
+  };
+  /** What tenant default holds, as its admin sees it. */
+  const snapshot = async () => {
+    const admin = as(stack.adminKey);
+    const read = async (path: string) => JSON.stringify(await (await admin(path)).json());
+    const log = async (runId: string) => ((await (await admin(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events.length;
+    return {
+      workflow: await read(`/v1/workflows/${theirs.workflow}`),
+      agent: await read(`/v1/agents/${theirs.agent}`),
+      key: await read(`/v1/keys/${theirs.keyId}`),
+      tenant: await read('/v1/tenants/default'),
+      waitingLog: await log(theirs.waitingRun),
+      doneLog: await log(theirs.doneRun),
+      // Without its age, which grows by itself.
+      requests: (await read(`/v1/runs/${theirs.waitingRun}/requests`)).replace(/"ageMs":\d+,/g, ''),
+    };
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const admin = as(stack.adminKey);
+    expect((await admin(`/v1/workflows/${theirs.workflow}`, { method: 'PUT', body: JSON.stringify(asks) })).status).toBe(201);
+    expect((await admin('/v1/workflows/dflt-quick', { method: 'PUT', body: JSON.stringify(quick) })).status).toBe(201);
+    expect(
+      (await admin(`/v1/agents/${theirs.agent}`, { method: 'PUT', body: JSON.stringify(BODIES['PUT /v1/agents/:name']) })).status,
+    ).toBe(201);
+    theirs.waitingRun = await start(admin, theirs.workflow);
+    theirs.doneRun = await start(admin, 'dflt-quick');
+    await eventually(async () => {
+      const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
+      expect(request?.status).toBe('pending');
+      theirs.requestId = request.requestId;
+    }, 200);
+    await eventually(
+      async () => expect(((await (await admin(`/v1/runs/${theirs.doneRun}`)).json()) as { status: string }).status).toBe('completed'),
+      200,
+    );
+    theirs.keyId = ((await (await admin('/v1/me')).json()) as { actor: { id: string } }).actor.id;
+    // The platform's operator makes the other tenant with a key of its own: that key's id (not a secret)
+    // shows in acme's keys and trail as who made them; the bootstrap key stays default's alone.
+    const ops = await admin('/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'ops', scopes: ['admin'] }) });
+    const operator = as(((await ops.json()) as { key: string }).key);
+    expect((await operator('/v1/tenants', { method: 'POST', body: JSON.stringify({ id: 'acme', name: 'Acme' }) })).status).toBe(201);
+    const made = await operator('/v1/keys', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'acme admin',
+        scopes: ['runs:read', 'runs:write', 'requests:answer', 'workflows:write', 'admin'],
+        tenant: 'acme',
+      }),
+    });
+    expect(made.status).toBe(201);
+    acmeKey = ((await made.json()) as { key: string }).key;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('has an expectation for every route of the table, and the table is the router', async () => {
+    const served = (await gatewayRoutes())
+      .filter((r) => isApiRoute(r.url))
+      .flatMap((r) => r.methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').map((m) => routeKey(m, r.url)))
+      .sort();
+    expect([...ROUTE_ACCESS.keys()].sort()).toEqual(served);
+    expect(Object.keys(NOT_OURS).sort()).toEqual(served);
+  });
+
+  it("never reads, changes or lists the other tenant's objects, on any route, over JSON and SSE", async () => {
+    const before = await snapshot();
+    const markers = [theirs.waitingRun, theirs.doneRun, theirs.requestId, theirs.keyId, theirs.workflow, theirs.agent, 'dflt-quick'];
+    const acme = as(acmeKey);
+    const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
+    for (const route of [...ROUTE_ACCESS.keys()].sort()) {
+      const [method, template] = route.split(' ');
+      const path = template
+        .replace(':id', theirs.waitingRun)
+        .replace(':requestId', theirs.requestId)
+        .replace(':keyId', theirs.keyId)
+        .replace(':tenant', 'default')
+        .replace(':name', template.startsWith('/v1/agents') ? theirs.agent : theirs.workflow);
+      const query = route === 'GET /v1/audit' ? '?tenant=default' : '';
+      const body = BODIES[route];
+      const variants: RequestInit[] = [{ method, ...(body !== undefined && { body: JSON.stringify(body) }) }];
+      // The stream of a run, and the stream of a start, as a client that wants events asks for them.
+      if (route === 'GET /v1/runs/:id/events' || route === 'POST /v1/workflows/:name/runs') {
+        variants.push({ ...variants[0], headers: { accept: 'text/event-stream' } });
+      }
+      for (const init of variants) {
+        // What the request itself names may come back (a not-found repeats the id): anything else may not.
+        const asked = `${path}${query}${String(init.body ?? '')}`;
+        const res = await acme(`${path}${query}`, init);
+        const text = await res.text();
+        const code = res.headers.get('content-type')?.includes('problem+json') ? (JSON.parse(text) as { code: string }).code : undefined;
+        answers.push({
+          route: `${route}${init.headers ? ' (SSE)' : ''}`,
+          status: res.status,
+          code,
+          leaked: markers.filter((m) => text.includes(m) && !asked.includes(m)),
+        });
+      }
+    }
+    const expected = answers.map((a) => {
+      const outcome = NOT_OURS[a.route.replace(' (SSE)', '')];
+      return { route: a.route, status: outcome.status, code: outcome.code, leaked: [] };
+    });
+    expect(answers).toEqual(expected);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("lists only the caller's own runs, requests, workflows, agents, keys and tenant", async () => {
+    const acme = as(acmeKey);
+    expect((await acme('/v1/workflows/mine', { method: 'PUT', body: JSON.stringify(asks) })).status).toBe(201);
+    const mine = await start(acme, 'mine');
+    await eventually(
+      async () => expect(((await (await acme('/v1/requests')).json()) as { requests: HumanRequest[] }).requests).toHaveLength(1),
+      200,
+    );
+    const ids = (items: Array<{ runId?: string; name?: string; id?: string }>) => items.map((i) => i.runId ?? i.name ?? i.id);
+    const get = async <T>(path: string) => (await (await acme(path)).json()) as T;
+    expect(ids((await get<{ runs: Array<{ runId: string }> }>('/v1/runs')).runs)).toEqual([mine]);
+    expect((await get<{ requests: HumanRequest[] }>('/v1/requests')).requests.map((r) => r.runId)).toEqual([mine]);
+    expect(ids((await get<{ workflows: Array<{ name: string }> }>('/v1/workflows')).workflows).sort()).toEqual(['dflt-secret', 'mine']);
+    expect((await get<{ tenants: Array<{ id: string }> }>('/v1/tenants')).tenants.map((t) => t.id)).toEqual(['acme']);
+    expect((await get<{ keys: Array<{ tenant: string }> }>('/v1/keys')).keys.every((k) => k.tenant === 'acme')).toBe(true);
+    // The admin of default sees its own run list without acme's run.
+    expect(ids((await (await as(stack.adminKey)('/v1/runs')).json()).runs)).not.toContain(mine);
+  });
+
+  it('records who did what, from where, in the audit trail of the tenant it belongs to', async () => {
+    const admin = as(stack.adminKey);
+    const answered = await admin(`/v1/runs/${theirs.waitingRun}/requests/${theirs.requestId}/respond`, {
+      method: 'POST',
+      body: JSON.stringify({ approved: true, respondedBy: 'ada' }),
+    });
+    expect(answered.status).toBe(202);
+    const entries = async (key: string, query = '') =>
+      ((await (await as(key)(`/v1/audit${query}`)).json()) as { entries: Array<{ action: string; actor: { id: string }; source: string }> })
+        .entries;
+    const defaults = await entries(stack.adminKey);
+    expect(defaults.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['workflow.saved', 'agent.saved', 'run.started', 'tenant.created', 'request.answered']),
+    );
+    expect(defaults.every((e) => e.source === '127.0.0.1')).toBe(true);
+    expect((await entries(stack.adminKey, '?action=request.answered'))[0]).toMatchObject({ actor: { id: theirs.keyId } });
+    // Acme's admin reads acme's trail: its own changes and the key the operator made for it, nothing of default's.
+    const acme = await entries(acmeKey);
+    expect(acme.map((e) => e.action)).not.toContain('request.answered');
+    expect(acme.map((e) => e.action)).toContain('key.created');
+    // The answer names the key that answered, and whom its client said it answered for.
+    const events = ((await (await admin(`/v1/runs/${theirs.waitingRun}/events`)).json()) as { events: RunEvent[] }).events;
+    expect(events.find((e) => e.type === 'input.answered')?.data).toMatchObject({
+      answeredBy: { kind: 'key', id: theirs.keyId, name: 'bootstrap admin', onBehalfOf: 'ada' },
+    });
+    expect(events[0].data).toMatchObject({ tenant: 'default', startedBy: { kind: 'key', id: theirs.keyId } });
+  });
+
+  it('refuses revoked and wrong credentials with a 401 challenge, and never writes a key into a log', async () => {
+    const admin = as(stack.adminKey);
+    const made = await admin('/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'short-lived', scopes: ['runs:read'] }) });
+    const { id, key } = (await made.json()) as { id: string; key: string };
+    expect((await as(key)('/v1/runs')).status).toBe(200);
+    expect((await admin(`/v1/keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const revoked = await as(key)('/v1/runs');
+    expect({ status: revoked.status, challenge: revoked.headers.get('www-authenticate') }).toEqual({
+      status: 401,
+      challenge: 'Bearer realm="spindle", error="invalid_token"',
+    });
+    expect(await revoked.json()).toMatchObject({ code: 'unauthenticated', detail: 'the API key was revoked' });
+    const none = await fetch(`${stack.gatewayUrl}/v1/runs`);
+    expect({ status: none.status, challenge: none.headers.get('www-authenticate') }).toEqual({
+      status: 401,
+      challenge: 'Bearer realm="spindle"',
+    });
+    const readOnly = await as(key.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))('/v1/runs');
+    expect(readOnly.status).toBe(401);
+    // A key that may read may not write, and is told which scope it lacks.
+    const reader = (await (
+      await admin('/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'reader', scopes: ['runs:read'] }) })
+    ).json()) as {
+      key: string;
+    };
+    const denied = await as(reader.key)('/v1/workflows/dflt-quick/runs', { method: 'POST', body: '{}' });
+    expect({ status: denied.status, body: await denied.json() }).toMatchObject({
+      status: 403,
+      body: { code: 'forbidden', detail: expect.stringContaining('runs:write') },
+    });
+
+    // No key, whole or its secret, in any service's log, in the run log or the dead letters.
+    const secrets = [stack.adminKey, acmeKey, key, reader.key].map((k) => k.split('_')[2]);
+    const logDir = resolve(__dirname, '../../tmp/e2e-logs', stack.namespace);
+    const logs = readdirSync(logDir)
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => readFileSync(join(logDir, f), 'utf8'))
+      .join('\n');
+    expect(logs.length).toBeGreaterThan(1_000);
+    const { jsm, names } = stack.bus;
+    const stored: string[] = [];
+    for (const stream of [names.eventsStream, names.deadLetterStream, names.commandsStream]) {
+      const info = await jsm.streams.info(stream);
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq && seq > 0; seq++) {
+        const msg = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+        if (msg) stored.push(new TextDecoder().decode(msg.data));
+      }
+    }
+    expect(stored.length).toBeGreaterThan(10);
+    for (const secret of secrets) {
+      expect({ secret: secret.slice(0, 4), inLogs: logs.includes(secret), inBus: stored.some((s) => s.includes(secret)) }).toEqual({
+        secret: secret.slice(0, 4),
+        inLogs: false,
+        inBus: false,
+      });
+    }
+  });
+});
