@@ -3,6 +3,8 @@
 // five services as separate processes with prefixed, readable logs. Ctrl-C stops them all.
 // `npm start -- --json` keeps the raw JSON log lines.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { preflight } from './preflight.mjs';
 import { prefixer } from './pretty-log.mjs';
@@ -14,7 +16,10 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? defaults.DATABASE_URL,
   // The offline demo model streams a word every 30 ms, so token streaming is visible locally.
   SPINDLE_OFFLINE_CHUNK_DELAY_MS: process.env.SPINDLE_OFFLINE_CHUNK_DELAY_MS ?? '30',
+  // First start: the gateway makes an admin key of the default tenant and writes it here (git-ignored).
+  SPINDLE_BOOTSTRAP_KEY_FILE: process.env.SPINDLE_BOOTSTRAP_KEY_FILE ?? resolve('.spindle/admin-key'),
 };
+const keyExisted = existsSync(env.SPINDLE_BOOTSTRAP_KEY_FILE);
 const raw = process.argv.includes('--json');
 
 const problems = await preflight(env);
@@ -51,7 +56,33 @@ const children = services.map((service, i) => {
   });
   return child;
 });
-console.log(`spindle: gateway on http://localhost:${env.PORT ?? 8080} (NATS ${env.NATS_URL}, Postgres ${env.DATABASE_URL})`);
+const gatewayUrl = `http://localhost:${env.PORT ?? 8080}`;
+console.log(`spindle: gateway on ${gatewayUrl} (NATS ${env.NATS_URL}, Postgres ${env.DATABASE_URL})`);
+
+/** Prints the admin key the gateway made on this installation's first start, once. */
+async function announceFirstKey() {
+  if (keyExisted || env.SPINDLE_AUTH === 'off') return;
+  for (let i = 0; i < 120 && !stopping; i++) {
+    const ready = await fetch(`${gatewayUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!existsSync(env.SPINDLE_BOOTSTRAP_KEY_FILE)) return;
+  const key = readFileSync(env.SPINDLE_BOOTSTRAP_KEY_FILE, 'utf8').trim();
+  console.log(
+    [
+      '',
+      'spindle: first start: an admin API key of tenant "default" (every scope). It is shown once here and kept in',
+      `         ${env.SPINDLE_BOOTSTRAP_KEY_FILE} (git-ignored). Sign in to the console with it, or:`,
+      `         curl -H "Authorization: Bearer $(cat ${env.SPINDLE_BOOTSTRAP_KEY_FILE})" ${gatewayUrl}/v1/me`,
+      `         ${key}`,
+      '',
+    ].join('\n'),
+  );
+}
 
 let stopping = false;
 function stop(code = 0) {
@@ -65,6 +96,7 @@ function stop(code = 0) {
   });
 }
 process.on('SIGINT', () => stop(0));
+void announceFirstKey();
 process.on('SIGTERM', () => stop(0));
 
 /**
