@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
 import { gatewayRoutes, isApiRoute, ROUTE_ACCESS, routeKey } from '@spindle/gateway';
+import { parseApiKey } from '@spindle/identity';
 import { eventually, startStack, type Stack } from '@spindle/testing';
 
 /**
@@ -278,7 +279,8 @@ describe('tenants, from the route table', () => {
     });
 
     // No key, whole or its secret, in any service's log, in the run log or the dead letters.
-    const secrets = [stack.adminKey, acmeKey, key, reader.key].map((k) => k.split('_')[2]);
+    // The secret is all after `spk_<id>_` (it may hold `_` itself).
+    const secrets = [stack.adminKey, acmeKey, key, reader.key].map((k) => parseApiKey(k)!.secret);
     const logDir = resolve(__dirname, '../../tmp/e2e-logs', stack.namespace);
     const logs = readdirSync(logDir)
       .filter((f) => f.endsWith('.log'))
@@ -296,6 +298,7 @@ describe('tenants, from the route table', () => {
     }
     expect(stored.length).toBeGreaterThan(10);
     for (const secret of secrets) {
+      expect(secret).toHaveLength(43);
       expect({ secret: secret.slice(0, 4), inLogs: logs.includes(secret), inBus: stored.some((s) => s.includes(secret)) }).toEqual({
         secret: secret.slice(0, 4),
         inLogs: false,

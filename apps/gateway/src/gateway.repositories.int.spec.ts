@@ -1,5 +1,5 @@
 import { createDatabase, dropSchema, gatewayMigrations, migrateToLatest, serviceSchema, type GatewayTables } from '@spindle/db';
-import { generateApiKey } from '@spindle/identity';
+import { generateApiKey, parseApiKey } from '@spindle/identity';
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AgentCatalogRepository } from './agents/agent-catalog.repository';
@@ -99,7 +99,7 @@ describe('gateway repositories on Postgres', () => {
       expiresAt: null,
     });
     expect(view).toMatchObject({ id: made.id, tenant: 'acme', scopes: ['runs:read'], createdBy: ADA, revokedAt: null });
-    expect(JSON.stringify(await db.selectFrom('api_keys').selectAll().execute())).not.toContain(made.token.split('_')[2]);
+    expect(JSON.stringify(await db.selectFrom('api_keys').selectAll().execute())).not.toContain(parseApiKey(made.token)!.secret);
     expect(await keys.findForVerification(made.id)).toMatchObject({ tenant: 'acme', operator: false, secretHash: made.secretHash });
     expect(await keys.find(T, made.id)).toBeUndefined();
     expect(await keys.revoke(T, made.id, ADA)).toBeUndefined();
