@@ -2,6 +2,7 @@ import { createDatabase, dropSchema, gatewayMigrations, migrateToLatest, service
 import { generateApiKey, parseApiKey } from '@spindle/identity';
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
+import { AdmissionRepository } from './admission/admission.repository';
 import { AgentCatalogRepository } from './agents/agent-catalog.repository';
 import { ApiKeysRepository } from './identity/api-keys.repository';
 import { AuditLogRepository } from './identity/audit-log.repository';
@@ -129,5 +130,24 @@ describe('gateway repositories on Postgres', () => {
     expect((await audit.list({ tenant: 'acme', targetKind: 'workflow', targetId: 'w3', limit: 10 })).entries).toHaveLength(1);
     expect((await audit.list({ tenant: 'acme', action: 'run.started', limit: 10 })).entries).toEqual([]);
     expect((await audit.list({ tenant: T, actorId: ADA.id, limit: 10 })).entries.map((e) => e.action)).toEqual(['run.started']);
+  });
+
+  it('admits a start at once only while nothing waits and there is room, however many arrive together', async () => {
+    const rows = new AdmissionRepository();
+    const limits = { window: 3, defaultMaxRunning: 2 };
+    const start = (runId: string, tenant: string) =>
+      db.transaction().execute(async (trx) => {
+        await rows.lock(trx);
+        return rows.enqueueAndAdmit(trx, { runId, tenant, queuedAt: new Date().toISOString(), trace: null }, limits);
+      });
+    // Twelve starts of one tenant at the same moment: its limit of two is never passed.
+    const states = await Promise.all(Array.from({ length: 12 }, (_, i) => start(`adm-a-${i}`, T)));
+    expect(states.filter((s) => s === 'admitted')).toHaveLength(2);
+    expect(states.filter((s) => s === 'waiting')).toHaveLength(10);
+    // Another tenant has room of its own, but runs wait: it queues behind them instead of jumping ahead.
+    expect(await start('adm-b-0', 'acme')).toBe('waiting');
+    expect(await start('adm-a-0', T)).toBe('exists');
+    expect(await rows.admittedCount(db)).toBe(2);
+    expect(await rows.anyWaiting(db)).toBe(true);
   });
 });

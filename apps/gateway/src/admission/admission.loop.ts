@@ -23,8 +23,7 @@ export class AdmissionLoop implements OnApplicationBootstrap, OnApplicationShutd
 
   private async tick(): Promise<void> {
     try {
-      await this.admission.admit();
-      await this.admission.resendStale();
+      await this.admission.tick();
     } catch (err) {
       this.logger.warn({ err }, 'admission pass failed; trying again');
     }

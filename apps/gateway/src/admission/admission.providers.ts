@@ -31,12 +31,14 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         new StartQuotas(db, bus, tenants, config.quotas, config.projectionWaitMs + 5_000),
     },
     {
-      // Runs that start, pause or end change who may be admitted: each applied batch is a reason to look.
+      // Runs that start, pause or end free room: a batch is a reason to look, when runs wait. Batches of
+      // 50 ms: the admission needs no event sooner, and fewer transactions cost the machine less.
       provide: ProjectionRunner,
       inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, LOGGER],
       useFactory: (bus: Bus, db: Kysely<GatewayTables>, rows: AdmissionRepository, admission: RunAdmission, logger: Logger) =>
         new ProjectionRunner<GatewayTables>(bus, db, new AdmissionProjection(bus.names.durables.admission, rows), logger, {
-          onBatch: () => void admission.admit().catch((err: unknown) => logger.warn({ err }, 'admission pass failed')),
+          lingerMs: 50,
+          onBatch: () => admission.roomFreed(),
         }),
     },
     {

@@ -21,8 +21,16 @@ export interface TenantQueueRow {
   lastAdmittedAt: Date | null;
 }
 
+/** One admission at a time across every gateway on the database. */
+const ADMISSION_LOCK = 0x5b1d_0002;
+
 /** The admission's rows: runs that have not ended, and when each tenant was last served. */
 export class AdmissionRepository {
+  /** Holds the admission lock until the transaction ends; later statements see every earlier admission. */
+  async lock(trx: Transaction<GatewayTables>): Promise<void> {
+    await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
+  }
+
   /** Queues runs (a run already there keeps its row: the gateway and the projection both add it). */
   async enqueue(db: GatewayDb, runs: readonly QueuedRun[]): Promise<void> {
     if (runs.length === 0) return;
@@ -39,6 +47,48 @@ export class AdmissionRepository {
       )
       .onConflict((oc) => oc.column('run_id').doNothing())
       .execute();
+  }
+
+  /**
+   * Queues one run and admits it at once when nothing waits before it and there is room (the window,
+   * the tenant's limit): a start on a quiet system needs no admission pass. Call it in a transaction
+   * that holds the admission `lock`, taken by an earlier statement, so the counts see every admission
+   * committed before it. `exists` when the row was there already (the projection queued it first).
+   */
+  async enqueueAndAdmit(
+    trx: Transaction<GatewayTables>,
+    run: QueuedRun,
+    limits: { window: number; defaultMaxRunning: number },
+  ): Promise<'admitted' | 'waiting' | 'exists'> {
+    const { rows } = await sql<{ state: 'admitted' | 'waiting' }>`
+      with decided as (
+        select
+          (select count(*) from run_admissions where state = 'waiting') = 0
+          and (select count(*) from run_admissions where state = 'admitted') < ${limits.window}
+          and (select count(*) from run_admissions where tenant_id = ${run.tenant} and state in ('admitted', 'running'))
+            < coalesce((select max_running from tenants where id = ${run.tenant}), ${limits.defaultMaxRunning}) as now
+      ),
+      added as (
+        insert into run_admissions (run_id, tenant_id, queued_at, state, admitted_at, trace)
+        select ${run.runId}, ${run.tenant}, ${run.queuedAt}::timestamptz,
+          case when now then 'admitted' else 'waiting' end, case when now then now() end,
+          ${run.trace ? JSON.stringify(run.trace) : null}::jsonb
+        from decided
+        on conflict (run_id) do nothing
+        returning state
+      ),
+      served as (
+        insert into tenant_dispatch (tenant_id, last_admitted_at)
+        select ${run.tenant}, now() from added where state = 'admitted'
+        on conflict (tenant_id) do update set last_admitted_at = excluded.last_admitted_at
+      )
+      select state from added`.execute(trx);
+    return rows[0]?.state ?? 'exists';
+  }
+
+  async anyWaiting(db: GatewayDb): Promise<boolean> {
+    const row = await db.selectFrom('run_admissions').select('run_id').where('state', '=', 'waiting').limit(1).executeTakeFirst();
+    return row !== undefined;
   }
 
   async setState(db: GatewayDb, runIds: readonly string[], state: LiveState): Promise<void> {

@@ -2,13 +2,11 @@ import { publishRunCommand, type Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
 import { pickAdmissions } from '@spindle/projections';
 import { extractFromRecord } from '@spindle/telemetry';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { QuotaDefaults } from '../gateway.config';
 import type { AdmissionRepository, QueuedRun } from './admission.repository';
 
-/** One admission at a time across every gateway on the database. */
-const ADMISSION_LOCK = 0x5b1d_0002;
 /** An admitted run not seen starting for this long gets its start command again (same message id). */
 const RESEND_AFTER_MS = 60_000;
 
@@ -28,6 +26,8 @@ export interface QueuePosition {
 export class RunAdmission {
   private running?: Promise<void>;
   private again = false;
+  /** Runs may wait (this gateway queued one, or a pass left some): only then does freed room call for a pass. */
+  private mayWait = true;
 
   constructor(
     private readonly bus: Bus,
@@ -37,10 +37,30 @@ export class RunAdmission {
     private readonly logger: Logger,
   ) {}
 
-  /** Queues a run the gateway just wrote `run.queued` for, and admits what can be admitted now. */
+  /**
+   * Queues a run the gateway just wrote `run.queued` for. On a quiet system it is admitted in the
+   * same statement and its command sent at once; otherwise it waits its turn.
+   */
   async enqueue(run: QueuedRun): Promise<void> {
-    await this.rows.enqueue(this.db, [run]);
+    const limits = { window: this.quotas.dispatchWindow, defaultMaxRunning: this.quotas.maxRunning };
+    const state = await this.db.transaction().execute(async (trx) => {
+      await this.rows.lock(trx);
+      return this.rows.enqueueAndAdmit(trx, run, limits);
+    });
+    if (state === 'admitted') return this.send([run]);
+    this.mayWait = true;
     await this.admit();
+  }
+
+  /** A run started, paused or ended (room freed): a pass, if anything may be waiting for it. */
+  roomFreed(): void {
+    if (this.mayWait) void this.admit().catch((err: unknown) => this.logger.warn({ err }, 'admission pass failed'));
+  }
+
+  /** The slow tick: a pass if runs wait (here or queued by another gateway), and lost commands sent again. */
+  async tick(): Promise<void> {
+    if (this.mayWait || (await this.rows.anyWaiting(this.db))) await this.admit();
+    await this.resendStale();
   }
 
   /**
@@ -56,7 +76,9 @@ export class RunAdmission {
       try {
         do {
           this.again = false;
-          await this.send(await this.admitFairly());
+          const { admitted, stillWaiting } = await this.admitFairly();
+          this.mayWait = stillWaiting;
+          await this.send(admitted);
         } while (this.again);
       } finally {
         this.running = undefined;
@@ -78,11 +100,11 @@ export class RunAdmission {
     return { position: found.ahead + 1, reason: queue && queue.active >= limit ? 'tenant_limit' : 'capacity' };
   }
 
-  private async admitFairly(): Promise<QueuedRun[]> {
+  private async admitFairly(): Promise<{ admitted: QueuedRun[]; stillWaiting: boolean }> {
     return this.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
+      await this.rows.lock(trx);
       const free = this.quotas.dispatchWindow - (await this.rows.admittedCount(trx));
-      if (free <= 0) return [];
+      if (free <= 0) return { admitted: [], stillWaiting: await this.rows.anyWaiting(trx) };
       const queues = (await this.rows.tenantQueues(trx)).map((q) => ({
         tenant: q.tenant,
         waiting: q.waiting,
@@ -95,7 +117,8 @@ export class RunAdmission {
       const now = new Date();
       const admitted: QueuedRun[] = [];
       for (const [tenant, count] of perTenant) admitted.push(...(await this.rows.admitOldest(trx, tenant, count, now)));
-      return admitted;
+      const waiting = queues.reduce((n, q) => n + q.waiting, 0);
+      return { admitted, stillWaiting: waiting > admitted.length };
     });
   }
 
