@@ -44,10 +44,12 @@ export default [
           depConstraints: [
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] },
-            // The console runs in a browser and speaks only the public HTTP API: contract types at most.
-            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:client'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client'] },
+            // The HTTP client is published and runs in browsers: contracts only.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core'] },
+            // The console runs in a browser and speaks only the public HTTP API, through the client.
+            { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core', 'type:client'] },
           ],
         },
       ],
@@ -71,7 +73,7 @@ export default [
             ['bus', 'testing'],
             ['db', 'testing'],
           ],
-          depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing'] }],
+          depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client'] }],
         },
       ],
     },
@@ -137,6 +139,18 @@ export default [
           ],
         },
       ],
+    },
+  },
+  {
+    // The client runs in browsers too: web platform APIs only (fetch, streams, TextDecoder, AbortSignal).
+    files: ['libs/client/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*', ...ioModules], message: 'The client runs in browsers: no Node APIs.' }] },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname'],
     },
   },
   {

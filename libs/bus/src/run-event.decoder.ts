@@ -1,4 +1,4 @@
-import { runEventSchema, type BusNames, type RunEvent } from '@spindle/contracts';
+import { checkRunEvent, type BusNames, type RunEvent } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { parseMessageJson } from './message-json';
 import { resolvePayload } from './run-payloads';
@@ -15,12 +15,9 @@ export type DecodedRunEvent = { ok: true; event: RunEvent; bytes: number } | { o
 export function parseRunEvent(subject: string, data: Uint8Array, names: BusNames): DecodedRunEvent {
   const json = parseMessageJson(data);
   if (!json.ok) return { ok: false, kind: 'invalid_json', reason: json.reason };
-  const parsed = runEventSchema.safeParse(json.value);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    return { ok: false, kind: 'invalid_event', reason: `not a run event: ${issues.join('; ')}` };
-  }
-  const event = parsed.data as RunEvent;
+  const checked = checkRunEvent(json.value);
+  if (!checked.ok) return { ok: false, kind: 'invalid_event', reason: checked.reason };
+  const { event } = checked;
   const subjectRunId = names.runIdFromEventSubject(subject);
   if (subjectRunId !== event.runId) {
     return { ok: false, kind: 'wrong_subject', reason: `event of run "${event.runId}" published on ${subject}` };

@@ -27,6 +27,8 @@ export {
   isTerminalEvent,
   onRunEvent,
 } from './run-events';
+export { checkRunEvent } from './run-event-check';
+export type { RunEventCheck } from './run-event-check';
 export type {
   RunEvent,
   RunEventType,

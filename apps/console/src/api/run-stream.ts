@@ -1,6 +1,6 @@
 import type { RunEvent, RunEventType } from '@spindle/contracts';
 import { api, ApiProblem, authorizedFetch } from './client';
-import { createSseParser, type SseMessage } from './sse-parser';
+import { createSseParser, type SseMessage } from '@spindle/client';
 
 export type StreamState = 'live' | 'reconnecting' | 'ended';
 

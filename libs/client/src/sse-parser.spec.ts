@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import { createSseParser, type SseMessage } from './sse-parser';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

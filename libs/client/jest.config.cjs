@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'client',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

@@ -1,0 +1,164 @@
+import type { HumanRequest, RunEvent, RunTrace } from '@spindle/contracts';
+import type {
+  AnswerBody,
+  AnswerOutcome,
+  ApiKeyView,
+  AuditFilter,
+  AuditPage,
+  AuthConfig,
+  CancelOutcome,
+  CheckpointList,
+  CreatedKey,
+  ForkAccepted,
+  ForkBody,
+  Me,
+  NewKeyBody,
+  RequestList,
+  RequestListFilter,
+  RunAccepted,
+  RunDetails,
+  RunList,
+  RunListFilter,
+  SavedVersion,
+  StoredAgent,
+  Tenant,
+  TenantQuotas,
+  WorkflowGraph,
+  WorkflowSummary,
+  WorkflowVersion,
+  WorkflowVersions,
+} from './api-types';
+import { HttpTransport, type SpindleClientOptions } from './http-transport';
+import { readRunEventsPage } from './run-events-page';
+import { followRun, type FollowOptions } from './run-follower';
+
+export interface StartRunOptions {
+  input?: unknown;
+  /** State keys set before the first node runs. */
+  state?: Record<string, unknown>;
+  /** A catalog version of the workflow; its latest when absent. */
+  version?: number;
+  /** A retried start with the same key answers with the run the first one queued. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** Every call takes an optional `signal` last; every non-2xx answer rejects with `SpindleApiError`. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type SpindleClient = ReturnType<typeof createSpindleClient>;
+
+const seg = encodeURIComponent;
+
+/** A typed client of the gateway's `/v1` API: the same in Node 20+ and browsers (global `fetch`, no Node APIs). */
+export function createSpindleClient(options: SpindleClientOptions = {}) {
+  const http = new HttpTransport(options);
+  const idempotency = (key?: string) => (key === undefined ? undefined : { 'idempotency-key': key });
+
+  return {
+    /** Who the credential is: actor, tenant, scopes. */
+    me: (o: CallOptions = {}) => http.json<Me>('/v1/me', o),
+    /** How to sign in (public: needs no credential). */
+    authConfig: (o: CallOptions = {}) => http.json<AuthConfig>('/v1/auth/config', o),
+
+    workflows: {
+      list: (o: CallOptions = {}) => http.json<{ workflows: WorkflowSummary[] }>('/v1/workflows', o),
+      get: (name: string, o: CallOptions & { version?: number } = {}) =>
+        http.json<WorkflowVersion>(`/v1/workflows/${seg(name)}`, { query: { version: o.version }, signal: o.signal }),
+      versions: (name: string, o: CallOptions = {}) => http.json<WorkflowVersions>(`/v1/workflows/${seg(name)}/versions`, o),
+      graph: (name: string, o: CallOptions & { version?: number } = {}) =>
+        http.json<WorkflowGraph>(`/v1/workflows/${seg(name)}/graph`, { query: { version: o.version }, signal: o.signal }),
+      /** Stores the definition as the workflow's next version (or answers `created: false` when unchanged). */
+      put: (name: string, definition: unknown, o: CallOptions = {}) =>
+        http.json<SavedVersion>(`/v1/workflows/${seg(name)}`, { method: 'PUT', body: definition, signal: o.signal }),
+      delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/workflows/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+    },
+
+    agents: {
+      list: (o: CallOptions = {}) => http.json<{ agents: StoredAgent[] }>('/v1/agents', o),
+      get: (name: string, o: CallOptions = {}) => http.json<StoredAgent>(`/v1/agents/${seg(name)}`, o),
+      put: (name: string, spec: unknown, o: CallOptions = {}) =>
+        http.json<SavedVersion>(`/v1/agents/${seg(name)}`, { method: 'PUT', body: spec, signal: o.signal }),
+      delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/agents/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+    },
+
+    runs: {
+      /** Queues a run of the workflow: the `202` answer, with the `runId`. */
+      start: (workflow: string, o: StartRunOptions = {}) =>
+        http.json<RunAccepted>(`/v1/workflows/${seg(workflow)}/runs`, {
+          method: 'POST',
+          body: { input: o.input, state: o.state, version: o.version },
+          headers: idempotency(o.idempotencyKey),
+          signal: o.signal,
+        }),
+      list: (filter: RunListFilter & CallOptions = {}) => {
+        const { signal, ...query } = filter;
+        return http.json<RunList>('/v1/runs', { query: { ...query }, signal });
+      },
+      get: (runId: string, o: CallOptions = {}) => http.json<RunDetails>(`/v1/runs/${seg(runId)}`, o),
+      trace: (runId: string, o: CallOptions = {}) => http.json<RunTrace>(`/v1/runs/${seg(runId)}/trace`, o),
+      checkpoints: (runId: string, o: CallOptions = {}) => http.json<CheckpointList>(`/v1/runs/${seg(runId)}/checkpoints`, o),
+      /** `canceled`, or `cancel_requested` while its runner is stopping it. */
+      cancel: (runId: string, o: CallOptions & { reason?: string } = {}) =>
+        http.json<CancelOutcome>(`/v1/runs/${seg(runId)}/cancel`, { method: 'POST', body: { reason: o.reason }, signal: o.signal }),
+      /** A new run from one of the run's checkpoints (its latest by default). */
+      fork: (runId: string, body: ForkBody = {}, o: CallOptions & { idempotencyKey?: string } = {}) =>
+        http.json<ForkAccepted>(`/v1/runs/${seg(runId)}/fork`, {
+          method: 'POST',
+          body,
+          headers: idempotency(o.idempotencyKey),
+          signal: o.signal,
+        }),
+      /** The run's log after `after` as JSON, each event checked against the run event schema. */
+      events: (runId: string, o: CallOptions & { after?: number } = {}) => readRunEventsPage(http, runId, o.after ?? 0, o.signal),
+      /** The run's events as they happen: each once, in order, across reconnects, until the run ends. */
+      follow: (runId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent, void> => followRun(http, runId, o),
+      /** The requests for a person the run has made (answered or not). */
+      requests: (runId: string, o: CallOptions = {}) => http.json<{ requests: HumanRequest[] }>(`/v1/runs/${seg(runId)}/requests`, o),
+    },
+
+    requests: {
+      /** The tenant's requests for a person across runs (the inbox). */
+      list: (filter: RequestListFilter & CallOptions = {}) => {
+        const { signal, ...query } = filter;
+        return http.json<RequestList>('/v1/requests', { query: { ...query }, signal });
+      },
+      /** Answers an input request or decides an approval; `recorded` resumes the run. */
+      answer: (runId: string, requestId: string, body: AnswerBody, o: CallOptions = {}) =>
+        http.json<AnswerOutcome>(`/v1/runs/${seg(runId)}/requests/${seg(requestId)}/respond`, {
+          method: 'POST',
+          body,
+          signal: o.signal,
+        }),
+    },
+
+    keys: {
+      /** The answer holds the key's secret, this once. */
+      create: (body: NewKeyBody, o: CallOptions = {}) => http.json<CreatedKey>('/v1/keys', { method: 'POST', body, signal: o.signal }),
+      list: (o: CallOptions & { tenant?: string } = {}) =>
+        http.json<{ keys: ApiKeyView[] }>('/v1/keys', { query: { tenant: o.tenant }, signal: o.signal }),
+      get: (keyId: string, o: CallOptions & { tenant?: string } = {}) =>
+        http.json<ApiKeyView>(`/v1/keys/${seg(keyId)}`, { query: { tenant: o.tenant }, signal: o.signal }),
+      revoke: (keyId: string, o: CallOptions & { tenant?: string } = {}) =>
+        http.json<ApiKeyView>(`/v1/keys/${seg(keyId)}`, { method: 'DELETE', query: { tenant: o.tenant }, signal: o.signal }),
+    },
+
+    tenants: {
+      list: (o: CallOptions = {}) => http.json<{ tenants: Tenant[] }>('/v1/tenants', o),
+      get: (tenantId: string, o: CallOptions = {}) => http.json<Tenant>(`/v1/tenants/${seg(tenantId)}`, o),
+      create: (body: { id: string; name: string }, o: CallOptions = {}) =>
+        http.json<Tenant>('/v1/tenants', { method: 'POST', body, signal: o.signal }),
+      setQuotas: (tenantId: string, quotas: TenantQuotas, o: CallOptions = {}) =>
+        http.json<Tenant>(`/v1/tenants/${seg(tenantId)}/quotas`, { method: 'PUT', body: quotas, signal: o.signal }),
+    },
+
+    audit: {
+      list: (filter: AuditFilter & CallOptions = {}) => {
+        const { signal, ...query } = filter;
+        return http.json<AuditPage>('/v1/audit', { query: { ...query }, signal });
+      },
+    },
+  };
+}
