@@ -57,6 +57,8 @@ export const ErrorCodes = {
   canceled: 'canceled',
   provider_error: 'provider_error',
   unknown_model: 'unknown_model',
+  /** `offline:script` has no turn for the conversation it was given. */
+  model_script_exhausted: 'model_script_exhausted',
   tool_failed: 'tool_failed',
   tool_not_found: 'tool_not_found',
   function_not_found: 'function_not_found',
@@ -115,6 +117,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   canceled: false,
   provider_error: true,
   unknown_model: false,
+  model_script_exhausted: false,
   tool_failed: true,
   tool_not_found: false,
   function_not_found: false,

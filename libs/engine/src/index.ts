@@ -68,6 +68,7 @@ export type { JsonSchemaCheck } from './definition/json-schema';
 export { toGraph, compilePattern } from './patterns/compile-pattern';
 export {
   agentSpecSchema,
+  agentBodySchema,
   sequentialPatternSchema,
   concurrentPatternSchema,
   handoffPatternSchema,
@@ -84,6 +85,8 @@ export type {
   MagenticPattern,
 } from './patterns/pattern-definition.schema';
 export { handoffToolName, isHandoffTool } from './definition/handoff-names';
+export { SCRIPTED_MODEL, modelScriptSchema } from './definition/model-script.schema';
+export type { ModelScript, ScriptTurn, ScriptToolCall } from './definition/model-script.schema';
 export { subgraphRef, subgraphRefs } from './definition/subgraph-refs';
 export { RunHistory } from './interpreter/run-history';
 export { graphStructureHash } from './definition/graph-structure';

@@ -1,4 +1,5 @@
 import type { RunEventDraft, Usage } from '@spindle/contracts';
+import type { ModelScript } from './definition/model-script.schema';
 
 /**
  * The effects the engine needs, as small interfaces it owns. The runner implements them with
@@ -34,6 +35,8 @@ export interface ModelRequest {
   onDelta?: (delta: string) => void;
   /** Tools the model may call; the port never runs them, it returns the calls. */
   tools?: ToolSpec[];
+  /** The node's turns for `offline:script` (validated with the definition); other models never get one. */
+  script?: ModelScript;
   signal: AbortSignal;
 }
 

@@ -13,3 +13,4 @@ export {
   type ModelPrices,
 } from './model-prices';
 export { OfflineEchoModel, OFFLINE_ECHO_MODEL_ID, type OfflineEchoOptions } from './offline-echo.model';
+export { OfflineScriptModel, OFFLINE_SCRIPT_MODEL_ID } from './offline-script.model';

@@ -3,14 +3,20 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { SpindleError } from '@spindle/contracts';
+import type { ModelScript } from '@spindle/engine';
 import { LLM_ENV_VARS, type LlmConfig } from './llm-config';
 import { parseModelRef, type ProviderName } from './model-ref';
 import { OFFLINE_ECHO_MODEL_ID, OfflineEchoModel } from './offline-echo.model';
+import { OFFLINE_SCRIPT_MODEL_ID, OfflineScriptModel } from './offline-script.model';
 
 // Passed explicitly: without a baseURL the SDK providers fall back to reading
 // OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the process environment themselves, which libs/ must not do.
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com/v1';
+
+/** `script` is what `offline:script` says (the node's `script`); every other model ignores it. */
+export type ModelResolver = (ref: string, script?: ModelScript) => LanguageModelV3;
+type ModelFactory = (modelId: string, script?: ModelScript) => LanguageModelV3;
 
 function notConfigured(provider: ProviderName, envVar: string): SpindleError {
   return new SpindleError('unknown_model', `Model provider '${provider}' is not configured: set ${envVar}`);
@@ -21,10 +27,10 @@ function notConfigured(provider: ProviderName, envVar: string): SpindleError {
  * cached, so a missing key only fails the models that need it, and each call reuses one client.
  * Configuration problems are `unknown_model` (not retryable): retrying cannot fix them.
  */
-export function createModelResolver(config: LlmConfig): (ref: string) => LanguageModelV3 {
-  const cache = new Map<ProviderName, (modelId: string) => LanguageModelV3>();
+export function createModelResolver(config: LlmConfig): ModelResolver {
+  const cache = new Map<ProviderName, ModelFactory>();
 
-  const factory = (provider: ProviderName): ((modelId: string) => LanguageModelV3) => {
+  const factory = (provider: ProviderName): ModelFactory => {
     switch (provider) {
       case 'openai': {
         const apiKey = config.openai?.apiKey;
@@ -49,26 +55,30 @@ export function createModelResolver(config: LlmConfig): (ref: string) => Languag
         return (id) => compatible.chatModel(id);
       }
       case 'offline': {
-        const echo = new OfflineEchoModel({ chunkDelayMs: config.offline?.chunkDelayMs });
-        return (id) => {
-          if (id !== OFFLINE_ECHO_MODEL_ID)
+        const chunkDelayMs = config.offline?.chunkDelayMs;
+        const echo = new OfflineEchoModel({ chunkDelayMs });
+        return (id, script) => {
+          if (id === OFFLINE_ECHO_MODEL_ID) return echo;
+          if (id !== OFFLINE_SCRIPT_MODEL_ID)
             throw new SpindleError(
               'unknown_model',
-              `Unknown offline model 'offline:${id}'; the only one is 'offline:${OFFLINE_ECHO_MODEL_ID}'`,
+              `Unknown offline model 'offline:${id}'; there are 'offline:${OFFLINE_ECHO_MODEL_ID}' and 'offline:${OFFLINE_SCRIPT_MODEL_ID}'`,
             );
-          return echo;
+          // Definitions are checked at save, so this is a caller that skipped validation.
+          if (script === undefined) throw new SpindleError('unknown_model', `'offline:${OFFLINE_SCRIPT_MODEL_ID}' needs the node's script`);
+          return new OfflineScriptModel(script, chunkDelayMs);
         };
       }
     }
   };
 
-  return (ref) => {
+  return (ref, script) => {
     const { provider, modelId } = parseModelRef(ref);
     let make = cache.get(provider);
     if (make === undefined) {
       make = factory(provider);
       cache.set(provider, make);
     }
-    return make(modelId);
+    return make(modelId, script);
   };
 }

@@ -10,7 +10,7 @@ import { toModelError } from './provider-errors';
 
 /**
  * The engine's `ModelPort` over the Vercel AI SDK. `request.model` is `provider:model`; every
- * provider (including `offline:echo`) goes through `generateText` / `streamText`, so usage,
+ * provider (including `offline:echo` and `offline:script`) goes through `generateText` / `streamText`, so usage,
  * finish reasons, aborts and errors behave the same whichever model a workflow names.
  *
  * Tools are offered to the model but never run here: each `generate` is exactly one model call,
@@ -26,7 +26,7 @@ export function createModelPort(config: LlmConfig): ModelPort {
     async generate(request: ModelRequest): Promise<ModelResult> {
       // Rejects with the caller's own reason, like every later abort point does.
       request.signal.throwIfAborted();
-      const model = resolve(request.model); // unknown_model: thrown as is
+      const model = resolve(request.model, request.script); // unknown_model: thrown as is
       try {
         const result = request.stream ? await streamOnce(model, request) : await generateOnce(model, request);
         const price = priceOf(request.model);

@@ -40,7 +40,7 @@ export class OfflineEchoModel implements LanguageModelV3 {
     return {
       content: [{ type: 'text', text }],
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: usageOf(options.prompt, text),
+      usage: promptUsage(options.prompt, text),
       warnings: [],
     };
   }
@@ -67,7 +67,7 @@ export class OfflineEchoModel implements LanguageModelV3 {
             return;
           }
           controller.enqueue({ type: 'text-end', id: '0' });
-          controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usageOf(options.prompt, text) });
+          controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: promptUsage(options.prompt, text) });
           controller.close();
         } catch (e) {
           controller.error(e); // the abort reason, exactly as given
@@ -100,7 +100,8 @@ function lastUserText(prompt: LanguageModelV3Prompt): string {
   return '';
 }
 
-function usageOf(prompt: LanguageModelV3Prompt, reply: string): LanguageModelV3Usage {
+/** Word counts of the whole prompt and of the reply, as offline models report usage. */
+export function promptUsage(prompt: LanguageModelV3Prompt, reply: string): LanguageModelV3Usage {
   // The SDK puts `system` into the prompt as a system message, so this covers system + messages.
   const input = prompt.reduce((n, m) => n + countWords(partsText(m.content as string | Array<{ type: string; text?: string }>)), 0);
   const output = countWords(reply);
@@ -110,7 +111,7 @@ function usageOf(prompt: LanguageModelV3Prompt, reply: string): LanguageModelV3U
   };
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   signal?.throwIfAborted();
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {

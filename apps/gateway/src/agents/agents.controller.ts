@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Req, Res } from '@nestjs/common';
 import { SpindleError, type Principal } from '@spindle/contracts';
-import { agentSpecSchema } from '@spindle/engine';
+import { agentBodySchema } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseBody } from '../http/parse-body';
 import { AgentNameParam, NewAgentNameParam } from '../http/path-params';
@@ -8,8 +8,6 @@ import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { AgentCatalogRepository } from './agent-catalog.repository';
-
-const agentBodySchema = agentSpecSchema.omit({ name: true });
 
 /** `PUT /v1/agents/{name}`: the tenant's agents that patterns name with `{ "ref": "<name>" }`. */
 @Controller('v1/agents')

@@ -44,6 +44,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   canceled: 409,
   provider_error: 502,
   unknown_model: 400,
+  model_script_exhausted: 409,
   tool_failed: 502,
   tool_not_found: 400,
   function_not_found: 400,

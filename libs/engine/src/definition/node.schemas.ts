@@ -1,5 +1,6 @@
 import { isReservedName, reservedNameMessage } from '@spindle/contracts';
 import { z } from 'zod';
+import { checkScript, modelScriptSchema } from './model-script.schema';
 
 /** The node types of a graph, and the graph shapes (edges, nested sub-graphs) they are wired with. */
 /** A name that becomes a key somewhere: never a JavaScript prototype key. */
@@ -38,16 +39,20 @@ export const setNodeSchema = z.strictObject({
   values: z.record(stateKey, z.unknown()).refine((v) => Object.keys(v).length > 0, 'must set at least one key'),
 });
 
-export const llmNodeSchema = z.strictObject({
-  ...base,
-  type: z.literal('llm'),
-  model: modelRef,
-  prompt: z.string().min(1),
-  system: z.string().optional(),
-  output_key: stateKey.default('output'),
-  stream: z.boolean().default(false),
-  ...cacheFields,
-});
+export const llmNodeSchema = z
+  .strictObject({
+    ...base,
+    type: z.literal('llm'),
+    model: modelRef,
+    /** What `offline:script` answers (see model-script.schema.ts). */
+    script: modelScriptSchema.optional(),
+    prompt: z.string().min(1),
+    system: z.string().optional(),
+    output_key: stateKey.default('output'),
+    stream: z.boolean().default(false),
+    ...cacheFields,
+  })
+  .superRefine(checkScript);
 
 export const conditionNodeSchema = z.strictObject({
   ...base,
@@ -90,6 +95,8 @@ export const agentNodeSchema = z
     ...base,
     type: z.literal('agent'),
     model: modelRef,
+    /** What `offline:script` answers (see model-script.schema.ts). */
+    script: modelScriptSchema.optional(),
     instructions: z.string().optional(),
     /** The user message that starts the conversation (a template). */
     prompt: z.string().min(1).default('{{input}}'),
@@ -128,7 +135,8 @@ export const agentNodeSchema = z
   .refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, {
     message: 'approval_timeout_ms only applies to an agent with approval',
     path: ['approval_timeout_ms'],
-  });
+  })
+  .superRefine(checkScript);
 
 export const toolNodeSchema = z.strictObject({
   ...base,
@@ -170,32 +178,36 @@ export const humanNodeSchema = z
   })
   .refine((n) => n.form !== 'json' || n.schema !== undefined, { message: 'a json form needs a schema', path: ['schema'] });
 
-export const routerNodeSchema = z.strictObject({
-  ...base,
-  type: z.literal('router'),
-  /**
-   * Expression routing: checked in order, the first `when` (CEL) that holds picks its handle.
-   * Model routing (with `model`): the model picks one route by its `description`.
-   */
-  routes: z
-    .array(
-      z.strictObject({
-        handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
-        when: z.string().min(1).optional(),
-        description: z.string().min(1).optional(),
-      }),
-    )
-    .min(1)
-    .max(50),
-  /** The handle to follow when no route holds; without one, that is a node failure. */
-  default: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/)
-    .optional(),
-  /** Lets a model choose the route; `prompt` (a template, default `{{input}}`) is what it decides about. */
-  model: modelRef.optional(),
-  prompt: z.string().min(1).optional(),
-});
+export const routerNodeSchema = z
+  .strictObject({
+    ...base,
+    type: z.literal('router'),
+    /**
+     * Expression routing: checked in order, the first `when` (CEL) that holds picks its handle.
+     * Model routing (with `model`): the model picks one route by its `description`.
+     */
+    routes: z
+      .array(
+        z.strictObject({
+          handle: z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/),
+          when: z.string().min(1).optional(),
+          description: z.string().min(1).optional(),
+        }),
+      )
+      .min(1)
+      .max(50),
+    /** The handle to follow when no route holds; without one, that is a node failure. */
+    default: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/)
+      .optional(),
+    /** Lets a model choose the route; `prompt` (a template, default `{{input}}`) is what it decides about. */
+    model: modelRef.optional(),
+    /** What `offline:script` answers (see model-script.schema.ts). */
+    script: modelScriptSchema.optional(),
+    prompt: z.string().min(1).optional(),
+  })
+  .superRefine(checkScript);
 
 export const edgeSchema = z.strictObject({
   from: nodeId,

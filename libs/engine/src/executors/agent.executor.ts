@@ -60,7 +60,7 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     const system = node.structured ? withAnswerSchema(input.instructions, node.structured) : input.instructions;
     let rejected = false;
     for (let turn = 1; turn <= node.max_turns; turn++) {
-      const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream });
+      const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream, script: node.script });
       if (reply.toolCalls.length === 0) {
         const answer = node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text;
         return { delta: { [node.output_key]: answer }, ...(rejected && ctx.handles.has('rejected') ? { handle: 'rejected' } : {}) };

@@ -23,6 +23,7 @@ export const llmExecutor: NodeExecutor<'llm', LlmInput> = {
       messages: [{ role: 'user', content: input.prompt }],
       newMessages: 1,
       stream: node.stream,
+      script: node.script,
     });
     return { delta: { [node.output_key]: result.text } };
   },

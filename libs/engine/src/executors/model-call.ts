@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ModelScript } from '../definition/model-script.schema';
 import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
 import { toErrorInfo } from '../interpreter/error-info';
 import { placed, type NodeContext } from './node-executor';
@@ -12,6 +13,8 @@ export interface ModelCallInput {
   newMessages: number;
   tools?: ToolSpec[];
   stream: boolean;
+  /** The node's `script`, for `offline:script`. */
+  script?: ModelScript;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       system: input.system,
       messages: input.messages,
       tools: input.tools?.length ? input.tools : undefined,
+      ...(input.script !== undefined ? { script: input.script } : {}),
       stream: input.stream,
       signal: ctx.signal,
       onDelta: input.stream

@@ -1,5 +1,6 @@
 import { SpindleError } from '@spindle/contracts';
 import { compileJsonSchema } from '../definition/json-schema';
+import type { ModelScript } from '../definition/model-script.schema';
 import { evaluateCondition } from '../expressions/cel-expression';
 import { renderTemplate } from '../interpreter/render-template';
 import { callModel } from './model-call';
@@ -26,7 +27,7 @@ export const routerExecutor: NodeExecutor<'router', RouterInput> = {
   }),
   async execute(node, input, ctx) {
     const chosen = node.model
-      ? await askModel(node.model, input, ctx)
+      ? await askModel(node.model, node.script, input, ctx)
       : input.routes.find((r) => r.when && evaluateCondition(r.when, ctx.state))?.handle;
     const handle = chosen ?? input.default;
     if (!handle) throw new SpindleError('expression_error', `router "${node.id}": no route matched and it has no default`);
@@ -34,7 +35,7 @@ export const routerExecutor: NodeExecutor<'router', RouterInput> = {
   },
 };
 
-async function askModel(model: string, input: RouterInput, ctx: NodeContext): Promise<string | undefined> {
+async function askModel(model: string, script: ModelScript | undefined, input: RouterInput, ctx: NodeContext): Promise<string | undefined> {
   const handles = input.routes.map((r) => r.handle);
   const schema = { type: 'object', properties: { route: { enum: [...handles, 'none'] }, reason: { type: 'string' } }, required: ['route'] };
   const system = [
@@ -48,6 +49,7 @@ async function askModel(model: string, input: RouterInput, ctx: NodeContext): Pr
     messages: [{ role: 'user', content: input.prompt ?? '' }],
     newMessages: 1,
     stream: false,
+    script,
   });
   let answer: unknown;
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkScript, modelScriptSchema } from '../definition/model-script.schema';
 import { notReserved } from '../definition/node.schemas';
 
 /**
@@ -10,10 +11,12 @@ const identifier = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)')
   .superRefine(notReserved);
 
-export const agentSpecSchema = z.strictObject({
+const agentSpecFields = z.strictObject({
   /** Becomes the agent's node id (and, in `sequential`, the state key its answer is written to). */
   name: identifier,
   model: z.string().regex(/^[a-z][a-z0-9-]*:.+$/, 'must be "provider:model"'),
+  /** What `offline:script` answers; a manager's script serves all its prompts (see model-script.schema.ts). */
+  script: modelScriptSchema.optional(),
   instructions: z.string().optional(),
   /** What the agent is for: shown to a manager choosing a speaker and to agents that may hand off to it. */
   description: z.string().max(500).optional(),
@@ -25,6 +28,10 @@ export const agentSpecSchema = z.strictObject({
   /** Store each answer so a resumed or forked run with the same input reuses it. */
   checkpoint: z.boolean().default(false),
 });
+
+export const agentSpecSchema = agentSpecFields.superRefine(checkScript);
+/** A catalog agent as `PUT /v1/agents/{name}` takes it: the name is in the path. */
+export const agentBodySchema = agentSpecFields.omit({ name: true }).superRefine(checkScript);
 
 /** Agents with distinct names: a name is a node id and a state key. */
 const agentList = (min: number) =>

@@ -13,6 +13,7 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     id: spec.name,
     type: 'agent',
     model: spec.model,
+    ...(spec.script !== undefined ? { script: spec.script } : {}),
     ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
     prompt,
     tools: spec.tools,
