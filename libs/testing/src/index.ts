@@ -18,3 +18,5 @@ export type { NatsServerProcess, NatsServerOptions } from './nats-server-process
 export { freePort } from './free-port';
 export { recordFigures, recordedFigures } from './figures';
 export { startOidcIssuer, type LocalOidcIssuer, type OidcTestClaims, type OidcIssueOptions, type OidcLoginUser } from './oidc-issuer';
+export { readExamples, exampleFileSchema, type Example, type ExampleAnswer, type ExampleExpectation } from './examples/example-file';
+export { runExample, type ExampleOutcome, type GatewayFetch } from './examples/run-example';

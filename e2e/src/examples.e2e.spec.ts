@@ -1,0 +1,45 @@
+import { resolve } from 'node:path';
+import { readExamples, runExample, startStack, type Stack } from '@spindle/testing';
+
+// Every example in examples/ (read from the folder, so a new one is tested without touching this file) runs
+// offline to the outcome its `expect` names, answering people's requests as its `answers` say.
+const examples = readExamples(resolve(__dirname, '../../examples'));
+
+describe('every example in examples/, against the real stack, offline', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      runnerEnv: {
+        SPINDLE_PLUGINS: 'examples/plugins/order-lookup.js,examples/plugins/calculator.js',
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('finds an example per feature', () => {
+    expect(examples.map((e) => e.name)).toEqual(
+      expect.arrayContaining([
+        'agent-tools',
+        'fork-join',
+        'loop',
+        'human-review',
+        'tool-approval-expiry',
+        'sequential',
+        'concurrent',
+        'handoff',
+        'group-chat',
+        'magentic',
+        'subgraph',
+        'budget-breach',
+      ]),
+    );
+  });
+
+  it.each(examples.map((e) => [e.name, e] as const))('%s reaches its expected outcome', async (_name, example) => {
+    const outcome = await runExample((path, init) => stack.api(path, init), example, { timeoutMs: 30_000 });
+    expect(outcome.mismatches).toEqual([]);
+    expect(outcome.status).toBe(example.expect.status);
+  });
+});

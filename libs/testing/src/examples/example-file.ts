@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * One runnable example in `examples/`: a workflow (inline, or a definition file next to it), what it
+ * needs saved first (catalog agents, child workflows), the run's input, the answers a person gives,
+ * and the outcome it must reach. `npm run examples` and the e2e suite both run every one.
+ */
+const definition = z.record(z.string(), z.unknown());
+
+/** An answer to the first open request of `node`: an input answer's body, or `decision` for a tool approval. */
+const answerSchema = z.strictObject({
+  node: z.string().min(1),
+  /** Input requests: the body to send (`{ approved }`, `{ text }`, `{ data }`). */
+  answer: z.record(z.string(), z.unknown()).optional(),
+  /** Approval requests: approve or reject the exact call asked about (its id, name and hash are filled in). */
+  decision: z.enum(['approve', 'reject']).optional(),
+  message: z.string().optional(),
+});
+
+const expectSchema = z.strictObject({
+  status: z.enum(['completed', 'failed', 'canceled']),
+  /** The failure's code. */
+  error: z.string().optional(),
+  /** Keys the run's output must hold with these values (deeply; other keys may be present too). */
+  output: z.record(z.string(), z.unknown()).optional(),
+  /** The requests the run made, in order: which node asked and how each ended. */
+  requests: z
+    .array(z.strictObject({ node: z.string(), kind: z.enum(['input', 'approval']), status: z.enum(['answered', 'timed_out', 'canceled']) }))
+    .optional(),
+});
+
+export const exampleFileSchema = z
+  .strictObject({
+    description: z.string().min(1).max(2000),
+    /** The definition, inline… */
+    workflow: definition.optional(),
+    /** …or a definition file in the same folder (kept plain so it can be PUT as it is). */
+    workflowFile: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*\.json$/)
+      .optional(),
+    /** Catalog agents the workflow names with `{ "ref": "<name>" }`, saved first. */
+    agents: z.record(z.string(), definition).optional(),
+    /** Workflows a subgraph node runs, by catalog name, saved first. */
+    workflows: z.record(z.string(), definition).optional(),
+    input: z.unknown().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    answers: z.array(answerSchema).default([]),
+    expect: expectSchema,
+  })
+  .refine((e) => (e.workflow === undefined) !== (e.workflowFile === undefined), {
+    message: 'set exactly one of workflow or workflowFile',
+    path: ['workflow'],
+  });
+
+export type ExampleAnswer = z.infer<typeof answerSchema>;
+export type ExampleExpectation = z.infer<typeof expectSchema>;
+
+export interface Example {
+  /** The file name without `.json`: the workflow's catalog name. */
+  name: string;
+  file: string;
+  description: string;
+  workflow: Record<string, unknown>;
+  agents: Record<string, Record<string, unknown>>;
+  workflows: Record<string, Record<string, unknown>>;
+  input: unknown;
+  parameters?: Record<string, unknown>;
+  answers: ExampleAnswer[];
+  expect: ExampleExpectation;
+}
+
+/** The folder's examples, by file name; a file that is neither an example nor a definition one names is an error. */
+export function readExamples(dir: string): Example[] {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  const parsed = new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
+  const examples: Example[] = [];
+  const used = new Set<string>();
+  for (const [file, raw] of parsed) {
+    if (isBareDefinition(raw)) continue;
+    const result = exampleFileSchema.safeParse(raw);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new Error(`examples/${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const e = result.data;
+    if (e.workflowFile !== undefined) {
+      const target = parsed.get(e.workflowFile);
+      if (!isBareDefinition(target)) throw new Error(`examples/${file}: workflowFile ${e.workflowFile} is not a definition in examples/`);
+      used.add(e.workflowFile);
+    }
+    examples.push({
+      name: basename(file, '.json'),
+      file,
+      description: e.description,
+      workflow: e.workflow ?? (parsed.get(e.workflowFile ?? '') as Record<string, unknown>),
+      agents: e.agents ?? {},
+      workflows: e.workflows ?? {},
+      input: e.input,
+      ...(e.parameters !== undefined ? { parameters: e.parameters } : {}),
+      answers: e.answers,
+      expect: e.expect,
+    });
+  }
+  // A plain definition must be run by some example, so every file in the folder is checked.
+  const orphan = files.find((f) => isBareDefinition(parsed.get(f)) && !used.has(f));
+  if (orphan !== undefined) throw new Error(`examples/${orphan} is a definition no example runs (name it in an example's workflowFile)`);
+  return examples;
+}
+
+function isBareDefinition(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && 'kind' in raw;
+}

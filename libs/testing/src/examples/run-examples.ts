@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readExamples, type Example } from './example-file';
+import { runExample, type GatewayFetch } from './run-example';
+
+/**
+ * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
+ * runs each to its end (answering as the example says) and prints what it did. Exits non-zero when an
+ * example misses its expected outcome. The gateway is `SPINDLE_URL` (default http://localhost:8080); the
+ * key is `SPINDLE_API_KEY`, else the admin key `npm start` keeps in `.spindle/admin-key`.
+ */
+async function main(argv: string[]): Promise<number> {
+  const root = resolve(__dirname, '../../../..');
+  const base = (process.env.SPINDLE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+  const key = apiKey(root);
+  if (key === undefined) {
+    console.error('examples: no credentials: set SPINDLE_API_KEY, or start the stack with `npm start` (it writes .spindle/admin-key)');
+    return 2;
+  }
+  const api: GatewayFetch = (path, init) =>
+    fetch(`${base}${path}`, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${key}` } });
+  if (!(await reachable(base))) {
+    console.error(`examples: the gateway at ${base} (SPINDLE_URL) does not answer; start the stack with \`npm start\``);
+    return 2;
+  }
+  const wanted = new Set(argv);
+  const examples = readExamples(resolve(root, 'examples')).filter((e) => wanted.size === 0 || wanted.has(e.name));
+  if (wanted.size > 0 && examples.length < wanted.size) console.error(`examples: unknown name in ${[...wanted].join(', ')}`);
+  let failed = 0;
+  for (const example of examples) failed += (await report(api, base, example)) ? 0 : 1;
+  console.log(`\n${examples.length - failed} of ${examples.length} examples reached their expected outcome`);
+  return failed === 0 ? 0 : 1;
+}
+
+async function report(api: GatewayFetch, base: string, example: Example): Promise<boolean> {
+  console.log(`\n${example.name} — ${example.description}`);
+  try {
+    const outcome = await runExample(api, example);
+    const detail = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(outcome.output).slice(0, 300);
+    console.log(`  run ${outcome.runId} ${outcome.status}: ${detail}`);
+    for (const r of outcome.requests) console.log(`  request from ${r.node} (${r.kind}): ${r.status}`);
+    console.log(`  trace: ${base}/v1/runs/${outcome.runId}/trace   console: ${base}/#/runs/${outcome.runId}`);
+    for (const m of outcome.mismatches) console.log(`  ✗ ${m}`);
+    if (outcome.mismatches.length === 0)
+      console.log(`  ✓ ${example.expect.status}${example.expect.error ? ` (${example.expect.error})` : ''} as expected`);
+    return outcome.mismatches.length === 0;
+  } catch (error) {
+    console.log(`  ✗ ${(error as Error).message}`);
+    return false;
+  }
+}
+
+function apiKey(root: string): string | undefined {
+  const fromEnv = process.env.SPINDLE_API_KEY?.trim();
+  if (fromEnv) return fromEnv;
+  const file = resolve(root, '.spindle/admin-key');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+async function reachable(base: string): Promise<boolean> {
+  return fetch(`${base}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`examples: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);
