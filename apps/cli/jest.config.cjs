@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'cli',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

@@ -1,0 +1,28 @@
+import { UsageError } from './usage-error';
+
+/**
+ * A JSON command-line argument: the JSON text itself, or `@path` to read it from a file
+ * (`--input @input.json`). Bad JSON or a missing file is a usage error naming the option.
+ */
+export function parseJsonArgument(option: string, text: string, readText: (path: string) => string): unknown {
+  let source = text;
+  if (text.startsWith('@')) {
+    try {
+      source = readText(text.slice(1));
+    } catch (e) {
+      throw new UsageError(`${option}: cannot read ${text.slice(1)}: ${(e as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(source);
+  } catch (e) {
+    throw new UsageError(`${option} is not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/** A JSON argument that must be an object (a state patch, an answer body). */
+export function parseJsonObjectArgument(option: string, text: string, readText: (path: string) => string): Record<string, unknown> {
+  const value = parseJsonArgument(option, text, readText);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${option} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
