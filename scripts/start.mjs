@@ -16,6 +16,8 @@ const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? defaults.DATABASE_URL,
   // The offline demo model streams a word every 30 ms, so token streaming is visible locally.
   SPINDLE_OFFLINE_CHUNK_DELAY_MS: process.env.SPINDLE_OFFLINE_CHUNK_DELAY_MS ?? '30',
+  // The example plugins' tools (calculator, lookup_order), which the workflows in examples/ call.
+  SPINDLE_PLUGINS: process.env.SPINDLE_PLUGINS ?? 'examples/plugins/calculator.js,examples/plugins/order-lookup.js',
   // First start: the gateway makes an admin key of the default tenant and writes it here (git-ignored).
   SPINDLE_BOOTSTRAP_KEY_FILE: process.env.SPINDLE_BOOTSTRAP_KEY_FILE ?? resolve('.spindle/admin-key'),
 };
