@@ -100,7 +100,8 @@ export const api = {
     call<{ versions: Array<{ version: number; createdAt: string }> }>(`/v1/workflows/${encodeURIComponent(name)}/versions`),
   graph: (name: string, version?: number) =>
     call<GraphView>(`/v1/workflows/${encodeURIComponent(name)}/graph${version ? `?version=${version}` : ''}`),
-  startRun: (name: string, body: { input?: unknown; state?: Record<string, unknown>; version?: number }) =>
+  workflow: (name: string) => call<{ definition: { parameters?: Record<string, unknown> } }>(`/v1/workflows/${encodeURIComponent(name)}`),
+  startRun: (name: string, body: { input?: unknown; state?: Record<string, unknown>; parameters?: unknown; version?: number }) =>
     call<{ runId: string }>(`/v1/workflows/${encodeURIComponent(name)}/runs`, { method: 'POST', body: JSON.stringify(body) }),
   runs: (filter: { workflow?: string; status?: string; cursor?: string }) => {
     const q = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>);

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiProblem, type GraphView } from '../api/client';
 import { GraphPane } from '../components/GraphPane';
 import { usePolling } from '../components/usePolling';
+import { sampleOf } from '../model/schema-sample';
 import { navigate } from '../router';
 
 /** The catalog; a workflow's graph and versions; starting a run with an input and initial state. */
@@ -28,12 +29,20 @@ function WorkflowDetail({ name }: { name: string }) {
   const [graph, setGraph] = useState<GraphView>();
   const [versions, setVersions] = useState<number[]>([]);
   const [version, setVersion] = useState<number>();
-  const [input, setInput] = useState('"hello"');
+  // An empty object fits any workflow that reads `input.<key>`; a parameters schema gets a value it accepts.
+  const [input, setInput] = useState('{}');
   const [state, setState] = useState('');
+  const [parameters, setParameters] = useState<string>();
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
     void api.versions(name).then(
       (v) => setVersions(v.versions.map((x) => x.version)),
+      () => undefined,
+    );
+  }, [name]);
+  useEffect(() => {
+    void api.workflow(name).then(
+      (w) => setParameters(w.definition.parameters ? JSON.stringify(sampleOf(w.definition.parameters), null, 2) : undefined),
       () => undefined,
     );
   }, [name]);
@@ -46,6 +55,7 @@ function WorkflowDetail({ name }: { name: string }) {
       const body = {
         input: JSON.parse(input || 'null') as unknown,
         ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}),
+        ...(parameters?.trim() ? { parameters: JSON.parse(parameters) as unknown } : {}),
         ...(version ? { version } : {}),
       };
       const { runId } = await api.startRun(name, body);
@@ -81,6 +91,12 @@ function WorkflowDetail({ name }: { name: string }) {
           initial state (JSON object, optional)
           <textarea value={state} onChange={(e) => setState(e.target.value)} rows={3} aria-label="initial state" />
         </label>
+        {parameters !== undefined && (
+          <label>
+            parameters (JSON, from the workflow&apos;s parameters schema)
+            <textarea value={parameters} onChange={(e) => setParameters(e.target.value)} rows={3} aria-label="run parameters" />
+          </label>
+        )}
         <button onClick={() => void start()}>Start run</button>
         {problem && <p className="error">{problem}</p>}
       </div>
