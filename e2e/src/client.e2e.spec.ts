@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createSpindleClient, isSpindleApiError, type SpindleClient } from '@spindle/client';
+import type { RunEvent } from '@spindle/contracts';
+import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+
+const HELLO = JSON.parse(readFileSync(resolve(__dirname, '../../examples/hello-workflow.json'), 'utf8')) as unknown;
+
+/** Model calls wait here while a test holds them, so the run is mid-way because the test made it so. */
+let heldModels: Promise<void> = Promise.resolve();
+function holdModelCalls(): () => void {
+  let release!: () => void;
+  heldModels = new Promise((r) => (release = r));
+  return release;
+}
+async function provider(): Promise<FakeOpenAIReply> {
+  await heldModels;
+  return { text: 'fine', usage: { prompt_tokens: 5, completion_tokens: 1 } };
+}
+
+/** Two model calls one after the other: the gateway can be away between them. */
+const TWO_CALLS = {
+  kind: 'graph',
+  nodes: [
+    { id: 'first', type: 'llm', model: 'compatible:m', prompt: 'one {{input}}', output_key: 'a' },
+    { id: 'second', type: 'llm', model: 'compatible:m', prompt: 'two {{a}}', output_key: 'b' },
+  ],
+  edges: [{ from: 'first', to: 'second' }],
+};
+
+describe('@spindle/client against the real stack', () => {
+  let stack: Stack;
+  let spindle: SpindleClient;
+  const jsonEvents = async (runId: string) =>
+    ((await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] }).events;
+
+  beforeAll(async () => {
+    stack = await startStack({ reply: provider as never });
+    spindle = createSpindleClient({ baseUrl: stack.gatewayUrl, token: stack.adminKey });
+    await spindle.workflows.put('hello', HELLO);
+    await spindle.workflows.put('two-calls', TWO_CALLS);
+  });
+  afterAll(() => stack?.stop());
+
+  it('starts a workflow and follows it to the end: exactly the events of the JSON log, with the tokens', async () => {
+    const { runId } = await spindle.runs.start('hello', { input: { name: 'Ada' } });
+    const tokens: string[] = [];
+    const followed: RunEvent[] = [];
+    for await (const event of spindle.runs.follow(runId, { onToken: (t) => tokens.push(t.delta) })) followed.push(event);
+    expect(followed.at(-1)?.type).toBe('run.completed');
+    expect(followed).toEqual(await jsonEvents(runId));
+    expect(await spindle.runs.events(runId)).toMatchObject({ events: followed, lastSeq: followed.length, terminal: true });
+    expect(tokens.join('')).toBe('Hello Ada, what a fine day to run a workflow!');
+  });
+
+  it('follows a run across a gateway restart: every event exactly once, in order', async () => {
+    const release = holdModelCalls();
+    const gateway = stack.processes.find((p) => p.name === 'gateway' && p.child.exitCode === null)!;
+    const followed: RunEvent[] = [];
+    const states: string[] = [];
+    let modelStarted!: () => void;
+    const firstCallMade = new Promise<void>((r) => (modelStarted = r));
+    let done: Promise<void> | undefined;
+    try {
+      const { runId } = await spindle.runs.start('two-calls', { input: 'x' });
+      done = (async () => {
+        const follow = spindle.runs.follow(runId, {
+          reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+          onConnection: (s) => states.push(s),
+        });
+        for await (const event of follow) {
+          followed.push(event);
+          if (event.type === 'model.started') modelStarted();
+        }
+      })();
+      await firstCallMade;
+      await stopProcess(gateway.child);
+      // The run goes on while the gateway is away (the second model call is made): its events land in the log, not in the stream.
+      const calls = stack.fake.callCount;
+      release();
+      while (stack.fake.callCount < calls + 1) await new Promise((r) => setTimeout(r, 50));
+      await stack.startService('gateway', { PORT: String(gateway.port) });
+      await done;
+      const logged = await jsonEvents(runId);
+      expect(logged.at(-1)?.type).toBe('run.completed');
+      expect(followed).toEqual(logged);
+      expect(followed.map((e) => e.seq)).toEqual(logged.map((_, i) => i + 1));
+      expect(states).toContain('retrying');
+    } finally {
+      release();
+    }
+  });
+
+  it('rejects with typed errors carrying code and status', async () => {
+    const missing = await spindle.runs.get('no-such-run').catch((e: unknown) => e);
+    expect(isSpindleApiError(missing, 'run_not_found')).toBe(true);
+    expect(missing).toMatchObject({ status: 404, code: 'run_not_found' });
+
+    const invalid = await spindle.runs.start('hello', { version: 0 }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ name: 'SpindleApiError', status: 400, code: 'validation_failed' });
+    expect((invalid as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toContain('version');
+
+    const anonymous = await createSpindleClient({ baseUrl: stack.gatewayUrl })
+      .me()
+      .catch((e: unknown) => e);
+    expect(anonymous).toMatchObject({ name: 'SpindleApiError', status: 401, code: 'unauthenticated' });
+  });
+});
