@@ -32,6 +32,7 @@ import { StartQuotas } from './admission/start-quotas';
 import { KeysController } from './identity/keys.controller';
 import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
+import { OpenApiController } from './http/openapi.controller';
 
 @Module({})
 export class GatewayModule {
@@ -49,6 +50,7 @@ export class GatewayModule {
         TenantsController,
         AuditController,
         MeController,
+        OpenApiController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -85,3 +85,72 @@ export type {
   ApprovalQueryOp,
   ApprovalQueryResults,
 } from './service-queries';
+export { MAX_SEQ, MAX_VERSION, parseDecimalInteger, queryInteger } from './http-api/decimal-integer';
+export type { IntegerRange } from './http-api/decimal-integer';
+export {
+  WORKFLOW_NAME_PATTERN,
+  AGENT_NAME_PATTERN,
+  pathParamSchemas,
+  listLimitSchema,
+  listCursorSchema,
+  runsListQuerySchema,
+  requestsListQuerySchema,
+  eventsQuerySchema,
+  graphQuerySchema,
+  tenantQuerySchema,
+  auditQuerySchema,
+  startRunBodySchema,
+  cancelBodySchema,
+  forkBodySchema,
+  answerBodySchema,
+  newKeyBodySchema,
+  newTenantBodySchema,
+  tenantQuotasSchema,
+} from './http-api/request.schemas';
+export type { StartRunBody, ForkBody, AnswerBody, TenantQuotas } from './http-api/request.schemas';
+export {
+  runAcceptedSchema,
+  forkAcceptedSchema,
+  cancelOutcomeSchema,
+  answerOutcomeSchema,
+  runListSchema,
+  requestListSchema,
+  runRequestsSchema,
+  checkpointListSchema,
+  runEventsPageSchema,
+  catalogSavedSchema,
+  workflowSummarySchema,
+  workflowListSchema,
+  workflowVersionSchema,
+  workflowVersionsSchema,
+  workflowGraphSchema,
+  storedAgentSchema,
+  agentListSchema,
+  meSchema,
+  authConfigSchema,
+  apiKeyViewSchema,
+  newApiKeySchema,
+  apiKeyListSchema,
+  tenantSchema,
+  tenantListSchema,
+  auditRecordSchema,
+  auditPageSchema,
+} from './http-api/response.schemas';
+export type {
+  RunAccepted,
+  ForkAccepted,
+  CancelOutcome,
+  AnswerOutcome,
+  WorkflowSummary,
+  ApiKeyView,
+  Tenant,
+  AuditRecord,
+} from './http-api/response.schemas';
+export { PROBLEM_CONTENT_TYPE, problemSchema, fieldIssueSchema } from './http-api/problem.schema';
+export type { Problem } from './http-api/problem.schema';
+export { tokenFrameSchema, streamErrorFrameSchema, RUN_STREAM_FRAMES } from './http-api/run-event-stream.schemas';
+export type { TokenFrame, StreamFrame } from './http-api/run-event-stream.schemas';
+export { httpOperations, REQUEST_HEADERS } from './http-api/http-operations';
+export type { HttpMethod, HttpOperation, HttpResponseSpec, DefinitionSchemas, RequestHeaderName } from './http-api/http-operations';
+export { buildOpenApiDocument } from './http-api/openapi-document';
+export type { OpenApiOptions, OperationAccess, JsonObject } from './http-api/openapi-document';

@@ -5,28 +5,19 @@ import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
-import { SpindleError, type CheckpointQueryResults, type Principal, type RunEvent, type RunEventOf } from '@spindle/contracts';
+import {
+  SpindleError,
+  type CheckpointQueryResults,
+  type ForkAccepted,
+  type ForkBody,
+  type Principal,
+  type RunEvent,
+  type RunEventOf,
+} from '@spindle/contracts';
 import { ulid } from 'ulid';
-import { z } from 'zod';
-import { CHECKPOINT_ID, RUN_ID } from '../http/path-params';
+import { RUN_ID } from '../http/path-params';
 import type { IdempotencyKeysRepository } from '../runs/idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from '../runs/idempotent-creation';
-
-export const forkBodySchema = z.strictObject({
-  /** The checkpoint to fork from; the run's latest when absent. */
-  checkpointId: z.string().regex(CHECKPOINT_ID, 'not a checkpoint id (letters, digits, _ or -; at most 64)').optional(),
-  /** State keys to overwrite in the checkpoint's state before the fork runs. */
-  state: z.record(z.string(), z.unknown()).optional(),
-});
-export type ForkBody = z.infer<typeof forkBodySchema>;
-
-export interface ForkAccepted {
-  runId: string;
-  forkedFrom: { runId: string; seq: number; checkpointId: string };
-  status: 'queued';
-  location: string;
-  eventsLocation: string;
-}
 
 /**
  * Forks a run at a checkpoint: a new run whose `run.queued` carries the checkpoint's state (with

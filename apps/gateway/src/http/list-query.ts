@@ -1,7 +1,6 @@
+import { SpindleError } from '@spindle/contracts';
 import { decodeKeysetCursor } from '@spindle/db';
-import { z } from 'zod';
-import { queryInteger } from './decimal-integer';
-import { RUN_ID, WORKFLOW_NAME } from './path-params';
+import { RUN_ID } from './path-params';
 
 /** Printable ASCII: a cursor's timestamp is the database's own text of one. */
 const TIMESTAMP_TEXT = /^[\x20-\x7e]{1,64}$/;
@@ -20,6 +19,11 @@ function isListCursor(text: string): boolean {
   }
 }
 
-export const listCursor = z.string().min(1).max(500).refine(isListCursor, 'not a cursor this service issued');
-export const listLimit = queryInteger({ min: 1, max: 200 }).default(50);
-export const workflowNameFilter = z.string().regex(WORKFLOW_NAME, 'not a workflow name');
+/** A list query (already valid against its schema) whose `cursor`, if any, is one this service issued. */
+export function requireIssuedCursor<Q extends { cursor?: string }>(query: Q): Q {
+  if (query.cursor === undefined || isListCursor(query.cursor)) return query;
+  const message = 'not a cursor this service issued';
+  throw new SpindleError('validation_failed', `invalid request: query.cursor: ${message}`, {
+    issues: [{ field: 'query.cursor', message }],
+  });
+}

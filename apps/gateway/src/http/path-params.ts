@@ -1,5 +1,14 @@
 import type { PipeTransform } from '@nestjs/common';
-import { isReservedName, reservedNameMessage, RUN_ID_PATTERN, SpindleError, TENANT_ID_PATTERN, type ErrorCode } from '@spindle/contracts';
+import {
+  AGENT_NAME_PATTERN,
+  isReservedName,
+  reservedNameMessage,
+  RUN_ID_PATTERN,
+  SpindleError,
+  TENANT_ID_PATTERN,
+  WORKFLOW_NAME_PATTERN,
+  type ErrorCode,
+} from '@spindle/contracts';
 import { API_KEY_ID_PATTERN } from '@spindle/identity';
 
 /**
@@ -9,10 +18,8 @@ import { API_KEY_ID_PATTERN } from '@spindle/identity';
 export const RUN_ID = RUN_ID_PATTERN;
 export const REQUEST_ID = RUN_ID_PATTERN;
 export const CHECKPOINT_ID = RUN_ID_PATTERN;
-/** The workflow catalog's names. */
-export const WORKFLOW_NAME = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-/** The agent catalog's names: identifiers, since patterns refer to them in tool names. */
-export const AGENT_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export const WORKFLOW_NAME = WORKFLOW_NAME_PATTERN;
+export const AGENT_NAME = AGENT_NAME_PATTERN;
 
 /** A path value quoted for a message: JSON escapes control characters, and it is cut short. */
 export const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);

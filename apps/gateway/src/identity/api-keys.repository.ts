@@ -1,22 +1,8 @@
-import { actorSchema, scopeSchema, type Actor, type Scope } from '@spindle/contracts';
+import { actorSchema, scopeSchema, type Actor, type ApiKeyView, type Scope } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { StoredApiKey } from '@spindle/identity';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-
-/** A key as the admin API shows it: never its secret or hash. */
-export interface ApiKeyView {
-  id: string;
-  tenant: string;
-  name: string;
-  scopes: Scope[];
-  createdAt: string;
-  createdBy: Actor;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  revokedBy: Actor | null;
-  lastUsedAt: string | null;
-}
 
 export interface NewKeyRow {
   id: string;

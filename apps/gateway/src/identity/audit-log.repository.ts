@@ -1,4 +1,4 @@
-import { actorSchema, type Actor } from '@spindle/contracts';
+import { actorSchema, type Actor, type AuditRecord } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely, Selectable } from 'kysely';
 
@@ -37,17 +37,6 @@ export interface AuditFilter {
   /** Entries older than this id (the previous page's last). */
   beforeId?: string;
   limit: number;
-}
-
-export interface AuditRecord {
-  id: string;
-  at: string;
-  tenant: string;
-  actor: Actor;
-  action: string;
-  target: { kind: string; id: string };
-  source: string | null;
-  detail: Record<string, unknown> | null;
 }
 
 /** The gateway's append-only audit trail. */

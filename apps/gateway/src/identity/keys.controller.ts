@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { scopeSchema, SpindleError, tenantIdSchema, type Principal } from '@spindle/contracts';
+import { newKeyBodySchema, SpindleError, tenantQuerySchema, type Principal } from '@spindle/contracts';
 import { ApiKeyVerifier, generateApiKey } from '@spindle/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { parseBody } from '../http/parse-body';
 import { KeyIdParam } from '../http/path-params';
 import { ApiKeysRepository } from './api-keys.repository';
@@ -10,21 +9,6 @@ import { AuditTrail } from './audit-trail';
 import { Caller } from './caller.decorator';
 import { TenantDirectory } from './tenant-directory';
 
-const newKeySchema = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  scopes: z
-    .array(scopeSchema)
-    .min(1)
-    .refine((s) => new Set(s).size === s.length, 'each scope once'),
-  expiresAt: z.iso
-    .datetime({ offset: true })
-    .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
-    .optional(),
-  /** Only the operator tenant's admins make keys for another tenant. */
-  tenant: tenantIdSchema.optional(),
-});
-
-const tenantQuerySchema = z.strictObject({ tenant: tenantIdSchema.optional() });
 const tenantOf = (query: unknown) => parseBody(tenantQuerySchema, query ?? {}, 'query').tenant;
 
 /** API keys of the caller's tenant: made (the key is in the answer once, never again), listed, revoked. */
@@ -39,7 +23,7 @@ export class KeysController {
 
   @Post()
   async create(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const request = parseBody(newKeySchema, body ?? {});
+    const request = parseBody(newKeyBodySchema, body ?? {});
     const tenant = await this.targetTenant(caller, request.tenant);
     const made = generateApiKey();
     const view = await this.keys.insert({

@@ -27,10 +27,10 @@ describe('the route access table', () => {
     for (const key of runRoutes) expect([key, ROUTE_ACCESS.get(key)?.run]).toEqual([key, 'id']);
   });
 
-  it('needs more than reading for every change, and credentials for everything but how to sign in', () => {
+  it('needs more than reading for every change, and credentials for everything but how to sign in and the API description', () => {
     for (const [key, access] of ROUTE_ACCESS) {
       if (!key.startsWith('GET ')) expect([key, access.need]).not.toEqual([key, 'runs:read']);
-      if (access.need === 'public') expect(key).toBe('GET /v1/auth/config');
+      if (access.need === 'public') expect(['GET /v1/auth/config', 'GET /v1/openapi.json']).toContain(key);
     }
   });
 });

@@ -17,6 +17,8 @@ export interface RouteAccess {
 export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, RouteAccess>([
   // How to sign in, and who you are.
   ['GET /v1/auth/config', { need: 'public' }],
+  // What the API is: its OpenAPI document.
+  ['GET /v1/openapi.json', { need: 'public' }],
   ['GET /v1/me', { need: 'authenticated' }],
   // Workflows and agents.
   ['GET /v1/workflows', { need: 'runs:read' }],

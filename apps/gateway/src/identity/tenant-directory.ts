@@ -1,4 +1,5 @@
-import type { Tenant, TenantsRepository } from './tenants.repository';
+import type { Tenant } from '@spindle/contracts';
+import type { TenantsRepository } from './tenants.repository';
 
 /**
  * Tenants as every request needs them (does it exist, is it the operator, what are its quotas),

@@ -1,22 +1,12 @@
 import { Body, Controller, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { SpindleError, tenantIdSchema, type Principal } from '@spindle/contracts';
+import { newTenantBodySchema, SpindleError, tenantQuotasSchema, type Principal, type Tenant } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { parseBody } from '../http/parse-body';
 import { TenantIdParam } from '../http/path-params';
 import { AuditTrail } from './audit-trail';
 import { Caller } from './caller.decorator';
 import { TenantDirectory } from './tenant-directory';
-import { TenantsRepository, type Tenant } from './tenants.repository';
-
-const newTenantSchema = z.strictObject({ id: tenantIdSchema, name: z.string().trim().min(1).max(100) });
-const quota = (max: number) => z.number().int().min(0).max(max).nullable();
-const quotasSchema = z.strictObject({
-  maxRunning: quota(100_000),
-  startsPerMinute: quota(1_000_000),
-  dailyTokenBudget: quota(Number.MAX_SAFE_INTEGER),
-  dailyCostBudgetUsd: z.number().min(0).max(1e9).nullable(),
-});
+import { TenantsRepository } from './tenants.repository';
 
 /**
  * Tenants and their quotas. The operator tenant's admins see and change every tenant; another
@@ -45,7 +35,7 @@ export class TenantsController {
   @Post()
   async create(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     this.requireOperator(caller);
-    const { id, name } = parseBody(newTenantSchema, body ?? {});
+    const { id, name } = parseBody(newTenantBodySchema, body ?? {});
     if (!(await this.tenants.create(id, name))) throw new SpindleError('conflict', `a tenant "${id}" exists already`);
     await this.audit.record(caller, req, { action: 'tenant.created', target: { kind: 'tenant', id }, detail: { name } });
     return reply
@@ -62,7 +52,7 @@ export class TenantsController {
     @Req() req: FastifyRequest,
   ) {
     this.requireOperator(caller);
-    const quotas = parseBody(quotasSchema, body ?? {});
+    const quotas = parseBody(tenantQuotasSchema, body ?? {});
     const tenant = await this.tenants.setQuotas(id, quotas);
     if (!tenant) throw new SpindleError('not_found', `no tenant "${id}"`);
     this.directory.forget(id);

@@ -1,22 +1,6 @@
+import type { Tenant, TenantQuotas } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely, Selectable } from 'kysely';
-
-/** A tenant's own limits; `null` takes the gateway's default. */
-export interface TenantQuotas {
-  maxRunning: number | null;
-  startsPerMinute: number | null;
-  dailyTokenBudget: number | null;
-  dailyCostBudgetUsd: number | null;
-}
-
-export interface Tenant {
-  id: string;
-  name: string;
-  operator: boolean;
-  quotas: TenantQuotas;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** Tenants and their quotas (the gateway's table). */
 export class TenantsRepository {

@@ -1,8 +1,7 @@
-import { SpindleError, type Actor, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
+import { SpindleError, type Actor, type AnswerBody, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import { canonicalJson } from '@spindle/contracts';
 import { checkHumanAnswer } from '@spindle/engine';
 import { requestsInLog, runPhase, type AnswerEvent, type RequestInLog } from '@spindle/projections';
-import type { AnswerBody } from './answer-body.schema';
 
 /** A catalog version the answer asks the run to continue with, already checked against the run's graph. */
 export interface DefinitionUpgrade {

@@ -1,21 +1,19 @@
 import { appendToWaitingRun, query, readRunLog, type Bus } from '@spindle/bus';
-import { isRunId, SpindleError, type ApprovalQueryResults, type Principal, type RunEvent } from '@spindle/contracts';
+import {
+  isRunId,
+  SpindleError,
+  type AnswerBody,
+  type AnswerOutcome,
+  type ApprovalQueryResults,
+  type Principal,
+  type RunEvent,
+} from '@spindle/contracts';
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
 import { requestsInLog } from '@spindle/projections';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import type { AnswerBody } from './answer-body.schema';
 import { decideAnswer, type DefinitionUpgrade } from './answer-decision';
-
-export interface AnswerOutcome {
-  runId: string;
-  requestId: string;
-  /** `recorded`: appended, the run resumes; `unchanged`: the same answer was already recorded. */
-  status: 'recorded' | 'unchanged';
-  /** `seq` of the answer in the run's log. */
-  seq: number;
-}
 
 /**
  * Answers a person's request. The run's log is the judge (not the approval projection, which

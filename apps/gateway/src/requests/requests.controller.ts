@@ -1,21 +1,13 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { requestStatusSchema, type Principal } from '@spindle/contracts';
+import { answerBodySchema, requestsListQuerySchema, type Principal } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { z } from 'zod';
-import { listCursor, listLimit } from '../http/list-query';
+import { requireIssuedCursor } from '../http/list-query';
 import { parseBody } from '../http/parse-body';
 import { RequestIdParam, RunIdParam } from '../http/path-params';
 import { RunReads } from '../runs/run-reads.service';
-import { answerBodySchema } from './answer-body.schema';
 import { RequestAnswers } from './request-answers.service';
-
-const inboxQuerySchema = z.strictObject({
-  status: requestStatusSchema.optional(),
-  limit: listLimit,
-  cursor: listCursor.optional(),
-});
 
 /** Requests for a person: the inbox across runs, one run's requests, and answering one. */
 @Controller('v1')
@@ -28,7 +20,7 @@ export class RequestsController {
 
   @Get('requests')
   inbox(@Caller() caller: Principal, @Query() query: unknown) {
-    return this.answers.list({ ...parseBody(inboxQuerySchema, query, 'query'), tenant: caller.tenant });
+    return this.answers.list({ ...requireIssuedCursor(parseBody(requestsListQuerySchema, query, 'query')), tenant: caller.tenant });
   }
 
   @Get('runs/:id/requests')

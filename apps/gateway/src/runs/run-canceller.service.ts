@@ -1,15 +1,17 @@
 import { lastEventOf, publishRunControl, readRunLog, RunLogWriter, type Bus, type LogPosition } from '@spindle/bus';
-import { isRunId, isSpindleError, isTerminalEvent, SpindleError, type Actor, type RunControl } from '@spindle/contracts';
+import {
+  isRunId,
+  isSpindleError,
+  isTerminalEvent,
+  SpindleError,
+  type Actor,
+  type CancelOutcome,
+  type RunControl,
+} from '@spindle/contracts';
 import { runPhase } from '@spindle/projections';
 
 /** Events a waiting or handed-back run's log can end with (answers land after `run.awaiting`). */
 const IDLE_TAILS = new Set(['run.awaiting', 'run.yielded', 'input.answered', 'approval.resolved']);
-
-export interface CancelOutcome {
-  runId: string;
-  /** `canceled` once the log shows it; `cancel_requested` while the runner is still stopping. */
-  status: 'canceled' | 'cancel_requested';
-}
 
 /**
  * Cancels a run. A queued, waiting or handed-back run is closed in the log directly (`run.canceled` appended at the

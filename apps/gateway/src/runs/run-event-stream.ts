@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { lastEventOf, readRunLog, type Bus } from '@spindle/bus';
-import { isTerminalEvent, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import { isTerminalEvent, type RunEvent, type TokenDelta, type TokenFrame } from '@spindle/contracts';
 import type { Logger } from 'pino';
 import type { RunFeedHub } from './run-feed.hub';
 import { TokenRelay } from './token-relay';
@@ -133,7 +133,7 @@ export class RunEventStream {
   }
 
   private writeToken(token: TokenDelta) {
-    const data = { runId: token.runId, nodeId: token.nodeId, spanId: token.spanId, index: token.index, delta: token.delta };
+    const data: TokenFrame = { runId: token.runId, nodeId: token.nodeId, spanId: token.spanId, index: token.index, delta: token.delta };
     this.res.write(`event: token\ndata: ${JSON.stringify(data)}\n\n`);
   }
 }

@@ -5,36 +5,16 @@ import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
-import { SpindleError, type Principal } from '@spindle/contracts';
+import { SpindleError, startRunBodySchema, type Principal, type RunAccepted } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
-import { z } from 'zod';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { MAX_VERSION } from '../http/decimal-integer';
 import { parseBody } from '../http/parse-body';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from './idempotent-creation';
-
-export const startRunBodySchema = z.strictObject({
-  input: z.unknown().optional(),
-  /** Initial state, merged first; `input` is then written to `state.input`. */
-  state: z.record(z.string(), z.unknown()).optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  version: z.number().int().min(1).max(MAX_VERSION).optional(),
-  /** With `Accept: text/event-stream`: cancel the run if the client disconnects before it ends. */
-  cancelOnDisconnect: z.boolean().optional(),
-});
-
-export interface RunAccepted {
-  runId: string;
-  workflow: { name: string; version: number };
-  status: 'queued';
-  location: string;
-  eventsLocation: string;
-}
 
 /** `replayed` when an Idempotency-Key named a run started before; nothing new was queued. */
 export type StartedRun = Created<RunAccepted>;

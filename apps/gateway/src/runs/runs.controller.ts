@@ -1,14 +1,21 @@
 import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
-import { runStatusSchema, SpindleError, type Principal } from '@spindle/contracts';
+import {
+  cancelBodySchema,
+  eventsQuerySchema,
+  MAX_SEQ,
+  parseDecimalInteger,
+  runsListQuerySchema,
+  SpindleError,
+  type Principal,
+  type RunAccepted,
+} from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
-import { MAX_SEQ, parseDecimalInteger, queryInteger } from '../http/decimal-integer';
-import { listCursor, listLimit, workflowNameFilter } from '../http/list-query';
+import { requireIssuedCursor } from '../http/list-query';
 import { parseBody } from '../http/parse-body';
 import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
@@ -18,20 +25,12 @@ import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
-import { RunStarter, type RunAccepted } from './run-starter.service';
+import { RunStarter } from './run-starter.service';
 import { AuditTrail } from '../identity/audit-trail';
 import { RunAdmission } from '../admission/run-admission';
 import { Caller } from '../identity/caller.decorator';
 
-const listQuerySchema = z.strictObject({
-  workflow: workflowNameFilter.optional(),
-  status: runStatusSchema.optional(),
-  limit: listLimit,
-  cursor: listCursor.optional(),
-});
-const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 const SEQ_RANGE = { min: 0, max: MAX_SEQ };
-const eventsQuerySchema = z.strictObject({ after: queryInteger(SEQ_RANGE).default(0) });
 
 @Controller('v1')
 export class RunsController {
@@ -91,7 +90,7 @@ export class RunsController {
 
   @Get('runs')
   list(@Caller() caller: Principal, @Query() query: unknown) {
-    return this.reads.list({ ...parseBody(listQuerySchema, query, 'query'), tenant: caller.tenant });
+    return this.reads.list({ ...requireIssuedCursor(parseBody(runsListQuerySchema, query, 'query')), tenant: caller.tenant });
   }
 
   @Get('runs/:id')

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@spindle/contracts';
+import { canonicalJson, type WorkflowSummary } from '@spindle/contracts';
 import { createHash } from 'node:crypto';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -8,13 +8,6 @@ export interface WorkflowVersionRow {
   version: number;
   definition: unknown;
   createdAt: string;
-}
-
-export interface WorkflowSummary {
-  name: string;
-  latestVersion: number;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** The workflow catalog: each tenant's names and their numbered, immutable versions. */

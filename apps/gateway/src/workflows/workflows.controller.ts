@@ -1,11 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { SpindleError, type Principal } from '@spindle/contracts';
+import { graphQuerySchema, SpindleError, type Principal } from '@spindle/contracts';
 import { describeGraph, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AgentCatalogRepository } from '../agents/agent-catalog.repository';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
-import { MAX_VERSION, queryInteger } from '../http/decimal-integer';
 import { parseBody } from '../http/parse-body';
 import { NewWorkflowNameParam, WorkflowNameParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
@@ -13,8 +11,6 @@ import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { resolveSubgraphs } from './subgraph-resolver';
 import { WorkflowCatalogRepository } from './workflow-catalog.repository';
-
-const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });
 
 /** The caller's tenant's workflow catalog. */
 @Controller('v1/workflows')

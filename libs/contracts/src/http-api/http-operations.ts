@@ -1,0 +1,386 @@
+import { z } from 'zod';
+import { runSummarySchema, runTraceSchema } from '../trace-queries';
+import { MAX_SEQ } from './decimal-integer';
+import * as rq from './request.schemas';
+import * as rs from './response.schemas';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Request headers some operations read, documented once. */
+export const REQUEST_HEADERS = {
+  'Idempotency-Key': {
+    schema: z.string().regex(/^[\x21-\x7e]{1,255}$/),
+    description: 'Makes a retried create safe: the same key and body answer with the run the first request opened.',
+  },
+  'Last-Event-ID': {
+    schema: z.string().regex(/^(0|[1-9][0-9]{0,15})$/),
+    description: `The seq of the last event received (0 to ${MAX_SEQ}): the stream resumes after it.`,
+  },
+} as const;
+export type RequestHeaderName = keyof typeof REQUEST_HEADERS;
+
+export interface HttpResponseSpec {
+  readonly description: string;
+  /** The `application/json` body. */
+  readonly json?: z.ZodType;
+  /** Also answers `text/event-stream` (the run's event frames) when the request accepts it. */
+  readonly eventStream?: boolean;
+}
+
+/** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
+export interface HttpOperation {
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly description?: string;
+  /** Path parameters whose schema is not the one `pathParamSchemas` has under the same name. */
+  readonly params?: Readonly<Record<string, z.ZodType>>;
+  readonly query?: z.ZodObject;
+  readonly headers?: readonly RequestHeaderName[];
+  readonly body?: z.ZodType;
+  readonly responses: Readonly<Record<number, HttpResponseSpec>>;
+}
+
+/** The definition language's schemas (from `@spindle/engine`, which contracts cannot import). */
+export interface DefinitionSchemas {
+  /** A workflow definition as `PUT /v1/workflows/{name}` takes it. */
+  readonly workflowDefinition: z.ZodType;
+  /** An agent spec as `PUT /v1/agents/{name}` takes it (the name comes from the path). */
+  readonly agentSpec: z.ZodType;
+}
+
+const ok = (description: string, json?: z.ZodType): HttpResponseSpec => ({ description, json });
+const noContent: HttpResponseSpec = { description: 'Deleted.' };
+
+/** Every `/v1` operation the gateway serves. */
+export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[] {
+  return [...metaOperations(), ...catalogOperations(defs), ...runOperations(), ...requestOperations(), ...adminOperations()];
+}
+
+function metaOperations(): HttpOperation[] {
+  return [
+    {
+      operationId: 'getOpenApiDocument',
+      method: 'GET',
+      path: '/v1/openapi.json',
+      tag: 'meta',
+      summary: 'This document',
+      responses: { 200: ok('The OpenAPI 3.1 document of the API.', z.record(z.string(), z.unknown())) },
+    },
+    {
+      operationId: 'getAuthConfig',
+      method: 'GET',
+      path: '/v1/auth/config',
+      tag: 'meta',
+      summary: 'How to sign in',
+      responses: { 200: ok('What the console sign-in page offers.', rs.authConfigSchema) },
+    },
+    {
+      operationId: 'getMe',
+      method: 'GET',
+      path: '/v1/me',
+      tag: 'meta',
+      summary: 'Who the caller is',
+      responses: { 200: ok('The caller.', rs.meSchema) },
+    },
+  ];
+}
+
+function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
+  const agent = { name: rq.pathParamSchemas.agentName };
+  return [
+    {
+      operationId: 'listWorkflows',
+      method: 'GET',
+      path: '/v1/workflows',
+      tag: 'workflows',
+      summary: 'List workflows',
+      responses: { 200: ok("The tenant's workflows.", rs.workflowListSchema) },
+    },
+    {
+      operationId: 'getWorkflow',
+      method: 'GET',
+      path: '/v1/workflows/:name',
+      tag: 'workflows',
+      summary: 'Get the latest version of a workflow',
+      responses: { 200: ok('The latest version.', rs.workflowVersionSchema) },
+    },
+    {
+      operationId: 'getWorkflowGraph',
+      method: 'GET',
+      path: '/v1/workflows/:name/graph',
+      tag: 'workflows',
+      summary: 'Draw a workflow',
+      query: rq.graphQuerySchema,
+      responses: {
+        200: ok('Nodes, edges, layout hints and Mermaid text of the latest (or `version`) definition.', rs.workflowGraphSchema),
+      },
+    },
+    {
+      operationId: 'listWorkflowVersions',
+      method: 'GET',
+      path: '/v1/workflows/:name/versions',
+      tag: 'workflows',
+      summary: 'List the versions of a workflow',
+      responses: { 200: ok('Newest first.', rs.workflowVersionsSchema) },
+    },
+    {
+      operationId: 'putWorkflow',
+      method: 'PUT',
+      path: '/v1/workflows/:name',
+      tag: 'workflows',
+      summary: 'Save a workflow definition as its next version',
+      body: defs.workflowDefinition,
+      responses: {
+        200: ok('Unchanged: the definition equals the latest version.', rs.catalogSavedSchema),
+        201: ok('Saved as a new version.', rs.catalogSavedSchema),
+      },
+    },
+    {
+      operationId: 'deleteWorkflow',
+      method: 'DELETE',
+      path: '/v1/workflows/:name',
+      tag: 'workflows',
+      summary: 'Delete a workflow',
+      responses: { 204: noContent },
+    },
+    {
+      operationId: 'listAgents',
+      method: 'GET',
+      path: '/v1/agents',
+      tag: 'agents',
+      summary: 'List agents',
+      responses: { 200: ok("The tenant's agents.", rs.agentListSchema) },
+    },
+    {
+      operationId: 'getAgent',
+      method: 'GET',
+      path: '/v1/agents/:name',
+      tag: 'agents',
+      summary: 'Get an agent',
+      params: agent,
+      responses: { 200: ok('The agent.', rs.storedAgentSchema) },
+    },
+    {
+      operationId: 'putAgent',
+      method: 'PUT',
+      path: '/v1/agents/:name',
+      tag: 'agents',
+      summary: 'Save an agent that patterns name with `{ "ref": "<name>" }`',
+      params: agent,
+      body: defs.agentSpec,
+      responses: { 200: ok('Unchanged.', rs.catalogSavedSchema), 201: ok('Saved as a new version.', rs.catalogSavedSchema) },
+    },
+    {
+      operationId: 'deleteAgent',
+      method: 'DELETE',
+      path: '/v1/agents/:name',
+      tag: 'agents',
+      summary: 'Delete an agent',
+      params: agent,
+      responses: { 204: noContent },
+    },
+  ];
+}
+
+function runOperations(): HttpOperation[] {
+  return [
+    {
+      operationId: 'startRun',
+      method: 'POST',
+      path: '/v1/workflows/:name/runs',
+      tag: 'runs',
+      summary: 'Start a run',
+      description: "With `Accept: text/event-stream` the answer is the run's event stream (`200`) instead of `202`.",
+      headers: ['Idempotency-Key'],
+      body: rq.startRunBodySchema,
+      responses: { 200: { description: "The run's events, live.", eventStream: true }, 202: ok('Queued.', rs.runAcceptedSchema) },
+    },
+    {
+      operationId: 'listRuns',
+      method: 'GET',
+      path: '/v1/runs',
+      tag: 'runs',
+      summary: 'List runs, newest first',
+      query: rq.runsListQuerySchema,
+      responses: { 200: ok('One page; `nextCursor` asks for the next.', rs.runListSchema) },
+    },
+    {
+      operationId: 'getRun',
+      method: 'GET',
+      path: '/v1/runs/:id',
+      tag: 'runs',
+      summary: 'Get a run',
+      responses: { 200: ok('The run; a queued run has its `queue` position.', runSummarySchema) },
+    },
+    {
+      operationId: 'getRunTrace',
+      method: 'GET',
+      path: '/v1/runs/:id/trace',
+      tag: 'runs',
+      summary: "Get a run's trace",
+      responses: { 200: ok('Spans and usage roll-ups.', runTraceSchema) },
+    },
+    {
+      operationId: 'getRunEvents',
+      method: 'GET',
+      path: '/v1/runs/:id/events',
+      tag: 'runs',
+      summary: "Read or follow a run's events",
+      description:
+        'JSON: the events after `after`. With `Accept: text/event-stream`: every event after ' +
+        '`max(after, Last-Event-ID)`, then live until the run ends.',
+      query: rq.eventsQuerySchema,
+      headers: ['Last-Event-ID'],
+      responses: { 200: { description: 'The events.', json: rs.runEventsPageSchema, eventStream: true } },
+    },
+    {
+      operationId: 'cancelRun',
+      method: 'POST',
+      path: '/v1/runs/:id/cancel',
+      tag: 'runs',
+      summary: 'Cancel a queued, running or waiting run',
+      body: rq.cancelBodySchema,
+      responses: { 200: ok('Canceled.', rs.cancelOutcomeSchema), 202: ok('Its runner is stopping it.', rs.cancelOutcomeSchema) },
+    },
+    {
+      operationId: 'listCheckpoints',
+      method: 'GET',
+      path: '/v1/runs/:id/checkpoints',
+      tag: 'runs',
+      summary: "List a run's checkpoints",
+      responses: { 200: ok('Oldest first.', rs.checkpointListSchema) },
+    },
+    {
+      operationId: 'forkRun',
+      method: 'POST',
+      path: '/v1/runs/:id/fork',
+      tag: 'runs',
+      summary: 'Fork a run from a checkpoint',
+      headers: ['Idempotency-Key'],
+      body: rq.forkBodySchema,
+      responses: { 202: ok('The new run is queued.', rs.forkAcceptedSchema) },
+    },
+  ];
+}
+
+function requestOperations(): HttpOperation[] {
+  return [
+    {
+      operationId: 'listRequests',
+      method: 'GET',
+      path: '/v1/requests',
+      tag: 'requests',
+      summary: 'The inbox: requests for a person across runs',
+      query: rq.requestsListQuerySchema,
+      responses: { 200: ok('One page; `nextCursor` asks for the next.', rs.requestListSchema) },
+    },
+    {
+      operationId: 'listRunRequests',
+      method: 'GET',
+      path: '/v1/runs/:id/requests',
+      tag: 'requests',
+      summary: "A run's requests",
+      responses: { 200: ok('Every request of the run.', rs.runRequestsSchema) },
+    },
+    {
+      operationId: 'answerRequest',
+      method: 'POST',
+      path: '/v1/runs/:id/requests/:requestId/respond',
+      tag: 'requests',
+      summary: 'Answer an input request or decide an approval',
+      body: rq.answerBodySchema,
+      responses: {
+        200: ok('The same answer was already recorded.', rs.answerOutcomeSchema),
+        202: ok('Recorded; the run resumes.', rs.answerOutcomeSchema),
+      },
+    },
+  ];
+}
+
+function adminOperations(): HttpOperation[] {
+  const tenantQuery = rq.tenantQuerySchema;
+  return [
+    {
+      operationId: 'listKeys',
+      method: 'GET',
+      path: '/v1/keys',
+      tag: 'admin',
+      summary: 'List API keys',
+      query: tenantQuery,
+      responses: { 200: ok("The tenant's keys.", rs.apiKeyListSchema) },
+    },
+    {
+      operationId: 'createKey',
+      method: 'POST',
+      path: '/v1/keys',
+      tag: 'admin',
+      summary: 'Make an API key',
+      body: rq.newKeyBodySchema,
+      responses: { 201: ok('The key; its secret is shown this once.', rs.newApiKeySchema) },
+    },
+    {
+      operationId: 'getKey',
+      method: 'GET',
+      path: '/v1/keys/:keyId',
+      tag: 'admin',
+      summary: 'Get an API key',
+      query: tenantQuery,
+      responses: { 200: ok('The key (never its secret).', rs.apiKeyViewSchema) },
+    },
+    {
+      operationId: 'revokeKey',
+      method: 'DELETE',
+      path: '/v1/keys/:keyId',
+      tag: 'admin',
+      summary: 'Revoke an API key',
+      query: tenantQuery,
+      responses: { 200: ok('The revoked key.', rs.apiKeyViewSchema) },
+    },
+    {
+      operationId: 'listTenants',
+      method: 'GET',
+      path: '/v1/tenants',
+      tag: 'admin',
+      summary: 'List tenants',
+      responses: { 200: ok("Every tenant (the operator's admins) or the caller's own.", rs.tenantListSchema) },
+    },
+    {
+      operationId: 'createTenant',
+      method: 'POST',
+      path: '/v1/tenants',
+      tag: 'admin',
+      summary: 'Make a tenant',
+      body: rq.newTenantBodySchema,
+      responses: { 201: ok('The tenant.', rs.tenantSchema) },
+    },
+    {
+      operationId: 'getTenant',
+      method: 'GET',
+      path: '/v1/tenants/:tenant',
+      tag: 'admin',
+      summary: 'Get a tenant',
+      responses: { 200: ok('The tenant.', rs.tenantSchema) },
+    },
+    {
+      operationId: 'setTenantQuotas',
+      method: 'PUT',
+      path: '/v1/tenants/:tenant/quotas',
+      tag: 'admin',
+      summary: "Set a tenant's quotas",
+      body: rq.tenantQuotasSchema,
+      responses: { 200: ok('The tenant.', rs.tenantSchema) },
+    },
+    {
+      operationId: 'listAudit',
+      method: 'GET',
+      path: '/v1/audit',
+      tag: 'admin',
+      summary: 'Read the audit log, newest first',
+      query: rq.auditQuerySchema,
+      responses: { 200: ok('One page; `nextCursor` asks for older entries.', rs.auditPageSchema) },
+    },
+  ];
+}

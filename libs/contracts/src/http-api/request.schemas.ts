@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { RUN_ID_PATTERN } from '../run-id';
+import { runStatusSchema } from '../run-status';
+import { requestStatusSchema } from '../service-queries';
+import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
+import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
+
+/**
+ * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
+ * The controllers validate with these schemas, and the OpenAPI document is generated from them.
+ */
+
+/** The workflow catalog's names. */
+export const WORKFLOW_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+/** The agent catalog's names: identifiers, since patterns refer to them in tool names. */
+export const AGENT_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** Path parameters as documented; the gateway's path pipes check the same patterns. */
+export const pathParamSchemas = {
+  id: z.string().regex(RUN_ID_PATTERN).describe('A run id.'),
+  name: z.string().regex(WORKFLOW_NAME_PATTERN).describe('A workflow name (for /agents: an agent name).'),
+  agentName: z.string().regex(AGENT_NAME_PATTERN).describe('An agent name.'),
+  requestId: z.string().regex(RUN_ID_PATTERN).describe('A request id (`req_…`).'),
+  keyId: z.string().min(1).describe('An API key id (the part after `spk_`).'),
+  tenant: z.string().regex(TENANT_ID_PATTERN).describe('A tenant id.'),
+} as const;
+
+/** A page of at most `limit` items (default 50); the next page is asked for with the previous page's `nextCursor`. */
+export const listLimitSchema = queryInteger({ min: 1, max: 200 }).default(50);
+/** Opaque: base64url text the previous page answered with. The gateway also checks that it decodes to a cursor it issued. */
+export const listCursorSchema = z
+  .string()
+  .min(1)
+  .max(500)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this service issued');
+
+export const runsListQuerySchema = z.strictObject({
+  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'not a workflow name').optional(),
+  status: runStatusSchema.optional(),
+  limit: listLimitSchema,
+  cursor: listCursorSchema.optional(),
+});
+
+export const requestsListQuerySchema = z.strictObject({
+  status: requestStatusSchema.optional(),
+  limit: listLimitSchema,
+  cursor: listCursorSchema.optional(),
+});
+
+/** `after`: only events with a larger seq (the JSON form and the stream alike). */
+export const eventsQuerySchema = z.strictObject({ after: queryInteger({ min: 0, max: MAX_SEQ }).default(0) });
+
+export const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });
+
+/** The operator tenant's admins may name another tenant. */
+export const tenantQuerySchema = z.strictObject({ tenant: tenantIdSchema.optional() });
+
+const AUDIT_FILTER_TEXT = /^[\x21-\x7e]{1,200}$/;
+const auditText = z.string().regex(AUDIT_FILTER_TEXT, 'visible ASCII, at most 200');
+export const auditQuerySchema = z.strictObject({
+  action: auditText.optional(),
+  actor: auditText.optional(),
+  targetKind: auditText.optional(),
+  targetId: auditText.optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  /** The operator's admins read any tenant's trail. */
+  tenant: tenantIdSchema.optional(),
+  limit: listLimitSchema,
+  /** The previous page's `nextCursor`: entries older than it. */
+  cursor: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
+});
+
+export const startRunBodySchema = z.strictObject({
+  input: z.unknown().optional(),
+  /** Initial state, merged first; `input` is then written to `state.input`. */
+  state: z.record(z.string(), z.unknown()).optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  version: z.number().int().min(1).max(MAX_VERSION).optional(),
+  /** With `Accept: text/event-stream`: cancel the run if the client disconnects before it ends. */
+  cancelOnDisconnect: z.boolean().optional(),
+});
+export type StartRunBody = z.infer<typeof startRunBodySchema>;
+
+export const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
+
+export const forkBodySchema = z.strictObject({
+  /** The checkpoint to fork from; the run's latest when absent. */
+  checkpointId: z.string().regex(RUN_ID_PATTERN, 'not a checkpoint id (letters, digits, _ or -; at most 64)').optional(),
+  /** State keys to overwrite in the checkpoint's state before the fork runs. */
+  state: z.record(z.string(), z.unknown()).optional(),
+});
+export type ForkBody = z.infer<typeof forkBodySchema>;
+
+/** `POST /v1/runs/{id}/requests/{requestId}/respond`: an input answer or an approval decision. */
+export const answerBodySchema = z.strictObject({
+  // input requests (which fields depend on the form)
+  approved: z.boolean().optional(),
+  text: z.string().max(100_000).optional(),
+  data: z.unknown().optional(),
+  // approval requests: the decision, bound to the exact call that was shown
+  decision: z.enum(['approve', 'reject']).optional(),
+  callId: z.string().min(1).max(200).optional(),
+  name: z.string().min(1).max(200).optional(),
+  argumentsHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be the sha256 hex of the call arguments, as shown in the request')
+    .optional(),
+  message: z.string().min(1).max(10_000).optional(),
+  // either: the person a key's client answers for (recorded as `answeredBy.onBehalfOf`, not verified)
+  respondedBy: z.string().min(1).max(200).optional(),
+  /** Continue the run on this catalog version of its workflow (its graph structure must match). */
+  definitionVersion: z.number().int().min(1).max(MAX_VERSION).optional(),
+});
+export type AnswerBody = z.infer<typeof answerBodySchema>;
+
+export const newKeyBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  scopes: z
+    .array(scopeSchema)
+    .min(1)
+    .refine((s) => new Set(s).size === s.length, 'each scope once'),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .refine((t) => Date.parse(t) > Date.now(), 'must be in the future')
+    .optional(),
+  /** Only the operator tenant's admins make keys for another tenant. */
+  tenant: tenantIdSchema.optional(),
+});
+
+export const newTenantBodySchema = z.strictObject({ id: tenantIdSchema, name: z.string().trim().min(1).max(100) });
+
+const quota = (max: number) => z.number().int().min(0).max(max).nullable();
+/** A tenant's own limits; `null` takes the gateway's default. */
+export const tenantQuotasSchema = z.strictObject({
+  maxRunning: quota(100_000),
+  startsPerMinute: quota(1_000_000),
+  dailyTokenBudget: quota(Number.MAX_SAFE_INTEGER),
+  dailyCostBudgetUsd: z.number().min(0).max(1e9).nullable(),
+});
+export type TenantQuotas = z.infer<typeof tenantQuotasSchema>;

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { actorSchema, SCOPES } from '../identity';
+import { runEventSchema, workflowRefSchema } from '../run-events';
+import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
+import { runSummarySchema } from '../trace-queries';
+import { tenantQuotasSchema } from './request.schemas';
+
+/** What the gateway answers with: the success bodies of every `/v1` route (problems are `problem.schema.ts`). */
+
+const timestamp = z.string().describe('An ISO 8601 timestamp.');
+
+/** `202` to a start: where the run and its events are. */
+export const runAcceptedSchema = z.object({
+  runId: z.string(),
+  workflow: workflowRefSchema,
+  status: z.literal('queued'),
+  location: z.string(),
+  eventsLocation: z.string(),
+});
+export type RunAccepted = z.infer<typeof runAcceptedSchema>;
+
+export const forkAcceptedSchema = z.object({
+  runId: z.string(),
+  forkedFrom: z.object({ runId: z.string(), seq: z.number().int(), checkpointId: z.string() }),
+  status: z.literal('queued'),
+  location: z.string(),
+  eventsLocation: z.string(),
+});
+export type ForkAccepted = z.infer<typeof forkAcceptedSchema>;
+
+/** `canceled` once the log shows it; `cancel_requested` while the runner is still stopping. */
+export const cancelOutcomeSchema = z.object({ runId: z.string(), status: z.enum(['canceled', 'cancel_requested']) });
+export type CancelOutcome = z.infer<typeof cancelOutcomeSchema>;
+
+/** `recorded`: the answer was appended at `seq`; `unchanged`: the same answer was already there. */
+export const answerOutcomeSchema = z.object({
+  runId: z.string(),
+  requestId: z.string(),
+  status: z.enum(['recorded', 'unchanged']),
+  seq: z.number().int(),
+});
+export type AnswerOutcome = z.infer<typeof answerOutcomeSchema>;
+
+/** One page of a list; `nextCursor` is null on the last page. */
+export const runListSchema = z.object({ runs: z.array(runSummarySchema), nextCursor: z.string().nullable() });
+export const requestListSchema = z.object({ requests: z.array(humanRequestSchema), nextCursor: z.string().nullable() });
+export const runRequestsSchema = z.object({ requests: z.array(humanRequestSchema) });
+export const checkpointListSchema = z.object({ checkpoints: z.array(checkpointSummarySchema) });
+
+/** The JSON form of a run's events: those after `after`, the log's last seq, and whether the run has ended. */
+export const runEventsPageSchema = z.object({ events: z.array(runEventSchema), lastSeq: z.number().int(), terminal: z.boolean() });
+
+/** `201` for a new version, `200` when the definition equals the latest. */
+export const catalogSavedSchema = z.object({ name: z.string(), version: z.number().int(), created: z.boolean() });
+
+export const workflowSummarySchema = z.object({
+  name: z.string(),
+  latestVersion: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type WorkflowSummary = z.infer<typeof workflowSummarySchema>;
+export const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
+/** A stored version: the definition exactly as it was saved. */
+export const workflowVersionSchema = z.object({
+  name: z.string(),
+  version: z.number().int(),
+  definition: z.unknown(),
+  createdAt: timestamp,
+});
+export const workflowVersionsSchema = z.object({
+  name: z.string(),
+  versions: z.array(z.object({ version: z.number().int(), createdAt: timestamp })),
+});
+
+const nestedIn = { parent: z.string().optional(), lane: z.string().optional() };
+/** Layout hints (`rank`, `order`, `back` edges) and Mermaid text of a definition. */
+export const workflowGraphSchema = z.object({
+  name: z.string(),
+  version: z.number().int(),
+  entry: z.string(),
+  nodes: z.array(
+    z.object({ id: z.string(), type: z.string(), label: z.string(), rank: z.number().int(), order: z.number().int(), ...nestedIn }),
+  ),
+  edges: z.array(z.object({ from: z.string(), to: z.string(), handle: z.string(), back: z.boolean(), ...nestedIn })),
+  mermaid: z.string(),
+});
+
+export const storedAgentSchema = z.object({
+  name: z.string(),
+  version: z.number().int(),
+  spec: z.record(z.string(), z.unknown()),
+  updatedAt: timestamp,
+});
+export const agentListSchema = z.object({ agents: z.array(storedAgentSchema) });
+
+export const meSchema = z.object({
+  actor: actorSchema,
+  tenant: z.object({ id: z.string(), name: z.string(), operator: z.boolean() }),
+  scopes: z.array(z.enum(SCOPES)),
+  via: z.enum(['api_key', 'oidc', 'auth_off']),
+  expiresAt: timestamp.nullable(),
+});
+
+/** What the console's sign-in page offers. */
+export const authConfigSchema = z.object({
+  authOff: z.boolean(),
+  apiKeys: z.boolean(),
+  oidc: z.object({ issuer: z.string(), clientId: z.string(), scope: z.string(), audience: z.string().optional() }).nullable(),
+});
+
+/** An API key as listed: never its secret. */
+export const apiKeyViewSchema = z.object({
+  id: z.string(),
+  tenant: z.string(),
+  name: z.string(),
+  scopes: z.array(z.enum(SCOPES)),
+  createdAt: timestamp,
+  createdBy: actorSchema,
+  expiresAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+  revokedBy: actorSchema.nullable(),
+  lastUsedAt: timestamp.nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
+/** `201` to a new key: the whole key (`spk_…`) is in this answer once, never again. */
+export const newApiKeySchema = apiKeyViewSchema.extend({ key: z.string() });
+export const apiKeyListSchema = z.object({ keys: z.array(apiKeyViewSchema) });
+
+export const tenantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  operator: z.boolean(),
+  quotas: tenantQuotasSchema,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+export const tenantListSchema = z.object({ tenants: z.array(tenantSchema) });
+
+export const auditRecordSchema = z.object({
+  id: z.string(),
+  at: timestamp,
+  tenant: z.string(),
+  actor: actorSchema,
+  action: z.string(),
+  target: z.object({ kind: z.string(), id: z.string() }),
+  source: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditRecord = z.infer<typeof auditRecordSchema>;
+/** Newest first; `nextCursor` (the last entry's id) asks for older ones. */
+export const auditPageSchema = z.object({ entries: z.array(auditRecordSchema), nextCursor: z.string().nullable() });
