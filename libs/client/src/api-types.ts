@@ -66,6 +66,7 @@ export interface StoredAgent {
 export interface StartRunBody {
   input?: unknown;
   state?: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
   version?: number;
 }
 export interface RunAccepted {

@@ -45,13 +45,17 @@ describe('createSpindleClient', () => {
     const accepted = { runId: 'r1', workflow: { name: 'hello world', version: 2 }, status: 'queued', location: '/v1/runs/r1' };
     server = await scriptedServer([json(202, accepted), json(200, { runs: [], nextCursor: null }), { status: 204 }]);
     const spindle = createSpindleClient({ baseUrl: server.baseUrl, token: 'spk_x_y' });
-    await expect(spindle.runs.start('hello world', { input: { name: 'Ada' }, version: 2, idempotencyKey: 'k-1' })).resolves.toEqual(
-      accepted,
-    );
+    await expect(
+      spindle.runs.start('hello world', { input: { name: 'Ada' }, parameters: { tone: 'dry' }, version: 2, idempotencyKey: 'k-1' }),
+    ).resolves.toEqual(accepted);
     await expect(spindle.runs.list({ status: 'running', limit: 5 })).resolves.toEqual({ runs: [], nextCursor: null });
     await expect(spindle.workflows.delete('hello')).resolves.toBeUndefined();
     const [start, list, del] = server.seen;
-    expect(start).toMatchObject({ method: 'POST', url: '/v1/workflows/hello%20world/runs', body: '{"input":{"name":"Ada"},"version":2}' });
+    expect(start).toMatchObject({
+      method: 'POST',
+      url: '/v1/workflows/hello%20world/runs',
+      body: '{"input":{"name":"Ada"},"parameters":{"tone":"dry"},"version":2}',
+    });
     expect(start.headers).toMatchObject({ authorization: 'Bearer spk_x_y', 'idempotency-key': 'k-1', 'content-type': 'application/json' });
     expect(list).toMatchObject({ method: 'GET', url: '/v1/runs?status=running&limit=5', body: '' });
     expect(list.headers['content-type']).toBeUndefined();

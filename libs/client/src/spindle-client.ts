@@ -36,6 +36,8 @@ export interface StartRunOptions {
   input?: unknown;
   /** State keys set before the first node runs. */
   state?: Record<string, unknown>;
+  /** Checked against the workflow's parameters schema, then written to `state.parameters`. */
+  parameters?: Record<string, unknown>;
   /** A catalog version of the workflow; its latest when absent. */
   version?: number;
   /** A retried start with the same key answers with the run the first one queued. */
@@ -89,7 +91,7 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       start: (workflow: string, o: StartRunOptions = {}) =>
         http.json<RunAccepted>(`/v1/workflows/${seg(workflow)}/runs`, {
           method: 'POST',
-          body: { input: o.input, state: o.state, version: o.version },
+          body: { input: o.input, state: o.state, parameters: o.parameters, version: o.version },
           headers: idempotency(o.idempotencyKey),
           signal: o.signal,
         }),
