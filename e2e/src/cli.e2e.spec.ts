@@ -150,6 +150,12 @@ describe('spindle CLI', () => {
       `#${total} run.completed`,
     ]);
 
+    const fork = await spindle(['--json', 'runs', 'fork', runId, '--state', '{"greeting":"Hi there Ada"}', '--follow']);
+    expect(fork.code).toBe(0);
+    const forked = ndjson(fork.stdout);
+    expect(forked[0]).toMatchObject({ type: 'run.queued', data: { forkedFrom: { runId } } });
+    expect(forked.at(-1)?.type).toBe('run.completed');
+
     const out = join(work, 'export.json');
     const exported = await spindle(['export', runId, '--out', out]);
     expect(exported).toMatchObject({ code: 0, stderr: `spindle: wrote ${total} events of run ${runId} to ${out}\n` });
