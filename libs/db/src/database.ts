@@ -22,30 +22,46 @@ export function createDatabase<DB>(opts: DatabaseOptions): Kysely<DB> {
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/**
+ * Schema changes on one database, one at a time: Kysely's migrator looks at every table in the
+ * database before it takes its own lock, and fails when another schema is dropped meanwhile.
+ */
+const SCHEMA_CHANGE_LOCK = 0x5b1d_0003;
+
 /** Creates the schema and applies the service's migrations, in order, exactly once each. */
 export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<void> {
   assertSchemaName(schema);
-  await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  const migrator = new Migrator({
-    db,
-    migrationTableSchema: schema,
-    provider: { getMigrations: async () => migrations },
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    try {
+      await sql`create schema if not exists ${sql.id(schema)}`.execute(conn);
+      const migrator = new Migrator({
+        db: conn,
+        migrationTableSchema: schema,
+        provider: { getMigrations: async () => migrations },
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error || failed) {
+        throw new Error(
+          `migrations of schema "${schema}" failed${failed ? ` at ${failed.migrationName}` : ''}: ` +
+            String((error as Error)?.message ?? error),
+          { cause: error },
+        );
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(
-      `migrations of schema "${schema}" failed${failed ? ` at ${failed.migrationName}` : ''}: ` +
-        String((error as Error)?.message ?? error),
-      { cause: error },
-    );
-  }
 }
 
 /** Drops a schema and everything in it (tests). */
 export async function dropSchema(db: Kysely<unknown>, schema: string): Promise<void> {
   assertSchemaName(schema);
-  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SCHEMA_CHANGE_LOCK})`.execute(trx);
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(trx);
+  });
 }
 
 export async function pingDatabase(db: Kysely<unknown>): Promise<void> {

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 
 /** Serializes first starts of several gateways on one database. */
-const BOOTSTRAP_LOCK = 0x5b1d_0001;
+const BOOTSTRAP_LOCK = 0x5b1d_0001; // the advisory lock keys 0x5b1d_000n: 2 admission, 3 schema changes (libs/db)
 
 /**
  * The two-command start: on a database without any API key, the first gateway makes an admin
