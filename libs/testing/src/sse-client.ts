@@ -47,7 +47,17 @@ export async function readSse(
   return { status: res.status, headers: res.headers, frames };
 }
 
-function parseBlock(block: string): SseFrame | undefined {
+/** The frames of a whole event stream's text (what `curl -N` prints), comments (heartbeats) left out. */
+export function parseSseText(text: string): SseFrame[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\n+/)
+    .map(parseBlock)
+    .filter((frame): frame is SseFrame => frame !== undefined);
+}
+
+/** One frame's lines (no blank line among them); undefined for a block of comments only. */
+export function parseBlock(block: string): SseFrame | undefined {
   const frame: SseFrame = { event: 'message', data: '' };
   const data: string[] = [];
   for (const line of block.split('\n')) {
