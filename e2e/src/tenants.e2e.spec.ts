@@ -200,6 +200,17 @@ describe('tenants, from the route table', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it("makes an operator's key for the tenant named in the query or the body, and refuses two different tenants", async () => {
+    const admin = as(stack.adminKey);
+    const post = (path: string, body: object) => admin(path, { method: 'POST', body: JSON.stringify(body) });
+    const byQuery = await post('/v1/keys?tenant=acme', { name: 'by query', scopes: ['runs:read'] });
+    expect(byQuery.status).toBe(201);
+    expect(((await byQuery.json()) as { tenant: string }).tenant).toBe('acme');
+    const both = await post('/v1/keys?tenant=acme', { name: 'two tenants', scopes: ['runs:read'], tenant: 'default' });
+    expect(both.status).toBe(400);
+    expect(await both.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'tenant' }] });
+  });
+
   it("lists only the caller's own runs, requests, workflows, agents, keys and tenant", async () => {
     const acme = as(acmeKey);
     expect((await acme('/v1/workflows/mine', { method: 'PUT', body: JSON.stringify(asks) })).status).toBe(201);

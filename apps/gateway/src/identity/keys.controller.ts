@@ -11,6 +11,16 @@ import { TenantDirectory } from './tenant-directory';
 
 const tenantOf = (query: unknown) => parseBody(tenantQuerySchema, query ?? {}, 'query').tenant;
 
+/** The tenant a new key is for may be named in the body or the query, but not as two different tenants. */
+function askedTenant(inBody: string | undefined, inQuery: string | undefined): string | undefined {
+  if (inBody !== undefined && inQuery !== undefined && inBody !== inQuery) {
+    throw new SpindleError('validation_failed', 'the body and the query name two different tenants', {
+      issues: [{ field: 'tenant', message: `body says ${JSON.stringify(inBody)}, query says ${JSON.stringify(inQuery)}` }],
+    });
+  }
+  return inBody ?? inQuery;
+}
+
 /** API keys of the caller's tenant: made (the key is in the answer once, never again), listed, revoked. */
 @Controller('v1/keys')
 export class KeysController {
@@ -22,9 +32,15 @@ export class KeysController {
   ) {}
 
   @Post()
-  async create(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  async create(
+    @Caller() caller: Principal,
+    @Body() body: unknown,
+    @Query() query: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     const request = parseBody(newKeyBodySchema, body ?? {});
-    const tenant = await this.targetTenant(caller, request.tenant);
+    const tenant = await this.targetTenant(caller, askedTenant(request.tenant, tenantOf(query)));
     const made = generateApiKey();
     const view = await this.keys.insert({
       id: made.id,

@@ -318,6 +318,7 @@ function adminOperations(): HttpOperation[] {
       path: '/v1/keys',
       tag: 'admin',
       summary: 'Make an API key',
+      query: tenantQuery,
       body: rq.newKeyBodySchema,
       responses: { 201: ok('The key; its secret is shown this once.', rs.newApiKeySchema) },
     },
