@@ -49,13 +49,13 @@ describe('spindle CLI', () => {
   const ndjson = (text: string) => lines(text).map((l) => JSON.parse(l) as RunEvent);
   /** A failure is reported, never thrown: no stack frame reaches the user. */
   const noStackTrace = (outcome: Outcome) => expect(outcome.stderr).not.toMatch(/^\s+at .+\(.+:\d+:\d+\)$/m);
+  /** Waits (through the API, not the CLI: cheaper) until the run has asked a person something. */
   const pendingRequests = async (runId: string) => {
     for (;;) {
-      const { stdout } = await spindle(['requests', 'list', '--json']);
-      const mine = (JSON.parse(stdout) as { requests: Array<{ requestId: string; runId: string }> }).requests.filter(
-        (r) => r.runId === runId,
-      );
-      if (mine.length > 0) return mine;
+      const res = await stack.api(`/v1/runs/${runId}/requests`);
+      const { requests } = (await res.json()) as { requests: Array<{ requestId: string; status: string }> };
+      const pending = requests.filter((r) => r.status === 'pending');
+      if (pending.length > 0) return pending;
       await new Promise((r) => setTimeout(r, 100));
     }
   };
@@ -176,12 +176,18 @@ describe('spindle CLI', () => {
   });
 
   it('answers a waiting run (requests list|answer), gives up at --wait-timeout (4), and exits 3 when the run is canceled', async () => {
-    const waited = await spindle(['run', 'ask', '--follow', '--wait-timeout', '1']);
-    expect(waited.code).toBe(4);
-    expect(waited.stdout).toMatch(/^#\d+ run\.awaiting {2}waiting for input /m);
-    expect(waited.stderr).toMatch(/has not ended after 1 s; follow it again with: spindle events \S+ --follow --after \d+/);
-    const waitingRun = lines(waited.stderr)[0].replace('spindle: run ', '');
+    const waitingRun = (await spindle(['run', 'ask'])).stdout.trim();
     const [request] = await pendingRequests(waitingRun);
+    // The run waits for a person, so following it ends only at --wait-timeout.
+    const waited = await spindle(['events', waitingRun, '--follow', '--wait-timeout', '1']);
+    expect(waited.code).toBe(4);
+    expect(waited.stderr).toMatch(
+      new RegExp(
+        `^spindle: run ${waitingRun} has not ended after 1 s; follow it again with: spindle events ${waitingRun} --follow --after \\d+$`,
+        'm',
+      ),
+    );
+    expect((await spindle(['events', waitingRun])).stdout).toMatch(/^#\d+ run\.awaiting {2}waiting for input /m);
     const inbox = await spindle(['requests', 'list']);
     expect(inbox.stdout).toMatch(
       new RegExp(`^${request.requestId}\\s+input\\s+${waitingRun}\\s+ask/ask\\s+pending\\s+\\d+ s\\s+text: Name a colour$`, 'm'),
