@@ -2,6 +2,7 @@ import type { Me } from './api/client';
 import { useSession } from './auth/session';
 import { SignedInAs } from './components/SignedInAs';
 import { useRoute } from './router';
+import { ApiReference } from './screens/ApiReference';
 import { InboxScreen } from './screens/InboxScreen';
 import { RunScreen } from './screens/RunScreen';
 import { RunsScreen } from './screens/RunsScreen';
@@ -43,6 +44,9 @@ function Console({ me }: { me: Me }) {
           <a href="#/inbox" className={section === 'inbox' ? 'active' : ''}>
             Inbox
           </a>
+          <a href="#/api" className={section === 'api' ? 'active' : ''}>
+            API
+          </a>
         </nav>
         <SignedInAs me={me} />
       </header>
@@ -51,6 +55,7 @@ function Console({ me }: { me: Me }) {
         {section === 'runs' && !id && <RunsScreen query={route.query} />}
         {section === 'runs' && id && <RunScreen key={id} runId={id} query={route.query} />}
         {section === 'inbox' && <InboxScreen />}
+        {section === 'api' && <ApiReference />}
       </main>
     </div>
   );
