@@ -1,4 +1,4 @@
-import type { Me } from './api/client';
+import type { Me } from '@spindle/client';
 import { useSession } from './auth/session';
 import { SignedInAs } from './components/SignedInAs';
 import { useRoute } from './router';

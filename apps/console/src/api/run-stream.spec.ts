@@ -1,15 +1,29 @@
-import type { RunEvent } from '@spindle/contracts';
+import { checkRunEvent, type RunEvent } from '@spindle/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { onCredentialRejected } from './client';
 import { followRun, type StreamState } from './run-stream';
 
 const RUN = 'run_01';
-const ev = (seq: number, type = 'node.started') => ({ seq, type, runId: RUN }) as unknown as RunEvent;
+const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+const DATA: Record<string, unknown> = {
+  'node.started': { nodeType: 'agent', input: null },
+  'run.completed': { output: {}, durationMs: 1, usage },
+  'run.failed': { error: { code: 'internal', message: 'boom' }, durationMs: 1 },
+  'run.canceled': {},
+};
+/** A run event that passes the run event schema (the client checks every event it yields). */
+const ev = (seq: number, type = 'node.started'): RunEvent => {
+  const checked = checkRunEvent({ runId: RUN, seq, at: '2026-01-01T00:00:00.000Z', spanId: `s${seq}`, path: 'n', type, data: DATA[type] });
+  if (!checked.ok) throw new Error(checked.reason);
+  return checked.event;
+};
 const frame = (e: RunEvent) => `id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+const CODES: Record<number, string> = { 401: 'unauthenticated', 503: 'service_unavailable' };
 
 /** One answer of the fake gateway: an SSE body (left open unless `end`), JSON, or a refusal. */
 type Answer = { sse: string[]; end?: boolean } | { json: unknown } | { status: number };
 
-/** A fake gateway: answers each request with the next answer queued for its kind, and records it. */
+/** A fake gateway: answers each request with the next answer queued for its kind (none: it never answers), and records it. */
 function fakeGateway(streams: Answer[], logReads: Answer[] = []) {
   const requests: Array<{ url: string; headers: Headers; signal?: AbortSignal }> = [];
   const fetch = vi.fn(async (url: string, init: RequestInit = {}) => {
@@ -17,8 +31,8 @@ function fakeGateway(streams: Answer[], logReads: Answer[] = []) {
     requests.push({ url, headers, signal: init.signal ?? undefined });
     const streamed = headers.get('accept') === 'text/event-stream';
     const answer = (streamed ? streams : logReads).shift();
-    if (!answer) return new Promise<Response>(() => undefined);
-    if ('status' in answer) return Response.json({ code: 'unauthenticated', detail: 'the token expired' }, { status: answer.status });
+    if (!answer) return new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    if ('status' in answer) return Response.json({ code: CODES[answer.status], detail: 'the gateway refused' }, { status: answer.status });
     if ('json' in answer) return Response.json(answer.json);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -34,18 +48,22 @@ function fakeGateway(streams: Answer[], logReads: Answer[] = []) {
 
 /** Follows the run and collects what the view would get. */
 function follow(afterSeq: number) {
-  const seen = { events: [] as number[], tokens: [] as string[], states: [] as StreamState[] };
+  const seen = { batches: [] as number[][], tokens: [] as string[], states: [] as StreamState[], errors: [] as Error[] };
+  const events = () => seen.batches.flat();
   const close = followRun(RUN, afterSeq, {
-    onEvents: (events) => seen.events.push(...events.map((e) => e.seq)),
+    onEvents: (batch) => seen.batches.push(batch.map((e) => e.seq)),
     onToken: (t) => seen.tokens.push(t.delta),
     onState: (s) => seen.states.push(s),
+    onError: (e) => seen.errors.push(e),
   });
-  return { seen, close };
+  return { seen, events, close };
 }
 
 const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 5_000, interval: 5 });
+const eventsUrl = `/v1/runs/${RUN}/events`;
 
 describe('followRun', () => {
+  let animationFrames: Array<() => void>;
   beforeEach(() => {
     const store = new Map<string, string>([['spindle.credential', 'spk_test']]);
     vi.stubGlobal('sessionStorage', {
@@ -54,7 +72,11 @@ describe('followRun', () => {
       removeItem: (k: string) => void store.delete(k),
       clear: () => store.clear(),
     });
-    vi.stubGlobal('requestAnimationFrame', (f: () => void) => setTimeout(f, 0));
+    animationFrames = [];
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => {
+      animationFrames.push(f);
+      setTimeout(f, 0);
+    });
   });
   afterEach(() => vi.unstubAllGlobals());
 
@@ -69,37 +91,55 @@ describe('followRun', () => {
       },
     ]);
     vi.stubGlobal('fetch', gateway.fetch);
-    const { seen } = follow(1);
+    const { seen, events } = follow(1);
     await until(() => seen.states.includes('ended'));
-    await until(() => seen.events.length === 2);
-    expect(seen.events).toEqual([2, 3]);
+    expect(events()).toEqual([2, 3]);
     expect(seen.tokens).toEqual(['hi']);
     expect(seen.states).toEqual(['live', 'ended']);
-    expect(gateway.requests[0].url).toBe(`/v1/runs/${RUN}/events?after=1`);
+    expect(gateway.requests[0].url).toBe(`${eventsUrl}?after=1`);
     expect(gateway.requests[0].headers.get('authorization')).toBe('Bearer spk_test');
+    expect(gateway.requests[0].headers.get('last-event-id')).toBeNull();
     // The connection is let go at the run's end.
     expect(gateway.requests[0].signal?.aborted).toBe(true);
   });
 
-  it('fills a gap from the log before going on', async () => {
-    const gateway = fakeGateway([{ sse: [frame(ev(2)) + frame(ev(5))] }], [{ json: { events: [ev(3), ev(4), ev(5)] } }]);
-    vi.stubGlobal('fetch', gateway.fetch);
-    const { seen, close } = follow(1);
-    await until(() => seen.events.length === 4);
-    expect(seen.events).toEqual([2, 3, 4, 5]);
-    expect(gateway.requests[1].url).toBe(`/v1/runs/${RUN}/events?after=2`);
-    close();
-  });
-
-  it('reconnects from the last seq after a broken stream, without repeating an event', async () => {
-    const gateway = fakeGateway([{ sse: [frame(ev(1)), frame(ev(2))], end: true }, { sse: [frame(ev(2)) + frame(ev(3, 'run.failed'))] }]);
+  it('hands events over once per animation frame, and the last batch at once at the run end', async () => {
+    vi.stubGlobal('requestAnimationFrame', (f: () => void) => void animationFrames.push(f));
+    const gateway = fakeGateway([{ sse: [frame(ev(1)) + frame(ev(2)), frame(ev(3)) + frame(ev(4, 'run.completed'))] }]);
     vi.stubGlobal('fetch', gateway.fetch);
     const { seen } = follow(0);
     await until(() => seen.states.includes('ended'));
-    await until(() => seen.events.length === 3);
-    expect(seen.events).toEqual([1, 2, 3]);
+    // No frame was drawn meanwhile: one batch, one frame asked for.
+    expect(seen.batches).toEqual([[1, 2, 3, 4]]);
+    expect(animationFrames).toHaveLength(1);
+    animationFrames[0]();
+    expect(seen.batches).toHaveLength(1);
+  });
+
+  it('fills a gap from the log before going on', async () => {
+    const gateway = fakeGateway(
+      [{ sse: [frame(ev(2)) + frame(ev(5))] }],
+      [{ json: { events: [ev(3), ev(4), ev(5)], lastSeq: 5, terminal: false } }],
+    );
+    vi.stubGlobal('fetch', gateway.fetch);
+    const { events, close } = follow(1);
+    await until(() => events().length === 4);
+    expect(events()).toEqual([2, 3, 4, 5]);
+    expect(gateway.requests[1].url).toBe(`${eventsUrl}?after=2`);
+    close();
+  });
+
+  it('reconnects with Last-Event-ID after a broken stream, without repeating an event', async () => {
+    const gateway = fakeGateway([{ sse: [frame(ev(1)), frame(ev(2))], end: true }, { sse: [frame(ev(2)) + frame(ev(3, 'run.failed'))] }]);
+    vi.stubGlobal('fetch', gateway.fetch);
+    const { seen, events } = follow(0);
+    await until(() => seen.states.includes('ended'));
+    expect(events()).toEqual([1, 2, 3]);
     expect(seen.states).toEqual(['live', 'reconnecting', 'live', 'ended']);
-    expect(gateway.requests.map((r) => r.url)).toEqual([`/v1/runs/${RUN}/events?after=0`, `/v1/runs/${RUN}/events?after=2`]);
+    expect(gateway.requests.map((r) => [r.url, r.headers.get('last-event-id')])).toEqual([
+      [eventsUrl, null],
+      [eventsUrl, '2'],
+    ]);
   });
 
   it('keeps trying while the gateway answers with errors', async () => {
@@ -122,7 +162,9 @@ describe('followRun', () => {
     expect(at.slice(1).map((t, i) => t - at[i])).toEqual([500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000, 10_000]);
   });
 
-  it('stops when the credential is refused, and aborts the connection on close', async () => {
+  it('stops when the credential is refused and reports it (the session signs out), and aborts the connection on close', async () => {
+    const rejected: string[] = [];
+    onCredentialRejected((problem) => rejected.push(problem.code));
     const refused = fakeGateway([{ status: 401 }, { sse: [] }]);
     vi.stubGlobal('fetch', refused.fetch);
     vi.useFakeTimers();
@@ -132,12 +174,15 @@ describe('followRun', () => {
     vi.useRealTimers();
     expect(refused.requests).toHaveLength(1);
     expect(first.seen.states).toEqual([]);
+    expect(first.seen.errors).toMatchObject([{ status: 401, code: 'unauthenticated' }]);
+    expect(rejected).toEqual(['unauthenticated']);
 
     const open = fakeGateway([{ sse: [frame(ev(1))] }]);
     vi.stubGlobal('fetch', open.fetch);
     const second = follow(0);
-    await until(() => second.seen.events.length === 1);
+    await until(() => second.events().length === 1);
     second.close();
     expect(open.requests[0].signal?.aborted).toBe(true);
+    expect(second.seen.errors).toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
-import type { OidcConsoleConfig } from '../api/client';
+import type { AuthConfig } from '@spindle/client';
+
+/** How the gateway's identity provider is reached, from `GET /v1/auth/config`. */
+type OidcConsoleConfig = NonNullable<AuthConfig['oidc']>;
 import { randomToken, s256Challenge } from './pkce';
 import { storePendingLogin, takePendingLogin } from './session-storage';
 

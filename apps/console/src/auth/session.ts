@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { api, ApiProblem, onCredentialRejected, type AuthConfig, type Me } from '../api/client';
+import { isSpindleApiError, SpindleUnreachableError, type AuthConfig, type Me } from '@spindle/client';
+import { api, onCredentialRejected } from '../api/client';
 import { beginOidcLogin, completeOidcLogin, loginCallbackIn, SignInProblem } from './oidc-login';
 import { clearSessionStorage, forgetCredential, storeCredential, storedCredential } from './session-storage';
 
@@ -58,7 +59,7 @@ async function check(config: AuthConfig, credential: string | undefined): Promis
   try {
     become({ state: 'signed-in', config, me: await api.me(credential) });
   } catch (e) {
-    if (!(e instanceof ApiProblem) || e.status !== 401) return become({ state: 'unreachable', problem: messageOf(e) });
+    if (!isSpindleApiError(e) || e.status !== 401) return become({ state: 'unreachable', problem: messageOf(e) });
     forgetCredential();
     become({ state: 'signed-out', config, problem: `Signed out: ${e.detail}` });
   }
@@ -93,7 +94,9 @@ onCredentialRejected((problem) => {
 });
 
 function messageOf(e: unknown): string {
-  if (e instanceof ApiProblem) return `${e.code}: ${e.detail}`;
+  if (isSpindleApiError(e)) return `${e.code}: ${e.detail}`;
+  // Its own message names the address; the screen says that already.
+  if (e instanceof SpindleUnreachableError) return (e.cause as Error | undefined)?.message ?? e.message;
   if (e instanceof SignInProblem) return e.message;
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,6 +1,6 @@
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import { memo, useMemo } from 'react';
-import type { GraphView } from '../api/client';
+import type { WorkflowGraph } from '@spindle/client';
 import { layoutGraph, type PlacedNode } from '../model/graph-layout';
 import type { NodeState } from '../model/run-view';
 
@@ -49,7 +49,7 @@ export function GraphPane({
   selectedNode,
   onSelectNode,
 }: {
-  graph: GraphView;
+  graph: WorkflowGraph;
   overlay?: GraphOverlay;
   selectedNode?: string;
   onSelectNode?: (id: string) => void;
@@ -96,7 +96,7 @@ function stepNodes(placed: PlacedNode[], overlay: GraphOverlay | undefined, sele
   }));
 }
 
-function stepEdges(graph: GraphView, overlay: GraphOverlay | undefined): Edge[] {
+function stepEdges(graph: WorkflowGraph, overlay: GraphOverlay | undefined): Edge[] {
   return graph.edges.map((e) => {
     const walked = overlay?.traversed.has(`${e.from}->${e.to}`) ?? false;
     return {

@@ -1,6 +1,7 @@
 import type { HumanRequest } from '@spindle/contracts';
 import { useMemo, useState } from 'react';
-import { api, ApiProblem } from '../api/client';
+import { isSpindleApiError } from '@spindle/client';
+import { api } from '../api/client';
 import { checkJsonAnswer } from '../model/json-answer';
 import { json } from './format';
 
@@ -23,7 +24,7 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       onAnswered?.();
     } catch (e) {
       setProblem(
-        e instanceof ApiProblem
+        isSpindleApiError(e)
           ? `${e.code}: ${e.errors.map((f) => `${f.field}: ${f.message}`).join('; ') || e.detail}`
           : (e as Error).message,
       );

@@ -1,4 +1,4 @@
-import type { Me } from '../api/client';
+import type { Me } from '@spindle/client';
 import { signOut } from '../auth/session';
 
 /** Who the console acts as, in the top bar: the actor, its tenant, and sign-out. */

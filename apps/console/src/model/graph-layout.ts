@@ -1,4 +1,4 @@
-import type { GraphView } from '../api/client';
+import type { WorkflowGraph } from '@spindle/client';
 
 export interface PlacedNode {
   id: string;
@@ -26,12 +26,12 @@ const PAD = 14;
  * its inner graph, one lane per branch (or the loop body), so parallel branches sit side by side
  * as swimlanes. Children are positioned relative to their container.
  */
-export function layoutGraph(graph: GraphView): PlacedNode[] {
-  const byParent = new Map<string, GraphView['nodes']>();
+export function layoutGraph(graph: WorkflowGraph): PlacedNode[] {
+  const byParent = new Map<string, WorkflowGraph['nodes']>();
   for (const n of graph.nodes) byParent.set(n.parent ?? '', [...(byParent.get(n.parent ?? '') ?? []), n]);
   const placed = new Map<string, PlacedNode>();
 
-  const size = (node: GraphView['nodes'][number]): { w: number; h: number } => {
+  const size = (node: WorkflowGraph['nodes'][number]): { w: number; h: number } => {
     const inner = byParent.get(node.id);
     if (!inner?.length) return LEAF;
     const lanes = [...new Set(inner.map((n) => n.lane ?? 'body'))];
@@ -50,7 +50,7 @@ export function layoutGraph(graph: GraphView): PlacedNode[] {
   };
 
   /** Lays nodes out in columns by rank from (x0, y0); returns the extent. */
-  const placeGrid = (nodes: GraphView['nodes'], x0: number, y0: number) => {
+  const placeGrid = (nodes: WorkflowGraph['nodes'], x0: number, y0: number) => {
     const sizes = new Map(nodes.map((n) => [n.id, size(n)]));
     const ranks = [...new Set(nodes.map((n) => n.rank))].sort((a, b) => a - b);
     let x = x0;
@@ -75,6 +75,6 @@ export function layoutGraph(graph: GraphView): PlacedNode[] {
   return graph.nodes.map((n) => placed.get(n.id)!).filter(Boolean);
 }
 
-function base(n: GraphView['nodes'][number]) {
+function base(n: WorkflowGraph['nodes'][number]) {
   return { id: n.id, type: n.type, label: n.label, parent: n.parent, lane: n.lane, x: 0, y: 0, width: LEAF.w, height: LEAF.h };
 }

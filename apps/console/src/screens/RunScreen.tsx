@@ -1,6 +1,7 @@
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
 import { useEffect, useMemo, useState } from 'react';
-import { api, ApiProblem, type GraphView } from '../api/client';
+import type { WorkflowGraph } from '@spindle/client';
+import { api } from '../api/client';
 import { followRun, type StreamState } from '../api/run-stream';
 import { DetailPane } from '../components/DetailPane';
 import { ms, usd } from '../components/format';
@@ -23,7 +24,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [stream, setStream] = useState<StreamState | 'loading'>('loading');
   const [streamed, setStreamed] = useState<Map<string, string>>(new Map());
-  const [graph, setGraph] = useState<GraphView>();
+  const [graph, setGraph] = useState<WorkflowGraph>();
   const [selected, setSelected] = useState<string>();
   const [problem, setProblem] = useState<string>();
 
@@ -36,9 +37,10 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         setEvents(history);
         if (terminal) return setStream('ended');
         stop = followRun(runId, lastSeq, {
-          onEvents: (more) => setEvents((prev) => [...prev, ...more.filter((e) => e.seq > (prev.at(-1)?.seq ?? 0))]),
+          onEvents: (more) => setEvents((prev) => [...prev, ...more]),
           onToken: (t) => setStreamed((prev) => new Map(prev).set(t.spanId, (prev.get(t.spanId) ?? '') + t.delta)),
           onState: setStream,
+          onError: (e) => setProblem(e.message),
         });
       },
       (e: Error) => setProblem(e.message),
@@ -87,7 +89,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         <span>{view.usage.totalTokens} tokens</span>
         <span>{usd(view.usage.costUsd)}</span>
         {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && (
-          <button className="danger" onClick={() => void api.cancel(runId).catch((e: ApiProblem) => setProblem(`${e.code}: ${e.detail}`))}>
+          <button className="danger" onClick={() => void api.cancel(runId).catch((e: Error) => setProblem(e.message))}>
             Cancel run
           </button>
         )}

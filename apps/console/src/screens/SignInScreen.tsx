@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiProblem, type AuthConfig } from '../api/client';
+import { isSpindleApiError, type AuthConfig } from '@spindle/client';
 import { issuerHost } from '../auth/oidc-login';
 import { signInWithKey, signInWithProvider, startSession } from '../auth/session';
 
@@ -18,7 +18,7 @@ export function SignInScreen({ config, problem }: { config?: AuthConfig; problem
     try {
       await signIn();
     } catch (e) {
-      setRefusal(e instanceof ApiProblem ? `${e.code}: ${e.detail}` : (e as Error).message);
+      setRefusal(isSpindleApiError(e) ? `${e.code}: ${e.detail}` : (e as Error).message);
       setBusy(false);
     }
   };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { api, ApiProblem, type GraphView } from '../api/client';
+import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
+import { api } from '../api/client';
 import { GraphPane } from '../components/GraphPane';
 import { usePolling } from '../components/usePolling';
 import { sampleOf } from '../model/schema-sample';
@@ -26,7 +27,7 @@ export function WorkflowsScreen({ selected }: { selected?: string }) {
 }
 
 function WorkflowDetail({ name }: { name: string }) {
-  const [graph, setGraph] = useState<GraphView>();
+  const [graph, setGraph] = useState<WorkflowGraph>();
   const [versions, setVersions] = useState<number[]>([]);
   const [version, setVersion] = useState<number>();
   // An empty object fits any workflow that reads `input.<key>`; a parameters schema gets a value it accepts.
@@ -42,7 +43,10 @@ function WorkflowDetail({ name }: { name: string }) {
   }, [name]);
   useEffect(() => {
     void api.workflow(name).then(
-      (w) => setParameters(w.definition.parameters ? JSON.stringify(sampleOf(w.definition.parameters), null, 2) : undefined),
+      (w) => {
+        const schema = (w.definition as { parameters?: unknown }).parameters;
+        setParameters(schema ? JSON.stringify(sampleOf(schema), null, 2) : undefined);
+      },
       () => undefined,
     );
   }, [name]);
@@ -55,13 +59,14 @@ function WorkflowDetail({ name }: { name: string }) {
       const body = {
         input: JSON.parse(input || 'null') as unknown,
         ...(state.trim() ? { state: JSON.parse(state) as Record<string, unknown> } : {}),
-        ...(parameters?.trim() ? { parameters: JSON.parse(parameters) as unknown } : {}),
+        ...(parameters?.trim() ? { parameters: JSON.parse(parameters) as Record<string, unknown> } : {}),
         ...(version ? { version } : {}),
       };
       const { runId } = await api.startRun(name, body);
       navigate(`/runs/${runId}`);
     } catch (e) {
-      setProblem(e instanceof ApiProblem ? `${e.code}: ${e.detail}` : `not JSON: ${(e as Error).message}`);
+      if (isSpindleApiError(e)) setProblem(`${e.code}: ${e.detail}`);
+      else setProblem(e instanceof SyntaxError ? `not JSON: ${e.message}` : (e as Error).message);
     }
   };
   return (
