@@ -95,7 +95,7 @@ onCredentialRejected((problem) => {
 
 function messageOf(e: unknown): string {
   if (isSpindleApiError(e)) return `${e.code}: ${e.detail}`;
-  // Its own message names the address; the screen says that already.
+  // The network's reason alone: the session's own words say the gateway could not be reached.
   if (e instanceof SpindleUnreachableError) return (e.cause as Error | undefined)?.message ?? e.message;
   if (e instanceof SignInProblem) return e.message;
   return e instanceof Error ? e.message : String(e);
