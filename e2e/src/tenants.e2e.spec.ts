@@ -25,6 +25,7 @@ const quick = { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } 
 type Outcome = { status: number; code?: string; list?: true };
 const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/auth/config': { status: 200 },
+  'GET /v1/openapi.json': { status: 200 },
   'GET /v1/me': { status: 200, list: true },
   'GET /v1/workflows': { status: 200, list: true },
   'GET /v1/workflows/:name': { status: 404, code: 'workflow_not_found' },

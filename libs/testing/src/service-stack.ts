@@ -5,6 +5,8 @@ import { connectBus, deleteStreams, type Bus, type BusAuth } from '@spindle/bus'
 import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
 import { freePort } from './free-port';
 import { FakeOpenAIServer, type FakeOpenAIReply } from './fake-openai-server';
+import { conformanceReport, OpenApiConformance, type OpenApiDocument } from './openapi-conformance';
+import { ResponseRecorder } from './response-recorder';
 import { readSse, type SseFrame } from './sse-client';
 import { testEnv, testNamespace } from './test-infra';
 
@@ -26,8 +28,13 @@ export interface Stack {
   adminKey: string;
   /** `{ authorization: 'Bearer <adminKey>' }`, to spread into a request's headers. */
   auth: Record<string, string>;
-  /** `fetch` against the gateway as the default tenant's admin, JSON content type on every state change. */
+  /**
+   * `fetch` against the gateway as the default tenant's admin, JSON content type on every state
+   * change. Every response is recorded; `stop()` fails when one does not match `/v1/openapi.json`.
+   */
   api(path: string, init?: RequestInit): Promise<Response>;
+  /** The gateway's OpenAPI document as a checker of responses (set once the gateway is up). */
+  openApi?: OpenApiConformance;
   /** `readSse` against the gateway as the default tenant's admin. */
   sse(path: string, init?: RequestInit, onFrame?: (frame: SseFrame) => boolean | void): ReturnType<typeof readSse>;
   bus: Bus;
@@ -103,20 +110,24 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
 
   const bus = await connectBus({ url: natsUrl, namespace, name: 'e2e', auth: opts.busAuth });
+  const recorder = new ResponseRecorder();
   const stack: Stack = {
     namespace,
     gatewayUrl: '',
     adminKey: '',
     auth: {},
-    api: (path, init) =>
-      fetch(`${stack.gatewayUrl}${path}`, {
+    api: async (path, init) => {
+      const res = await fetch(`${stack.gatewayUrl}${path}`, {
         ...init,
         headers: {
           ...(init?.method && init.method !== 'GET' && init.method !== 'HEAD' ? { 'content-type': 'application/json' } : {}),
           ...stack.auth,
           ...(init?.headers as Record<string, string> | undefined),
         },
-      }),
+      });
+      recorder.record(init?.method ?? 'GET', path, res);
+      return res;
+    },
     sse: (path, init = {}, onFrame) =>
       readSse(
         `${stack.gatewayUrl}${path}`,
@@ -143,6 +154,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       for (const owner of ['gateway', 'trace', 'checkpoint', 'approval']) await dropSchema(db, serviceSchema(owner, namespace));
       await db.destroy();
       await fake.stop();
+      const mismatches = stack.openApi?.mismatchesOf(await recorder.responses()) ?? [];
+      if (mismatches.length > 0) throw new Error(conformanceReport(mismatches));
     },
   };
   try {
@@ -150,6 +163,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     stack.gatewayUrl = `http://127.0.0.1:${gateway.port}`;
     stack.adminKey = readFileSync(env.SPINDLE_BOOTSTRAP_KEY_FILE, 'utf8').trim();
     stack.auth = { authorization: `Bearer ${stack.adminKey}` };
+    stack.openApi = new OpenApiConformance((await (await fetch(`${stack.gatewayUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
     await Promise.all(['trace-recorder', 'checkpoint', 'approval'].map((s) => startService(s)));
     for (let i = 0; i < (opts.runners ?? 1); i++) await startService('runner', opts.runnerEnv);
   } catch (e) {

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { SpindleError } from '@spindle/contracts';
+import type { Problem, SpindleError } from '@spindle/contracts';
 import type { FastifyReply } from 'fastify';
 import { httpStatusByCode } from './http-status.map';
 
@@ -9,7 +9,7 @@ export const PROBLEM_JSON = 'application/problem+json';
  * The RFC 9457 body every refusal carries; `code` is the stable part clients classify by.
  * `instance` is the request's URL, when there was a request to speak of.
  */
-export function problemBody(error: SpindleError, instance: string | undefined, status = httpStatusByCode[error.code]) {
+export function problemBody(error: SpindleError, instance: string | undefined, status = httpStatusByCode[error.code]): Problem {
   return {
     type: `https://spindle.dev/problems/${error.code}`,
     title: error.code.replace(/_/g, ' '),

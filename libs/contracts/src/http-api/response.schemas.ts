@@ -21,7 +21,7 @@ export type RunAccepted = z.infer<typeof runAcceptedSchema>;
 
 export const forkAcceptedSchema = z.object({
   runId: z.string(),
-  forkedFrom: z.object({ runId: z.string(), seq: z.number().int(), checkpointId: z.string() }),
+  forkedFrom: z.object({ runId: z.string(), seq: z.number().int(), checkpointId: z.string(), forkedBy: actorSchema }),
   status: z.literal('queued'),
   location: z.string(),
   eventsLocation: z.string(),
