@@ -31,8 +31,8 @@ describe('the API reference of the real document', () => {
         required: false,
         type: '"queued" | "running" | "awaiting_input" | "awaiting_approval" | "completed" | "failed" | "canceled"',
       },
-      { name: 'limit', in: 'query', required: false, type: 'string' },
-      { name: 'cursor', in: 'query', required: false, type: 'string' },
+      { name: 'limit', in: 'query', required: false, type: 'string', description: 'Page size: 1 to 200, default 50.' },
+      { name: 'cursor', in: 'query', required: false, type: 'string', description: "The previous page's `nextCursor`: the page after it." },
     ]);
   });
 

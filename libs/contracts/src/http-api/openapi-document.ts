@@ -155,6 +155,7 @@ function queryParameters(op: HttpOperation): JsonObject[] {
     name,
     in: 'query',
     required: json.required?.includes(name) ?? false,
+    ...(typeof schema.description === 'string' && { description: schema.description }),
     schema,
   }));
 }

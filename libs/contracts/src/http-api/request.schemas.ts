@@ -26,13 +26,14 @@ export const pathParamSchemas = {
 } as const;
 
 /** A page of at most `limit` items (default 50); the next page is asked for with the previous page's `nextCursor`. */
-export const listLimitSchema = queryInteger({ min: 1, max: 200 }).default(50);
+export const listLimitSchema = queryInteger({ min: 1, max: 200 }).default(50).describe('Page size: 1 to 200, default 50.');
 /** Opaque: base64url text the previous page answered with. The gateway also checks that it decodes to a cursor it issued. */
 export const listCursorSchema = z
   .string()
   .min(1)
   .max(500)
-  .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this service issued');
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this service issued')
+  .describe("The previous page's `nextCursor`: the page after it.");
 
 export const runsListQuerySchema = z.strictObject({
   workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'not a workflow name').optional(),
@@ -48,7 +49,9 @@ export const requestsListQuerySchema = z.strictObject({
 });
 
 /** `after`: only events with a larger seq (the JSON form and the stream alike). */
-export const eventsQuerySchema = z.strictObject({ after: queryInteger({ min: 0, max: MAX_SEQ }).default(0) });
+export const eventsQuerySchema = z.strictObject({
+  after: queryInteger({ min: 0, max: MAX_SEQ }).default(0).describe('Only events with a larger seq (default 0: from the start).'),
+});
 
 export const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });
 
@@ -68,7 +71,7 @@ export const auditQuerySchema = z.strictObject({
   tenant: tenantIdSchema.optional(),
   limit: listLimitSchema,
   /** The previous page's `nextCursor`: entries older than it. */
-  cursor: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).optional(),
+  cursor: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).describe("The previous page's `nextCursor`: older entries.").optional(),
 });
 
 export const startRunBodySchema = z.strictObject({
