@@ -107,7 +107,17 @@ export {
   newTenantBodySchema,
   tenantQuotasSchema,
 } from './http-api/request.schemas';
-export type { StartRunBody, ForkBody, AnswerBody, TenantQuotas } from './http-api/request.schemas';
+export type {
+  RunListFilter,
+  RequestListFilter,
+  AuditFilter,
+  StartRunBody,
+  ForkBody,
+  AnswerBody,
+  NewKeyBody,
+  NewTenantBody,
+  TenantQuotas,
+} from './http-api/request.schemas';
 export {
   runAcceptedSchema,
   forkAcceptedSchema,
@@ -135,6 +145,7 @@ export {
   tenantListSchema,
   auditRecordSchema,
   auditPageSchema,
+  openApiDocumentSchema,
 } from './http-api/response.schemas';
 export type {
   RunAccepted,
@@ -145,6 +156,25 @@ export type {
   ApiKeyView,
   Tenant,
   AuditRecord,
+  RunList,
+  RequestList,
+  RunRequests,
+  CheckpointList,
+  RunEventsPage,
+  SavedVersion,
+  WorkflowList,
+  WorkflowVersion,
+  WorkflowVersions,
+  WorkflowGraph,
+  StoredAgent,
+  AgentList,
+  Me,
+  AuthConfig,
+  CreatedKey,
+  ApiKeyList,
+  TenantList,
+  AuditPage,
+  OpenApiDocument,
 } from './http-api/response.schemas';
 export { PROBLEM_CONTENT_TYPE, problemSchema, fieldIssueSchema } from './http-api/problem.schema';
 export type { Problem } from './http-api/problem.schema';

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, httpOperations, type JsonObject } from '@spindle/contracts';
+import { buildOpenApiDocument, httpOperations, type OpenApiDocument } from '@spindle/contracts';
 import { agentBodySchema, workflowDefinitionSchema } from '@spindle/engine';
 import type { GatewayConfig } from '../gateway.config';
 import { ROUTE_ACCESS } from '../identity/route-access';
@@ -9,7 +9,7 @@ export const HTTP_OPERATIONS = httpOperations({ workflowDefinition: workflowDefi
 const API_VERSION = '1';
 
 /** The OpenAPI document this gateway serves: the operations, their access rules, and its identity provider if any. */
-export function gatewayOpenApiDocument(config: GatewayConfig): JsonObject {
+export function gatewayOpenApiDocument(config: GatewayConfig): OpenApiDocument {
   const issuer = config.auth.oidc?.settings.issuer;
   return buildOpenApiDocument({
     operations: HTTP_OPERATIONS,

@@ -67,7 +67,7 @@ function metaOperations(): HttpOperation[] {
       path: '/v1/openapi.json',
       tag: 'meta',
       summary: 'This document',
-      responses: { 200: ok('The OpenAPI 3.1 document of the API.', z.record(z.string(), z.unknown())) },
+      responses: { 200: ok('The OpenAPI 3.1 document of the API.', rs.openApiDocumentSchema) },
     },
     {
       operationId: 'getAuthConfig',

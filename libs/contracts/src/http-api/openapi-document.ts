@@ -55,7 +55,7 @@ const NAMED_OUTPUTS: ReadonlyArray<[string, z.ZodType]> = [
  * The OpenAPI 3.1 document of the HTTP API, generated from the zod schemas the gateway validates
  * with (requests: their input side) and answers with (responses: their output side). Pure.
  */
-export function buildOpenApiDocument(options: OpenApiOptions): JsonObject {
+export function buildOpenApiDocument(options: OpenApiOptions): rs.OpenApiDocument {
   const outputs = new SchemaNames();
   for (const [id, schema] of NAMED_OUTPUTS) outputs.name(schema, id);
   const inputs = new SchemaNames();

@@ -41,12 +41,15 @@ export const runsListQuerySchema = z.strictObject({
   limit: listLimitSchema,
   cursor: listCursorSchema.optional(),
 });
+/** The filters of `GET /v1/runs` as the gateway reads them; a client may leave any out. */
+export type RunListFilter = Partial<z.output<typeof runsListQuerySchema>>;
 
 export const requestsListQuerySchema = z.strictObject({
   status: requestStatusSchema.optional(),
   limit: listLimitSchema,
   cursor: listCursorSchema.optional(),
 });
+export type RequestListFilter = Partial<z.output<typeof requestsListQuerySchema>>;
 
 /** `after`: only events with a larger seq (the JSON form and the stream alike). */
 export const eventsQuerySchema = z.strictObject({
@@ -73,6 +76,8 @@ export const auditQuerySchema = z.strictObject({
   /** The previous page's `nextCursor`: entries older than it. */
   cursor: queryInteger({ min: 1, max: Number.MAX_SAFE_INTEGER }).describe("The previous page's `nextCursor`: older entries.").optional(),
 });
+/** The audit page's `nextCursor` is the last entry's id as text: it goes back as it came. */
+export type AuditFilter = Omit<Partial<z.output<typeof auditQuerySchema>>, 'cursor'> & { cursor?: string | number };
 
 export const startRunBodySchema = z.strictObject({
   input: z.unknown().optional(),
@@ -130,8 +135,10 @@ export const newKeyBodySchema = z.strictObject({
   /** Only the operator tenant's admins make keys for another tenant. */
   tenant: tenantIdSchema.optional(),
 });
+export type NewKeyBody = z.input<typeof newKeyBodySchema>;
 
 export const newTenantBodySchema = z.strictObject({ id: tenantIdSchema, name: z.string().trim().min(1).max(100) });
+export type NewTenantBody = z.input<typeof newTenantBodySchema>;
 
 const quota = (max: number) => z.number().int().min(0).max(max).nullable();
 /** A tenant's own limits; `null` takes the gateway's default. */

@@ -43,15 +43,21 @@ export type AnswerOutcome = z.infer<typeof answerOutcomeSchema>;
 
 /** One page of a list; `nextCursor` is null on the last page. */
 export const runListSchema = z.object({ runs: z.array(runSummarySchema), nextCursor: z.string().nullable() });
+export type RunList = z.infer<typeof runListSchema>;
 export const requestListSchema = z.object({ requests: z.array(humanRequestSchema), nextCursor: z.string().nullable() });
+export type RequestList = z.infer<typeof requestListSchema>;
 export const runRequestsSchema = z.object({ requests: z.array(humanRequestSchema) });
+export type RunRequests = z.infer<typeof runRequestsSchema>;
 export const checkpointListSchema = z.object({ checkpoints: z.array(checkpointSummarySchema) });
+export type CheckpointList = z.infer<typeof checkpointListSchema>;
 
 /** The JSON form of a run's events: those after `after`, the log's last seq, and whether the run has ended. */
 export const runEventsPageSchema = z.object({ events: z.array(runEventSchema), lastSeq: z.number().int(), terminal: z.boolean() });
+export type RunEventsPage = z.infer<typeof runEventsPageSchema>;
 
 /** `201` for a new version, `200` when the definition equals the latest. */
 export const catalogSavedSchema = z.object({ name: z.string(), version: z.number().int(), created: z.boolean() });
+export type SavedVersion = z.infer<typeof catalogSavedSchema>;
 
 export const workflowSummarySchema = z.object({
   name: z.string(),
@@ -61,6 +67,7 @@ export const workflowSummarySchema = z.object({
 });
 export type WorkflowSummary = z.infer<typeof workflowSummarySchema>;
 export const workflowListSchema = z.object({ workflows: z.array(workflowSummarySchema) });
+export type WorkflowList = z.infer<typeof workflowListSchema>;
 /** A stored version: the definition exactly as it was saved. */
 export const workflowVersionSchema = z.object({
   name: z.string(),
@@ -68,10 +75,12 @@ export const workflowVersionSchema = z.object({
   definition: z.unknown(),
   createdAt: timestamp,
 });
+export type WorkflowVersion = z.infer<typeof workflowVersionSchema>;
 export const workflowVersionsSchema = z.object({
   name: z.string(),
   versions: z.array(z.object({ version: z.number().int(), createdAt: timestamp })),
 });
+export type WorkflowVersions = z.infer<typeof workflowVersionsSchema>;
 
 const nestedIn = { parent: z.string().optional(), lane: z.string().optional() };
 /** Layout hints (`rank`, `order`, `back` edges) and Mermaid text of a definition. */
@@ -85,6 +94,7 @@ export const workflowGraphSchema = z.object({
   edges: z.array(z.object({ from: z.string(), to: z.string(), handle: z.string(), back: z.boolean(), ...nestedIn })),
   mermaid: z.string(),
 });
+export type WorkflowGraph = z.infer<typeof workflowGraphSchema>;
 
 export const storedAgentSchema = z.object({
   name: z.string(),
@@ -92,7 +102,9 @@ export const storedAgentSchema = z.object({
   spec: z.record(z.string(), z.unknown()),
   updatedAt: timestamp,
 });
+export type StoredAgent = z.infer<typeof storedAgentSchema>;
 export const agentListSchema = z.object({ agents: z.array(storedAgentSchema) });
+export type AgentList = z.infer<typeof agentListSchema>;
 
 export const meSchema = z.object({
   actor: actorSchema,
@@ -101,13 +113,15 @@ export const meSchema = z.object({
   via: z.enum(['api_key', 'oidc', 'auth_off']),
   expiresAt: timestamp.nullable(),
 });
+export type Me = z.infer<typeof meSchema>;
 
 /** What the console's sign-in page offers. */
 export const authConfigSchema = z.object({
   authOff: z.boolean(),
   apiKeys: z.boolean(),
-  oidc: z.object({ issuer: z.string(), clientId: z.string(), scope: z.string(), audience: z.string().optional() }).nullable(),
+  oidc: z.object({ issuer: z.string(), clientId: z.string(), scope: z.string(), audience: z.string() }).nullable(),
 });
+export type AuthConfig = z.infer<typeof authConfigSchema>;
 
 /** An API key as listed: never its secret. */
 export const apiKeyViewSchema = z.object({
@@ -125,7 +139,9 @@ export const apiKeyViewSchema = z.object({
 export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 /** `201` to a new key: the whole key (`spk_…`) is in this answer once, never again. */
 export const newApiKeySchema = apiKeyViewSchema.extend({ key: z.string() });
+export type CreatedKey = z.infer<typeof newApiKeySchema>;
 export const apiKeyListSchema = z.object({ keys: z.array(apiKeyViewSchema) });
+export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
 export const tenantSchema = z.object({
   id: z.string(),
@@ -137,6 +153,7 @@ export const tenantSchema = z.object({
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 export const tenantListSchema = z.object({ tenants: z.array(tenantSchema) });
+export type TenantList = z.infer<typeof tenantListSchema>;
 
 export const auditRecordSchema = z.object({
   id: z.string(),
@@ -151,3 +168,8 @@ export const auditRecordSchema = z.object({
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 /** Newest first; `nextCursor` (the last entry's id) asks for older ones. */
 export const auditPageSchema = z.object({ entries: z.array(auditRecordSchema), nextCursor: z.string().nullable() });
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** The OpenAPI 3.1 document (`GET /v1/openapi.json`): a plain JSON object, not checked field by field. */
+export const openApiDocumentSchema = z.record(z.string(), z.unknown());
+export type OpenApiDocument = z.infer<typeof openApiDocumentSchema>;
