@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createSpindleClient, isSpindleApiError, type SpindleClient } from '@spindle/client';
-import type { RunEvent } from '@spindle/contracts';
+import {
+  apiKeyListSchema,
+  authConfigSchema,
+  meSchema,
+  runListSchema,
+  tenantListSchema,
+  workflowGraphSchema,
+  workflowListSchema,
+  workflowVersionsSchema,
+  type RunEvent,
+} from '@spindle/contracts';
 import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 const HELLO = JSON.parse(readFileSync(resolve(__dirname, '../../examples/hello-workflow.json'), 'utf8')) as unknown;
@@ -89,6 +99,22 @@ describe('@spindle/client against the real stack', () => {
     } finally {
       release();
     }
+  });
+
+  it("answers with what the contracts' schemas (its types) say, and reads the OpenAPI document", async () => {
+    expect(meSchema.safeParse(await spindle.me()).error).toBeUndefined();
+    expect(authConfigSchema.safeParse(await spindle.authConfig()).error).toBeUndefined();
+    expect(workflowListSchema.safeParse(await spindle.workflows.list()).error).toBeUndefined();
+    expect(workflowVersionsSchema.safeParse(await spindle.workflows.versions('hello')).error).toBeUndefined();
+    expect(workflowGraphSchema.safeParse(await spindle.workflows.graph('hello')).error).toBeUndefined();
+    expect(runListSchema.safeParse(await spindle.runs.list({ limit: 2 })).error).toBeUndefined();
+    expect(apiKeyListSchema.safeParse(await spindle.keys.list()).error).toBeUndefined();
+    expect(tenantListSchema.safeParse(await spindle.tenants.list()).error).toBeUndefined();
+
+    const document = await createSpindleClient({ baseUrl: stack.gatewayUrl }).openapi();
+    expect(document).toEqual(await (await fetch(`${stack.gatewayUrl}/v1/openapi.json`)).json());
+    expect(document).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./) });
+    expect(Object.keys(document.paths as object)).toContain('/v1/runs/{id}/events');
   });
 
   it('rejects with typed errors carrying code and status', async () => {

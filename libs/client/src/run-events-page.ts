@@ -1,5 +1,4 @@
-import { checkRunEvent, type RunEvent } from '@spindle/contracts';
-import type { RunEventsPage } from './api-types';
+import { checkRunEvent, type RunEvent, type RunEventsPage } from '@spindle/contracts';
 import type { HttpTransport } from './http-transport';
 import { SpindleProtocolError } from './spindle-errors';
 

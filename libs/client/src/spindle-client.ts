@@ -1,7 +1,9 @@
-import type { HumanRequest, RunEvent, RunTrace } from '@spindle/contracts';
+import type { RunEvent, RunTrace } from '@spindle/contracts';
 import type {
+  AgentList,
   AnswerBody,
   AnswerOutcome,
+  ApiKeyList,
   ApiKeyView,
   AuditFilter,
   AuditPage,
@@ -13,37 +15,36 @@ import type {
   ForkBody,
   Me,
   NewKeyBody,
+  NewTenantBody,
+  OpenApiDocument,
   RequestList,
   RequestListFilter,
   RunAccepted,
-  RunDetails,
   RunList,
   RunListFilter,
+  RunRequests,
+  RunSummary,
   SavedVersion,
+  StartRunBody,
   StoredAgent,
   Tenant,
+  TenantList,
   TenantQuotas,
   WorkflowGraph,
-  WorkflowSummary,
+  WorkflowList,
   WorkflowVersion,
   WorkflowVersions,
-} from './api-types';
+} from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
 import { followRun, type FollowOptions } from './run-follower';
 
-export interface StartRunOptions {
-  input?: unknown;
-  /** State keys set before the first node runs. */
-  state?: Record<string, unknown>;
-  /** Checked against the workflow's parameters schema, then written to `state.parameters`. */
-  parameters?: Record<string, unknown>;
-  /** A catalog version of the workflow; its latest when absent. */
-  version?: number;
+/** The start body's fields (`cancelOnDisconnect` belongs to the streamed start, which this call is not). */
+export type StartRunOptions = Omit<StartRunBody, 'cancelOnDisconnect'> & {
   /** A retried start with the same key answers with the run the first one queued. */
   idempotencyKey?: string;
   signal?: AbortSignal;
-}
+};
 
 /** Every call takes an optional `signal` last; every non-2xx answer rejects with `SpindleApiError`. */
 export interface CallOptions {
@@ -64,9 +65,11 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
     me: (o: CallOptions = {}) => http.json<Me>('/v1/me', o),
     /** How to sign in (public: needs no credential). */
     authConfig: (o: CallOptions = {}) => http.json<AuthConfig>('/v1/auth/config', o),
+    /** The API's OpenAPI 3.1 document (public), as the gateway serves it. */
+    openapi: (o: CallOptions = {}) => http.json<OpenApiDocument>('/v1/openapi.json', o),
 
     workflows: {
-      list: (o: CallOptions = {}) => http.json<{ workflows: WorkflowSummary[] }>('/v1/workflows', o),
+      list: (o: CallOptions = {}) => http.json<WorkflowList>('/v1/workflows', o),
       get: (name: string, o: CallOptions & { version?: number } = {}) =>
         http.json<WorkflowVersion>(`/v1/workflows/${seg(name)}`, { query: { version: o.version }, signal: o.signal }),
       versions: (name: string, o: CallOptions = {}) => http.json<WorkflowVersions>(`/v1/workflows/${seg(name)}/versions`, o),
@@ -79,7 +82,7 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
     },
 
     agents: {
-      list: (o: CallOptions = {}) => http.json<{ agents: StoredAgent[] }>('/v1/agents', o),
+      list: (o: CallOptions = {}) => http.json<AgentList>('/v1/agents', o),
       get: (name: string, o: CallOptions = {}) => http.json<StoredAgent>(`/v1/agents/${seg(name)}`, o),
       put: (name: string, spec: unknown, o: CallOptions = {}) =>
         http.json<SavedVersion>(`/v1/agents/${seg(name)}`, { method: 'PUT', body: spec, signal: o.signal }),
@@ -99,7 +102,7 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
         const { signal, ...query } = filter;
         return http.json<RunList>('/v1/runs', { query: { ...query }, signal });
       },
-      get: (runId: string, o: CallOptions = {}) => http.json<RunDetails>(`/v1/runs/${seg(runId)}`, o),
+      get: (runId: string, o: CallOptions = {}) => http.json<RunSummary>(`/v1/runs/${seg(runId)}`, o),
       trace: (runId: string, o: CallOptions = {}) => http.json<RunTrace>(`/v1/runs/${seg(runId)}/trace`, o),
       checkpoints: (runId: string, o: CallOptions = {}) => http.json<CheckpointList>(`/v1/runs/${seg(runId)}/checkpoints`, o),
       /** `canceled`, or `cancel_requested` while its runner is stopping it. */
@@ -118,7 +121,7 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       /** The run's events as they happen: each once, in order, across reconnects, until the run ends. */
       follow: (runId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent, void> => followRun(http, runId, o),
       /** The requests for a person the run has made (answered or not). */
-      requests: (runId: string, o: CallOptions = {}) => http.json<{ requests: HumanRequest[] }>(`/v1/runs/${seg(runId)}/requests`, o),
+      requests: (runId: string, o: CallOptions = {}) => http.json<RunRequests>(`/v1/runs/${seg(runId)}/requests`, o),
     },
 
     requests: {
@@ -140,7 +143,7 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       /** The answer holds the key's secret, this once. */
       create: (body: NewKeyBody, o: CallOptions = {}) => http.json<CreatedKey>('/v1/keys', { method: 'POST', body, signal: o.signal }),
       list: (o: CallOptions & { tenant?: string } = {}) =>
-        http.json<{ keys: ApiKeyView[] }>('/v1/keys', { query: { tenant: o.tenant }, signal: o.signal }),
+        http.json<ApiKeyList>('/v1/keys', { query: { tenant: o.tenant }, signal: o.signal }),
       get: (keyId: string, o: CallOptions & { tenant?: string } = {}) =>
         http.json<ApiKeyView>(`/v1/keys/${seg(keyId)}`, { query: { tenant: o.tenant }, signal: o.signal }),
       revoke: (keyId: string, o: CallOptions & { tenant?: string } = {}) =>
@@ -148,10 +151,9 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
     },
 
     tenants: {
-      list: (o: CallOptions = {}) => http.json<{ tenants: Tenant[] }>('/v1/tenants', o),
+      list: (o: CallOptions = {}) => http.json<TenantList>('/v1/tenants', o),
       get: (tenantId: string, o: CallOptions = {}) => http.json<Tenant>(`/v1/tenants/${seg(tenantId)}`, o),
-      create: (body: { id: string; name: string }, o: CallOptions = {}) =>
-        http.json<Tenant>('/v1/tenants', { method: 'POST', body, signal: o.signal }),
+      create: (body: NewTenantBody, o: CallOptions = {}) => http.json<Tenant>('/v1/tenants', { method: 'POST', body, signal: o.signal }),
       setQuotas: (tenantId: string, quotas: TenantQuotas, o: CallOptions = {}) =>
         http.json<Tenant>(`/v1/tenants/${seg(tenantId)}/quotas`, { method: 'PUT', body: quotas, signal: o.signal }),
     },

@@ -32,10 +32,12 @@ export async function signedIn<T>(call: (client: SpindleClient) => Promise<T>): 
   }
 }
 
-/** What the console asks of the gateway; every call but the two sign-in checks is `signedIn`. */
+/** What the console asks of the gateway; every call but the public ones and the two sign-in checks is `signedIn`. */
 export const api = {
   /** How to sign in (public). */
   authConfig: () => createSpindleClient().authConfig(),
+  /** The OpenAPI document (public and static: read without a credential). */
+  openapi: () => createSpindleClient().openapi(),
   /** Checks a credential before it is kept: a refusal is the caller's to show, not a sign-out. */
   me: (credential?: string) => createSpindleClient({ token: credential }).me(),
   workflows: () => signedIn((c) => c.workflows.list()),

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { api } from '../api/client';
 import { apiReference, type OutlineRow, type ReferenceOperation, type ReferenceTag } from '../model/api-reference';
 
 /**
@@ -11,11 +12,9 @@ export function ApiReference() {
   const [error, setError] = useState<string>();
   useEffect(() => {
     let live = true;
-    fetch('/v1/openapi.json')
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`the gateway answered ${res.status} for /v1/openapi.json`);
-        return apiReference((await res.json()) as Record<string, unknown>);
-      })
+    api
+      .openapi()
+      .then(apiReference)
       .then(
         (t) => live && setTags(t),
         (e: Error) => live && setError(e.message),
