@@ -62,7 +62,8 @@ export function createModelResolver(config: LlmConfig): ModelResolver {
           if (id !== OFFLINE_SCRIPT_MODEL_ID)
             throw new SpindleError(
               'unknown_model',
-              `Unknown offline model 'offline:${id}'; there are 'offline:${OFFLINE_ECHO_MODEL_ID}' and 'offline:${OFFLINE_SCRIPT_MODEL_ID}'`,
+              `Unknown offline model 'offline:${id}'; ` +
+                `there are 'offline:${OFFLINE_ECHO_MODEL_ID}' and 'offline:${OFFLINE_SCRIPT_MODEL_ID}'`,
             );
           // Definitions are checked at save, so this is a caller that skipped validation.
           if (script === undefined) throw new SpindleError('unknown_model', `'offline:${OFFLINE_SCRIPT_MODEL_ID}' needs the node's script`);

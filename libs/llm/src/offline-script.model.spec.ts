@@ -108,7 +108,8 @@ describe.each([false, true])('offline:script (stream: %s)', (stream) => {
     expect(isSpindleError(error) && error.code).toBe('model_script_exhausted');
     expect(isSpindleError(error) && error.retryable).toBe(false);
     expect((error as Error).message).toBe(
-      `offline:script has no turn 2 for this conversation: 1 of its 1 turns apply to it (the others' "when" text is not in the conversation)`,
+      'offline:script has no turn 2 for this conversation: 1 of its 1 turns apply to it ' +
+        `(the others' "when" text is not in the conversation)`,
     );
   });
 
