@@ -7,14 +7,14 @@ import { runExample, type GatewayFetch } from './run-example';
  * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
  * runs each to its end (answering as the example says) and prints what it did. Exits non-zero when an
  * example misses its expected outcome. The gateway is `SPINDLE_URL` (default http://localhost:8080); the
- * key is `SPINDLE_API_KEY`, else the admin key `npm start` keeps in `.spindle/admin-key`.
+ * key is `SPINDLE_TOKEN` (as for the CLI), else the admin key `npm start` keeps in `.spindle/admin-key`.
  */
 async function main(argv: string[]): Promise<number> {
   const root = resolve(__dirname, '../../../..');
   const base = (process.env.SPINDLE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
   const key = apiKey(root);
   if (key === undefined) {
-    console.error('examples: no credentials: set SPINDLE_API_KEY, or start the stack with `npm start` (it writes .spindle/admin-key)');
+    console.error('examples: no credentials: set SPINDLE_TOKEN, or start the stack with `npm start` (it writes .spindle/admin-key)');
     return 2;
   }
   const api: GatewayFetch = (path, init) =>
@@ -51,7 +51,7 @@ async function report(api: GatewayFetch, base: string, example: Example): Promis
 }
 
 function apiKey(root: string): string | undefined {
-  const fromEnv = process.env.SPINDLE_API_KEY?.trim();
+  const fromEnv = process.env.SPINDLE_TOKEN?.trim();
   if (fromEnv) return fromEnv;
   const file = resolve(root, '.spindle/admin-key');
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
