@@ -147,6 +147,12 @@ describe('gateway repositories on Postgres', () => {
     // Another tenant has room of its own, but runs wait: it queues behind them instead of jumping ahead.
     expect(await start('adm-b-0', 'acme')).toBe('waiting');
     expect(await start('adm-a-0', T)).toBe('exists');
+    // Queued first by the projection, which has no trace context: the gateway's start adds its own.
+    await rows.enqueue(db, [{ runId: 'adm-c-0', tenant: T, queuedAt: new Date().toISOString(), trace: null }]);
+    const traced = { runId: 'adm-c-0', tenant: T, queuedAt: new Date().toISOString(), trace: { traceparent: '00-ab-cd-01' } };
+    expect(await db.transaction().execute(async (trx) => (await rows.lock(trx), rows.enqueueAndAdmit(trx, traced, limits)))).toBe('exists');
+    const row = await db.selectFrom('run_admissions').select('trace').where('run_id', '=', 'adm-c-0').executeTakeFirstOrThrow();
+    expect(row.trace).toEqual({ traceparent: '00-ab-cd-01' });
     expect(await rows.admittedCount(db)).toBe(2);
     expect(await rows.anyWaiting(db)).toBe(true);
   });

@@ -60,7 +60,7 @@ export class AdmissionRepository {
     run: QueuedRun,
     limits: { window: number; defaultMaxRunning: number },
   ): Promise<'admitted' | 'waiting' | 'exists'> {
-    const { rows } = await sql<{ state: 'admitted' | 'waiting' }>`
+    const { rows } = await sql<{ inserted: boolean; state: 'admitted' | 'waiting' }>`
       with decided as (
         select
           (select count(*) from run_admissions where state = 'waiting') = 0
@@ -74,16 +74,18 @@ export class AdmissionRepository {
           case when now then 'admitted' else 'waiting' end, case when now then now() end,
           ${run.trace ? JSON.stringify(run.trace) : null}::jsonb
         from decided
-        on conflict (run_id) do nothing
-        returning state
+        -- The projection may have queued the run first, without its trace context: keep the gateway's.
+        on conflict (run_id) do update set trace = coalesce(run_admissions.trace, excluded.trace)
+          where run_admissions.state = 'waiting' and run_admissions.trace is null
+        returning (xmax = 0) as inserted, state
       ),
       served as (
         insert into tenant_dispatch (tenant_id, last_admitted_at)
-        select ${run.tenant}, now() from added where state = 'admitted'
+        select ${run.tenant}, now() from added where inserted and state = 'admitted'
         on conflict (tenant_id) do update set last_admitted_at = excluded.last_admitted_at
       )
-      select state from added`.execute(trx);
-    return rows[0]?.state ?? 'exists';
+      select inserted, state from added`.execute(trx);
+    return rows[0]?.inserted ? rows[0].state : 'exists';
   }
 
   async anyWaiting(db: GatewayDb): Promise<boolean> {
