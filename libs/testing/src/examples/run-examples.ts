@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readExamples, type Example } from './example-file';
-import { runExample, type GatewayFetch } from './run-example';
+import { createSpindleClient, type SpindleClient } from '@spindle/client';
+import { runExample } from './run-example';
 
 /**
  * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
@@ -17,8 +18,7 @@ async function main(argv: string[]): Promise<number> {
     console.error('examples: no credentials: set SPINDLE_TOKEN, or start the stack with `npm start` (it writes .spindle/admin-key)');
     return 2;
   }
-  const api: GatewayFetch = (path, init) =>
-    fetch(`${base}${path}`, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${key}` } });
+  const spindle = createSpindleClient({ baseUrl: base, token: key });
   if (!(await reachable(base))) {
     console.error(`examples: the gateway at ${base} (SPINDLE_URL) does not answer; start the stack with \`npm start\``);
     return 2;
@@ -27,15 +27,15 @@ async function main(argv: string[]): Promise<number> {
   const examples = readExamples(resolve(root, 'examples')).filter((e) => wanted.size === 0 || wanted.has(e.name));
   if (wanted.size > 0 && examples.length < wanted.size) console.error(`examples: unknown name in ${[...wanted].join(', ')}`);
   let failed = 0;
-  for (const example of examples) failed += (await report(api, base, example)) ? 0 : 1;
+  for (const example of examples) failed += (await report(spindle, base, example)) ? 0 : 1;
   console.log(`\n${examples.length - failed} of ${examples.length} examples reached their expected outcome`);
   return failed === 0 ? 0 : 1;
 }
 
-async function report(api: GatewayFetch, base: string, example: Example): Promise<boolean> {
+async function report(spindle: SpindleClient, base: string, example: Example): Promise<boolean> {
   console.log(`\n${example.name} — ${example.description}`);
   try {
-    const outcome = await runExample(api, example);
+    const outcome = await runExample(spindle, example);
     const detail = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(outcome.output).slice(0, 300);
     console.log(`  run ${outcome.runId} ${outcome.status}: ${detail}`);
     for (const r of outcome.requests) console.log(`  request from ${r.node} (${r.kind}): ${r.status}`);
