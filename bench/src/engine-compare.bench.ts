@@ -10,22 +10,25 @@ import { median } from './stats';
 
 /**
  * Per-step overhead of the engine against LangGraph.js on the same 50-step graph of no-op steps,
- * in this process, each with its durable persistence on: our run log on JetStream (every
- * step's start and end appended and acknowledged) and LangGraph's Postgres checkpointer.
+ * in this process, each with its durable persistence on: our run log on JetStream (every step's
+ * start, end and checkpoint appended; the run reports its outcome only once all of it is
+ * acknowledged) and LangGraph's Postgres checkpointer. Pure steps never wait for the log; steps
+ * that may act on the world (a function not declared pure) wait for it before they run.
  */
 export async function compareWithLangGraph(
   bus: Bus,
   databaseUrl: string,
   runs = 10,
   steps = 50,
-): Promise<{ spindleMsPerStep: number; langgraphMsPerStep: number }> {
+): Promise<{ spindleMsPerStep: number; spindleEffectMsPerStep: number; langgraphMsPerStep: number }> {
   return {
-    spindleMsPerStep: await spindleSteps(bus, runs, steps),
+    spindleMsPerStep: await spindleSteps(bus, runs, steps, true),
+    spindleEffectMsPerStep: await spindleSteps(bus, runs, steps, false),
     langgraphMsPerStep: await langgraphSteps(databaseUrl, `${bus.names.namespace}_langgraph`, runs, steps),
   };
 }
 
-async function spindleSteps(bus: Bus, runs: number, steps: number): Promise<number> {
+async function spindleSteps(bus: Bus, runs: number, steps: number, pure: boolean): Promise<number> {
   const definition = validateDefinition(chainOfFunctions(steps));
   const perStep: number[] = [];
   for (let r = 0; r < runs; r++) {
@@ -39,7 +42,7 @@ async function spindleSteps(bus: Bus, runs: number, steps: number): Promise<numb
         rootSpanId: 'root',
         log,
         model: { generate: () => Promise.reject(new Error('no model in this benchmark')) },
-        functions: { get: () => () => ({}) },
+        functions: { get: () => () => ({}), isPure: () => pure },
         tools: { specs: () => [], call: () => Promise.reject(new Error('no tools in this benchmark')) },
         tokens: { push: () => undefined, flush: () => undefined },
         clock: { now: () => new Date() },

@@ -91,7 +91,7 @@ export function steppingClock(start: string): () => Date {
 export async function writeLog(bus: Bus, runId: string, drafts: RunEventDraft[], start = '2025-03-01T10:00:00.000Z'): Promise<number> {
   const { position } = await readRunLog(bus, runId);
   const writer = new RunLogWriter(bus, runId, position ?? EMPTY_LOG, { now: steppingClock(start) });
-  for (const d of drafts) await writer.append(d);
+  for (const d of drafts) await writer.write(d);
   return writer.lastSeq;
 }
 

@@ -76,7 +76,7 @@ export async function writeRun(
   opts: { writer?: RunLogWriter; now?: () => Date } = {},
 ): Promise<RunLogWriter> {
   const writer = opts.writer ?? new RunLogWriter(bus, runId, EMPTY_LOG, { now: opts.now });
-  for (const draft of drafts) await writer.append(draft);
+  for (const draft of drafts) await writer.write(draft);
   return writer;
 }
 

@@ -69,7 +69,7 @@ describe('poison run commands', () => {
     return letters;
   };
   const queueRun = (runId: string, definition: unknown) =>
-    new RunLogWriter(bus, runId, EMPTY_LOG).append({
+    new RunLogWriter(bus, runId, EMPTY_LOG).write({
       type: 'run.queued',
       spanId: 'root',
       path: 'root',

@@ -22,7 +22,7 @@ describe('executeRunCommand on JetStream', () => {
 
   const queue = async (runId: string, definition: unknown, state: Record<string, unknown> = { input: null }) => {
     const log = new RunLogWriter(bus, runId, EMPTY_LOG);
-    await log.append({
+    await log.write({
       type: 'run.queued',
       spanId: 'root',
       path: 'root',
@@ -74,8 +74,8 @@ describe('executeRunCommand on JetStream', () => {
       ],
       edges: [{ from: 'a', to: 'b' }],
     });
-    await log.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-runner' } });
-    await log.append({
+    await log.write({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-runner' } });
+    await log.write({
       type: 'node.started',
       nodeId: 'a',
       spanId: 'span-a',
@@ -100,8 +100,8 @@ describe('executeRunCommand on JetStream', () => {
     expect(events[4].spanId).toBe('span-a');
 
     const again = await queue('run-lost-twice', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
-    await again.append({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-1' } });
-    await again.append({
+    await again.write({ type: 'run.started', spanId: 'root', path: 'root', data: { attempt: 1, worker: 'dead-1' } });
+    await again.write({
       type: 'run.resumed',
       spanId: 'root',
       path: 'root',
@@ -156,7 +156,7 @@ describe('executeRunCommand on JetStream', () => {
     while (!events.some((e) => e.type === 'node.started')) events = (await readRunLog(bus, 'run-raced')).events;
     // Another writer appends at the position this runner expects to write next.
     const { position } = await readRunLog(bus, 'run-raced');
-    await new RunLogWriter(bus, 'run-raced', position!).append({ type: 'custom', spanId: 'root', path: 'root', data: { by: 'other' } });
+    await new RunLogWriter(bus, 'run-raced', position!).write({ type: 'custom', spanId: 'root', path: 'root', data: { by: 'other' } });
     expect(await running).toBe('lost');
     const after = (await readRunLog(bus, 'run-raced')).events;
     expect(after.at(-1)).toMatchObject({ type: 'custom', data: { by: 'other' } });

@@ -49,7 +49,7 @@ describe('a run whose NATS restarts during a model call', () => {
       kind: 'graph',
       nodes: [{ id: 'ask', type: 'llm', model: 'offline:held', prompt: 'a question', output_key: 'answer' }],
     };
-    await new RunLogWriter(bus, 'run-restart', EMPTY_LOG).append({
+    await new RunLogWriter(bus, 'run-restart', EMPTY_LOG).write({
       type: 'run.queued',
       spanId: 'root',
       path: 'root',

@@ -59,14 +59,14 @@ async function readAndPlan(deps: RunExecutorDeps, runId: string, attempt: number
 /** The runners executing this run kept dying: it closes `interrupted` rather than crash one more. */
 async function giveUp(session: RunSession, attempts: number): Promise<CommandResult> {
   const message = `the runners executing this run stopped before it finished, ${attempts} times`;
-  await session.log.append(runFailed(session.run.queued, { code: 'interrupted', message }));
+  await session.log.write(runFailed(session.run.queued, { code: 'interrupted', message }));
   session.logger.warn({ attempts }, 'run closed interrupted: too many lost runners');
   return 'done';
 }
 
 /** A log the gateway would never have written (a definition that does not validate): the run fails, typed. */
 async function failInvalidDefinition(session: RunSession, message: string): Promise<CommandResult> {
-  await session.log.append(runFailed(session.run.queued, { code: 'invalid_definition', message }));
+  await session.log.write(runFailed(session.run.queued, { code: 'invalid_definition', message }));
   session.logger.warn({ reason: message }, 'run failed: its log holds an invalid definition');
   return 'done';
 }
@@ -157,6 +157,6 @@ export async function failAbandonedRun(deps: RunExecutorDeps, runId: string, mes
   const { events, position } = await readRunLog(deps.bus, runId);
   const queued = events[0];
   if (!position || queued?.type !== 'run.queued' || events.some(isTerminalEvent)) return false;
-  await new RunLogWriter(deps.bus, runId, position, { retryForMs: 5_000 }).append(runFailed(queued, { code: 'internal', message }));
+  await new RunLogWriter(deps.bus, runId, position, { retryForMs: 5_000 }).write(runFailed(queued, { code: 'internal', message }));
   return true;
 }

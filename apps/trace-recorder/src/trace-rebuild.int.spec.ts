@@ -46,7 +46,7 @@ describe('rebuilding the trace from the log', () => {
       client = await testBus(namespace, 'rebuild-test-client');
       for (const [runId, drafts] of Object.entries(RUNS)) {
         const writer = new RunLogWriter(client, runId, EMPTY_LOG, { now: steppingClock() });
-        for (const draft of drafts) await writer.append(draft);
+        for (const draft of drafts) await writer.write(draft);
         await query(client, 'trace', 'getRun', { runId, waitForSeq: writer.lastSeq });
       }
       await client.js.publish(client.names.eventSubject('run-junk'), 'not json');

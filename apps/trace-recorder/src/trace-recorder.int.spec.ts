@@ -37,7 +37,7 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
 
   const write = async (runId: string, drafts: RunEventDraft[]) => {
     const writer = new RunLogWriter(client, runId, EMPTY_LOG, { now: steppingClock() });
-    for (const draft of drafts) await writer.append(draft);
+    for (const draft of drafts) await writer.write(draft);
     return writer.lastSeq;
   };
   const ask = <Op extends keyof TraceQueryResults>(op: Op, payload: unknown) => query<TraceQueryResults[Op]>(client, 'trace', op, payload);

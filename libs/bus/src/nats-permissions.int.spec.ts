@@ -39,15 +39,15 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
 
   it('lets the runner, the gateway and the approval service append to a run log, and no read model', async () => {
     const writer = new RunLogWriter(as('gateway'), 'run-perm', EMPTY_LOG);
-    await writer.append(custom(1));
+    await writer.write(custom(1));
     for (const service of ['runner', 'approval'] as const) {
       const { position } = await readRunLog(as(service), 'run-perm');
-      await new RunLogWriter(as(service), 'run-perm', position!).append(custom(2));
+      await new RunLogWriter(as(service), 'run-perm', position!).write(custom(2));
     }
     for (const service of ['trace-recorder', 'checkpoint'] as const) {
       const { position } = await readRunLog(as(service), 'run-perm');
       await expect(
-        new RunLogWriter(as(service), 'run-perm', position!, { retryForMs: 0, attemptTimeoutMs: 1_000 }).append(custom(9)),
+        new RunLogWriter(as(service), 'run-perm', position!, { retryForMs: 0, attemptTimeoutMs: 1_000 }).write(custom(9)),
       ).rejects.toThrow(/permission/i);
     }
     expect((await readRunLog(as('checkpoint'), 'run-perm')).events.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }, { n: 2 }]);
@@ -68,7 +68,7 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
 
   it('keeps large payloads in the object store for every service', async () => {
     const writer = new RunLogWriter(as('runner'), 'run-big', EMPTY_LOG, { maxEventBytes: 1_024 });
-    await writer.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(10_000) } });
+    await writer.write({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(10_000) } });
     for (const service of ['gateway', 'trace-recorder', 'checkpoint', 'approval'] as const) {
       expect((await readRunLog(as(service), 'run-big')).events[0].data).toEqual({ big: 'x'.repeat(10_000) });
     }

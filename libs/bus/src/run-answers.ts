@@ -28,7 +28,7 @@ export async function appendToWaitingRun(
     const draft = decide(events);
     if (!draft) return { seq: position.seq, appended: false, events };
     try {
-      const seq = await new RunLogWriter(bus, runId, position).append(draft);
+      const seq = await new RunLogWriter(bus, runId, position).write(draft);
       await publishRunCommand(bus, { type: 'run.resume', runId, afterSeq: seq, issuedAt: new Date().toISOString() });
       return { seq, appended: true, events };
     } catch (e) {

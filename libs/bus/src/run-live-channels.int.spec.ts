@@ -77,7 +77,7 @@ describe('the live channels of a run', () => {
     const writer = new RunLogWriter(bus, 'run-live-traced', EMPTY_LOG, {
       traceContext: () => trace.setSpanContext(ROOT_CONTEXT, spanContext),
     });
-    await writer.append({ type: 'custom', spanId: 'root', path: 'root', data: {} });
+    await writer.write({ type: 'custom', spanId: 'root', path: 'root', data: {} });
     const stored = await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject('run-live-traced') });
     expect(stored?.header.get('traceparent')).toBe(`00-${spanContext.traceId}-${spanContext.spanId}-01`);
     propagation.disable();

@@ -37,15 +37,15 @@ describe('a run log with messages that are not part of it', () => {
 
   it('reads the good events around garbage, duplicates, gaps and a wrong run id, and the writer appends past them', async () => {
     const w = new RunLogWriter(bus, 'run-noisy', EMPTY_LOG);
-    await w.append(custom(1));
+    await w.write(custom(1));
     await publishRaw('run-noisy', 'not json at all');
     await publishRaw('run-noisy', { hello: 'world' });
-    await w.append(custom(2));
+    await w.write(custom(2));
     await publishRaw('run-noisy', forged('run-noisy', 2, custom(666)));
     await publishRaw('run-noisy', forged('run-noisy', 9, custom(9)));
     await publishRaw('run-noisy', forged('other-run', 3, custom(3)));
     // The last message on the subject is garbage too: the writer still owns the run.
-    expect(await w.append(custom(3))).toBe(3);
+    expect(await w.write(custom(3))).toBe(3);
     await publishRaw('run-noisy', '\u0000\u0001');
 
     const skipped: string[] = [];
@@ -61,7 +61,7 @@ describe('a run log with messages that are not part of it', () => {
 
     // A writer that read this log appends after all of it.
     const next = new RunLogWriter(bus, 'run-noisy', position!);
-    expect(await next.append(completed)).toBe(4);
+    expect(await next.write(completed)).toBe(4);
     await publishRaw('run-noisy', forged('run-noisy', 5, custom(5)));
     const after = await readRunLog(bus, 'run-noisy');
     expect(after.events.map((e) => e.type)).toEqual(['custom', 'custom', 'custom', 'run.completed']);
@@ -75,7 +75,7 @@ describe('a run log with messages that are not part of it', () => {
       path: 'root',
       data: { workflow: { name: 'w', version: 1 }, input: null, state: {}, definition: {}, tenant: 'acme' },
     };
-    await new RunLogWriter(bus, 'run-first', EMPTY_LOG).append(queued);
+    await new RunLogWriter(bus, 'run-first', EMPTY_LOG).write(queued);
     expect(await firstEventOf(bus, 'run-first')).toMatchObject({ seq: 1, type: 'run.queued', data: { tenant: 'acme' } });
     expect(await firstEventOf(bus, 'run-nobody')).toBeUndefined();
 
@@ -89,17 +89,17 @@ describe('a run log with messages that are not part of it', () => {
 
   it('gives the run to a valid next event appended by someone else: the writer stops with run_lost', async () => {
     const w = new RunLogWriter(bus, 'run-taken', EMPTY_LOG);
-    await w.append(custom(1));
+    await w.write(custom(1));
     await publishRaw('run-taken', 'garbage first');
     await publishRaw('run-taken', forged('run-taken', 2, custom(2)));
-    await expect(w.append(custom(2))).rejects.toMatchObject({ code: 'run_lost' });
+    await expect(w.write(custom(2))).rejects.toMatchObject({ code: 'run_lost' });
     expect((await readRunLog(bus, 'run-taken')).events.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
   });
 
   it('never reads a payload that belongs to another event', async () => {
     const w = new RunLogWriter(bus, 'run-payload', EMPTY_LOG, { maxEventBytes: 1_024 });
-    await w.append(custom(1));
-    await w.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(4_000) } });
+    await w.write(custom(1));
+    await w.write({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(4_000) } });
     await publishRaw('run-thief', {
       ...forged('run-thief', 1, custom(1)),
       data: { $payload: { bucket: 'any', name: 'run-payload.2', bytes: 1 } },
@@ -111,16 +111,16 @@ describe('a run log with messages that are not part of it', () => {
 
   it('refuses an event past the run log limit, but always takes the events that close a run', async () => {
     const w = new RunLogWriter(bus, 'run-full', EMPTY_LOG, { maxLogBytes: 2_000 });
-    await w.append(custom(1));
-    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(3_000) } })).rejects.toMatchObject({
+    await w.write(custom(1));
+    await expect(w.write({ type: 'custom', spanId: 'root', path: 'root', data: { big: 'x'.repeat(3_000) } })).rejects.toMatchObject({
       code: 'run_log_limit_exceeded',
     });
-    await w.append({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } });
-    await expect(w.append({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } })).rejects.toMatchObject({
+    await w.write({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } });
+    await expect(w.write({ type: 'custom', spanId: 'root', path: 'root', data: { small: 'x'.repeat(1_000) } })).rejects.toMatchObject({
       code: 'run_log_limit_exceeded',
     });
     expect(
-      await w.append({
+      await w.write({
         type: 'run.failed',
         spanId: 'root',
         path: 'root',
@@ -148,20 +148,20 @@ describe('a run log writer across a NATS restart', () => {
 
   it('keeps retrying an append while NATS is down and lands it once, when it is back', async () => {
     const w = new RunLogWriter(bus, 'run-blip', EMPTY_LOG, { attemptTimeoutMs: 500 });
-    await w.append(custom(1));
+    await w.write(custom(1));
     await nats.kill();
-    const pending = w.append(custom(2));
+    const pending = w.write(custom(2));
     await new Promise((r) => setTimeout(r, 1_500));
     await nats.start();
     expect(await pending).toBe(2);
-    expect(await w.append(custom(3))).toBe(3);
+    expect(await w.write(custom(3))).toBe(3);
     expect((await readRunLog(bus, 'run-blip')).events.map((e) => e.seq)).toEqual([1, 2, 3]);
   });
 
   it('recognises its own append when the ack was lost, and never writes it twice', async () => {
     // An attempt timeout far below a round trip: acks arrive after the attempt gave up, so the retry meets its own message.
     const w = new RunLogWriter(bus, 'run-lost-ack', EMPTY_LOG, { attemptTimeoutMs: 1 });
-    for (let n = 1; n <= 20; n++) expect(await w.append(custom(n))).toBe(n);
+    for (let n = 1; n <= 20; n++) expect(await w.write(custom(n))).toBe(n);
     const { events } = await readRunLog(bus, 'run-lost-ack');
     expect(events.map((e) => e.data)).toEqual(Array.from({ length: 20 }, (_, i) => ({ n: i + 1 })));
     const info = await bus.jsm.streams.info(bus.names.eventsStream, { subjects_filter: bus.names.eventSubject('run-lost-ack') });
@@ -170,9 +170,9 @@ describe('a run log writer across a NATS restart', () => {
 
   it('gives up with bus_unavailable once NATS has been away longer than it may wait', async () => {
     const w = new RunLogWriter(bus, 'run-gone', EMPTY_LOG, { retryForMs: 800, attemptTimeoutMs: 200 });
-    await w.append(custom(1));
+    await w.write(custom(1));
     await nats.kill();
-    await expect(w.append(custom(2))).rejects.toMatchObject({ code: 'bus_unavailable' });
+    await expect(w.write(custom(2))).rejects.toMatchObject({ code: 'bus_unavailable' });
     await nats.start();
   });
 });

@@ -21,16 +21,16 @@ describe('run log on JetStream', () => {
 
   it('appends gapless seqs and refuses a second writer at the same position', async () => {
     const a = new RunLogWriter(bus, 'run-a', EMPTY_LOG);
-    expect(await a.append(custom(1))).toBe(1);
-    expect(await a.append(custom(2))).toBe(2);
+    expect(await a.write(custom(1))).toBe(1);
+    expect(await a.write(custom(2))).toBe(2);
 
     const stale = new RunLogWriter(bus, 'run-a', EMPTY_LOG);
-    await expect(stale.append(custom(99))).rejects.toMatchObject({ code: 'run_lost' });
+    await expect(stale.write(custom(99))).rejects.toMatchObject({ code: 'run_lost' });
 
     const last = await lastEventOf(bus, 'run-a');
     const resumed = new RunLogWriter(bus, 'run-a', last!.position);
-    expect(await resumed.append(custom(3))).toBe(3);
-    await expect(a.append(custom(3))).rejects.toMatchObject({ code: 'run_lost' });
+    expect(await resumed.write(custom(3))).toBe(3);
+    await expect(a.write(custom(3))).rejects.toMatchObject({ code: 'run_lost' });
 
     const { events } = await readRunLog(bus, 'run-a');
     expect(events.map((e) => [e.seq, e.data])).toEqual([
@@ -44,14 +44,14 @@ describe('run log on JetStream', () => {
 
   it('follows history then live with nothing lost or repeated, ending at a terminal event', async () => {
     const w = new RunLogWriter(bus, 'run-b', EMPTY_LOG);
-    for (let i = 1; i <= 5; i++) await w.append(custom(i));
+    for (let i = 1; i <= 5; i++) await w.write(custom(i));
     const follower = followRunLog(bus, 'run-b', 2, { untilTerminal: true });
     const seen: number[] = [];
     const reading = (async () => {
       for await (const { event } of follower) seen.push(event.seq);
     })();
-    for (let i = 6; i <= 20; i++) await w.append(custom(i));
-    await w.append({
+    for (let i = 6; i <= 20; i++) await w.write(custom(i));
+    await w.write({
       type: 'run.completed',
       spanId: 'root-span',
       path: 'root',
@@ -64,8 +64,8 @@ describe('run log on JetStream', () => {
   it('keeps an event over the size limit in the object store and gives it back whole to every reader', async () => {
     const big = 'x'.repeat(300 * 1024);
     const w = new RunLogWriter(bus, 'run-big', EMPTY_LOG);
-    await w.append(custom(1));
-    await w.append({ type: 'custom', spanId: 'root-span', path: 'root', data: { big } });
+    await w.write(custom(1));
+    await w.write({ type: 'custom', spanId: 'root-span', path: 'root', data: { big } });
     const stored = await bus.jsm.streams.getMessage(bus.names.eventsStream, { last_by_subj: bus.names.eventSubject('run-big') });
     expect(stored!.data.length).toBeLessThan(2_000);
     expect(JSON.parse(Buffer.from(stored!.data).toString()).data).toMatchObject({ $payload: { name: 'run-big.2' } });

@@ -2,9 +2,9 @@ import { DeliverPolicy, JetStreamApiCodes, type StoredMsg } from '@nats-io/jetst
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
-import { decodeRunEvent } from './run-event.decoder';
+import { decodeRunMessage } from './run-event.decoder';
 import { RunLogCursor, type LogCursorState } from './run-log-invariants';
-import { WRITER_HEADER, type LogPosition } from './run-log.writer';
+import { MESSAGE_COUNT_HEADER, WRITER_HEADER, type LogPosition } from './run-log.writer';
 
 /** A message on a run's subject that is not part of its log, and why (for a log line, never for truth). */
 export interface SkippedMessage {
@@ -31,9 +31,10 @@ async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undef
 /**
  * The run's last event and where its log ends; `undefined` when the run has no log. Fast when the
  * subject looks exactly as writers leave it: its last message was stored by a run log writer
- * (their headers: message id `<runId>:<seq>`, a writer id) and is a valid event whose seq equals
- * the number of messages on the subject. Anything else (garbage, a forged event) is settled by a
- * full read. Forging the writers' headers takes publish rights the NATS permissions give writers only.
+ * (their headers: message id ending at the event's seq, a writer id, the number of messages the
+ * subject holds with it) and that number is the subject's count. Anything else (garbage, a
+ * forged or replayed event) is settled by a full read. Forging the writers' headers takes
+ * publish rights the NATS permissions give writers only.
  */
 export async function lastEventOf(
   bus: Bus,
@@ -42,17 +43,22 @@ export async function lastEventOf(
 ): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return undefined;
-  const decoded = await decodeRunEvent(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
-  if (decoded.ok && writtenByWriter(last, runId, decoded.event.seq) && decoded.event.seq === (await messagesOn(bus, runId))) {
-    return { event: decoded.event, position: { seq: decoded.event.seq, streamSeq: last.seq } };
+  const decoded = await decodeRunMessage(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+  const event = decoded.ok ? decoded.events.at(-1) : undefined;
+  if (event && writtenByWriter(last, runId, event.seq)) {
+    // Logs written before writers counted their messages held one event per message.
+    const expected = Number(last.header?.get(MESSAGE_COUNT_HEADER) || event.seq);
+    const messages = await messagesOn(bus, runId);
+    if (expected === messages) return { event, position: { seq: event.seq, streamSeq: last.seq, messages } };
   }
   const { events, position } = await readRunLog(bus, runId, 0, opts);
-  const event = events.at(-1);
-  return event && position ? { event, position } : undefined;
+  const lastEvent = events.at(-1);
+  return lastEvent && position ? { event: lastEvent, position } : undefined;
 }
 
 function writtenByWriter(msg: StoredMsg, runId: string, seq: number): boolean {
-  return msg.header?.get('Nats-Msg-Id') === `${runId}:${seq}` && Boolean(msg.header?.get(WRITER_HEADER));
+  const id = msg.header?.get('Nats-Msg-Id') ?? '';
+  return (id === `${runId}:${seq}` || (id.startsWith(`${runId}:`) && id.endsWith(`-${seq}`))) && Boolean(msg.header?.get(WRITER_HEADER));
 }
 
 async function messagesOn(bus: Bus, runId: string): Promise<number> {
@@ -73,9 +79,10 @@ async function messagesOn(bus: Bus, runId: string): Promise<number> {
 export async function firstEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<RunEventOf<'run.queued'> | undefined> {
   const first = await firstMessageOf(bus, runId);
   if (!first) return undefined;
-  const decoded = await decodeRunEvent(bus, first).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
-  if (decoded.ok && decoded.event.type === 'run.queued' && decoded.event.seq === 1 && writtenByWriter(first, runId, 1)) {
-    return decoded.event;
+  const decoded = await decodeRunMessage(bus, first).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+  const event = decoded.ok ? decoded.events[0] : undefined;
+  if (decoded.ok && event?.type === 'run.queued' && event.seq === 1 && writtenByWriter(first, runId, decoded.events.at(-1)!.seq)) {
+    return event;
   }
   const { events } = await readRunLog(bus, runId, 0, opts);
   return events[0]?.type === 'run.queued' ? events[0] : undefined;
@@ -117,13 +124,15 @@ export async function readRunLog(
     tail.stop();
   }
   const lastSeq = tail.cursor().lastSeq;
-  return { events, position: lastSeq > 0 ? { seq: lastSeq, streamSeq: last.seq, bytes } : undefined };
+  return { events, position: lastSeq > 0 ? { seq: lastSeq, streamSeq: last.seq, bytes, messages: tail.messages() } : undefined };
 }
 
 export interface RunLogFollower extends AsyncIterable<{ event: RunEvent; streamSeq: number; bytes: number }> {
   stop(): void;
   /** Where the follower stands in the log (last accepted seq, ended or not). */
   cursor(): LogCursorState;
+  /** Messages read on the subject so far, whatever they held. */
+  messages(): number;
 }
 
 export interface FollowOptions extends ReadOptions {
@@ -138,12 +147,14 @@ export interface FollowOptions extends ReadOptions {
 /**
  * History then live, as one ordered sequence: an ordered consumer on the run's subject delivers
  * stored events and then new ones with nothing lost or repeated between the two. Every message
- * is decoded and checked against the log's invariants; what fails is skipped. Events with
- * `seq <= afterSeq` are checked but not yielded.
+ * is decoded (one event, or a writer's batch of them) and each event checked against the log's
+ * invariants; what fails is skipped. Events with `seq <= afterSeq` are checked but not yielded.
+ * A message's `bytes` count with its first event yielded.
  */
 export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: FollowOptions = {}): RunLogFollower {
   let stopped = false;
   let stopConsumer: (() => void) | undefined;
+  let read = 0;
   const cursor = new RunLogCursor(opts.from?.cursor);
   const skip = (streamSeq: number, reason: string) => opts.onSkip?.({ runId, streamSeq, reason });
   const iterate = async function* () {
@@ -162,14 +173,21 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: Follow
     stopConsumer = () => messages.stop();
     try {
       for await (const msg of messages) {
-        const decoded = await decodeRunEvent(bus, msg).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+        read++;
+        const decoded = await decodeRunMessage(bus, msg).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
         const atEnd = opts.endAtStreamSeq !== undefined && (msg.seq >= opts.endAtStreamSeq || msg.info.pending === 0);
         if (!decoded.ok) skip(msg.seq, decoded.reason);
         else {
-          const verdict = cursor.accept(decoded.event);
-          if (!verdict.ok) skip(msg.seq, verdict.reason);
-          else if (decoded.event.seq > afterSeq) yield { event: decoded.event, streamSeq: msg.seq, bytes: decoded.bytes };
-          if (verdict.ok && opts.untilTerminal && cursor.ended) return;
+          let bytes = decoded.bytes;
+          for (const event of decoded.events) {
+            const verdict = cursor.accept(event);
+            if (!verdict.ok) skip(msg.seq, verdict.reason);
+            else if (event.seq > afterSeq) {
+              yield { event, streamSeq: msg.seq, bytes };
+              bytes = 0;
+            }
+            if (verdict.ok && opts.untilTerminal && cursor.ended) return;
+          }
         }
         if (atEnd) return;
       }
@@ -185,5 +203,6 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: Follow
       stopConsumer?.();
     },
     cursor: () => ({ lastSeq: cursor.lastSeq, ended: cursor.ended }),
+    messages: () => read,
   };
 }

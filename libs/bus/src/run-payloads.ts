@@ -44,8 +44,8 @@ export async function encodeEvent(
   bus: Bus,
   event: { runId: string; seq: number; data: unknown },
   maxBytes = DEFAULT_MAX_EVENT_BYTES,
+  json = JSON.stringify(event),
 ): Promise<string> {
-  const json = JSON.stringify(event);
   if (Buffer.byteLength(json) <= maxBytes) return json;
   const data = Buffer.from(JSON.stringify(event.data));
   const name = `${event.runId}.${event.seq}`;
@@ -56,24 +56,20 @@ export async function encodeEvent(
 }
 
 /**
- * A stored message with any payload reference resolved, so every reader sees the event as it
- * was written. Bytes that are not JSON, or hold no reference, come back as they are.
+ * One parsed event of a message with its payload reference (if any) resolved, so every reader
+ * sees the event as it was written, and the bytes the resolved payload adds. A value that holds
+ * no reference comes back as it is.
  */
-export async function resolvePayload(bus: Bus, raw: Uint8Array): Promise<Uint8Array> {
-  let parsed: { runId?: unknown; seq?: unknown; data?: Record<string, unknown> };
-  try {
-    parsed = JSON.parse(Buffer.from(raw).toString('utf8'));
-  } catch {
-    return raw;
-  }
-  const ref = parsed?.data?.[REF] as PayloadRef | undefined;
-  if (!ref || typeof ref.name !== 'string') return raw;
+export async function resolvePayload(bus: Bus, value: unknown): Promise<{ value: unknown; addedBytes: number }> {
+  const parsed = value as { runId?: unknown; seq?: unknown; data?: Record<string, unknown> } | null;
+  const ref = (parsed?.data !== null && typeof parsed?.data === 'object' ? parsed.data[REF] : undefined) as PayloadRef | undefined;
+  if (!ref || typeof ref.name !== 'string') return { value, addedBytes: 0 };
   // A payload belongs to its own event: a message naming another run's payload reads nothing.
-  if (ref.name !== `${String(parsed.runId)}.${String(parsed.seq)}`)
+  if (ref.name !== `${String(parsed!.runId)}.${String(parsed!.seq)}`)
     throw missingPayload(`a run event names payload ${ref.name}, which is not its own`);
   const blob = await (await openPayloadStore(bus)).getBlob(ref.name);
   if (!blob) throw missingPayload(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
-  return Buffer.from(JSON.stringify({ ...parsed, data: JSON.parse(Buffer.from(blob).toString('utf8')) }));
+  return { value: { ...parsed, data: JSON.parse(Buffer.from(blob).toString('utf8')) }, addedBytes: blob.byteLength };
 }
 
 function missingPayload(message: string): Error {

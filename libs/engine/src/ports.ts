@@ -69,6 +69,12 @@ export interface FunctionContext {
 
 export interface FunctionRegistry {
   get(name: string): RegisteredFunction | undefined;
+  /**
+   * Whether the function only computes from its arguments and state (no I/O, no effect): the
+   * engine runs it without waiting for the log first. Anything not declared pure may act on the
+   * world, so the log holds everything that led to the call before it is made.
+   */
+  isPure?(name: string): boolean;
 }
 
 export interface ToolContext {
@@ -100,9 +106,15 @@ export interface ToolPort {
   call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
 }
 
-/** Appends one event to the run's log and resolves once it is durable; returns its seq. */
+/**
+ * The run's log. `append` gives an event its seq and queues it (it resolves before the event is
+ * stored, so pure steps never wait for the log); `durable()` is the barrier: it resolves once
+ * everything appended so far is stored. The engine crosses it before anything leaves the process
+ * (a model call, a function, a tool or MCP call) and before it reports an outcome.
+ */
 export interface RunLogPort {
   append(draft: RunEventDraft): Promise<number>;
+  durable(): Promise<void>;
 }
 
 /** Receives streamed token deltas of a node; not part of the log. */

@@ -1,6 +1,6 @@
 import {
   deadLetter,
-  decodeRunEvent,
+  decodeRunMessage,
   ensureDurable,
   pullBatches,
   readRunLog,
@@ -93,14 +93,16 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   async handle(batch: readonly JsMsg[]): Promise<AppliedBatch> {
     const byRun = new Map<string, Array<Delivered<JsMsg>>>();
     for (const msg of batch) {
-      const decoded = await decodeRunEvent(this.bus, msg).catch((e: unknown) => redeliver(batch, e));
+      const decoded = await decodeRunMessage(this.bus, msg).catch((e: unknown) => redeliver(batch, e));
       if (!decoded.ok) {
         await this.deadLetter(msg, decoded.kind, decoded.reason);
         continue;
       }
-      const list = byRun.get(decoded.event.runId) ?? [];
-      list.push({ event: decoded.event, item: msg });
-      byRun.set(decoded.event.runId, list);
+      // A writer's batch is one message of several events of one run: each is planned, the message settled once.
+      const runId = decoded.events[0]!.runId;
+      const list = byRun.get(runId) ?? [];
+      for (const event of decoded.events) list.push({ event, item: msg });
+      byRun.set(runId, list);
     }
     if (byRun.size === 0) return { applied: 0, runIds: [] };
     let plans: Map<string, RunBatchPlan<JsMsg>>;
@@ -202,8 +204,10 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   private async settle(plans: ReadonlyMap<string, RunBatchPlan<JsMsg>>): Promise<AppliedBatch> {
     let applied = 0;
     for (const plan of plans.values()) {
-      for (const msg of plan.settled) msg.ack();
-      for (const r of plan.rejected) await this.deadLetter(r.item, r.kind, r.reason);
+      // A message with an event that is not part of the log is dead-lettered once, whatever else it held.
+      const rejected = new Map(plan.rejected.map((r) => [r.item, r]));
+      for (const msg of new Set(plan.settled)) if (!rejected.has(msg)) msg.ack();
+      for (const r of rejected.values()) await this.deadLetter(r.item, r.kind, r.reason);
       applied += plan.apply.length;
     }
     const result = { applied, runIds: [...plans].filter(([, p]) => p.apply.length > 0).map(([runId]) => runId) };
@@ -235,7 +239,7 @@ export function isDataRejection(e: unknown): boolean {
 
 function redeliver(messages: readonly JsMsg[], cause: unknown): never {
   // Redelivered at once, ahead of newer messages, so the log keeps arriving nearly in order.
-  for (const m of messages) m.nak();
+  for (const m of new Set(messages)) m.nak();
   throw cause;
 }
 

@@ -34,6 +34,10 @@ export interface Delivery {
   shuffleSeed: number;
   /** The projection crashed after committing this many batches: everything is delivered again from the start. */
   crashAfter: number | undefined;
+  /** At most this many consecutive events per message, as a writer's group commit stores them (1: one per message). */
+  perMessage: number;
+  /** The same for the log as stored on the stream (what a gap is filled from). */
+  perStoredMessage: number;
 }
 
 export const deliveryArb: fc.Arbitrary<Delivery> = fc.record({
@@ -42,6 +46,8 @@ export const deliveryArb: fc.Arbitrary<Delivery> = fc.record({
   swap: fc.option(fc.nat(), { nil: undefined }),
   shuffleSeed: fc.nat(),
   crashAfter: fc.option(fc.nat({ max: 6 }), { nil: undefined }),
+  perMessage: fc.integer({ min: 1, max: 4 }),
+  perStoredMessage: fc.integer({ min: 1, max: 6 }),
 });
 
 /** The batches in the order they are handed to the runner. */
@@ -80,39 +86,71 @@ export interface Settlement {
   terms: number[];
 }
 
-/** Events as the messages a projection's consumer is handed, settling into `settled`. */
-export function messagesOf(bus: Bus, batch: readonly RunEvent[], settled: Settlement = newSettlement()): JsMsg[] {
-  return batch.map((event) => messageOf(bus, bus.names.eventSubject(event.runId), JSON.stringify(event), event.seq, settled));
+/**
+ * Events as the messages a projection's consumer is handed, settling into `settled`. Up to
+ * `perMessage` neighbours with consecutive seqs share one message, as the log writer batches them.
+ */
+export function messagesOf(bus: Bus, batch: readonly RunEvent[], settled: Settlement = newSettlement(), perMessage = 1): JsMsg[] {
+  return groupsOf(batch, perMessage).map((group) =>
+    messageOf(
+      bus,
+      bus.names.eventSubject(group[0]!.runId),
+      bodyOf(group),
+      group.map((e) => e.seq),
+      settled,
+    ),
+  );
+}
+
+/** Neighbouring events of one run with consecutive seqs, at most `size` per group. */
+function groupsOf(events: readonly RunEvent[], size: number): RunEvent[][] {
+  const groups: RunEvent[][] = [];
+  for (const event of events) {
+    const group = groups.at(-1);
+    const last = group?.at(-1);
+    if (group && last && group.length < size && last.runId === event.runId && event.seq === last.seq + 1) group.push(event);
+    else groups.push([event]);
+  }
+  return groups;
+}
+
+/** One event as itself, several as the writer's batch (an array). */
+function bodyOf(group: readonly RunEvent[]): string {
+  return JSON.stringify(group.length === 1 ? group[0] : group);
 }
 
 export function newSettlement(): Settlement {
   return { acks: new Map(), naks: [], terms: [] };
 }
 
-/** A message of the events stream as the consumer hands it over; `seq` names it in `settled`. */
-function messageOf(bus: Bus, subject: string, body: string, seq: number, settled: Settlement): JsMsg {
+/** A message of the events stream as the consumer hands it over; the seqs it holds name it in `settled`. */
+function messageOf(bus: Bus, subject: string, body: string, seqs: number | number[], settled: Settlement): JsMsg {
+  const held = typeof seqs === 'number' ? [seqs] : seqs;
   const msg = {
     subject,
     data: Buffer.from(body),
-    seq,
+    seq: held[0],
     info: { stream: bus.names.eventsStream, deliveryCount: 1 },
     headers: undefined,
-    ack: () => void settled.acks.set(seq, (settled.acks.get(seq) ?? 0) + 1),
-    nak: () => void settled.naks.push(seq),
-    term: () => void settled.terms.push(seq),
+    ack: () => held.forEach((seq) => settled.acks.set(seq, (settled.acks.get(seq) ?? 0) + 1)),
+    nak: () => void settled.naks.push(...held),
+    term: () => void settled.terms.push(...held),
   };
   return msg as unknown as JsMsg;
 }
 
 /** Puts the log on the run's subject, so a runner filling a gap reads it from the stream itself. */
-async function store(bus: Bus, log: readonly RunEvent[]): Promise<void> {
-  for (const event of log)
-    await bus.js.publish(bus.names.eventSubject(event.runId), JSON.stringify(event), { msgID: `${event.runId}:${event.seq}` });
+async function store(bus: Bus, log: readonly RunEvent[], perMessage = 1): Promise<void> {
+  for (const group of groupsOf(log, perMessage)) {
+    const [first, last] = [group[0]!, group.at(-1)!];
+    const msgID = group.length === 1 ? `${first.runId}:${first.seq}` : `${first.runId}:${first.seq}-${last.seq}`;
+    await bus.js.publish(bus.names.eventSubject(first.runId), bodyOf(group), { msgID });
+  }
 }
 
 /**
  * The one conformance suite every projection passes (LangGraph's checkpoint-validation idea): for
- * any valid run log, delivered split into batches, with batches repeated, swapped and shuffled,
+ * any valid run log, stored and delivered as single events or writer batches, split into batches, with batches repeated, swapped and shuffled,
  * events repeated within a batch, and everything redelivered after a crash, the projection holds
  * exactly the rows of one fold of the whole log, and every message is acknowledged; messages that
  * are not part of the log are dead-lettered and change nothing.
@@ -148,9 +186,9 @@ export function describeProjectionConformance<DB extends ProjectionProgressTable
         fc.asyncProperty(runLogArbitrary({ maxSteps: 25 }), deliveryArb, async (generated, delivery) => {
           const runId = `conf-${++runs}`;
           const log = withRunId(generated, runId);
-          await store(subject.bus, log);
+          await store(subject.bus, log, delivery.perStoredMessage);
           const settled: Settlement = { acks: new Map(), naks: [], terms: [] };
-          for (const batch of schedule(log, delivery)) await runner.handle(messagesOf(subject.bus, batch, settled));
+          for (const batch of schedule(log, delivery)) await runner.handle(messagesOf(subject.bus, batch, settled, delivery.perMessage));
 
           expect(settled.naks).toEqual([]);
           expect(settled.terms).toEqual([]);

@@ -73,7 +73,7 @@ export class RunForker {
       async () => {
         // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
         await this.quotas.admitStart(caller.tenant);
-        await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).append({
+        await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).write({
           type: 'run.queued',
           spanId: randomBytes(8).toString('hex'),
           path: 'root',

@@ -66,7 +66,7 @@ export class RunCanceller {
   /** Appends `run.canceled` at the position read; false when the run moved on meanwhile. */
   private async closeAt(runId: string, position: LogPosition, rootSpanId: string, reason: string, by: Actor): Promise<boolean> {
     try {
-      await new RunLogWriter(this.bus, runId, position).append({
+      await new RunLogWriter(this.bus, runId, position).write({
         type: 'run.canceled',
         spanId: rootSpanId,
         path: 'root',

@@ -71,7 +71,7 @@ export class RunStarter {
       await this.quotas.admitStart(tenant);
       try {
         const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
-        await log.append({
+        await log.write({
           type: 'run.queued',
           spanId: randomBytes(8).toString('hex'),
           path: 'root',

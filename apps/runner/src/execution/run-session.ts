@@ -84,7 +84,7 @@ export class RunSession {
     );
   }
 
-  /** Appends to the run's log and shows the event to the OTel bridge. */
+  /** Appends to the run's log (queued: `log.durable()` waits for it) and shows the event to the OTel bridge. */
   async append(draft: RunEventDraft): Promise<number> {
     const seq = await this.log.append(draft);
     this.bridge.observe({ ...draft, runId: this.run.runId, seq, at: new Date().toISOString() } as RunEvent);
@@ -103,7 +103,7 @@ export class RunSession {
     return {
       runId: run.runId,
       rootSpanId: queued.spanId,
-      log: { append: (draft) => this.append(draft) },
+      log: { append: (draft) => this.append(draft), durable: () => this.log.durable() },
       model: deps.model,
       functions: deps.functions,
       tools: this.tools,

@@ -46,6 +46,12 @@ export interface PluginToolContext {
 
 export interface PluginFunctionDefinition extends CallPolicy {
   description?: string;
+  /**
+   * Declares that `run` computes only from its arguments and state — no I/O, no effect — so
+   * the runner calls it without waiting for the run's log first. Declared wrongly, a crash may
+   * leave an effect the log does not show.
+   */
+  pure?: boolean;
   input?: InputSchema;
   /** Returns the state delta (an object of keys) or nothing. */
   run(args: Record<string, unknown>, ctx: PluginFunctionContext): unknown;
@@ -63,7 +69,7 @@ export type ParsedEntry =
   | { form: 'plain'; run: (ctx: FunctionContext) => unknown }
   | { form: 'definition'; definition: PluginFunctionDefinition | PluginToolDefinition };
 
-const knownKeys = new Set(['description', 'input', 'timeoutMs', 'retry', 'run']);
+const knownKeys = new Set(['description', 'input', 'timeoutMs', 'retry', 'run', 'pure']);
 const retryKeys = new Set(['attempts', 'backoffMs', 'retryOn']);
 // setTimeout fires at once for larger delays, which would turn a long timeout into none.
 const maxTimerMs = 2_147_483_647;
@@ -91,6 +97,10 @@ export function parseDefinition(kind: 'function' | 'tool', value: unknown, where
   if (def.timeoutMs !== undefined && !isIntIn(def.timeoutMs, 1, maxTimerMs))
     throw new Error(`${where}: "timeoutMs" must be an integer from 1 to ${maxTimerMs}`);
   if (def.retry !== undefined) parseRetry(def.retry, where);
+  const pure = (def as { pure?: unknown }).pure;
+  // A tool is called by a model to act or to look something up: it is never run ahead of the log.
+  if (pure !== undefined && kind === 'tool') throw new Error(`${where}: "pure" is for functions; a tool call always waits for the log`);
+  if (pure !== undefined && typeof pure !== 'boolean') throw new Error(`${where}: "pure" must be true or false`);
   return { form: 'definition', definition: def };
 }
 

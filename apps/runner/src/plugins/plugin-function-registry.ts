@@ -9,6 +9,8 @@ export interface LoadedFunction {
   origin: string;
   entry: ParsedEntry;
   input: CompiledInput;
+  /** Computes only from its arguments and state: runs without a durability barrier. */
+  pure?: boolean;
 }
 
 /**
@@ -17,13 +19,21 @@ export interface LoadedFunction {
  */
 export class PluginFunctionRegistry implements FunctionRegistry {
   private readonly wrapped = new Map<string, RegisteredFunction>();
+  private readonly pure = new Set<string>();
 
   constructor(functions: ReadonlyMap<string, LoadedFunction>) {
-    for (const [name, loaded] of functions) this.wrapped.set(name, wrap(name, loaded));
+    for (const [name, loaded] of functions) {
+      this.wrapped.set(name, wrap(name, loaded));
+      if (loaded.pure) this.pure.add(name);
+    }
   }
 
   get(name: string): RegisteredFunction | undefined {
     return this.wrapped.get(name);
+  }
+
+  isPure(name: string): boolean {
+    return this.pure.has(name);
   }
 
   names(): string[] {

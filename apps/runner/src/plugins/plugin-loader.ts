@@ -35,6 +35,8 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
       origin: 'built-in',
       entry: { form: 'plain', run: fn as never },
       input: compileInput(undefined, name, { describe: false }),
+      // The built-ins compute from their arguments and state only (or wait): none acts on the world.
+      pure: true,
     });
   }
 
@@ -51,7 +53,12 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
       refuseDuplicate(functions.get(name)?.origin, where);
       const entry = parseDefinition('function', value, where);
       const input = compileInput(entry.form === 'definition' ? entry.definition.input : undefined, where, { describe: false });
-      functions.set(name, { origin: path, entry, input });
+      functions.set(name, {
+        origin: path,
+        entry,
+        input,
+        pure: entry.form === 'definition' && 'pure' in entry.definition && entry.definition.pure === true,
+      });
     }
 
     for (const [name, value] of entriesOf(mod.tools, `${plugin}: "tools"`)) {

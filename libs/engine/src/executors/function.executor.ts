@@ -9,6 +9,8 @@ export const functionExecutor: NodeExecutor<'function', { function: string; args
   async execute(node, input, ctx) {
     const fn = ctx.env.functions.get(node.function);
     if (!fn) throw new SpindleError('function_not_found', `no function "${node.function}" is registered with this runner`);
+    // User code may act on the world: the log holds the node's start and all that led to it first.
+    if (!ctx.env.functions.isPure?.(node.function)) await ctx.env.log.durable();
     const result = await fn({ state: ctx.state, args: input.args, nodeId: ctx.nodeId, runId: ctx.env.runId, signal: ctx.signal });
     if (result === undefined) return { delta: {} };
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {

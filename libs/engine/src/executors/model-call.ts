@@ -46,6 +46,8 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       stream: input.stream,
     },
   });
+  // The call leaves the process: the log must already say it was made, and everything that led to it.
+  await env.log.durable();
   let result: ModelResult;
   try {
     result = await env.model.generate({

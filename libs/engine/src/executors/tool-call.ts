@@ -18,6 +18,8 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
+  // The call leaves the process: the log must already say it was made, and everything that led to it.
+  await env.log.durable();
   let outcome: ToolOutcome;
   try {
     const result = await env.tools.call(call.name, call.arguments, {

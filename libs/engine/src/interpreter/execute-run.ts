@@ -34,7 +34,9 @@ export type RunOutcome =
 /**
  * A run from `run.started` (or `run.resumed`) to its terminal event, or to the point where it
  * waits for a person or is handed back. Throws only when the run was lost to another writer
- * (`run_lost`): then nothing more may be appended.
+ * (`run_lost`) or the log could not be written (`bus_unavailable`): then nothing more may be
+ * appended. Resolves only once its last event is stored: an outcome is never reported ahead of
+ * the log.
  */
 export async function executeRun(start: RunStart, env: RunEnvironment): Promise<RunOutcome> {
   const began = env.clock.now().getTime() - (env.history?.activeMs ?? 0);
@@ -84,10 +86,12 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   } catch (e) {
     if (e instanceof RunSuspended) {
       await env.log.append({ type: 'run.awaiting', ...run, data: { reason: e.reason, requestIds: e.requestIds } });
+      await env.log.durable();
       return { status: 'awaiting', requestIds: e.requestIds, usage: usage.snapshot() };
     }
     if (e instanceof RunYielded) {
       await env.log.append({ type: 'run.yielded', ...run, data: { reason: e.reason, worker: start.worker } });
+      await env.log.durable();
       return { status: 'yielded', usage: usage.snapshot() };
     }
     if (!isLogFull(e)) throw e;
@@ -98,6 +102,7 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
   if (outcome.status === 'completed') {
     try {
       await env.log.append({ type: 'run.completed', ...run, data: { output: { ...outcome.state }, durationMs, usage: totals } });
+      await env.log.durable();
       return { status: 'completed', output: outcome.state, usage: totals };
     } catch (e) {
       // The final state does not fit the log: the run fails, recorded in an event that always fits.
@@ -112,9 +117,11 @@ export async function executeRun(start: RunStart, env: RunEnvironment): Promise<
       ...run,
       data: { reason: outcome.error.message, durationMs, ...(canceledBy && { canceledBy }) },
     });
+    await env.log.durable();
     return { status: 'canceled', reason: outcome.error.message, usage: totals };
   }
   await env.log.append({ type: 'run.failed', ...run, data: { error: outcome.error, durationMs, usage: totals } });
+  await env.log.durable();
   return { status: 'failed', error: outcome.error, usage: totals };
 }
 

@@ -35,6 +35,7 @@ export function recordingEnvironment(
         events.push({ ...draft, runId: 'run-1', seq, at: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, seq)).toISOString() } as RunEvent);
         return seq;
       },
+      durable: async () => undefined,
     },
     model: opts.model ?? scriptedModel([]),
     functions: { get: (name) => opts.functions?.[name] },
