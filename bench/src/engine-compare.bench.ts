@@ -63,6 +63,46 @@ async function spindleSteps(bus: Bus, runs: number, steps: number, pure: boolean
 }
 
 async function langgraphSteps(databaseUrl: string, schema: string, runs: number, steps: number): Promise<number> {
+  return withLangGraph(databaseUrl, schema, steps, async (invoke) => {
+    const perStep: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const started = performance.now();
+      await invoke(`t${r}`);
+      perStep.push((performance.now() - started) / steps);
+    }
+    return median(perStep);
+  });
+}
+
+/**
+ * LangGraph.js nodes per second with `concurrency` invocations of the same 50-step graph at once
+ * (Postgres checkpointer, one pool), all steps over the wall time; median of `rounds`.
+ */
+export async function langgraphConcurrentNodesPerSec(
+  databaseUrl: string,
+  schema: string,
+  concurrency = 20,
+  steps = 50,
+  rounds = 3,
+): Promise<number> {
+  return withLangGraph(databaseUrl, schema, steps, async (invoke) => {
+    const rates: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const started = performance.now();
+      await Promise.all(Array.from({ length: concurrency }, (_, i) => invoke(`c${r}-${i}`)));
+      rates.push((concurrency * steps) / ((performance.now() - started) / 1000));
+    }
+    return median(rates);
+  });
+}
+
+/** A compiled `steps`-step counting graph with a Postgres checkpointer in its own schema, dropped after. */
+async function withLangGraph<T>(
+  databaseUrl: string,
+  schema: string,
+  steps: number,
+  use: (invoke: (thread: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const State = Annotation.Root({ count: Annotation<number>({ reducer: (_, next) => next, default: () => 0 }) });
   const ids = Array.from({ length: steps }, (_, i) => `step_${i + 1}`);
   let graph = new StateGraph(State) as unknown as StateGraph<typeof State.spec, unknown, unknown, string>;
@@ -73,22 +113,19 @@ async function langgraphSteps(databaseUrl: string, schema: string, runs: number,
   const checkpointer = PostgresSaver.fromConnString(databaseUrl, { schema });
   await checkpointer.setup();
   const app = graph.compile({ checkpointer });
-  const perStep: number[] = [];
+  const invoke = async (thread: string) => {
+    const result = (await app.invoke(
+      { count: 0 },
+      { configurable: { thread_id: `${thread}-${randomBytes(4).toString('hex')}` }, recursionLimit: steps + 10 },
+    )) as { count: number };
+    if (result.count !== steps) throw new Error(`LangGraph benchmark ran ${result.count} steps`);
+  };
   try {
-    for (let r = 0; r < runs; r++) {
-      const started = performance.now();
-      const result = (await app.invoke(
-        { count: 0 },
-        { configurable: { thread_id: `t${r}-${randomBytes(4).toString('hex')}` }, recursionLimit: steps + 10 },
-      )) as { count: number };
-      if (result.count !== steps) throw new Error(`LangGraph benchmark ran ${result.count} steps`);
-      perStep.push((performance.now() - started) / steps);
-    }
+    return await use(invoke);
   } finally {
     await checkpointer.end();
     const db = createDatabase({ url: databaseUrl, schema: 'public', maxConnections: 1 });
     await dropSchema(db, schema);
     await db.destroy();
   }
-  return median(perStep);
 }

@@ -3,7 +3,8 @@ import { startStack } from '@spindle/testing';
 import { GatewayClient } from './gateway-client';
 import { measureLogThroughput } from './log-throughput.bench';
 import { measureSseFanout } from './sse-fanout.bench';
-import { compareWithLangGraph } from './engine-compare.bench';
+import { compareWithLangGraph, langgraphConcurrentNodesPerSec } from './engine-compare.bench';
+import { measureConcurrentChains, measureProjectionLag, measureThousandRuns } from './durable-path.bench';
 import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLatency } from './start-latency.bench';
 import { testEnv } from '@spindle/testing';
 import { fmt } from './stats';
@@ -12,7 +13,13 @@ import { measureAuthOverhead } from './auth.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
-  const stack = await startStack({ namespacePrefix: 'b', logLevel: 'warn' });
+  // One tenant starts and holds a thousand runs at once in the last figure: its quotas allow it.
+  const stack = await startStack({
+    namespacePrefix: 'b',
+    logLevel: 'warn',
+    serviceEnv: (name): Record<string, string> =>
+      name === 'gateway' ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
+  });
   const client = new GatewayClient(stack.gatewayUrl, stack.auth);
   try {
     console.log('bench: per-node overhead and start latency (one run at a time)…');
@@ -23,12 +30,21 @@ async function main() {
     const resume = await measureResume(client);
     console.log('bench: engine vs LangGraph.js, 50 steps, durable persistence on…');
     const versus = await compareWithLangGraph(stack.bus, testEnv().databaseUrl);
+    console.log('bench: 20 concurrent 50-node runs, through the stack and LangGraph.js…');
+    const concurrent = {
+      spindleNodesPerSec: await measureConcurrentChains(client),
+      langgraphNodesPerSec: await langgraphConcurrentNodesPerSec(testEnv().databaseUrl, `${stack.namespace}_langgraph_c`),
+    };
+    console.log('bench: projection lag at 2,000 events/s…');
+    const lag = await measureProjectionLag(client, stack);
     console.log('bench: log throughput, 200 runs × 50 nodes…');
     const throughput = await measureLogThroughput(stack.bus, client);
     console.log('bench: SSE fan-out to 1,000 clients…');
     const fanout = await measureSseFanout(client);
     console.log('bench: authentication per request…');
     const auth = await measureAuthOverhead(stack);
+    console.log('bench: 1,000 runs held by one runner, half waiting on a person…');
+    const held = await measureThousandRuns(client, stack);
 
     const rows: Array<[string, string]> = [
       ['run log events/s (runner → JetStream → recorder), 200 runs × 50 nodes', fmt(throughput.spindleEventsPerSec, 0)],
@@ -40,13 +56,29 @@ async function main() {
       ],
       ['bare SSE fan-out p50 / p99 ms (same events)', `${fmt(fanout.bare.p50)} / ${fmt(fanout.bare.p99)}`],
       ['run start latency POST → run.started p50 / p99 ms', `${fmt(start.p50)} / ${fmt(start.p99)}`],
-      ['orchestration overhead per node, median ms (50-node chain)', fmt(overhead.medianMsPerNode, 2)],
+      ['orchestration overhead per node, median ms (50-node chain of pure functions)', fmt(overhead.medianMsPerNode, 2)],
       ['overhead per node, 3-agent concurrent pattern, median ms', fmt(panel.medianMsPerNode, 2)],
       ['answer POST → run.resumed p50 / p99 ms', `${fmt(resume.answerToResumed.p50)} / ${fmt(resume.answerToResumed.p99)}`],
       ['replay of 50 recorded nodes on resume, median ms', fmt(resume.replayMsPer50Nodes, 1)],
-      ['engine per step, in process, run log on JetStream, median ms', fmt(versus.spindleMsPerStep, 3)],
+      ['engine per step, in process, run log on JetStream, median ms (pure steps)', fmt(versus.spindleMsPerStep, 3)],
+      ['engine per step, each step waiting for the log first (steps with effects), median ms', fmt(versus.spindleEffectMsPerStep, 3)],
       ['LangGraph.js per step, in process, Postgres checkpointer, median ms', fmt(versus.langgraphMsPerStep, 3)],
-      ['ratio engine / LangGraph.js', fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)],
+      [
+        'ratio engine / LangGraph.js (pure steps; steps with effects)',
+        `${fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)}; ${fmt(versus.spindleEffectMsPerStep / versus.langgraphMsPerStep, 2)}`,
+      ],
+      ['nodes/s, 20 concurrent 50-node runs through the stack, median of 3', fmt(concurrent.spindleNodesPerSec, 0)],
+      ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraphNodesPerSec, 0)],
+      ['ratio stack / LangGraph.js nodes/s', fmt(concurrent.spindleNodesPerSec / concurrent.langgraphNodesPerSec, 1)],
+      [`projection lag append → trace row p50 / p99 ms, at ${fmt(lag.eventsPerSec, 0)} events/s`, `${fmt(lag.p50)} / ${fmt(lag.p99)}`],
+      [
+        `${held.runs} runs on one runner (${held.waitingOnPerson} waiting on a person): runner RSS before / peak MiB`,
+        `${fmt(held.runnerRssBeforeMiB, 0)} / ${fmt(held.runnerRssPeakMiB, 0)}`,
+      ],
+      [
+        '  RSS per held run KiB; node overhead after the model p50 / p99 ms; slowest finish ms',
+        `${fmt(held.rssPerHeldRunKiB, 0)}; ${fmt(held.nodeOverheadP50Ms, 2)} / ${fmt(held.nodeOverheadP99Ms, 2)}; ${fmt(held.slowestFinishMs, 0)}`,
+      ],
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
       ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
@@ -56,7 +88,7 @@ async function main() {
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, auth }, null, 2),
+      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, auth }, null, 2),
     );
   } finally {
     await stack.stop();

@@ -12,6 +12,7 @@ import { StoredNodeResults } from './stored-node-results';
 import type { RunExecutorDeps } from './run-executor';
 import type { RunnerConfig } from './runner.config';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
+import { StepSlots } from './execution/step-slots';
 
 @Module({})
 export class RunnerModule {
@@ -44,6 +45,7 @@ export class RunnerModule {
               results: new StoredNodeResults(bus, logger),
               maxLogBytes: config.maxLogBytes,
               busRetryMs: config.busRetryMs,
+              slots: new StepSlots(config.stepSlots),
             };
           },
         },

@@ -30,13 +30,24 @@ export async function executeRunCommand(
     if (!prepared.ok) return await failInvalidDefinition(session, prepared.message);
     warnIfTimeoutClamped(deps, session);
     return await session.inSpan(async () => {
-      const outcome = await executeRun(runStart(deps, read.queued, plan, prepared), session.environment());
+      const outcome = await stepping(deps, () => executeRun(runStart(deps, read.queued, plan, prepared), session.environment()));
       return settleOutcome(deps, session, outcome);
     });
   } catch (e) {
     return handBackOnFault(e, abort, session.logger);
   } finally {
     await session.close();
+  }
+}
+
+/** Runs `execute` holding a step slot (given up by the run's ports while it waits on the world). */
+async function stepping<T>(deps: RunExecutorDeps, execute: () => Promise<T>): Promise<T> {
+  if (!deps.slots) return execute();
+  await deps.slots.acquire();
+  try {
+    return await execute();
+  } finally {
+    deps.slots.release();
   }
 }
 

@@ -3,8 +3,10 @@ import { llmConfigFromEnv, type LlmConfig } from '@spindle/llm';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 
 export interface RunnerConfig extends ServiceConfig {
-  /** Runs this process executes at once; more commands wait in the stream for another runner. */
+  /** Runs this process holds at once (stepping or waiting); more commands wait in the stream for another runner. */
   readonly concurrency: number;
+  /** Of those, runs computing at once; a run waiting on a model, a tool or the log holds no slot. */
+  readonly stepSlots: number;
   /** A held command is redelivered this long after the runner stops signalling progress. */
   readonly ackWaitMs: number;
   readonly runTimeoutMs: number;
@@ -42,7 +44,8 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     ...base,
     // The grace period, then 2 s for runs to let go, then closing connections.
     shutdownDeadlineMs: env.SHUTDOWN_DEADLINE_MS ? base.shutdownDeadlineMs : shutdownGraceMs + 8_000,
-    concurrency: int('RUNNER_CONCURRENCY', 16, 1),
+    concurrency: int('RUNNER_CONCURRENCY', 1_000, 1),
+    stepSlots: int('RUNNER_STEP_SLOTS', 16, 1),
     ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
     runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
     runTimeoutCeilingMs: int('RUN_TIMEOUT_CEILING_MS', 3_600_000, 1_000),

@@ -46,6 +46,7 @@ export async function lastEventOf(
   const decoded = await decodeRunMessage(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
   const event = decoded.ok ? decoded.events.at(-1) : undefined;
   if (event && writtenByWriter(last, runId, event.seq)) {
+    if (isOnlyMessage(last)) return { event, position: { seq: event.seq, streamSeq: last.seq, messages: 1 } };
     // Logs written before writers counted their messages held one event per message.
     const expected = Number(last.header?.get(MESSAGE_COUNT_HEADER) || event.seq);
     const messages = await messagesOn(bus, runId);
@@ -54,6 +55,15 @@ export async function lastEventOf(
   const { events, position } = await readRunLog(bus, runId, 0, opts);
   const lastEvent = events.at(-1);
   return lastEvent && position ? { event: lastEvent, position } : undefined;
+}
+
+/**
+ * The subject's last message is its only one when the server stored it on an empty subject:
+ * it carries the expectation `Nats-Expected-Last-Subject-Sequence: 0` the server enforced (a
+ * replay of it could only be stored by breaking that expectation, which the server refuses).
+ */
+function isOnlyMessage(last: StoredMsg): boolean {
+  return last.header?.get('Nats-Expected-Last-Subject-Sequence') === '0' && last.header?.get(MESSAGE_COUNT_HEADER) === '1';
 }
 
 function writtenByWriter(msg: StoredMsg, runId: string, seq: number): boolean {
@@ -112,6 +122,8 @@ export async function readRunLog(
 ): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return { events: [], position: undefined };
+  const only = await onlyMessageEvents(bus, runId, last);
+  if (only) return { events: only.events.filter((e) => e.seq > afterSeq), position: only.position };
   const events: RunEvent[] = [];
   let bytes = 0;
   const tail = followRunLog(bus, runId, 0, { ...opts, endAtStreamSeq: last.seq });
@@ -125,6 +137,20 @@ export async function readRunLog(
   }
   const lastSeq = tail.cursor().lastSeq;
   return { events, position: lastSeq > 0 ? { seq: lastSeq, streamSeq: last.seq, bytes, messages: tail.messages() } : undefined };
+}
+
+/** A log of one writer message (a run just queued), read from that message alone: no consumer. */
+async function onlyMessageEvents(
+  bus: Bus,
+  runId: string,
+  last: StoredMsg,
+): Promise<{ events: RunEvent[]; position: LogPosition } | undefined> {
+  if (!isOnlyMessage(last) || !last.header?.get(WRITER_HEADER)) return undefined;
+  const decoded = await decodeRunMessage(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
+  if (!decoded.ok || !writtenByWriter(last, runId, decoded.events.at(-1)!.seq)) return undefined;
+  const cursor = new RunLogCursor();
+  if (!decoded.events.every((event) => cursor.accept(event).ok)) return undefined;
+  return { events: decoded.events, position: { seq: cursor.lastSeq, streamSeq: last.seq, bytes: decoded.bytes, messages: 1 } };
 }
 
 export interface RunLogFollower extends AsyncIterable<{ event: RunEvent; streamSeq: number; bytes: number }> {

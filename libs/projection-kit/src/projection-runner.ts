@@ -78,7 +78,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
     this.loop = pullBatches(this.bus, this.spec, async (batch) => void (await this.handle(batch)), {
       signal: this.stopping.signal,
       batchSize: this.opts.batchSize ?? 500,
-      lingerMs: this.opts.lingerMs ?? 20,
+      lingerMs: this.opts.lingerMs ?? 0,
       onError: (e) => this.logger.error({ err: e }, `${this.projection.name}: projecting run events failed; retrying`),
     });
   }

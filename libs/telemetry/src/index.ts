@@ -8,3 +8,4 @@ export type { JsonLoggerOptions, Logger } from './json-logger';
 export { PinoNestLogger } from './pino-nest.logger';
 export { createMetrics, METRICS_PREFIX, renderMetrics } from './metrics.registry';
 export type { RenderedMetrics } from './metrics.registry';
+export { randomHexId } from './random-ids';

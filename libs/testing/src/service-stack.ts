@@ -65,6 +65,8 @@ export interface StackOptions {
   infra?: { natsUrl: string; databaseUrl: string };
   /** Extra environment per service (its NATS credentials, say). */
   serviceEnv?: (service: string) => Record<string, string>;
+  /** Extra Node options per service (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: (service: string) => string[];
   /** How the stack's own client signs in to NATS. */
   busAuth?: BusAuth;
 }
@@ -96,7 +98,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const port = asked !== undefined ? Number(asked) : await freePort();
     const id = `${name}-${++instance}`;
     const logFile = createWriteStream(join(logDir, `${id}.log`));
-    const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs?.(name) ?? []), join(ROOT, 'apps', name, 'dist', 'main.js')], {
       cwd: ROOT,
       env: { ...env, ...opts.serviceEnv?.(name), [PORT_VARIABLE[name]]: String(port), RUNNER_ID: id, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],

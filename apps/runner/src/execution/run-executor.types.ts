@@ -3,6 +3,7 @@ import type { Bus } from '@spindle/bus';
 import type { FunctionRegistry, ModelPort, NodeResultStore, ToolPort } from '@spindle/engine';
 import type { Logger } from 'pino';
 import type { McpPolicy } from '../mcp/mcp-policy';
+import type { StepSlots } from './step-slots';
 
 export interface RunExecutorDeps {
   bus: Bus;
@@ -28,6 +29,8 @@ export interface RunExecutorDeps {
   maxLogBytes?: number;
   /** How long an append NATS does not answer is retried before the run is handed back. */
   busRetryMs?: number;
+  /** Runs of this process stepping at once (`RUNNER_STEP_SLOTS`); absent: no limit. */
+  slots?: StepSlots;
 }
 
 /**

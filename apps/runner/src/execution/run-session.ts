@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventDraft, RunEventOf } from '@spindle/contracts';
 import { RunHistory, type RunEnvironment } from '@spindle/engine';
 import type { ExecutionPlan } from '@spindle/projections';
+import { randomHexId } from '@spindle/telemetry';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import { McpToolSource } from '../mcp/mcp-tool-source';
@@ -96,22 +96,36 @@ export class RunSession {
     return context.with(this.spanContext, fn);
   }
 
-  /** The engine's ports for this execution. */
+  /** The engine's ports for this execution; each wait on the world gives the run's step slot up. */
   environment(): RunEnvironment {
     const { deps, run, delivery } = this;
     const { queued } = run;
+    const waiting = <T>(wait: () => Promise<T>): Promise<T> => (deps.slots ? deps.slots.whileWaiting(wait) : wait());
     return {
       runId: run.runId,
       rootSpanId: queued.spanId,
-      log: { append: (draft) => this.append(draft), durable: () => this.log.durable() },
-      model: deps.model,
-      functions: deps.functions,
-      tools: this.tools,
+      log: {
+        append: (draft) => this.append(draft),
+        durable: () => (this.log.storedSeq >= this.log.lastSeq ? this.log.durable() : waiting(() => this.log.durable())),
+      },
+      model: { generate: (request) => waiting(() => deps.model.generate(request)) },
+      functions: {
+        get: (name) => {
+          const fn = deps.functions.get(name);
+          return fn && ((ctx) => awaitWithoutSlot(fn(ctx), waiting));
+        },
+        isPure: (name) => deps.functions.isPure?.(name) ?? false,
+      },
+      tools: {
+        specs: (names) => this.tools.specs(names),
+        discover: (servers, ctx) => waiting(() => this.tools.discover(servers, ctx)),
+        call: (name, args, ctx) => waiting(() => this.tools.call(name, args, ctx)),
+      },
       tokens: this.tokens,
       clock: { now: () => new Date() },
       ids: {
-        spanId: () => randomBytes(8).toString('hex'),
-        correlationId: () => randomBytes(6).toString('hex'),
+        spanId: () => randomHexId(8),
+        correlationId: () => randomHexId(6),
         requestId: () => `req_${ulid()}`,
       },
       signal: this.signal.signal,
@@ -132,4 +146,9 @@ export class RunSession {
     this.bridge.endAll();
     this.span.end();
   }
+}
+
+/** A function's result as it is; a promise is waited for without the run's step slot. */
+function awaitWithoutSlot<T>(result: T | Promise<T>, waiting: <U>(wait: () => Promise<U>) => Promise<U>): T | Promise<T> {
+  return result instanceof Promise ? waiting(() => result) : result;
 }

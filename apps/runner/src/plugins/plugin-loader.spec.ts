@@ -22,6 +22,28 @@ describe('loadPlugins', () => {
     expect(functions.names()).toEqual(expect.arrayContaining(['noop', 'word_count', 'increment', 'sleep', 'calculate']));
   });
 
+  it('runs only functions declared pure (and the built-ins) without waiting for the log', () => {
+    const { functions } = loadPlugins(
+      [
+        plugin(`exports.functions = {
+          double: { pure: true, run: ({ n }) => ({ n: n * 2 }) },
+          charge: { pure: false, run: () => ({}) },
+          send: { run: () => ({}) },
+          shout: ({ args }) => ({ shouted: String(args.text).toUpperCase() }),
+        };`),
+      ],
+      { cwd: repoRoot },
+    );
+    expect(['noop', 'word_count', 'increment', 'sleep', 'double'].every((name) => functions.isPure(name))).toBe(true);
+    expect(['charge', 'send', 'shout', 'unknown'].some((name) => functions.isPure(name))).toBe(false);
+    expect(() => loadPlugins([plugin(`exports.functions = { f: { pure: 'yes', run: () => ({}) } };`)])).toThrow(
+      /function "f": "pure" must be true or false/,
+    );
+    expect(() => loadPlugins([plugin(`exports.tools = { t: { pure: true, run: () => ({}) } };`)])).toThrow(
+      /tool "t": "pure" is for functions; a tool call always waits for the log/,
+    );
+  });
+
   it('gives tool specs with JSON Schema converted from zod, in the order asked', () => {
     const { tools } = loadPlugins(examples, { cwd: repoRoot });
     const [order, calc] = tools.specs(['lookup_order', 'calculator', 'calculator']);
