@@ -129,6 +129,8 @@ exports.functions = {
   calculate: {
     description: 'Evaluates args.expression and writes the number to state[args.into ?? "result"].',
     input: expressionInput.extend({ into: z.string().min(1).default('result') }),
+    // Arithmetic on its arguments and nothing else: it need not wait for the run's log.
+    pure: true,
     run: ({ expression, into }) => ({ [into]: evaluate(expression) }),
   },
 };
