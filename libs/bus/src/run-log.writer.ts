@@ -57,6 +57,8 @@ export interface RunLogWriterOptions {
   attemptTimeoutMs?: number;
   /** At most this many events per message (default 512; 1 writes one message per event). */
   maxBatchEvents?: number;
+  /** Told each event as it gets its seq (queued, not yet stored): the runner's OTel bridge. */
+  onAppended?: (event: RunEvent) => void;
 }
 
 /** An event with its seq, waiting for its batch to be stored. */
@@ -153,6 +155,7 @@ export class RunLogWriter {
     this.queue.push({ event, json, bytes, trace: this.opts.traceContext?.() });
     this.queuedBytes += bytes;
     this.scheduleFlush();
+    this.opts.onAppended?.(event);
     return seq;
   }
 

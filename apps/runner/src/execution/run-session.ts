@@ -1,6 +1,6 @@
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, type LogPosition } from '@spindle/bus';
-import type { RunEvent, RunEventDraft, RunEventOf } from '@spindle/contracts';
+import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import { RunHistory, type RunEnvironment } from '@spindle/engine';
 import type { ExecutionPlan } from '@spindle/projections';
 import { randomHexId } from '@spindle/telemetry';
@@ -61,6 +61,8 @@ export class RunSession {
       // Past the shutdown grace period, an append NATS does not answer is not retried.
       signal: shutdown,
       traceContext: () => this.bridge.contextFor(),
+      // The OTel bridge sees each event as the log has it, once it has its seq.
+      onAppended: (event) => this.bridge.observe(event),
     });
     this.tokens = new TokenPublisher(deps.bus, runId);
     this.history = plan.action === 'resume' ? new RunHistory(run.events) : undefined;
@@ -84,13 +86,6 @@ export class RunSession {
     );
   }
 
-  /** Appends to the run's log (queued: `log.durable()` waits for it) and shows the event to the OTel bridge. */
-  async append(draft: RunEventDraft): Promise<number> {
-    const seq = await this.log.append(draft);
-    this.bridge.observe({ ...draft, runId: this.run.runId, seq, at: new Date().toISOString() } as RunEvent);
-    return seq;
-  }
-
   /** Runs `fn` inside the run span's context, so every log line of the run carries its trace id. */
   inSpan<T>(fn: () => Promise<T>): Promise<T> {
     return context.with(this.spanContext, fn);
@@ -105,7 +100,7 @@ export class RunSession {
       runId: run.runId,
       rootSpanId: queued.spanId,
       log: {
-        append: (draft) => this.append(draft),
+        append: (draft) => this.log.append(draft),
         durable: () => (this.log.storedSeq >= this.log.lastSeq ? this.log.durable() : waiting(() => this.log.durable())),
       },
       model: { generate: (request) => waiting(() => deps.model.generate(request)) },

@@ -41,7 +41,9 @@ export class PluginFunctionRegistry implements FunctionRegistry {
   }
 }
 
-function wrap(name: string, { entry, input }: LoadedFunction): RegisteredFunction {
+function wrap(name: string, { origin, entry, input }: LoadedFunction): RegisteredFunction {
+  // The runner's own functions honour their signal: no policy to wrap them in, and no cost per call.
+  if (origin === 'built-in' && entry.form === 'plain') return entry.run as RegisteredFunction;
   const subject = `function "${name}"`;
   const timeoutError = (ms: number) => new SpindleError('node_timeout', `${subject} timed out after ${ms} ms`);
   if (entry.form === 'plain') {
