@@ -74,7 +74,7 @@ async function main() {
       ['LangGraph.js per step, in process, Postgres checkpointer, median ms', fmt(versus.langgraphMsPerStep, 3)],
       [
         'ratio engine / LangGraph.js (pure steps; steps with effects)',
-        `${fmt(versus.spindleMsPerStep / versus.langgraphMsPerStep, 2)}; ${fmt(versus.spindleEffectMsPerStep / versus.langgraphMsPerStep, 2)}`,
+        [versus.spindleMsPerStep, versus.spindleEffectMsPerStep].map((ms) => fmt(ms / versus.langgraphMsPerStep, 2)).join('; '),
       ],
       ['nodes/s, 20 concurrent 50-node runs through the stack, median of 3', fmt(concurrent.spindleNodesPerSec, 0)],
       ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraphNodesPerSec, 0)],
@@ -86,7 +86,11 @@ async function main() {
       ],
       [
         '  RSS per held run KiB; node overhead after the model p50 / p99 ms; slowest finish ms',
-        `${fmt(held.rssPerHeldRunKiB, 0)}; ${fmt(held.nodeOverheadP50Ms, 2)} / ${fmt(held.nodeOverheadP99Ms, 2)}; ${fmt(held.slowestFinishMs, 0)}`,
+        [
+          fmt(held.rssPerHeldRunKiB, 0),
+          `${fmt(held.nodeOverheadP50Ms, 2)} / ${fmt(held.nodeOverheadP99Ms, 2)}`,
+          fmt(held.slowestFinishMs, 0),
+        ].join('; '),
       ],
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],

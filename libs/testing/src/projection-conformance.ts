@@ -150,8 +150,9 @@ async function store(bus: Bus, log: readonly RunEvent[], perMessage = 1): Promis
 
 /**
  * The one conformance suite every projection passes (LangGraph's checkpoint-validation idea): for
- * any valid run log, stored and delivered as single events or writer batches, split into batches, with batches repeated, swapped and shuffled,
- * events repeated within a batch, and everything redelivered after a crash, the projection holds
+ * any valid run log, stored and delivered as single events or writer batches, split into batches,
+ * with batches repeated, swapped and shuffled, events repeated within a batch, and everything
+ * redelivered after a crash, the projection holds
  * exactly the rows of one fold of the whole log, and every message is acknowledged; messages that
  * are not part of the log are dead-lettered and change nothing.
  */
