@@ -48,13 +48,17 @@ export class RunForker {
       waitForSeq: lastSeq,
       ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}),
     });
+    const { events } = await readRunLog(this.bus, sourceRunId);
     if (!checkpoint) {
+      // The log says whether the checkpoint exists; the projection may only be behind (restarting, catching up).
+      const inLog = events.some((e) => e.type === 'checkpoint.saved' && (!body.checkpointId || e.data.checkpointId === body.checkpointId));
+      if (inLog)
+        throw new SpindleError('service_unavailable', `the checkpoint service has not caught up with run ${sourceRunId} yet; try again`);
       throw new SpindleError(
         'checkpoint_not_found',
         body.checkpointId ? `run ${sourceRunId} has no checkpoint "${body.checkpointId}"` : `run ${sourceRunId} has no checkpoint yet`,
       );
     }
-    const { events } = await readRunLog(this.bus, sourceRunId);
     const queued = events[0] as RunEventOf<'run.queued'>;
     const runId = ulid();
     const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId, forkedBy: caller.actor };
