@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import type { Bus } from '@spindle/bus';
 import { createModelPort } from '@spindle/llm';
-import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, METRICS } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
@@ -13,6 +14,7 @@ import type { RunExecutorDeps } from './run-executor';
 import type { RunnerConfig } from './runner.config';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import { StepSlots } from './execution/step-slots';
+import { RunnerMetrics } from './runner.metrics';
 
 @Module({})
 export class RunnerModule {
@@ -24,8 +26,9 @@ export class RunnerModule {
         { provide: RUNNER_CONFIG, useValue: config },
         {
           provide: RUN_EXECUTOR_DEPS,
-          inject: [BUS, LOGGER],
-          useFactory: (bus: Bus, logger: Logger): RunExecutorDeps => {
+          inject: [BUS, LOGGER, METRICS],
+          useFactory: (bus: Bus, logger: Logger, registry: Registry): RunExecutorDeps => {
+            const slots = new StepSlots(config.stepSlots);
             const plugins = loadPlugins(config.plugins);
             logger.info({ functions: plugins.functions.names(), tools: plugins.tools.names() }, 'plugins loaded');
             return {
@@ -45,7 +48,8 @@ export class RunnerModule {
               results: new StoredNodeResults(bus, logger),
               maxLogBytes: config.maxLogBytes,
               busRetryMs: config.busRetryMs,
-              slots: new StepSlots(config.stepSlots),
+              slots,
+              metrics: new RunnerMetrics(registry, config.concurrency, slots),
             };
           },
         },

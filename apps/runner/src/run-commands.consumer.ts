@@ -41,6 +41,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     @Inject(READINESS) readiness: ReadinessCheck[],
   ) {
     readiness.push({ name: 'commands', check: () => this.checkFetching() });
+    deps.metrics?.countHeld(() => this.inFlight.size);
   }
 
   onApplicationBootstrap() {

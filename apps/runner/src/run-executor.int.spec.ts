@@ -4,6 +4,9 @@ import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { testEnv, testNamespace } from '@spindle/testing';
 import { executeRunCommand, type RunExecutorDeps } from './run-executor';
 import { testExecutorDeps } from './runner-test.fixture';
+import { Registry } from 'prom-client';
+import { StepSlots } from './execution/step-slots';
+import { RunnerMetrics } from './runner.metrics';
 
 describe('executeRunCommand on JetStream', () => {
   let bus: Bus;
@@ -39,7 +42,9 @@ describe('executeRunCommand on JetStream', () => {
       { kind: 'graph', nodes: [{ id: 'say', type: 'llm', model: 'offline:echo', prompt: 'one two three {{input}}', stream: true }] },
       { input: 'four' },
     );
-    expect(await executeRunCommand(deps, 'run-ok', parent, new AbortController().signal)).toBe('done');
+    const registry = new Registry();
+    const metrics = new RunnerMetrics(registry, 1, new StepSlots(1));
+    expect(await executeRunCommand({ ...deps, metrics }, 'run-ok', parent, new AbortController().signal)).toBe('done');
     await bus.nc.flush();
     sub.unsubscribe();
     const { events } = await readRunLog(bus, 'run-ok');
@@ -57,6 +62,10 @@ describe('executeRunCommand on JetStream', () => {
     expect(tokens.map((t) => t.delta).join('')).toBe('one two three four');
     expect(tokens.length).toBeLessThan(4);
     expect(tokens.every((t) => t.afterSeq === 3)).toBe(true);
+    // Seven events after run.queued, in fewer messages: the model call waits for the log, the rest ride together.
+    const counted = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]?.value;
+    expect(await counted('spindle_run_log_events_total')).toBe(7);
+    expect(await counted('spindle_run_log_messages_total')).toBeLessThan(7);
   });
 
   it('acknowledges a finished run without touching it again', async () => {

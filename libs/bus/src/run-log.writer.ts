@@ -59,6 +59,8 @@ export interface RunLogWriterOptions {
   maxBatchEvents?: number;
   /** Told each event as it gets its seq (queued, not yet stored): the runner's OTel bridge. */
   onAppended?: (event: RunEvent) => void;
+  /** Told each message once it is stored, with how many events it holds: the runner's metrics. */
+  onStored?: (events: number) => void;
 }
 
 /** An event with its seq, waiting for its batch to be stored. */
@@ -249,6 +251,7 @@ export class RunLogWriter {
       this.retry(),
     );
     this.stored = { seq: last, streamSeq, messages: this.stored.messages === undefined ? undefined : this.stored.messages + 1 };
+    this.opts.onStored?.(batch.length);
   }
 
   /** One attempt; resolves with the stored message's stream sequence. */

@@ -3,6 +3,7 @@ import type { Bus } from '@spindle/bus';
 import type { FunctionRegistry, ModelPort, NodeResultStore, ToolPort } from '@spindle/engine';
 import type { Logger } from 'pino';
 import type { McpPolicy } from '../mcp/mcp-policy';
+import type { RunnerMetrics } from '../runner.metrics';
 import type { StepSlots } from './step-slots';
 
 export interface RunExecutorDeps {
@@ -31,6 +32,8 @@ export interface RunExecutorDeps {
   busRetryMs?: number;
   /** Runs of this process stepping at once (`RUNNER_STEP_SLOTS`); absent: no limit. */
   slots?: StepSlots;
+  /** What the runner counts at `/metrics`; absent in tests that do not look. */
+  metrics?: RunnerMetrics;
 }
 
 /**

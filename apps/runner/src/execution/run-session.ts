@@ -63,6 +63,10 @@ export class RunSession {
       traceContext: () => this.bridge.contextFor(),
       // The OTel bridge sees each event as the log has it, once it has its seq.
       onAppended: (event) => this.bridge.observe(event),
+      onStored: (events) => {
+        deps.metrics?.logMessages.inc();
+        deps.metrics?.logEvents.inc(events);
+      },
     });
     this.tokens = new TokenPublisher(deps.bus, runId);
     this.history = plan.action === 'resume' ? new RunHistory(run.events) : undefined;
