@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { BUS, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
@@ -24,9 +25,12 @@ export class ApprovalModule {
         { provide: RequestsReader, inject: [DATABASE], useFactory: (db: Kysely<ApprovalTables>) => new RequestsReader(db) },
         {
           provide: ProjectionRunner,
-          inject: [BUS, DATABASE, LOGGER],
-          useFactory: (bus: Bus, db: Kysely<ApprovalTables>, logger: Logger) =>
-            new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection(bus.names.durables.approval), logger, { lingerMs: 50 }),
+          inject: [BUS, DATABASE, LOGGER, METRICS],
+          useFactory: (bus: Bus, db: Kysely<ApprovalTables>, logger: Logger, metrics: Registry) =>
+            new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection(bus.names.durables.approval), logger, {
+              lingerMs: 50,
+              metrics,
+            }),
         },
         ApprovalQueriesHandler,
         RequestTimeoutSweeper,

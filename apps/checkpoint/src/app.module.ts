@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { BUS, InfraModule, LOGGER, type ServiceConfig } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
@@ -28,14 +29,14 @@ export class CheckpointModule {
         },
         {
           provide: ProjectionRunner,
-          inject: [BUS, DATABASE, LOGGER],
-          useFactory: (bus: Bus, db: Kysely<CheckpointTables>, logger: Logger) =>
+          inject: [BUS, DATABASE, LOGGER, METRICS],
+          useFactory: (bus: Bus, db: Kysely<CheckpointTables>, logger: Logger, metrics: Registry) =>
             new ProjectionRunner<CheckpointTables>(
               bus,
               db,
               new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours),
               logger,
-              { lingerMs: 50 },
+              { lingerMs: 50, metrics },
             ),
         },
         CheckpointQueriesHandler,

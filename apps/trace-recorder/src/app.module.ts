@@ -8,7 +8,6 @@ import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { TraceQueriesHandler } from './trace-queries.handler';
-import { TraceMetrics } from './trace.metrics';
 import { TraceProjection } from './trace.projection';
 import { TraceRepository } from './trace.repository';
 
@@ -21,15 +20,11 @@ export class AppModule {
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'trace', migrations: traceMigrations })],
       providers: [
         { provide: TraceRepository, inject: [DATABASE], useFactory: (db: Kysely<TraceTables>) => new TraceRepository(db) },
-        { provide: TraceMetrics, inject: [METRICS], useFactory: (registry: Registry) => new TraceMetrics(registry) },
         {
           provide: ProjectionRunner,
-          inject: [BUS, DATABASE, TraceMetrics, LOGGER],
-          useFactory: (bus: Bus, db: Kysely<TraceTables>, metrics: TraceMetrics, logger: Logger) =>
-            new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, {
-              onBatch: (batch) => metrics.eventsApplied.inc(batch.applied),
-              onDeadLetter: (kind) => metrics.deadLetters.inc({ kind }),
-            }),
+          inject: [BUS, DATABASE, LOGGER, METRICS],
+          useFactory: (bus: Bus, db: Kysely<TraceTables>, logger: Logger, metrics: Registry) =>
+            new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, { metrics }),
         },
         TraceQueriesHandler,
       ],

@@ -195,9 +195,13 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     });
 
     const metrics = await app.get<Registry>(METRICS).metrics();
-    expect(metrics).toMatch(/spindle_trace_dead_letters_total\{kind="invalid_json",service="trace-recorder"\} 1/);
-    expect(metrics).toMatch(/spindle_trace_dead_letters_total\{kind="rejected_by_database",service="trace-recorder"\} 1/);
-    expect(metrics).toMatch(/spindle_trace_events_applied_total\{service="trace-recorder"\} \d+/);
+    const of = 'projection="trace-recorder"';
+    expect(metrics).toContain(`spindle_projection_dead_letters_total{${of},kind="invalid_json",service="trace-recorder"} 1\n`);
+    expect(metrics).toContain(`spindle_projection_dead_letters_total{${of},kind="rejected_by_database",service="trace-recorder"} 1\n`);
+    expect(metrics).toMatch(/spindle_projection_events_applied_total\{projection="trace-recorder",service="trace-recorder"\} [1-9]\d*\n/);
+    // Every applied event's append → commit time is observed; the durable consumer has nothing left to deliver.
+    expect(metrics).toMatch(/spindle_projection_apply_lag_seconds_count\{[^}]*projection="trace-recorder"[^}]*\} [1-9]\d*\n/);
+    expect(metrics).toContain(`spindle_projection_backlog_messages{${of},service="trace-recorder"} 0\n`);
   });
 
   it('lists runs through the query API and refuses a bad query naming the field', async () => {

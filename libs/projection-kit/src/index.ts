@@ -1,5 +1,6 @@
 export type { Projection } from './projection';
 export { ProjectionRunner, isDataRejection } from './projection-runner';
+export { ProjectionMetrics } from './projection-metrics';
 export type { ProjectionRunnerOptions, AppliedBatch } from './projection-runner';
 export { planRunBatch } from './run-batch-plan';
 export type { RunBatchPlan, Delivered, RejectionKind } from './run-batch-plan';

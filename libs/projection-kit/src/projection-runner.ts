@@ -12,6 +12,8 @@ import {
 import type { ProjectionProgressTables } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely, Transaction } from 'kysely';
+import type { Registry } from 'prom-client';
+import { ProjectionMetrics } from './projection-metrics';
 import type { Projection } from './projection';
 import { planRunBatch, type Delivered, type RunBatchPlan } from './run-batch-plan';
 import { endsOf, loadProgress, lockRuns, progressTables, recordProgress } from './run-progress';
@@ -24,6 +26,8 @@ export interface ProjectionRunnerOptions {
   /** Told what each committed batch applied, and why messages were dead-lettered. */
   onBatch?: (batch: AppliedBatch) => void;
   onDeadLetter?: (kind: string) => void;
+  /** The service's registry: the projection's counters, apply lag and consumer backlog go there. */
+  metrics?: Registry;
 }
 
 /** What one batch did: events folded for the first time, and the runs they belong to. */
@@ -43,6 +47,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   private readonly stopping = new AbortController();
   private loop?: Promise<void>;
   private readonly lockClass: number;
+  private readonly metrics?: ProjectionMetrics;
 
   constructor(
     private readonly bus: Bus,
@@ -52,6 +57,8 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
     private readonly opts: ProjectionRunnerOptions = {},
   ) {
     this.lockClass = lockClassOf(projection.name);
+    this.metrics = opts.metrics && ProjectionMetrics.of(opts.metrics);
+    this.metrics?.watchConsumer(projection.name, bus, this.spec);
   }
 
   get spec(): DurableSpec {
@@ -209,6 +216,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
       for (const msg of new Set(plan.settled)) if (!rejected.has(msg)) msg.ack();
       for (const r of rejected.values()) await this.deadLetter(r.item, r.kind, r.reason);
       applied += plan.apply.length;
+      this.metrics?.committed(this.projection.name, plan.apply);
     }
     const result = { applied, runIds: [...plans].filter(([, p]) => p.apply.length > 0).map(([runId]) => runId) };
     this.opts.onBatch?.(result);
@@ -223,6 +231,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
     try {
       await deadLetter(this.bus, this.projection.name, msg, reason);
       this.opts.onDeadLetter?.(kind);
+      this.metrics?.deadLettered(this.projection.name, kind);
     } catch (e) {
       // Not lost: it comes back and is dead-lettered once the dead-letter stream takes it.
       this.logger.error({ err: e, subject: msg.subject }, 'could not dead-letter; will retry');

@@ -3,7 +3,8 @@ import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
@@ -34,10 +35,18 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
       // Runs that start, pause or end free room: a batch is a reason to look, when runs wait. Batches of
       // 50 ms: the admission needs no event sooner, and fewer transactions cost the machine less.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, LOGGER],
-      useFactory: (bus: Bus, db: Kysely<GatewayTables>, rows: AdmissionRepository, admission: RunAdmission, logger: Logger) =>
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, LOGGER, METRICS],
+      useFactory: (
+        bus: Bus,
+        db: Kysely<GatewayTables>,
+        rows: AdmissionRepository,
+        admission: RunAdmission,
+        logger: Logger,
+        metrics: Registry,
+      ) =>
         new ProjectionRunner<GatewayTables>(bus, db, new AdmissionProjection(bus.names.durables.admission, rows), logger, {
           lingerMs: 50,
+          metrics,
           onBatch: () => admission.roomFreed(),
         }),
     },
