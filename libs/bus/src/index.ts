@@ -6,7 +6,7 @@ export { RunLogWriter, EMPTY_LOG, DEFAULT_MAX_RUN_LOG_BYTES, MESSAGE_COUNT_HEADE
 export type { LogPosition, RunLogWriterOptions } from './run-log.writer';
 export { firstEventOf, lastEventOf, readRunLog, followRunLog } from './run-log.reader';
 export type { RunLogFollower, FollowOptions, ReadOptions, SkippedMessage } from './run-log.reader';
-export { decodeRunMessage, checkRunMessage } from './run-event.decoder';
+export { decodeRunMessage } from './run-event.decoder';
 export type { DecodedRunMessage, DecodeFailure } from './run-event.decoder';
 export { RunLogCursor } from './run-log-invariants';
 export type { LogCursorState, InvariantBreach } from './run-log-invariants';
@@ -25,7 +25,7 @@ export type { Subscription } from '@nats-io/transport-node';
 export { serveQueries, query } from './query-rpc';
 export type { QueryHandlers } from './query-rpc';
 export { publishRunCommand } from './run-commands.publisher';
-export { DEFAULT_MAX_EVENT_BYTES, encodeEvent, resolvePayload, openPayloadStore } from './run-payloads';
+export { DEFAULT_MAX_EVENT_BYTES, encodeLargeEvent, resolvePayload, openPayloadStore } from './run-payloads';
 export { appendToWaitingRun } from './run-answers';
 export {
   natsPermissions,

@@ -1,7 +1,7 @@
 import { checkRunEvent, type BusNames, type RunEvent } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { parseMessageJson } from './message-json';
-import { resolvePayload } from './run-payloads';
+import { hasPayloadRef, resolvePayload } from './run-payloads';
 
 export type DecodeFailure = 'invalid_json' | 'invalid_event' | 'wrong_subject' | 'missing_payload';
 /**
@@ -26,6 +26,11 @@ export async function decodeRunMessage(bus: Bus, msg: { subject: string; data: U
   const resolved: unknown[] = [];
   let bytes = msg.data.byteLength;
   for (const item of items) {
+    // Nearly every event carries its data: only a reference costs a trip to the object store.
+    if (!hasPayloadRef(item)) {
+      resolved.push(item);
+      continue;
+    }
     try {
       const { value, addedBytes } = await resolvePayload(bus, item);
       resolved.push(value);
@@ -42,7 +47,7 @@ export async function decodeRunMessage(bus: Bus, msg: { subject: string; data: U
  * The checks of one message's events (payloads resolved): each is a run event of the run its
  * subject names, and a batch is non-empty with consecutive seqs.
  */
-export function checkRunMessage(subject: string, items: readonly unknown[], bytes: number, names: BusNames): DecodedRunMessage {
+function checkRunMessage(subject: string, items: readonly unknown[], bytes: number, names: BusNames): DecodedRunMessage {
   if (items.length === 0) return { ok: false, kind: 'invalid_event', reason: 'an empty batch of events' };
   const subjectRunId = names.runIdFromEventSubject(subject);
   const events: RunEvent[] = [];

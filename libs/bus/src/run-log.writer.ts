@@ -8,7 +8,7 @@ import type { Bus } from './bus-connection';
 import { retryBusFaults } from './bus-faults';
 import { decodeRunMessage } from './run-event.decoder';
 import { RunLogCursor } from './run-log-invariants';
-import { DEFAULT_MAX_EVENT_BYTES, encodeEvent } from './run-payloads';
+import { DEFAULT_MAX_EVENT_BYTES, encodeLargeEvent } from './run-payloads';
 
 /**
  * Where a run's log ends: its last valid `seq`, the stream sequence of the last message on its
@@ -228,15 +228,16 @@ export class RunLogWriter {
 
   /** Stores one batch as one message, retrying NATS faults; moves `stored` past it. */
   private async store(batch: QueuedEvent[]): Promise<void> {
-    const parts = await Promise.all(
-      batch.map((q) =>
-        retryBusFaults(
-          `storing a payload of run ${this.runId}`,
-          () => encodeEvent(this.bus, q.event, this.opts.maxEventBytes, q.json),
-          this.retry(),
-        ),
-      ),
-    );
+    const large = this.opts.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    const parts: string[] = [];
+    // Sizes were measured at append; only an event over the limit goes through the object store.
+    for (const q of batch) {
+      parts.push(
+        q.bytes <= large
+          ? q.json
+          : await retryBusFaults(`storing a payload of run ${this.runId}`, () => encodeLargeEvent(this.bus, q.event), this.retry()),
+      );
+    }
     const first = batch[0]!.event.seq;
     const last = batch.at(-1)!.event.seq;
     const payload = parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`;

@@ -37,16 +37,10 @@ export function openPayloadStore(bus: Bus, replicas = 1): Promise<ObjectStore> {
 }
 
 /**
- * The JSON to publish for an event: the event itself, or — when it is larger than `maxBytes` —
- * the event with its `data` stored under `<runId>.<seq>` and replaced by a reference.
+ * The JSON to publish for an event too large for one message (the writer decides, from the size
+ * it already measured): its `data` stored under `<runId>.<seq>` and replaced by a reference.
  */
-export async function encodeEvent(
-  bus: Bus,
-  event: { runId: string; seq: number; data: unknown },
-  maxBytes = DEFAULT_MAX_EVENT_BYTES,
-  json = JSON.stringify(event),
-): Promise<string> {
-  if (Buffer.byteLength(json) <= maxBytes) return json;
+export async function encodeLargeEvent(bus: Bus, event: { runId: string; seq: number; data: unknown }): Promise<string> {
   const data = Buffer.from(JSON.stringify(event.data));
   const name = `${event.runId}.${event.seq}`;
   const store = await openPayloadStore(bus);
@@ -55,17 +49,29 @@ export async function encodeEvent(
   return JSON.stringify({ ...event, data: { [REF]: ref } });
 }
 
+/** The payload reference a parsed event carries in place of its `data`, if it carries one. */
+function payloadRefOf(value: unknown): PayloadRef | undefined {
+  const data = (value as { data?: unknown } | null)?.data;
+  const ref = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[REF] : undefined;
+  return ref && typeof (ref as PayloadRef).name === 'string' ? (ref as PayloadRef) : undefined;
+}
+
+/** Whether a parsed event keeps its `data` in the object store: only those need `resolvePayload`. */
+export function hasPayloadRef(value: unknown): boolean {
+  return payloadRefOf(value) !== undefined;
+}
+
 /**
  * One parsed event of a message with its payload reference (if any) resolved, so every reader
  * sees the event as it was written, and the bytes the resolved payload adds. A value that holds
  * no reference comes back as it is.
  */
 export async function resolvePayload(bus: Bus, value: unknown): Promise<{ value: unknown; addedBytes: number }> {
-  const parsed = value as { runId?: unknown; seq?: unknown; data?: Record<string, unknown> } | null;
-  const ref = (parsed?.data !== null && typeof parsed?.data === 'object' ? parsed.data[REF] : undefined) as PayloadRef | undefined;
-  if (!ref || typeof ref.name !== 'string') return { value, addedBytes: 0 };
+  const ref = payloadRefOf(value);
+  if (!ref) return { value, addedBytes: 0 };
+  const parsed = value as { runId?: unknown; seq?: unknown };
   // A payload belongs to its own event: a message naming another run's payload reads nothing.
-  if (ref.name !== `${String(parsed!.runId)}.${String(parsed!.seq)}`)
+  if (ref.name !== `${String(parsed.runId)}.${String(parsed.seq)}`)
     throw missingPayload(`a run event names payload ${ref.name}, which is not its own`);
   const blob = await (await openPayloadStore(bus)).getBlob(ref.name);
   if (!blob) throw missingPayload(`payload ${ref.bucket}/${ref.name} of a run event is missing from the object store`);
