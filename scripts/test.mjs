@@ -43,13 +43,16 @@ for (const [name, [cmd, ...args]] of steps) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures = [];
 for (const file of readdirSync('tmp/jest-results')) {
   const r = JSON.parse(readFileSync(`tmp/jest-results/${file}`, 'utf8'));
+  failures.push(...(r.failures ?? []));
   // Jest's summary reporter writes passed/failed/skipped; Vitest's JSON reporter (the console) numPassedTests…
   totals.passed += r.passed ?? r.numPassedTests ?? 0;
   totals.failed += r.failed ?? r.numFailedTests ?? 0;
   totals.skipped += r.skipped ?? r.numPendingTests ?? 0;
 }
+for (const f of failures) console.error(`\nFAILED ${f.test}\n${f.error}`);
 if (failedStep) console.error(`\nspindle test: "${failedStep}" failed`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(failedStep || totals.failed > 0 ? 1 : 0);
