@@ -35,7 +35,7 @@ describe('eventLine', () => {
           durationMs: 51.4,
         },
       }),
-    ).toBe('#9 model.completed root/reply  offline:echo 51 ms, 22 tok $0.00000');
+    ).toBe('#9 model.completed root/reply  offline:echo 51 ms, 22 tok $0');
     expect(line({ seq: 7, type: 'run.awaiting', data: { reason: 'tool_approval', requestIds: ['r1'] } })).toBe(
       '#7 run.awaiting  waiting for a tool approval r1',
     );

@@ -1,4 +1,4 @@
-import { onRunEvent, type RunEvent, type RunEventHandlers, type Usage } from '@spindle/contracts';
+import { costLabel, onRunEvent, type RunEvent, type RunEventHandlers, type Usage } from '@spindle/contracts';
 import { briefJson } from './json-brief';
 
 const BRIEF = 60;
@@ -45,5 +45,5 @@ function ms(durationMs: number): string {
 }
 
 function usage(u: Usage): string {
-  return `${u.totalTokens} tok${u.costUsd !== undefined ? ` $${u.costUsd.toFixed(5)}` : ''}`;
+  return `${u.totalTokens} tok ${costLabel(u)}`;
 }

@@ -53,6 +53,10 @@ export async function upsertPatches(trx: TraceDb, patches: RowPatches, identitie
           output_tokens: sql<number>`runs.output_tokens + excluded.output_tokens`,
           total_tokens: sql<number>`runs.total_tokens + excluded.total_tokens`,
           cost_usd: sql<number>`round((runs.cost_usd + excluded.cost_usd)::numeric, 9)::double precision`,
+          cached_input_tokens: sql<number>`runs.cached_input_tokens + excluded.cached_input_tokens`,
+          cache_write_tokens: sql<number>`runs.cache_write_tokens + excluded.cache_write_tokens`,
+          reasoning_tokens: sql<number>`runs.reasoning_tokens + excluded.reasoning_tokens`,
+          unpriced_calls: sql<number>`runs.unpriced_calls + excluded.unpriced_calls`,
           last_seq: sql<number>`greatest(runs.last_seq, excluded.last_seq)`,
         })),
       )

@@ -28,6 +28,7 @@ export {
   onRunEvent,
 } from './run-events';
 export { checkRunEvent } from './run-event-check';
+export { addCallUsage, costLabel, EMPTY_USAGE } from './usage';
 export type { RunEventCheck } from './run-event-check';
 export type {
   RunEvent,

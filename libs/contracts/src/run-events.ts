@@ -13,8 +13,16 @@ export const usageSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
-  /** USD from the price table; absent when the model has no price. */
+  /** Of `inputTokens`, those read from the provider's prompt cache (when it reports them). */
+  cachedInputTokens: z.number().int().nonnegative().optional(),
+  /** Of `inputTokens`, those written to the provider's prompt cache (when it reports them). */
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
+  /** Of `outputTokens`, those spent reasoning (when the provider reports them). */
+  reasoningTokens: z.number().int().nonnegative().optional(),
+  /** USD from the price table; absent when the model has no price (unpriced, never 0). */
   costUsd: z.number().nonnegative().optional(),
+  /** Model calls in this total that had no price: its `costUsd` leaves them out. */
+  unpricedCalls: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 

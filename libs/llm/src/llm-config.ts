@@ -19,6 +19,8 @@ export interface LlmConfig {
    * default list-price table in model-prices.ts. A model with no price gets no `costUsd`.
    */
   prices?: Record<string, ModelPrice>;
+  /** A JSON price table file whose entries win over `prices`; re-read when it changes (no restart). */
+  pricesFile?: string;
 }
 
 /** The environment variables `llmConfigFromEnv` reads; error messages name them. */
@@ -31,6 +33,8 @@ export const LLM_ENV_VARS = {
   offlineChunkDelayMs: 'SPINDLE_OFFLINE_CHUNK_DELAY_MS',
   /** JSON: `{ "openai:gpt-4o": { "inputPerMTok": 2.5, "outputPerMTok": 10 } }`. */
   modelPrices: 'SPINDLE_MODEL_PRICES',
+  /** Path of a JSON price table, re-read when it changes. */
+  modelPricesFile: 'SPINDLE_MODEL_PRICES_FILE',
 } as const;
 
 /**
@@ -55,5 +59,6 @@ export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmCo
     compatible: { baseUrl: get(LLM_ENV_VARS.compatibleBaseUrl), apiKey: get(LLM_ENV_VARS.compatibleApiKey) },
     offline: { chunkDelayMs },
     ...(prices !== undefined ? { prices } : {}),
+    ...(get(LLM_ENV_VARS.modelPricesFile) !== undefined ? { pricesFile: get(LLM_ENV_VARS.modelPricesFile) } : {}),
   };
 }

@@ -179,7 +179,7 @@ describe('cost', () => {
     expect(result.usage).toEqual({ inputTokens: 1000, outputTokens: 1000, totalTokens: 2000, costUsd: 0.01 });
   });
 
-  it('leaves the cost out for a model without a price', async () => {
+  it('leaves the cost out for a model without a price, and says the call is unpriced', async () => {
     nextReply = { text: 'ok' };
 
     const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(
@@ -188,7 +188,37 @@ describe('cost', () => {
 
     expect(result).not.toHaveProperty('costUsd');
     expect(result.usage).not.toHaveProperty('costUsd');
+    expect(result.usage.unpricedCalls).toBe(1);
   });
+
+  it.each([false, true])(
+    'keeps cached and reasoning tokens the provider reports and prices them at their rates (stream: %s)',
+    async (stream) => {
+      nextReply = {
+        text: 'ok',
+        usage: {
+          prompt_tokens: 1000,
+          completion_tokens: 500,
+          prompt_tokens_details: { cached_tokens: 800 },
+          completion_tokens_details: { reasoning_tokens: 300 },
+        },
+      };
+
+      const result = await createModelPort({ openai: { apiKey: 'sk-test-0123456789', baseUrl: server.baseUrl } }).generate(
+        request('openai:gpt-4o', { stream }),
+      );
+
+      // gpt-4o: 200 plain in at $2.50/M + 800 cached at $1.25/M + 500 out at $10/M (reasoning billed as output)
+      expect(result.usage).toEqual({
+        inputTokens: 1000,
+        outputTokens: 500,
+        totalTokens: 1500,
+        cachedInputTokens: 800,
+        reasoningTokens: 300,
+        costUsd: 0.0065,
+      });
+    },
+  );
 
   it('rejects a malformed configured price table when the port is created', () => {
     expect(() => createModelPort({ prices: { 'openai:gpt-4o': { inputPerMTok: -1, outputPerMTok: 0 } } })).toThrow(/LlmConfig.prices/);

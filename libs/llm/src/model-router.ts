@@ -16,11 +16,14 @@ import { toModelError } from './provider-errors';
  * Tools are offered to the model but never run here: each `generate` is exactly one model call,
  * returning any tool calls for the engine to execute and send back in the next request.
  */
-export function createModelPort(config: LlmConfig): ModelPort {
+export function createModelPort(config: LlmConfig, hooks: ModelPortHooks = {}): ModelPort {
   const resolve = createModelResolver(config);
   const secrets = [config.openai?.apiKey, config.anthropic?.apiKey, config.compatible?.apiKey];
   // Built (and validated) once, so a bad price table fails at startup, not on the first call.
-  const priceOf = createPriceLookup(config.prices);
+  const priceOf = createPriceLookup(
+    config.prices,
+    config.pricesFile === undefined ? undefined : { path: config.pricesFile, onError: hooks.onPriceFileError },
+  );
 
   return {
     async generate(request: ModelRequest): Promise<ModelResult> {
@@ -30,7 +33,8 @@ export function createModelPort(config: LlmConfig): ModelPort {
       try {
         const result = request.stream ? await streamOnce(model, request) : await generateOnce(model, request);
         const price = priceOf(request.model);
-        if (price === undefined) return result;
+        // An unpriced call says so: its cost is unknown, and totals must not read it as free.
+        if (price === undefined) return { ...result, usage: { ...result.usage, unpricedCalls: 1 } };
         const cost = costUsd(result.usage, price);
         return { ...result, usage: { ...result.usage, costUsd: cost }, costUsd: cost };
       } catch (error) {
@@ -107,6 +111,11 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
   return { text, usage: toUsage(usage), finishReason, toolCalls };
 }
 
+export interface ModelPortHooks {
+  /** A changed price file could not be used (the previous table stays in use). */
+  onPriceFileError?: (error: Error) => void;
+}
+
 /** Marks errors thrown by the caller's `onDelta`, so they are not reported as provider errors. */
 class CallbackError extends Error {
   constructor(readonly original: unknown) {
@@ -123,9 +132,22 @@ function emitDelta(request: ModelRequest, delta: string): void {
   }
 }
 
-/** Providers may omit counts (e.g. a server ignoring include_usage): missing counts are 0. */
+/**
+ * Providers may omit counts (e.g. a server ignoring include_usage): missing counts are 0. Cached
+ * and reasoning tokens (parts of input and output) are kept where the provider reports them.
+ */
 function toUsage(usage: LanguageModelUsage | undefined): Usage {
   const inputTokens = usage?.inputTokens ?? 0;
   const outputTokens = usage?.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };
+  const details = {
+    cachedInputTokens: usage?.inputTokenDetails?.cacheReadTokens,
+    cacheWriteTokens: usage?.inputTokenDetails?.cacheWriteTokens,
+    reasoningTokens: usage?.outputTokenDetails?.reasoningTokens,
+  };
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.totalTokens ?? inputTokens + outputTokens,
+    ...Object.fromEntries(Object.entries(details).filter(([, n]) => typeof n === 'number' && n > 0)),
+  };
 }

@@ -20,6 +20,11 @@ export interface StoredRunRow {
   output_tokens: StoredCount;
   total_tokens: StoredCount;
   cost_usd: number | string;
+  /** Absent in rows stored before the usage details existed. */
+  cached_input_tokens?: StoredCount;
+  cache_write_tokens?: StoredCount;
+  reasoning_tokens?: StoredCount;
+  unpriced_calls?: StoredCount;
   error: unknown;
   last_seq: StoredCount;
   root_span_id: string;
@@ -61,12 +66,7 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     startedAt: isoTimeOrNull(row.started_at),
     endedAt: isoTimeOrNull(row.ended_at),
     durationMs: numberOrNull(row.duration_ms),
-    usage: {
-      inputTokens: Number(row.input_tokens),
-      outputTokens: Number(row.output_tokens),
-      totalTokens: Number(row.total_tokens),
-      costUsd: Number(row.cost_usd),
-    },
+    usage: storedUsage(row),
     error: (row.error ?? null) as ErrorInfo | null,
     lastSeq: Number(row.last_seq),
     forkedFrom: (row.forked_from ?? null) as RunSummary['forkedFrom'],
@@ -74,6 +74,26 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     startedBy: (row.started_by ?? null) as Actor | null,
     canceledBy: (row.canceled_by ?? null) as Actor | null,
   };
+}
+
+/** The run's totals; a detail shows only where some call reported it, `unpricedCalls` only when a call had no price. */
+function storedUsage(row: StoredRunRow): Usage {
+  const usage: Usage = {
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    totalTokens: Number(row.total_tokens),
+    costUsd: Number(row.cost_usd),
+  };
+  const details = {
+    cachedInputTokens: row.cached_input_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    reasoningTokens: row.reasoning_tokens,
+    unpricedCalls: row.unpriced_calls,
+  } as const;
+  for (const [key, stored] of Object.entries(details) as Array<[keyof typeof details, StoredCount | undefined]>) {
+    if (Number(stored ?? 0) > 0) usage[key] = Number(stored);
+  }
+  return usage;
 }
 
 export function toTraceSpan(row: StoredSpanRow): TraceSpan {

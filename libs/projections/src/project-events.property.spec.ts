@@ -94,7 +94,7 @@ describe('projectEvents (property)', () => {
         const batches = splitAt(log, cuts);
         expect(batches.flat()).toEqual(log);
         const whole = projectEvents(log).runs.get(ARBITRARY_RUN_ID);
-        const sum = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
+        const sum: Record<string, number> = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
         for (const batch of batches) {
           const patch = projectEvents(batch).runs.get(ARBITRARY_RUN_ID);
           expect(patch?.lastSeq).toBe(batch[batch.length - 1].seq);
@@ -104,6 +104,10 @@ describe('projectEvents (property)', () => {
           sum.outputTokens += patch?.usage.outputTokens ?? NaN;
           sum.totalTokens += patch?.usage.totalTokens ?? NaN;
           sum.costUsd += patch?.usage.costUsd ?? NaN;
+          for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens', 'unpricedCalls'] as const) {
+            const n = patch?.usage[key];
+            if (n !== undefined) sum[key] = (sum[key] ?? 0) + n;
+          }
         }
         expect(sum).toEqual(whole?.usage);
       }),

@@ -1,4 +1,13 @@
-import { DEFAULT_TENANT, terminalStatuses, type RunEvent, type RunEventOf, type RunEventType, type RunStatus } from '@spindle/contracts';
+import {
+  addCallUsage,
+  DEFAULT_TENANT,
+  EMPTY_USAGE,
+  terminalStatuses,
+  type RunEvent,
+  type RunEventOf,
+  type RunEventType,
+  type RunStatus,
+} from '@spindle/contracts';
 import { spanKey, type RowPatches, type RunPatch, type SpanKind, type SpanPatch } from './row-patches';
 import { toolCallInput, toolName, toolResult } from './tool-events';
 
@@ -94,10 +103,7 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
       usage: e.data.usage,
     });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
-    run.usage.inputTokens += e.data.usage.inputTokens;
-    run.usage.outputTokens += e.data.usage.outputTokens;
-    run.usage.totalTokens += e.data.usage.totalTokens;
-    run.usage.costUsd = (run.usage.costUsd ?? 0) + (e.data.usage.costUsd ?? 0);
+    run.usage = addCallUsage(run.usage, e.data.usage);
   },
   'model.failed': (e, { span }) => span('model', { ...closed(e, 'failed', e.data.durationMs), model: e.data.model, error: e.data.error }),
 
@@ -192,7 +198,7 @@ function expired(e: RunEventOf<'input.answered' | 'approval.resolved'>): Pick<Sp
 function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
   let run = patches.runs.get(event.runId);
   if (!run) {
-    run = { runId: event.runId, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 }, lastSeq: event.seq };
+    run = { runId: event.runId, usage: { ...EMPTY_USAGE, costUsd: 0 }, lastSeq: event.seq };
     patches.runs.set(event.runId, run);
   }
   run.lastSeq = Math.max(run.lastSeq, event.seq);

@@ -1,4 +1,4 @@
-import type { TraceSpan, Usage, UsageRollups } from '@spindle/contracts';
+import { addCallUsage, EMPTY_USAGE, type TraceSpan, type Usage, type UsageRollups } from '@spindle/contracts';
 
 /**
  * Tokens and cost of every model call, rolled up per node (an agent is a node) and per fork
@@ -17,12 +17,7 @@ export function rollUpUsage(spans: readonly TraceSpan[]): UsageRollups {
 }
 
 function add(total: (Usage & { calls: number }) | undefined, usage: Usage): Usage & { calls: number } {
-  const cost = (total?.costUsd ?? 0) + (usage.costUsd ?? 0);
-  return {
-    calls: (total?.calls ?? 0) + 1,
-    inputTokens: (total?.inputTokens ?? 0) + usage.inputTokens,
-    outputTokens: (total?.outputTokens ?? 0) + usage.outputTokens,
-    totalTokens: (total?.totalTokens ?? 0) + usage.totalTokens,
-    costUsd: Math.round(cost * 1e9) / 1e9,
-  };
+  // A roll-up always shows a cost (0 when no call was priced); `unpricedCalls` says what it leaves out.
+  const { calls, ...sum } = total ?? { calls: 0, ...EMPTY_USAGE, costUsd: 0 };
+  return { calls: calls + 1, ...addCallUsage(sum, usage) };
 }

@@ -12,6 +12,8 @@ export interface FakeOpenAIUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
 }
 
 /** A tool call the scripted reply makes; `id` defaults to `call_<request>_<index>`. */

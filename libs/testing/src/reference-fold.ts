@@ -14,7 +14,7 @@ export interface ReferenceRun {
   endedAt: string | null;
   durationMs: number | null;
   error: ErrorInfo | null;
-  usage: Required<Usage>;
+  usage: Usage & { costUsd: number };
   lastSeq: number;
   tenant: string;
   startedBy: Actor | null;
@@ -162,14 +162,27 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
   const terminal = log.find((e) => e.type === 'run.completed' || e.type === 'run.failed' || e.type === 'run.canceled');
   const firstStart = log.find((e) => e.type === 'run.started');
 
-  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 };
+  const sums = {
+    inputTokens: 0,
+    outputTokens: 0,
+    totalTokens: 0,
+    costUsd: 0,
+    cachedInputTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+  let unpricedCalls = 0;
   for (const e of log) {
     if (e.type !== 'model.completed') continue;
-    usage.inputTokens += e.data.usage.inputTokens;
-    usage.outputTokens += e.data.usage.outputTokens;
-    usage.totalTokens += e.data.usage.totalTokens;
-    usage.costUsd += e.data.usage.costUsd ?? 0;
+    for (const key of Object.keys(sums) as Array<keyof typeof sums>) sums[key] += e.data.usage[key] ?? 0;
+    unpricedCalls += e.data.usage.unpricedCalls ?? (e.data.usage.costUsd === undefined ? 1 : 0);
   }
+  // Details and unpriced calls show only when some call had them.
+  const usage = Object.fromEntries(
+    Object.entries({ ...sums, unpricedCalls }).filter(
+      ([key, n]) => n > 0 || ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'].includes(key),
+    ),
+  ) as ReferenceRun['usage'];
 
   const run: ReferenceRun = {
     workflow: { ...queuedEvent.data.workflow },

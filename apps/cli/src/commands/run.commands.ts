@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { costLabel } from '@spindle/contracts';
 import type { CliContext } from '../cli-context';
 import { eventLine } from '../event-line';
 import { ExitCode, exitCodeOfStatus } from '../exit-codes';
@@ -62,7 +63,7 @@ export function addRunCommands(program: Command, act: Act): void {
           r.queuedAt,
           r.durationMs === null ? '' : `${r.durationMs} ms`,
           String(r.usage.totalTokens),
-          r.usage.costUsd === undefined ? '' : `$${r.usage.costUsd.toFixed(5)}`,
+          costLabel(r.usage),
         ]);
         const columns = [
           { header: 'run' },
@@ -95,7 +96,7 @@ export function addRunCommands(program: Command, act: Act): void {
             ['ended', run.endedAt ?? '-'],
             ['duration', run.durationMs === null ? '-' : `${run.durationMs} ms`],
             ['tokens', `${run.usage.totalTokens} (${run.usage.inputTokens} in, ${run.usage.outputTokens} out)`],
-            ['cost', run.usage.costUsd === undefined ? '-' : `$${run.usage.costUsd.toFixed(5)}`],
+            ['cost', costLabel(run.usage)],
             ['error', run.error ? `${run.error.code}: ${run.error.message}` : '-'],
             ['forked from', run.forkedFrom ? `${run.forkedFrom.runId} at seq ${run.forkedFrom.seq}` : '-'],
             ['last seq', String(run.lastSeq)],

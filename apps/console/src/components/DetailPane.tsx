@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { spanTimes, type RunView, type SpanView } from '../model/run-view';
-import { json, ms, usd } from './format';
-
+import { cost, json, ms, tokenSplit } from './format';
+import { addCallUsage, EMPTY_USAGE, type Usage } from '@spindle/contracts';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
 export function DetailPane({ view, spanKey, streamed }: { view: RunView; spanKey?: string; streamed: ReadonlyMap<string, string> }) {
   const span = spanKey ? view.byKey.get(spanKey) : undefined;
@@ -93,11 +93,9 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
         {usage && (
           <>
             <dt>tokens</dt>
-            <dd>
-              {usage.inputTokens} in / {usage.outputTokens} out
-            </dd>
+            <dd>{tokenSplit(usage)}</dd>
             <dt>cost</dt>
-            <dd>{usd(usage.costUsd)}</dd>
+            <dd>{cost(usage)}</dd>
           </>
         )}
         <dt>seq</dt>
@@ -140,15 +138,8 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
   );
 }
 
-function sumUsage(spans: SpanView[]) {
-  const models = spans.filter((m) => m.usage);
+function sumUsage(spans: SpanView[]): Usage | undefined {
+  const models = spans.flatMap((m) => m.usage ?? []);
   if (models.length === 0) return undefined;
-  return models.reduce(
-    (acc, m) => ({
-      inputTokens: acc.inputTokens + (m.usage?.inputTokens ?? 0),
-      outputTokens: acc.outputTokens + (m.usage?.outputTokens ?? 0),
-      costUsd: (acc.costUsd ?? 0) + (m.usage?.costUsd ?? 0),
-    }),
-    { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | undefined },
-  );
+  return models.reduce(addCallUsage, EMPTY_USAGE);
 }

@@ -111,7 +111,7 @@ describe('deriving the run view from events', () => {
     });
     // The failed tool is marked failed while its node completed.
     expect(view.nodes.get('search')).toEqual({ state: 'completed', executions: 1 });
-    expect(view.usage).toEqual({ totalTokens: 7, costUsd: 0.5 });
+    expect(view.usage).toEqual({ inputTokens: 5, outputTokens: 2, totalTokens: 7, costUsd: 0.5 });
   });
 
   it('computes node states, execution counts, traversed edges and open requests', () => {

@@ -1,4 +1,4 @@
-import type { Actor, RunEvent, RunEventHandlers } from '@spindle/contracts';
+import { addCallUsage, EMPTY_USAGE, type Actor, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
 import { actorLabel } from './actor-label';
 import { atMs } from './run-view/event-time';
 import { NodeStates } from './run-view/node-states';
@@ -21,7 +21,7 @@ export function deriveRunView(all: readonly RunEvent[], cursor = all.length): Ru
     traversed: new Set(),
     requests: [],
     latencyMs: 0,
-    usage: { totalTokens: 0, costUsd: 0 },
+    usage: EMPTY_USAGE,
     failurePath: new Set(),
     events: end,
   };
@@ -105,8 +105,7 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
         output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text,
         usage: e.data.usage,
       });
-      view.usage.totalTokens += e.data.usage.totalTokens;
-      view.usage.costUsd += e.data.usage.costUsd ?? 0;
+      view.usage = addCallUsage(view.usage, e.data.usage);
     },
     'model.failed': (e) => void spans.close(e, 'failed', { error: e.data.error }),
     'tool.called': (e) => void spans.open(e, 'tool', { label: e.data.name, nodeType: e.data.name, input: e.data.arguments }),

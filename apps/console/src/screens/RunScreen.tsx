@@ -4,7 +4,7 @@ import type { WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
 import { followRun, type StreamState } from '../api/run-stream';
 import { DetailPane } from '../components/DetailPane';
-import { ms, usd } from '../components/format';
+import { cost, ms } from '../components/format';
 import { GraphPane } from '../components/GraphPane';
 import { ReplayControls } from '../components/ReplayControls';
 import { RequestForm } from '../components/RequestForm';
@@ -87,7 +87,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         </span>
         <span>{ms(view.latencyMs)}</span>
         <span>{view.usage.totalTokens} tokens</span>
-        <span>{usd(view.usage.costUsd)}</span>
+        <span>{cost(view.usage)}</span>
         {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && (
           <button className="danger" onClick={() => void api.cancel(runId).catch((e: Error) => setProblem(e.message))}>
             Cancel run

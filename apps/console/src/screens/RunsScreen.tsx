@@ -1,5 +1,5 @@
 import { api } from '../api/client';
-import { ms, time, usd } from '../components/format';
+import { cost, ms, time } from '../components/format';
 import { usePolling } from '../components/usePolling';
 import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
@@ -63,7 +63,7 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
               <td>{actorLabel(r.startedBy)}</td>
               <td>{ms(r.durationMs)}</td>
               <td>{r.usage.totalTokens}</td>
-              <td>{usd(r.usage.costUsd)}</td>
+              <td>{cost(r.usage)}</td>
             </tr>
           ))}
         </tbody>

@@ -116,4 +116,18 @@ export const traceMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_usage_details': {
+    async up(db: Kysely<unknown>) {
+      // Cached and reasoning tokens (parts of input and output), and calls left out of cost_usd for want of a price.
+      await sql`alter table runs
+        add column cached_input_tokens bigint not null default 0,
+        add column cache_write_tokens bigint not null default 0,
+        add column reasoning_tokens bigint not null default 0,
+        add column unpriced_calls bigint not null default 0`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table runs drop column cached_input_tokens, drop column cache_write_tokens,
+        drop column reasoning_tokens, drop column unpriced_calls`.execute(db);
+    },
+  },
 };

@@ -25,6 +25,10 @@ export interface RunsTable {
   total_tokens: Generated<number>;
   /** USD, summed from priced model calls. */
   cost_usd: Generated<number>;
+  cached_input_tokens: Generated<number>;
+  cache_write_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  unpriced_calls: Generated<number>;
   error: Json | null;
   last_seq: number;
   root_span_id: string;

@@ -57,7 +57,7 @@ export interface RunView {
   lastMs?: number;
   /** First to last event of the slice: the run's end-to-end latency so far. */
   latencyMs: number;
-  usage: { totalTokens: number; costUsd: number };
+  usage: Usage;
   /** Keys of the spans from a failed leaf up to the run: the failure path. */
   failurePath: Set<string>;
   events: number;
