@@ -12,6 +12,7 @@ import { ApprovalQueriesHandler } from './approval-queries.handler';
 import { RequestTimeoutSweeper } from './request-timeout.sweeper';
 import { RequestsProjection } from './requests.projection';
 import { RequestsReader } from './requests.reader';
+import { registerPendingRequestsMetrics } from './pending-requests.metrics';
 
 /** The approval service: projects every request for a person, serves the inbox, times out expired requests. */
 @Module({})
@@ -22,7 +23,15 @@ export class ApprovalModule {
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'approval', migrations: approvalMigrations })],
       providers: [
         { provide: APPROVAL_CONFIG, useValue: approval },
-        { provide: RequestsReader, inject: [DATABASE], useFactory: (db: Kysely<ApprovalTables>) => new RequestsReader(db) },
+        {
+          provide: RequestsReader,
+          inject: [DATABASE, METRICS],
+          useFactory: (db: Kysely<ApprovalTables>, metrics: Registry) => {
+            const reader = new RequestsReader(db);
+            registerPendingRequestsMetrics(metrics, reader);
+            return reader;
+          },
+        },
         {
           provide: ProjectionRunner,
           inject: [BUS, DATABASE, LOGGER, METRICS],

@@ -19,6 +19,17 @@ export class RequestsReader {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Every tenant's pending requests by kind: how many, and since when the oldest waits. */
+  async pendingByKind(): Promise<Array<{ kind: string; count: number; oldest: Date }>> {
+    const rows = await this.db
+      .selectFrom('requests')
+      .select(['kind', sql<string>`count(*)`.as('n'), sql<Date>`min(requested_at)`.as('oldest')])
+      .where('status', '=', 'pending')
+      .groupBy('kind')
+      .execute();
+    return rows.map((r) => ({ kind: r.kind, count: Number(r.n), oldest: r.oldest }));
+  }
+
   /** Oldest first (the inbox order); `nextCursor` is null on the last page. */
   async listRequests(filter: RequestFilter): Promise<ApprovalQueryResults['listRequests']> {
     let query = this.db

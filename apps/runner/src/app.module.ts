@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
-import type { Bus } from '@spindle/bus';
+import { watchConsumerLag, type Bus } from '@spindle/bus';
 import { createModelPort } from '@spindle/llm';
 import { BUS, InfraModule, LOGGER, METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
@@ -29,12 +29,17 @@ export class RunnerModule {
           inject: [BUS, LOGGER, METRICS],
           useFactory: (bus: Bus, logger: Logger, registry: Registry): RunExecutorDeps => {
             const slots = new StepSlots(config.stepSlots);
+            const { names } = bus;
+            watchConsumerLag(registry, 'runners', bus, { stream: names.commandsStream, durable: names.durables.runners });
             const plugins = loadPlugins(config.plugins);
             logger.info({ functions: plugins.functions.names(), tools: plugins.tools.names() }, 'plugins loaded');
             return {
               bus,
               logger,
-              model: createModelPort(config.llm),
+              model: createModelPort(config.llm, {
+                onPriceFileError: (e) =>
+                  logger.error({ err: e }, 'the model price file changed but cannot be used; the previous prices stay'),
+              }),
               functions: plugins.functions,
               tools: plugins.tools,
               tracer: trace.getTracer('spindle-runner'),

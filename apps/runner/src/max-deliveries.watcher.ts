@@ -2,6 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { deadLetterExhaustedDeliveries, type Bus, type LiveSubscription } from '@spindle/bus';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
+import type { RunExecutorDeps } from './execution/run-executor.types';
+import { RUN_EXECUTOR_DEPS } from './runner.tokens';
 
 /**
  * A command whose runner died during its last allowed delivery (a run that crashes every runner
@@ -15,6 +17,7 @@ export class MaxDeliveriesWatcher implements OnApplicationBootstrap, OnApplicati
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(RUN_EXECUTOR_DEPS) private readonly deps: RunExecutorDeps,
   ) {}
 
   onApplicationBootstrap() {
@@ -23,7 +26,10 @@ export class MaxDeliveriesWatcher implements OnApplicationBootstrap, OnApplicati
       service: 'runner',
       stream: names.commandsStream,
       durable: names.durables.runners,
-      onDeadLettered: (streamSeq, reason) => this.logger.warn({ streamSeq, reason }, 'run command dead-lettered'),
+      onDeadLettered: (streamSeq, reason) => {
+        this.logger.warn({ streamSeq, reason }, 'run command dead-lettered');
+        this.deps.metrics?.deadLettered('deliveries_exhausted');
+      },
       onError: (err) => this.logger.error({ err }, 'could not dead-letter a command out of deliveries'),
     });
   }

@@ -115,7 +115,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
 
   private async handle(msg: JsMsg): Promise<void> {
     const command = this.parse(msg);
-    if (typeof command === 'string') return this.deadLetter(msg, command);
+    if (typeof command === 'string') return this.deadLetter(msg, command, 'invalid_command');
     const current = this.executing.get(command.runId);
     if (current?.msg.seq === msg.seq) {
       // Redelivered to the runner that is running it (its progress signals were lost, e.g. while
@@ -145,6 +145,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     const heartbeat = setInterval(() => holder.msg.working(), Math.max(1_000, Math.floor(this.config.ackWaitMs / 3)));
     const msg = holder.msg;
     let result: CommandResult;
+    let gaveUp = false;
     try {
       const delivery = { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers), drain: this.stopping.signal };
       result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
@@ -157,15 +158,16 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
       const reason = `failed at delivery ${msg.info.deliveryCount}: ${(e as Error)?.message ?? String(e)}`;
       // Not the data's fault as far as anyone can tell: it gets its remaining deliveries first.
       result = fault || msg.info.deliveryCount < this.config.maxDeliver ? 'bus_unavailable' : { deadLetter: reason };
-      if (typeof result === 'object') await this.closeRun(command.runId, reason);
+      gaveUp = typeof result === 'object';
+      if (gaveUp) await this.closeRun(command.runId, reason);
     } finally {
       clearInterval(heartbeat);
     }
-    await this.settle(holder.msg, command, result);
+    await this.settle(holder.msg, command, result, gaveUp ? 'retries_exhausted' : 'unrunnable');
   }
 
-  private async settle(msg: JsMsg, command: RunCommand, result: CommandResult): Promise<void> {
-    if (typeof result === 'object') return this.deadLetter(msg, result.deadLetter);
+  private async settle(msg: JsMsg, command: RunCommand, result: CommandResult, whyDead: CommandDeadLetterKind): Promise<void> {
+    if (typeof result === 'object') return this.deadLetter(msg, result.deadLetter, whyDead);
     switch (result) {
       case 'done':
       case 'ignored':
@@ -178,7 +180,11 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
         return msg.nak();
       case 'bus_unavailable':
         if (msg.info.deliveryCount >= this.config.maxDeliver) {
-          return this.deadLetter(msg, `run ${command.runId}: still failing after ${msg.info.deliveryCount} deliveries`);
+          return this.deadLetter(
+            msg,
+            `run ${command.runId}: still failing after ${msg.info.deliveryCount} deliveries`,
+            'retries_exhausted',
+          );
         }
         return msg.nak(commandRetryDelayMs(msg.info.deliveryCount));
     }
@@ -203,14 +209,20 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     return command.success ? command.data : command.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
   }
 
-  private async deadLetter(msg: JsMsg, reason: string): Promise<void> {
+  private async deadLetter(msg: JsMsg, reason: string, kind: CommandDeadLetterKind): Promise<void> {
     this.logger.warn({ subject: msg.subject, streamSeq: msg.seq, reason }, 'run command dead-lettered');
-    await deadLetter(this.bus, 'runner', msg, reason).catch((err: unknown) => {
+    try {
+      await deadLetter(this.bus, 'runner', msg, reason);
+      this.deps.metrics?.deadLettered(kind);
+    } catch (err) {
       this.logger.error({ err }, 'dead-lettering failed; leaving the command for redelivery');
       msg.nak(commandRetryDelayMs(msg.info.deliveryCount));
-    });
+    }
   }
 }
+
+/** Why a command went to the dead-letter stream: the `kind` of `spindle_runner_dead_letters_total`. */
+type CommandDeadLetterKind = 'invalid_command' | 'unrunnable' | 'retries_exhausted';
 
 function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));

@@ -13,8 +13,11 @@ import {
 } from '@spindle/bus';
 import type { ReadinessCheck } from '@spindle/service-kit';
 import { createLogger } from '@spindle/telemetry';
-import { eventually, testEnv, testNamespace } from '@spindle/testing';
+import { eventually, metricValue, testEnv, testNamespace } from '@spindle/testing';
 import { MaxDeliveriesWatcher } from './max-deliveries.watcher';
+import { RunnerMetrics } from './runner.metrics';
+import { StepSlots } from './execution/step-slots';
+import { Registry } from 'prom-client';
 import { RunCommandsConsumer } from './run-commands.consumer';
 import type { RunExecutorDeps } from './run-executor';
 import { parseRunnerConfig } from './runner.config';
@@ -38,12 +41,14 @@ describe('poison run commands', () => {
     RUNNER_CONCURRENCY: '4',
   });
   let deps: RunExecutorDeps;
+  const registry = new Registry();
+  const deadLettered = async (kind: string) => metricValue(await registry.metrics(), 'spindle_runner_dead_letters_total', { kind });
   let consumer: RunCommandsConsumer | undefined;
 
   beforeAll(async () => {
     bus = await connectBus({ url: testEnv().natsUrl, namespace, name: 'poison-test' });
     await provisionStreams(bus);
-    deps = testExecutorDeps(bus, { logger, workerId: 'w-poison' });
+    deps = { ...testExecutorDeps(bus, { logger, workerId: 'w-poison' }), metrics: new RunnerMetrics(registry, 4, new StepSlots(4)) };
   });
   afterAll(async () => {
     await consumer?.onApplicationShutdown();
@@ -95,6 +100,8 @@ describe('poison run commands', () => {
       'the log of run run-garbage has no run.queued event at seq 1',
     ]);
     expect(letters[0].body).toBe('this is not json');
+    expect(await deadLettered('invalid_command')).toBe(2);
+    expect(await deadLettered('unrunnable')).toBe(1);
     await eventually(async () => expect(await commandsLeft()).toBe(0), 100);
     await stopConsumer();
   });
@@ -130,6 +137,7 @@ describe('poison run commands', () => {
       return found[0];
     }, 300);
     expect(letter.reason).toBe('failed at delivery 3: the tracer is broken');
+    expect(await deadLettered('retries_exhausted')).toBe(1);
     // The run does not sit queued for ever: it is closed, saying where its command went.
     expect((await readRunLog(bus, 'run-cursed')).events.at(-1)).toMatchObject({
       type: 'run.failed',
@@ -140,7 +148,7 @@ describe('poison run commands', () => {
   });
 
   it('dead-letters a command whose runner died during its last delivery', async () => {
-    const watcher = new MaxDeliveriesWatcher(bus, logger);
+    const watcher = new MaxDeliveriesWatcher(bus, logger, deps);
     watcher.onApplicationBootstrap();
     await queueRun('run-crashy', { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] });
     const before = (await deadLetters()).length;
@@ -167,6 +175,7 @@ describe('poison run commands', () => {
     );
     expect(taken).toEqual([1, 2, 3]);
     expect(letter.reason).toBe('not acknowledged after 3 deliveries (its consumers stopped while handling it)');
+    await eventually(async () => expect(await deadLettered('deliveries_exhausted')).toBe(1));
     expect(await commandsLeft()).toBe(0);
     watcher.onApplicationShutdown();
   });

@@ -9,6 +9,7 @@ import type { StepSlots } from './execution/step-slots';
 export class RunnerMetrics {
   readonly logMessages: Counter;
   readonly logEvents: Counter;
+  private readonly deadLetters: Counter<'kind'>;
   private held: () => number = () => 0;
 
   constructor(registry: Registry, capacity: number, slots: StepSlots) {
@@ -48,11 +49,22 @@ export class RunnerMetrics {
       help: 'Messages this runner stored on run logs (each one event or a batch of them).',
       registers: [registry],
     });
+    this.deadLetters = new Counter({
+      name: 'spindle_runner_dead_letters_total',
+      help: 'Run commands moved to the dead-letter stream, by why (invalid_command, unrunnable, retries_exhausted, deliveries_exhausted).',
+      labelNames: ['kind'],
+      registers: [registry],
+    });
     this.logEvents = new Counter({
       name: 'spindle_run_log_events_total',
       help: 'Events this runner stored on run logs.',
       registers: [registry],
     });
+  }
+
+  /** A run command moved to the dead-letter stream, by why. */
+  deadLettered(kind: string): void {
+    this.deadLetters.inc({ kind });
   }
 
   /** Where the held-runs gauge reads from (the command consumer). */

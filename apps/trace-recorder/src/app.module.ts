@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
-import { ProjectionRunner } from '@spindle/projection-kit';
+import { ProjectionRunner, RunActivityMetrics, type AppliedBatch } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -22,9 +22,17 @@ export class AppModule {
         { provide: TraceRepository, inject: [DATABASE], useFactory: (db: Kysely<TraceTables>) => new TraceRepository(db) },
         {
           provide: ProjectionRunner,
-          inject: [BUS, DATABASE, LOGGER, METRICS],
-          useFactory: (bus: Bus, db: Kysely<TraceTables>, logger: Logger, metrics: Registry) =>
-            new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, { metrics }),
+          inject: [BUS, DATABASE, LOGGER, METRICS, TraceRepository],
+          useFactory: (bus: Bus, db: Kysely<TraceTables>, logger: Logger, metrics: Registry, traces: TraceRepository) => {
+            // What the runs did, counted once per event as it is first committed to the trace.
+            const activity = new RunActivityMetrics(metrics, (runIds) => traces.workflowsOf(runIds));
+            const onBatch = (batch: AppliedBatch) =>
+              void activity.observe(batch.events).catch((e: unknown) => logger.warn({ err: e }, 'counting run activity failed'));
+            return new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, {
+              metrics,
+              onBatch,
+            });
+          },
         },
         TraceQueriesHandler,
       ],

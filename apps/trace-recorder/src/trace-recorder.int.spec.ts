@@ -2,7 +2,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { EMPTY_LOG, query, RunLogWriter, type Bus } from '@spindle/bus';
 import type { RunEventDraft, TraceQueryResults } from '@spindle/contracts';
 import { METRICS } from '@spindle/service-kit';
-import { testNamespace } from '@spindle/testing';
+import { metricValue, testNamespace } from '@spindle/testing';
 import type { Registry } from 'prom-client';
 import {
   capturingLogger,
@@ -201,7 +201,31 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     expect(metrics).toMatch(/spindle_projection_events_applied_total\{projection="trace-recorder",service="trace-recorder"\} [1-9]\d*\n/);
     // Every applied event's append → commit time is observed; the durable consumer has nothing left to deliver.
     expect(metrics).toMatch(/spindle_projection_apply_lag_seconds_count\{[^}]*projection="trace-recorder"[^}]*\} [1-9]\d*\n/);
-    expect(metrics).toContain(`spindle_projection_backlog_messages{${of},service="trace-recorder"} 0\n`);
+    expect(metrics).toContain(`spindle_jetstream_consumer_pending_messages{consumer="trace-recorder",service="trace-recorder"} 0\n`);
+  });
+
+  it('counts what the runs did at /metrics as their events are committed, labelled by workflow, model and node type', async () => {
+    const scrape = () => app.get<Registry>(METRICS).metrics();
+    const tokens = { ...usage(30, 12), cachedInputTokens: 20, reasoningTokens: 5, costUsd: 0.25 };
+    const lastSeq = await write('run-metered', completedRun('metered', tokens));
+    await write('run-metered-fails', failedRun('metered'));
+    await ask('getTrace', { runId: 'run-metered', waitForSeq: lastSeq });
+    await eventually(async () => expect(await scrape()).toContain('spindle_runs_ended_total{workflow="metered",status="failed"'));
+    const text = await scrape();
+    const value = (name: string, labels: Record<string, string>) => metricValue(text, name, labels);
+    expect(value('spindle_runs_queued_total', { workflow: 'metered' })).toBe(2);
+    expect(value('spindle_runs_ended_total', { workflow: 'metered', status: 'completed', error_code: 'none' })).toBe(1);
+    expect(value('spindle_runs_ended_total', { workflow: 'metered', status: 'failed', error_code: 'function_failed' })).toBe(1);
+    // The run took 60 ms: one observation of 0.06 s, in the 0.1 s bucket of its workflow and status.
+    expect(value('spindle_run_duration_seconds_bucket', { le: '0.1', workflow: 'metered', status: 'completed' })).toBe(1);
+    expect(value('spindle_run_duration_seconds_sum', { workflow: 'metered', status: 'completed' })).toBe(0.06);
+    expect(value('spindle_node_duration_seconds_count', { node_type: 'function', status: 'failed' })).toBeGreaterThan(0);
+    const model = 'offline:echo';
+    expect(value('spindle_model_tokens_total', { model, kind: 'cached_input' })).toBe(20);
+    expect(value('spindle_model_tokens_total', { model, kind: 'reasoning' })).toBe(5);
+    expect(value('spindle_model_cost_usd_total', { model })).toBe(0.25);
+    expect(value('spindle_model_calls_total', { model, status: 'completed', error_code: 'none' })).toBeGreaterThan(0);
+    expect(text).not.toContain('run-metered');
   });
 
   it('lists runs through the query API and refuses a bad query naming the field', async () => {

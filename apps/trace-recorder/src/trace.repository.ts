@@ -21,6 +21,16 @@ export class TraceRepository {
     return row ? toRunSummary(row) : null;
   }
 
+  /** The workflow each of these runs ran (runs the projection does not hold are left out). */
+  async workflowsOf(runIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.db
+      .selectFrom('runs')
+      .select(['run_id', 'workflow'])
+      .where('run_id', 'in', [...runIds])
+      .execute();
+    return new Map(rows.map((r) => [r.run_id, r.workflow]));
+  }
+
   async getTrace(runId: string): Promise<RunTrace | null> {
     // One snapshot, so the spans are exactly those of the run's `lastSeq`.
     return this.db

@@ -1,6 +1,8 @@
 export type { Projection } from './projection';
 export { ProjectionRunner, isDataRejection } from './projection-runner';
 export { ProjectionMetrics } from './projection-metrics';
+export { RunActivityMetrics } from './run-activity-metrics';
+export type { WorkflowLookup } from './run-activity-metrics';
 export type { ProjectionRunnerOptions, AppliedBatch } from './projection-runner';
 export { planRunBatch } from './run-batch-plan';
 export type { RunBatchPlan, Delivered, RejectionKind } from './run-batch-plan';

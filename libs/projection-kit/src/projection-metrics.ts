@@ -1,20 +1,19 @@
-import { durableBacklog, type Bus, type DurableSpec } from '@spindle/bus';
+import { watchConsumerLag, type Bus, type DurableSpec } from '@spindle/bus';
 import type { RunEvent } from '@spindle/contracts';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
 const perRegistry = new WeakMap<Registry, ProjectionMetrics>();
 
 /**
  * What every projection shows at its service's `/metrics`, labelled by projection: events
  * applied, messages dead-lettered by why, how long an event took from its append to its commit
- * here, and the durable consumer's backlog on the events stream (read from JetStream when
- * scraped). One set per registry, shared by the projections a process runs.
+ * here, and the durable consumer's lag on the events stream (`spindle_jetstream_consumer_*`,
+ * read from JetStream when scraped). One set per registry, shared by the projections a process runs.
  */
 export class ProjectionMetrics {
   private readonly applied: Counter<'projection'>;
   private readonly deadLetters: Counter<'projection' | 'kind'>;
   private readonly applyLag: Histogram<'projection'>;
-  private readonly consumers = new Map<string, { bus: Bus; spec: DurableSpec }>();
 
   static of(registry: Registry): ProjectionMetrics {
     let metrics = perRegistry.get(registry);
@@ -22,7 +21,7 @@ export class ProjectionMetrics {
     return metrics;
   }
 
-  private constructor(registry: Registry) {
+  private constructor(private readonly registry: Registry) {
     this.applied = new Counter({
       name: 'spindle_projection_events_applied_total',
       help: 'Run events folded into a projection for the first time (redeliveries not counted).',
@@ -42,24 +41,10 @@ export class ProjectionMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [registry],
     });
-    const consumers = this.consumers;
-    new Gauge({
-      name: 'spindle_projection_backlog_messages',
-      help: "Messages of the events stream the projection's durable consumer has not been delivered yet.",
-      labelNames: ['projection'],
-      registers: [registry],
-      async collect() {
-        for (const [projection, { bus, spec }] of consumers) {
-          // A scrape while NATS is away shows no value rather than failing the whole page.
-          const backlog = await durableBacklog(bus, spec).catch(() => undefined);
-          if (backlog) this.set({ projection }, backlog.pending);
-        }
-      },
-    });
   }
 
   watchConsumer(projection: string, bus: Bus, spec: DurableSpec): void {
-    this.consumers.set(projection, { bus, spec });
+    watchConsumerLag(this.registry, projection, bus, spec);
   }
 
   committed(projection: string, events: readonly RunEvent[], now = Date.now()): void {

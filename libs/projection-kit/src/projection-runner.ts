@@ -9,6 +9,7 @@ import {
   type DurableSpec,
   type LogCursorState,
 } from '@spindle/bus';
+import type { RunEvent } from '@spindle/contracts';
 import type { ProjectionProgressTables } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely, Transaction } from 'kysely';
@@ -34,6 +35,8 @@ export interface ProjectionRunnerOptions {
 export interface AppliedBatch {
   applied: number;
   runIds: string[];
+  /** The events folded for the first time, each run's in seq order. */
+  events: RunEvent[];
 }
 
 /**
@@ -111,7 +114,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
       for (const event of decoded.events) list.push({ event, item: msg });
       byRun.set(runId, list);
     }
-    if (byRun.size === 0) return { applied: 0, runIds: [] };
+    if (byRun.size === 0) return { applied: 0, runIds: [], events: [] };
     let plans: Map<string, RunBatchPlan<JsMsg>>;
     try {
       plans = await this.db.transaction().execute((trx) => this.applyRuns(trx, byRun));
@@ -210,15 +213,17 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
 
   private async settle(plans: ReadonlyMap<string, RunBatchPlan<JsMsg>>): Promise<AppliedBatch> {
     let applied = 0;
+    const events: RunEvent[] = [];
     for (const plan of plans.values()) {
       // A message with an event that is not part of the log is dead-lettered once, whatever else it held.
       const rejected = new Map(plan.rejected.map((r) => [r.item, r]));
       for (const msg of new Set(plan.settled)) if (!rejected.has(msg)) msg.ack();
       for (const r of rejected.values()) await this.deadLetter(r.item, r.kind, r.reason);
       applied += plan.apply.length;
+      events.push(...plan.apply);
       this.metrics?.committed(this.projection.name, plan.apply);
     }
-    const result = { applied, runIds: [...plans].filter(([, p]) => p.apply.length > 0).map(([runId]) => runId) };
+    const result = { applied, runIds: [...plans].filter(([, p]) => p.apply.length > 0).map(([runId]) => runId), events };
     this.opts.onBatch?.(result);
     return result;
   }

@@ -9,3 +9,6 @@ export { PinoNestLogger } from './pino-nest.logger';
 export { createMetrics, METRICS_PREFIX, renderMetrics } from './metrics.registry';
 export type { RenderedMetrics } from './metrics.registry';
 export { randomHexId } from './random-ids';
+export { boundedLabel, OVERFLOW_LABEL } from './bounded-label';
+export { registerWaitingGauges } from './waiting-gauges';
+export type { WaitingGaugesSpec } from './waiting-gauges';

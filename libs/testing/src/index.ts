@@ -26,3 +26,4 @@ export { readmeExamples, SKIP_RULES, type ReadmeExample, type ReadmeAnswer } fro
 export { answerMismatches } from './readme/readme-answer';
 export { AnswerBindings, VOLATILE_MEMBERS } from './readme/answer-bindings';
 export { ShellSession, type ShellResult } from './readme/shell-session';
+export { metricValue } from './prometheus-text';

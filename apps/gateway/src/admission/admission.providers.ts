@@ -13,12 +13,21 @@ import { AdmissionLoop } from './admission.loop';
 import { AdmissionProjection } from './admission.projection';
 import { AdmissionRepository } from './admission.repository';
 import { RunAdmission } from './run-admission';
+import { registerQueueMetrics } from './queue.metrics';
 import { StartQuotas } from './start-quotas';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
   return [
-    { provide: AdmissionRepository, useValue: new AdmissionRepository() },
+    {
+      provide: AdmissionRepository,
+      inject: [DATABASE, METRICS],
+      useFactory: (db: Kysely<GatewayTables>, metrics: Registry) => {
+        const rows = new AdmissionRepository();
+        registerQueueMetrics(metrics, db, rows);
+        return rows;
+      },
+    },
     {
       provide: RunAdmission,
       inject: [BUS, DATABASE, AdmissionRepository, LOGGER],

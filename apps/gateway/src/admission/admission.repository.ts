@@ -112,6 +112,17 @@ export class AdmissionRepository {
     return Number(row.n);
   }
 
+  /** Runs queued and not yet running, by admission state, with when the oldest of each was queued. */
+  async queueDepth(db: GatewayDb): Promise<Array<{ state: 'waiting' | 'admitted'; count: number; oldest: Date }>> {
+    const rows = await db
+      .selectFrom('run_admissions')
+      .select(['state', sql<string>`count(*)`.as('n'), sql<Date>`min(queued_at)`.as('oldest')])
+      .where('state', 'in', ['waiting', 'admitted'])
+      .groupBy('state')
+      .execute();
+    return rows.map((r) => ({ state: r.state as 'waiting' | 'admitted', count: Number(r.n), oldest: r.oldest }));
+  }
+
   /** Every tenant with a run waiting or running. */
   async tenantQueues(db: GatewayDb): Promise<TenantQueueRow[]> {
     const rows = await db

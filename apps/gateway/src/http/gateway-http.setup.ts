@@ -5,6 +5,9 @@ import { clientErrorHandler, frameworkErrorHandler } from './http-parse-errors';
 import { installJsonBodyParser } from './json-body-parser';
 import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard';
 import { installRequestTracing } from './request-tracing';
+import { installHttpMetrics } from './http-metrics';
+import { METRICS } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import { Authenticator } from '@spindle/identity';
 import { installAuthentication } from '../identity/auth.hook';
 import { RunOwnership } from '../identity/run-ownership';
@@ -35,6 +38,7 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       installJsonOnlyStateChanges(fastify);
       installJsonBodyParser(fastify, { bodyLimitBytes: config.bodyLimitBytes, maxDepth: config.maxJsonDepth });
       installRequestTracing(fastify);
+      installHttpMetrics(fastify, app.get<Registry>(METRICS));
       installConsole(fastify, config.consoleDir);
     },
   };

@@ -1,4 +1,6 @@
-import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import { METRICS } from '@spindle/service-kit';
+import { Gauge, type Registry } from 'prom-client';
 
 /**
  * SSE responses this gateway is writing. On shutdown they are ended, so the process can exit
@@ -7,6 +9,18 @@ import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 @Injectable()
 export class OpenStreamsRegistry implements BeforeApplicationShutdown {
   private readonly open = new Set<{ close(): void }>();
+
+  constructor(@Inject(METRICS) registry: Registry) {
+    const open = this.open;
+    new Gauge({
+      name: 'spindle_sse_clients',
+      help: 'Server-sent event streams this gateway is writing now.',
+      registers: [registry],
+      collect() {
+        this.set(open.size);
+      },
+    });
+  }
 
   track(stream: { close(): void }): () => void {
     this.open.add(stream);
