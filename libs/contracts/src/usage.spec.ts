@@ -1,3 +1,4 @@
+import type { Usage } from './run-events';
 import { addCallUsage, costLabel, EMPTY_USAGE } from './usage';
 
 describe('adding model calls to a total', () => {
@@ -6,7 +7,7 @@ describe('adding model calls to a total', () => {
     const unpriced = { inputTokens: 10, outputTokens: 5, totalTokens: 15, reasoningTokens: 3, unpricedCalls: 1 };
     // Recorded before calls said so: no cost means no price.
     const older = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
-    const total = [priced, unpriced, older].reduce(addCallUsage, EMPTY_USAGE);
+    const total = [priced, unpriced, older].reduce<Usage>(addCallUsage, EMPTY_USAGE);
     expect(total).toEqual({
       inputTokens: 111,
       outputTokens: 26,

@@ -175,7 +175,10 @@ export function readPriceFile(path: string): ModelPrices {
  * reads, cache writes and reasoning tokens are parts of the input and output counts; each part is
  * billed at its own rate where the table has one, the rest at the plain input or output rate.
  */
-export function costUsd(usage: Usage, price: ModelPrice): number {
+export function costUsd(
+  usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteTokens' | 'reasoningTokens'>,
+  price: ModelPrice,
+): number {
   const cached = usage.cachedInputTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const reasoning = usage.reasoningTokens ?? 0;
