@@ -1,6 +1,7 @@
 import { publishTokenDelta, type Bus } from '@spindle/bus';
 import type { TokenDelta } from '@spindle/contracts';
 import type { TokenSink } from '@spindle/engine';
+import { secretMasker } from '@spindle/telemetry';
 
 interface Pending {
   nodeId: string;
@@ -44,7 +45,8 @@ export class TokenPublisher implements TokenSink {
       spanId,
       afterSeq: entry.afterSeq,
       index: entry.index++,
-      delta: entry.text,
+      // Masked like the log is; a secret that straddles two chunks is masked in the log's text, not here.
+      delta: secretMasker().maskText(entry.text),
     };
     entry.text = '';
     publishTokenDelta(this.bus, message);

@@ -37,3 +37,4 @@ export {
 } from './nats-permissions';
 export type { SpindleService, SubjectPermissions } from './nats-permissions';
 export { parseMessageJson } from './message-json';
+export { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';

@@ -3,6 +3,7 @@ import type { Bus } from './bus-connection';
 import { readRunLog } from './run-log.reader';
 import { RunLogWriter } from './run-log.writer';
 import { publishRunCommand } from './run-commands.publisher';
+import { secretFieldsOfDefinition } from './run-event-secrets';
 
 export interface WaitingRun {
   events: RunEvent[];
@@ -28,7 +29,9 @@ export async function appendToWaitingRun(
     const draft = decide(events);
     if (!draft) return { seq: position.seq, appended: false, events };
     try {
-      const seq = await new RunLogWriter(bus, runId, position).write(draft);
+      // The run's definition names its secret fields; an answer's data is masked like the rest of the run's.
+      const secretFields = secretFieldsOfDefinition(events[0]?.type === 'run.queued' ? events[0].data.definition : undefined);
+      const seq = await new RunLogWriter(bus, runId, position, { secretFields }).write(draft);
       await publishRunCommand(bus, { type: 'run.resume', runId, afterSeq: seq, issuedAt: new Date().toISOString() });
       return { seq, appended: true, events };
     } catch (e) {

@@ -3,7 +3,8 @@ import { DeliverPolicy, JetStreamApiCodes, type PubAck } from '@nats-io/jetstrea
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { Context } from '@opentelemetry/api';
 import { runEventSchema, SpindleError, type RunEvent, type RunEventDraft } from '@spindle/contracts';
-import { injectTraceContext } from '@spindle/telemetry';
+import { injectTraceContext, secretMasker, type SecretMasker } from '@spindle/telemetry';
+import { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';
 import type { Bus } from './bus-connection';
 import { retryBusFaults } from './bus-faults';
 import { decodeRunMessage } from './run-event.decoder';
@@ -61,6 +62,14 @@ export interface RunLogWriterOptions {
   onAppended?: (event: RunEvent) => void;
   /** Told each message once it is stored, with how many events it holds: the runner's metrics. */
   onStored?: (events: number) => void;
+  /** What masks secrets before an event enters the log (default: the process's, `configureSecretMasking`). */
+  masker?: SecretMasker;
+  /**
+   * Field names the run's definition declares secret (`definition.secrets`): their values are
+   * masked wherever they appear in the run's data. A writer that appends `run.queued` takes them
+   * from its definition.
+   */
+  secretFields?: ReadonlySet<string>;
 }
 
 /** An event with its seq, waiting for its batch to be stored. */
@@ -100,6 +109,7 @@ export class RunLogWriter {
   private waiters: Array<{ seq: number; resolve: () => void; reject: (e: unknown) => void }> = [];
   /** Tells this writer's messages from any other's when an ack was lost. */
   private readonly writerId = randomBytes(8).toString('hex');
+  private secretFields: ReadonlySet<string>;
 
   constructor(
     private readonly bus: Bus,
@@ -110,6 +120,7 @@ export class RunLogWriter {
     this.stored = { seq: from.seq, streamSeq: from.streamSeq, messages: from.messages };
     this.assignedSeq = from.seq;
     this.assignedBytes = from.bytes ?? 0;
+    this.secretFields = opts.secretFields ?? new Set();
   }
 
   /** The last seq given out (stored or queued). */
@@ -136,13 +147,17 @@ export class RunLogWriter {
     if (this.queuedBytes > MAX_QUEUED_BYTES) await this.durable();
     if (this.failure) throw this.failure;
     const seq = this.assignedSeq + 1;
-    const event = runEventSchema.parse({
-      ...draft,
+    if (draft.type === 'run.queued') this.secretFields = secretFieldsOfDefinition(draft.data.definition);
+    let event = runEventSchema.parse({
+      ...maskSecretFieldsOf(draft, this.secretFields),
       runId: this.runId,
       seq,
       at: (this.opts.now?.() ?? new Date()).toISOString(),
     }) as RunEvent;
-    const json = JSON.stringify(event);
+    // Secrets never enter the log: masked in the text, and the event read back from it when one was.
+    const unmasked = JSON.stringify(event);
+    const json = (this.opts.masker ?? secretMasker()).maskJsonText(unmasked);
+    if (json !== unmasked) event = JSON.parse(json) as RunEvent;
     const bytes = Buffer.byteLength(json);
     const limit = this.opts.maxLogBytes ?? DEFAULT_MAX_RUN_LOG_BYTES;
     if (this.assignedBytes + bytes > limit && !CLOSING.has(event.type)) {

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createLogger, PinoNestLogger } from '@spindle/telemetry';
+import { configureSecretMasking, createLogger, PinoNestLogger } from '@spindle/telemetry';
 import type { FastifyHttpOptions } from 'fastify';
 import type { ServiceConfig } from './service-config';
 
@@ -24,6 +24,7 @@ export interface BootstrapOptions {
 
 /** Builds a Nest app on Fastify with JSON logs and graceful shutdown, and starts listening. */
 export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: BootstrapOptions = {}): Promise<INestApplication> {
+  configureSecretMasking(config.secretMasking);
   const logger = createLogger(config.service, { level: config.logLevel });
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule as never,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { BusAuth } from '@spindle/bus';
+import { compileSecretPatterns, type SecretMaskingConfig } from '@spindle/telemetry';
 import { z } from 'zod';
 
 /** Settings every Spindle service reads from its environment, parsed once at its edge. */
@@ -20,6 +21,8 @@ export interface ServiceConfig {
   readonly natsAuth?: BusAuth;
   /** After SIGTERM, the process exits at the latest this long later, whatever is still running. */
   readonly shutdownDeadlineMs: number;
+  /** What the process masks before it writes anything down (`SPINDLE_SECRET_PATTERNS`, and the secrets it holds). */
+  readonly secretMasking: SecretMaskingConfig;
 }
 
 const envSchema = z.object({
@@ -45,7 +48,12 @@ const envSchema = z.object({
   NATS_TOKEN: z.string().min(1).optional(),
   NATS_CREDS: z.string().min(1).optional(),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(1_000).max(600_000).optional(),
+  /** JSON array of RE2 patterns whose matches are masked in run logs, traces and log lines. */
+  SPINDLE_SECRET_PATTERNS: z.string().optional(),
 });
+
+/** Secrets a process may hold in its environment: their values are masked wherever they would be written. */
+const SECRET_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'NATS_PASSWORD', 'NATS_TOKEN'];
 
 export function parseServiceConfig(
   env: Record<string, string | undefined>,
@@ -76,7 +84,28 @@ export function parseServiceConfig(
     maxEventBytes: e.SPINDLE_MAX_EVENT_BYTES,
     natsAuth: natsAuth(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 15_000,
+    secretMasking: { patterns: secretPatterns(e.SPINDLE_SECRET_PATTERNS), literals: SECRET_VARIABLES.map((name) => env[name]) },
   });
+}
+
+/** `SPINDLE_SECRET_PATTERNS`, checked here so a bad pattern stops the start with the variable's name. */
+function secretPatterns(json: string | undefined): string[] {
+  if (json === undefined || json.trim() === '') return [];
+  let patterns: unknown;
+  try {
+    patterns = JSON.parse(json);
+  } catch (e) {
+    throw new Error(`SPINDLE_SECRET_PATTERNS is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(patterns) || patterns.some((p) => typeof p !== 'string')) {
+    throw new Error('SPINDLE_SECRET_PATTERNS must be a JSON array of RE2 patterns (strings)');
+  }
+  try {
+    compileSecretPatterns(patterns as string[]);
+  } catch (e) {
+    throw new Error(`SPINDLE_SECRET_PATTERNS: ${(e as Error).message}`);
+  }
+  return patterns as string[];
 }
 
 function natsAuth(e: z.infer<typeof envSchema>): BusAuth | undefined {

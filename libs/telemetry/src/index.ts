@@ -12,3 +12,5 @@ export { randomHexId } from './random-ids';
 export { boundedLabel, OVERFLOW_LABEL } from './bounded-label';
 export { registerWaitingGauges } from './waiting-gauges';
 export type { WaitingGaugesSpec } from './waiting-gauges';
+export { SECRET_MASK, SecretMasker, configureSecretMasking, secretMasker, maskSecretFields, compileSecretPatterns } from './secret-masker';
+export type { SecretMaskingConfig } from './secret-masker';

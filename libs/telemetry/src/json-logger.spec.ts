@@ -51,4 +51,17 @@ describe('createLogger', () => {
     expect(lines[0]).not.toHaveProperty('trace_id');
     expect(lines[0]).not.toHaveProperty('span_id');
   });
+
+  it('masks a secret anywhere in a line, keeping it one JSON line', () => {
+    const raw: string[] = [];
+    const logger = createLogger('runner', { destination: { write: (line: string) => void raw.push(line) } });
+    logger.warn(
+      { err: { message: 'provider said: bad key sk-proj-abcdefghijklmnopqrstuvwxyz0123' } },
+      'call with sk-ant-XXXXXXXXXXXXXXXXXXXXXXXX failed',
+    );
+    expect(raw).toHaveLength(1);
+    expect(raw[0].endsWith('\n')).toBe(true);
+    expect(raw[0]).not.toMatch(/sk-(proj|ant)-/);
+    expect(JSON.parse(raw[0])).toMatchObject({ msg: 'call with [masked] failed', err: { message: 'provider said: bad key [masked]' } });
+  });
 });

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { secretMasker } from './secret-masker';
 
 export type { Logger } from 'pino';
 
@@ -27,11 +28,13 @@ export function createLogger(service: string, opts: JsonLoggerOptions = {}): Log
       // Evaluated per line (also for child loggers), so it reflects the span
       // active where the log call happens, not where the logger was created.
       mixin: activeTraceFields,
-      // Credentials never reach a log line, whatever object a caller logs.
+      // Credentials never reach a log line, whatever object a caller logs: known fields are
+      // redacted, and any secret-shaped value left in the line is masked on its way out.
       redact: {
         paths: ['authorization', '*.authorization', '*.headers.authorization', 'key', '*.key', 'token', '*.token'],
         censor: '[redacted]',
       },
+      hooks: { streamWrite: maskLine },
     },
     opts.destination,
   );
@@ -41,4 +44,11 @@ function activeTraceFields(): Record<string, string> {
   const spanContext = trace.getActiveSpan()?.spanContext();
   if (!spanContext || !isSpanContextValid(spanContext)) return {};
   return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
+}
+
+/** A log line (JSON and its newline) with any secret in it masked. */
+function maskLine(line: string): string {
+  const json = line.endsWith('\n') ? line.slice(0, -1) : line;
+  const masked = secretMasker().maskJsonText(json);
+  return masked === json ? line : `${masked}\n`;
 }

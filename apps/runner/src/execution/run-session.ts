@@ -1,5 +1,5 @@
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
-import { RunLogWriter, type LogPosition } from '@spindle/bus';
+import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import { RunHistory, type RunEnvironment } from '@spindle/engine';
 import type { ExecutionPlan } from '@spindle/projections';
@@ -54,7 +54,9 @@ export class RunSession {
     );
     this.spanContext = trace.setSpan(delivery.parent, this.span);
     this.bridge = new OtelSpanBridge(deps.tracer, this.span, this.spanContext);
+    this.definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
     this.log = new RunLogWriter(deps.bus, runId, run.position, {
+      secretFields: secretFieldsOfDefinition(this.definitionSource),
       maxEventBytes: deps.maxEventBytes,
       maxLogBytes: deps.maxLogBytes,
       retryForMs: deps.busRetryMs,
@@ -70,7 +72,6 @@ export class RunSession {
     });
     this.tokens = new TokenPublisher(deps.bus, runId);
     this.history = plan.action === 'resume' ? new RunHistory(run.events) : undefined;
-    this.definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
     this.signal = runSignal(this.definitionSource, {
       bus: deps.bus,
       runId,

@@ -6,6 +6,18 @@ import { checkScript, modelScriptSchema } from './model-script.schema';
 /** A name that becomes a key somewhere: never a JavaScript prototype key. */
 export const notReserved = (name: string, ctx: z.RefinementCtx) =>
   void (isReservedName(name) && ctx.addIssue({ code: 'custom', message: reservedNameMessage(name) }));
+/**
+ * Field names whose values are masked wherever they appear in the run's data (inputs, state,
+ * outputs, tool arguments and results, answers) before anything is written down. A value so named
+ * is not in the log, so a run never reads it back: credentials a workflow needs come from the
+ * runner's environment, not from its input.
+ */
+export const secretFieldsSchema = z
+  .array(z.string().min(1).max(128).superRefine(notReserved))
+  .max(100)
+  .refine((names) => new Set(names).size === names.length, 'secret field names must be distinct')
+  .optional();
+
 export const nodeId = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or _ and use letters, digits, _ or - (max 64)')

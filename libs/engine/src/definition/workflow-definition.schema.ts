@@ -17,6 +17,7 @@ import {
   subgraphSchema,
   toolNodeSchema,
   humanNodeSchema,
+  secretFieldsSchema,
 } from './node.schemas';
 import {
   concurrentPatternSchema,
@@ -43,6 +44,7 @@ export const budgetSchema = z.strictObject({
 export const graphDefinitionSchema = z.strictObject({
   kind: z.literal('graph'),
   description: z.string().max(2000).optional(),
+  secrets: secretFieldsSchema,
   budget: budgetSchema.optional(),
   /** A JSON Schema the run's `parameters` must satisfy; a run that does not is refused before it is queued. */
   parameters: z.record(z.string(), z.unknown()).optional(),

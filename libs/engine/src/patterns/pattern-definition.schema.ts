@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from '../definition/model-script.schema';
-import { notReserved } from '../definition/node.schemas';
+import { notReserved, secretFieldsSchema } from '../definition/node.schemas';
 
 /**
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
@@ -49,6 +49,7 @@ const agentList = (min: number) =>
 
 const shared = {
   description: z.string().max(2000).optional(),
+  secrets: secretFieldsSchema,
   budget: z
     .strictObject({
       maxTotalTokens: z.number().int().positive().optional(),
