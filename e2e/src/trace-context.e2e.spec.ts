@@ -1,87 +1,97 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { INestApplication } from '@nestjs/common';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { deleteStreams, connectBus } from '@spindle/bus';
-import { createDatabase, dropSchema, serviceSchema } from '@spindle/db';
-import { GatewayModule, gatewayHttpSetup, parseGatewayConfig } from '@spindle/gateway';
-import { parseRunnerConfig, RunnerModule } from '@spindle/runner';
-import { bootstrapService } from '@spindle/service-kit';
-import { startTelemetry, type Telemetry } from '@spindle/telemetry';
-import { FakeOpenAIServer, readSse, testEnv, testNamespace } from '@spindle/testing';
+import { eventually, OtlpCollector, startStack, type CollectedSpan, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
-/** One trace from the HTTP request through the start command and node spans to the model call. */
-describe('W3C trace context from HTTP to the model call', () => {
-  const exporter = new InMemorySpanExporter();
-  const processor = new SimpleSpanProcessor(exporter);
-  const namespace = testNamespace('o');
-  const fake = new FakeOpenAIServer();
-  let telemetry: Telemetry;
-  let apps: INestApplication[] = [];
-  const keyFile = join(tmpdir(), `spindle-${namespace}-admin-key`);
-  const auth = () => ({ authorization: `Bearer ${readFileSync(keyFile, 'utf8').trim()}` });
+/** The agent asks for the calculator once, then answers. */
+function agentModel(body: { messages: Array<{ role: string }> }): FakeOpenAIReply {
+  const usage = { prompt_tokens: 40, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 30 } };
+  if (!body.messages.some((m) => m.role === 'tool')) {
+    return { text: '', toolCalls: [{ id: 'call_sum', name: 'calculator', arguments: { expression: '6 * 7' } }], usage };
+  }
+  return { text: 'It is 42.', usage };
+}
+
+const SPAN_KIND = { internal: 1, server: 2, client: 3 };
+
+/**
+ * One trace from the HTTP request through the run, the agent, its model calls and its tool call,
+ * exported by the gateway and runner processes over OTLP/HTTP to a collector in this process, and
+ * described by the OpenTelemetry GenAI semantic conventions.
+ */
+describe('OpenTelemetry: one trace from HTTP to the model and the tool, in GenAI conventions', () => {
+  const collector = new OtlpCollector();
+  let stack: Stack;
 
   beforeAll(async () => {
-    telemetry = startTelemetry({ serviceName: 'spindle-e2e', spanProcessors: [processor] });
-    await fake.start();
-    const env = { ...testEnv(), SPINDLE_NAMESPACE: namespace, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    const common = {
-      NATS_URL: env.natsUrl,
-      DATABASE_URL: env.databaseUrl,
-      SPINDLE_NAMESPACE: namespace,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
+    await collector.start();
+    stack = await startStack({
+      reply: agentModel as never,
+      serviceEnv: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' }),
+      runnerEnv: { SPINDLE_PLUGINS: 'examples/plugins/calculator.js', OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
+    });
+    const agent = {
+      kind: 'graph',
+      nodes: [
+        {
+          id: 'maths',
+          type: 'agent',
+          model: 'compatible:maths-model',
+          prompt: 'What is 6 * 7?',
+          tools: ['calculator'],
+          output_key: 'answer',
+        },
+      ],
     };
-    const gatewayConfig = parseGatewayConfig({ ...common, PORT: '0', SPINDLE_BOOTSTRAP_KEY_FILE: keyFile });
-    const runnerConfig = parseRunnerConfig({ ...common, RUNNER_PORT: '0', OPENAI_COMPATIBLE_BASE_URL: fake.baseUrl });
-    apps = [
-      await bootstrapService(GatewayModule.forRoot(gatewayConfig), gatewayConfig, gatewayHttpSetup(gatewayConfig)),
-      await bootstrapService(RunnerModule.forRoot(runnerConfig), runnerConfig),
-    ];
+    expect((await stack.api('/v1/workflows/traced', { method: 'PUT', body: JSON.stringify(agent) })).status).toBe(201);
   });
-
   afterAll(async () => {
-    for (const app of apps) await app.close();
-    const { natsUrl, databaseUrl } = testEnv();
-    const bus = await connectBus({ url: natsUrl, namespace, name: 'cleanup' });
-    await deleteStreams(bus);
-    await bus.close();
-    const db = createDatabase({ url: databaseUrl, schema: 'public', maxConnections: 1 });
-    await dropSchema(db, serviceSchema('gateway', namespace));
-    await db.destroy();
-    await fake.stop();
-    await telemetry.shutdown();
-    rmSync(keyFile, { force: true });
+    await stack?.stop();
+    await collector.stop();
   });
 
-  it('shares one trace id and nests run → node → model under the HTTP span', async () => {
-    const base = await apps[0].getUrl();
-    const put = await fetch(`${base}/v1/workflows/traced`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', ...auth() },
-      body: JSON.stringify({ kind: 'graph', nodes: [{ id: 'ask', type: 'llm', model: 'compatible:m', prompt: 'hi' }] }),
-    });
-    expect(put.status).toBe(201);
-    const { frames } = await readSse(`${base}/v1/workflows/traced/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth() },
-      body: '{}',
-    });
+  it('nests run → invoke_agent → chat and execute_tool under the HTTP span, with usage, finish reasons and opted-in content', async () => {
+    const { frames } = await stack.sse('/v1/workflows/traced/runs', { method: 'POST', body: '{}' });
     expect(frames.at(-1)?.event).toBe('run.completed');
 
-    await processor.forceFlush();
-    const spans = exporter.getFinishedSpans();
-    const named = (prefix: string) => spans.find((s) => s.name.startsWith(prefix)) as ReadableSpan;
-    const http = named('POST /v1/workflows/:name/runs');
-    const run = named('run traced');
-    const node = named('node ask');
-    const model = named('model compatible:m');
-    for (const span of [http, run, node, model]) expect(span).toBeDefined();
-    const traceId = http.spanContext().traceId;
-    expect([run, node, model].map((s) => s.spanContext().traceId)).toEqual([traceId, traceId, traceId]);
-    expect(run.parentSpanContext?.spanId).toBe(http.spanContext().spanId);
-    expect(node.parentSpanContext?.spanId).toBe(run.spanContext().spanId);
-    expect(model.parentSpanContext?.spanId).toBe(node.spanContext().spanId);
+    const named = (name: string): CollectedSpan[] => collector.spans.filter((s) => s.name === name);
+    // Batches leave each process every 100 ms; wait until the last span of the run arrived.
+    await eventually(async () => expect(named('chat maths-model')).toHaveLength(2), 200, 100);
+    const [http] = named('POST /v1/workflows/:name/runs');
+    const [run] = named('run traced');
+    const [agent] = named('invoke_agent maths');
+    const [firstChat, secondChat] = named('chat maths-model');
+    const [tool] = named('execute_tool calculator');
+    for (const span of [http, run, agent, tool]) expect(span).toBeDefined();
+
+    expect(http).toMatchObject({ service: 'spindle-gateway', kind: SPAN_KIND.server });
+    expect(agent.service).toBe('spindle-runner');
+    const traceId = http.traceId;
+    expect([run, agent, firstChat, secondChat, tool].map((s) => s.traceId)).toEqual(Array(5).fill(traceId));
+    expect(run.parentSpanId).toBe(http.spanId);
+    expect(agent.parentSpanId).toBe(run.spanId);
+    for (const child of [firstChat, secondChat, tool]) expect(child.parentSpanId).toBe(agent.spanId);
+
+    expect(agent.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'maths' });
+    expect(firstChat).toMatchObject({ kind: SPAN_KIND.client });
+    expect(firstChat.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'compatible',
+      'gen_ai.request.model': 'maths-model',
+      'gen_ai.response.model': 'maths-model',
+      'gen_ai.response.finish_reasons': ['tool-calls'],
+      'gen_ai.usage.input_tokens': 40,
+      'gen_ai.usage.output_tokens': 9,
+      'gen_ai.usage.cache_read.input_tokens': 30,
+    });
+    expect(secondChat.attributes['gen_ai.response.finish_reasons']).toEqual(['stop']);
+    expect(JSON.parse(String(secondChat.attributes['gen_ai.output.messages']))).toEqual([
+      { role: 'assistant', parts: [{ type: 'text', content: 'It is 42.' }], finish_reason: 'stop' },
+    ]);
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'calculator',
+      'gen_ai.tool.call.id': 'call_sum',
+      'gen_ai.tool.type': 'function',
+    });
+    expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.arguments']))).toEqual({ expression: '6 * 7' });
+    expect(String(tool.attributes['gen_ai.tool.call.result'])).toContain('42');
   });
 });

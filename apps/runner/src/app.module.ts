@@ -55,6 +55,7 @@ export class RunnerModule {
               busRetryMs: config.busRetryMs,
               slots,
               metrics: new RunnerMetrics(registry, config.concurrency, slots),
+              captureGenAiContent: config.captureGenAiContent,
             };
           },
         },

@@ -1,10 +1,21 @@
-import { context, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { onRunEvent, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { onRunEvent, type ErrorInfo, type RunEvent, type RunEventHandlers, type RunEventOf } from '@spindle/contracts';
+
+export interface OtelSpanBridgeOptions {
+  /**
+   * Whether model and tool spans carry what was said (prompts, messages, answers, tool arguments
+   * and results): `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. Off by default.
+   */
+  captureContent?: boolean;
+}
 
 /**
- * Mirrors the run log's spans into OpenTelemetry as events are appended: the run, each node
- * execution and each model call become OTel spans under the trace the HTTP request started.
- * Pairing is by the log's `spanId`, exactly as the trace recorder pairs them.
+ * Mirrors the run log's spans into OpenTelemetry as events are appended, named and described by
+ * the GenAI semantic conventions: an agent node is an `invoke_agent` span, a model call a `chat`
+ * span (provider, request and response model, finish reasons, token usage with cached and
+ * reasoning tokens), a tool or MCP call an `execute_tool` span; other nodes are `node <id>`.
+ * Pairing is by the log's `spanId`, exactly as the trace recorder pairs them, and the events are
+ * the log's own (secrets already masked).
  */
 export class OtelSpanBridge {
   private readonly open = new Map<string, { span: Span; ctx: Context }>();
@@ -13,6 +24,7 @@ export class OtelSpanBridge {
     private readonly tracer: Tracer,
     private readonly runSpan: Span,
     private readonly runCtx: Context,
+    private readonly opts: OtelSpanBridgeOptions = {},
   ) {}
 
   /** The context events should carry in their headers. */
@@ -24,19 +36,31 @@ export class OtelSpanBridge {
     onRunEvent(this.handlers, event);
   }
 
-  /** Which events open and close an OTel span: node executions and model calls. */
+  /** Which events open and close an OTel span: node executions, model calls and tool calls. */
   private readonly handlers: RunEventHandlers = {
-    'node.started': (e) => this.start(e, `node ${e.nodeId}`, { 'spindle.node.type': e.data.nodeType }),
-    'model.started': (e) => this.start(e, `model ${e.data.model}`, { 'gen_ai.request.model': e.data.model }),
+    'node.started': (e) =>
+      e.data.nodeType === 'agent'
+        ? this.start(e, `invoke_agent ${e.nodeId}`, SpanKind.INTERNAL, {
+            'gen_ai.operation.name': 'invoke_agent',
+            'gen_ai.agent.name': e.nodeId ?? e.path,
+            'spindle.node.type': e.data.nodeType,
+          })
+        : this.start(e, `node ${e.nodeId}`, SpanKind.INTERNAL, { 'spindle.node.type': e.data.nodeType }),
+    'model.started': (e) => this.start(e, `chat ${modelName(e.data.model)}`, SpanKind.CLIENT, this.modelRequest(e)),
     'node.completed': (e) => this.end(e.spanId),
-    'model.completed': (e) =>
-      this.end(e.spanId, undefined, {
-        'gen_ai.usage.input_tokens': e.data.usage.inputTokens,
-        'gen_ai.usage.output_tokens': e.data.usage.outputTokens,
+    'model.completed': (e) => this.end(e.spanId, undefined, this.modelResponse(e)),
+    'node.failed': (e) => this.end(e.spanId, e.data.error),
+    'model.failed': (e) => this.end(e.spanId, e.data.error),
+    'tool.called': (e) =>
+      this.start(e, `execute_tool ${e.data.name}`, SpanKind.INTERNAL, {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': e.data.name,
+        'gen_ai.tool.call.id': e.data.callId,
+        'gen_ai.tool.type': 'function',
+        ...this.content({ 'gen_ai.tool.call.arguments': e.data.arguments }),
       }),
-    'node.failed': (e) => this.end(e.spanId, `${e.data.error.code}: ${e.data.error.message}`),
-    'model.failed': (e) => this.end(e.spanId, `${e.data.error.code}: ${e.data.error.message}`),
-    // The run span is the bridge's own; tool calls, branches and requests are not mirrored (yet).
+    'tool.returned': (e) => this.end(e.spanId, e.data.error, this.content({ 'gen_ai.tool.call.result': e.data.result })),
+    // The run span is the bridge's own; branches and requests to people are not mirrored.
     'run.queued': () => undefined,
     'run.started': () => undefined,
     'run.awaiting': () => undefined,
@@ -45,8 +69,6 @@ export class OtelSpanBridge {
     'run.completed': () => undefined,
     'run.failed': () => undefined,
     'run.canceled': () => undefined,
-    'tool.called': () => undefined,
-    'tool.returned': () => undefined,
     'loop.iteration': () => undefined,
     'branch.started': () => undefined,
     'branch.completed': () => undefined,
@@ -60,28 +82,87 @@ export class OtelSpanBridge {
   };
 
   endAll(): void {
-    for (const id of [...this.open.keys()]) this.end(id, 'run ended with the span open');
+    for (const id of [...this.open.keys()]) this.end(id, { code: 'interrupted', message: 'run ended with the span open' });
   }
 
-  private start(event: RunEvent, name: string, attributes: Record<string, string>) {
+  private modelRequest(e: RunEventOf<'model.started'>): Attributes {
+    const { system, prompt, messages } = e.data;
+    return {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': providerName(e.data.model),
+      'gen_ai.request.model': modelName(e.data.model),
+      'spindle.model': e.data.model,
+      ...this.content({
+        'gen_ai.system_instructions': system === undefined ? undefined : [{ type: 'text', content: system }],
+        // The messages this call added (earlier ones are in the node's earlier model spans).
+        'gen_ai.input.messages':
+          messages ?? (prompt === undefined ? undefined : [{ role: 'user', parts: [{ type: 'text', content: prompt }] }]),
+      }),
+    };
+  }
+
+  private modelResponse(e: RunEventOf<'model.completed'>): Attributes {
+    const { usage, finishReason, responseModel, text, toolCalls } = e.data;
+    const parts = [
+      ...(text ? [{ type: 'text', content: text }] : []),
+      ...(toolCalls ?? []).map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: c.arguments })),
+    ];
+    return withoutUndefined({
+      'gen_ai.response.model': responseModel,
+      'gen_ai.response.finish_reasons': finishReason === undefined ? undefined : [finishReason],
+      'gen_ai.usage.input_tokens': usage.inputTokens,
+      'gen_ai.usage.output_tokens': usage.outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': usage.cachedInputTokens,
+      'gen_ai.usage.cache_creation.input_tokens': usage.cacheWriteTokens,
+      'gen_ai.usage.reasoning.output_tokens': usage.reasoningTokens,
+      'spindle.cost_usd': usage.costUsd,
+      ...this.content({ 'gen_ai.output.messages': [{ role: 'assistant', parts, finish_reason: finishReason }] }),
+    });
+  }
+
+  /** Content attributes (JSON text) when capturing is on; nothing otherwise. */
+  private content(values: Record<string, unknown>): Attributes {
+    if (!this.opts.captureContent) return {};
+    const out: Attributes = {};
+    for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = JSON.stringify(value);
+    return out;
+  }
+
+  private start(event: RunEvent, name: string, kind: SpanKind, attributes: Attributes) {
     const parent = this.contextFor(event.parentSpanId);
     const span = this.tracer.startSpan(
       name,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: { 'spindle.run_id': event.runId, 'spindle.path': event.path, 'spindle.span_id': event.spanId, ...attributes },
-      },
+      { kind, attributes: { 'spindle.run_id': event.runId, 'spindle.path': event.path, 'spindle.span_id': event.spanId, ...attributes } },
       parent,
     );
     this.open.set(event.spanId, { span, ctx: trace.setSpan(parent ?? context.active(), span) });
   }
 
-  private end(spanId: string, error?: string, attributes?: Record<string, number>) {
+  private end(spanId: string, error?: Pick<ErrorInfo, 'code' | 'message'>, attributes?: Attributes) {
     const entry = this.open.get(spanId);
     if (!entry) return;
     if (attributes) entry.span.setAttributes(attributes);
-    if (error) entry.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+    if (error) {
+      entry.span.setAttribute('error.type', error.code);
+      entry.span.setStatus({ code: SpanStatusCode.ERROR, message: `${error.code}: ${error.message}` });
+    }
     entry.span.end();
     this.open.delete(spanId);
   }
+}
+
+/** `openai:gpt-4o` → `gpt-4o`: the model as the provider names it. */
+function modelName(model: string): string {
+  const i = model.indexOf(':');
+  return i > 0 ? model.slice(i + 1) : model;
+}
+
+/** The GenAI provider name: `openai` and `anthropic` as the conventions spell them; Spindle's own providers by their prefix. */
+function providerName(model: string): string {
+  const i = model.indexOf(':');
+  return i > 0 ? model.slice(0, i) : 'unknown';
+}
+
+function withoutUndefined(values: Record<string, Attributes[string] | undefined>): Attributes {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Attributes;
 }

@@ -30,6 +30,8 @@ export interface RunnerConfig extends ServiceConfig {
   readonly busRetryMs: number;
   /** Bytes one run's log may hold. */
   readonly maxLogBytes: number;
+  /** Exported model and tool spans carry messages, answers and tool arguments (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`). */
+  readonly captureGenAiContent: boolean;
 }
 
 export function parseRunnerConfig(env: Record<string, string | undefined>): RunnerConfig {
@@ -63,5 +65,6 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
     fetchStallMs: int('RUNNER_FETCH_STALL_MS', 30_000, 5_000),
     busRetryMs: int('SPINDLE_BUS_RETRY_MS', 300_000, 0),
     maxLogBytes: int('SPINDLE_MAX_RUN_LOG_BYTES', 64 * 1024 * 1024, 64 * 1024),
+    captureGenAiContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true',
   });
 }

@@ -208,6 +208,8 @@ export const runEventSchemas = {
       toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: jsonRecord })).optional(),
       usage: usageSchema,
       finishReason: z.string().optional(),
+      /** The model that answered, as the provider names it (absent when it did not say). */
+      responseModel: z.string().max(256).optional(),
       durationMs: z.number().nonnegative(),
       /** The run's running totals after this call: the live cost ledger. */
       runUsage: usageSchema.optional(),

@@ -44,6 +44,8 @@ export interface ModelResult {
   text: string;
   usage: Usage;
   finishReason?: string;
+  /** The model that answered, as the provider names it (e.g. a dated snapshot of the one asked for). */
+  responseModel?: string;
   /** Calls the model asked for (empty when it answered with text only). */
   toolCalls: ToolCall[];
   /** Cost of this call in USD from the price table, when the model has a price. */

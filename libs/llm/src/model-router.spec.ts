@@ -37,6 +37,7 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
       text: 'Hello there, friend.',
       usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18, costUsd: 0 },
       finishReason: 'stop',
+      responseModel: 'llama3:8b',
       toolCalls: [],
       costUsd: 0,
     });
@@ -131,6 +132,7 @@ describe('openai: provider pointed at the fake server', () => {
       text: 'Hi!',
       usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5, costUsd: cost },
       finishReason: 'stop',
+      responseModel: 'gpt-4o-mini',
       toolCalls: [],
       costUsd: cost,
     });

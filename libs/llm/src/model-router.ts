@@ -67,8 +67,13 @@ async function generateOnce(model: LanguageModelV3, request: ModelRequest): Prom
     text: result.text,
     usage: toUsage(result.totalUsage),
     finishReason: result.finishReason,
+    ...responseModelOf(result.response.modelId),
     toolCalls: result.toolCalls.map(toToolCall),
   };
+}
+
+function responseModelOf(modelId: string | undefined): { responseModel?: string } {
+  return modelId ? { responseModel: modelId } : {};
 }
 
 /**
@@ -85,6 +90,7 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
   let text = '';
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | undefined;
+  let responseModel: string | undefined;
   const toolCalls: ToolCall[] = [];
   for await (const part of result.fullStream) {
     switch (part.type) {
@@ -99,6 +105,9 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
         throw part.error;
       case 'abort':
         throw request.signal.reason ?? new Error('aborted');
+      case 'finish-step':
+        responseModel = part.response.modelId;
+        break;
       case 'finish':
         usage = part.totalUsage;
         finishReason = part.finishReason;
@@ -108,7 +117,7 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
     }
   }
   request.signal.throwIfAborted();
-  return { text, usage: toUsage(usage), finishReason, toolCalls };
+  return { text, usage: toUsage(usage), finishReason, ...responseModelOf(responseModel), toolCalls };
 }
 
 export interface ModelPortHooks {

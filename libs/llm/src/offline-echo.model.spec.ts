@@ -38,6 +38,7 @@ describe('offline:echo', () => {
       text: 'hello there  world',
       usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10, costUsd: 0 },
       finishReason: 'stop',
+      responseModel: 'echo',
       toolCalls: [],
       costUsd: 0,
     });

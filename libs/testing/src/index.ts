@@ -27,3 +27,5 @@ export { answerMismatches } from './readme/readme-answer';
 export { AnswerBindings, VOLATILE_MEMBERS } from './readme/answer-bindings';
 export { ShellSession, type ShellResult } from './readme/shell-session';
 export { metricValue } from './prometheus-text';
+export { OtlpCollector } from './otlp-collector';
+export type { CollectedSpan } from './otlp-collector';

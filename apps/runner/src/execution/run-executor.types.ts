@@ -34,6 +34,8 @@ export interface RunExecutorDeps {
   slots?: StepSlots;
   /** What the runner counts at `/metrics`; absent in tests that do not look. */
   metrics?: RunnerMetrics;
+  /** Exported model and tool spans carry what was said (opt-in, `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`). */
+  captureGenAiContent?: boolean;
 }
 
 /**

@@ -53,7 +53,7 @@ export class RunSession {
       delivery.parent,
     );
     this.spanContext = trace.setSpan(delivery.parent, this.span);
-    this.bridge = new OtelSpanBridge(deps.tracer, this.span, this.spanContext);
+    this.bridge = new OtelSpanBridge(deps.tracer, this.span, this.spanContext, { captureContent: deps.captureGenAiContent });
     this.definitionSource = plan.action === 'resume' && plan.definition !== undefined ? plan.definition : queued.data.definition;
     this.log = new RunLogWriter(deps.bus, runId, run.position, {
       secretFields: secretFieldsOfDefinition(this.definitionSource),

@@ -85,6 +85,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}),
       usage: result.usage,
       finishReason: result.finishReason,
+      ...(result.responseModel ? { responseModel: result.responseModel } : {}),
       durationMs: env.clock.now().getTime() - started,
       runUsage,
     },

@@ -1,0 +1,45 @@
+import { context, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { RunEvent } from '@spindle/contracts';
+import { OtelSpanBridge } from './otel-span-bridge';
+
+const at = '2026-11-30T10:00:00.000Z';
+const model = { runId: 'run-1', at, nodeId: 'ask', spanId: 'm1', parentSpanId: 'root', path: 'root/ask' };
+const events: RunEvent[] = [
+  { ...model, seq: 1, type: 'model.started', data: { model: 'openai:gpt-4o', system: 'Be brief.', prompt: 'secret plans', stream: false } },
+  {
+    ...model,
+    seq: 2,
+    type: 'model.failed',
+    data: { model: 'openai:gpt-4o', error: { code: 'provider_error', message: 'rate limited' }, durationMs: 3 },
+  },
+];
+
+function spansOf(captureContent?: boolean) {
+  const exporter = new InMemorySpanExporter();
+  const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+  const runSpan = tracer.startSpan('run');
+  const bridge = new OtelSpanBridge(tracer, runSpan, trace.setSpan(context.active(), runSpan), { captureContent });
+  for (const e of events) bridge.observe(e);
+  return exporter.getFinishedSpans();
+}
+
+describe('OtelSpanBridge', () => {
+  it('leaves what was said out of spans unless content capture is on, and marks a failed call with its error type', () => {
+    const [quiet] = spansOf();
+    expect(quiet.name).toBe('chat gpt-4o');
+    expect(quiet.attributes).toMatchObject({
+      'gen_ai.provider.name': 'openai',
+      'gen_ai.request.model': 'gpt-4o',
+      'error.type': 'provider_error',
+    });
+    expect(Object.keys(quiet.attributes).filter((k) => /messages|instructions/.test(k))).toEqual([]);
+    expect(quiet.status).toMatchObject({ code: 2, message: 'provider_error: rate limited' });
+
+    const [told] = spansOf(true);
+    expect(JSON.parse(String(told.attributes['gen_ai.input.messages']))).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'secret plans' }] },
+    ]);
+    expect(JSON.parse(String(told.attributes['gen_ai.system_instructions']))).toEqual([{ type: 'text', content: 'Be brief.' }]);
+  });
+});
