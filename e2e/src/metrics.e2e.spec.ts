@@ -82,6 +82,8 @@ describe('/metrics of every service follows a run as it goes', () => {
     expect(metricValue(gateway, 'spindle_http_request_duration_seconds_count', startRoute)).toBe(1);
     expect(metricValue(gateway, 'spindle_run_queue_depth', { state: 'waiting' })).toBe(0);
     expect(metricValue(gateway, 'spindle_run_queue_oldest_age_seconds', { state: 'admitted' })).toBe(0);
+    expect(metricValue(gateway, 'spindle_jetstream_stream_bytes', { stream: 'RUN_EVENTS' })).toBeGreaterThan(0);
+    expect(metricValue(gateway, 'spindle_jetstream_storage_used_bytes')).toBeGreaterThan(0);
 
     const runner = await scrape('runner');
     expect(metricValue(runner, 'spindle_jetstream_consumer_pending_messages', { consumer: 'runners' })).toBe(0);

@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
-import { eventually, startStack, testEnv, type Stack } from '@spindle/testing';
-import { Client } from 'pg';
+import { eventually, rowsOfStack, startStack, type Stack } from '@spindle/testing';
 
 /** Planted secrets: an operator's pattern, the provider key the runner holds, a field the definition names. */
 const MARKER = 'ZEBRA-7731-MARK';
@@ -94,21 +93,9 @@ describe('a secret planted in a run is in no event, trace, stream, table or log 
     expectNoSecret('JetStream', raw.join('\n'));
 
     // Every row of every table of this stack's schemas (trace, checkpoints, inbox, gateway).
-    const pg = new Client({ connectionString: testEnv().databaseUrl });
-    await pg.connect();
-    try {
-      const { rows: tables } = await pg.query<{ table_schema: string; table_name: string }>(
-        `select table_schema, table_name from information_schema.tables where table_schema like $1 and table_type = 'BASE TABLE'`,
-        [`%${stack.namespace}%`],
-      );
-      expect(tables.length).toBeGreaterThan(5);
-      for (const t of tables) {
-        const { rows } = await pg.query<{ row: string }>(`select t::text as row from "${t.table_schema}"."${t.table_name}" t`);
-        expectNoSecret(`${t.table_schema}.${t.table_name}`, rows.map((r) => r.row).join('\n'));
-      }
-    } finally {
-      await pg.end();
-    }
+    const tables = await rowsOfStack(stack);
+    expect(tables.length).toBeGreaterThan(5);
+    for (const t of tables) expectNoSecret(t.table, t.rows.join('\n'));
 
     // Every line every service logged.
     const logDir = join(__dirname, '..', '..', 'tmp', 'e2e-logs', stack.namespace);

@@ -39,6 +39,7 @@ export class ApprovalModule {
             new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection(bus.names.durables.approval), logger, {
               lingerMs: 50,
               metrics,
+              retentionMs: config.retentionMs,
             }),
         },
         ApprovalQueriesHandler,

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import type { Bus, Subscription } from '@spindle/bus';
 import { approvalQuerySchemas, type ApprovalQueryResults } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
-import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { appliedSeq, eraseRunHandler, ProjectionRunner, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -19,6 +19,7 @@ export class ApprovalQueriesHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Kysely<ApprovalTables>,
     @Inject(RequestsReader) private readonly reader: RequestsReader,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner<ApprovalTables>,
   ) {}
 
   onModuleInit(): void {
@@ -26,7 +27,10 @@ export class ApprovalQueriesHandler implements OnModuleInit, OnModuleDestroy {
       this.bus,
       'approval',
       approvalQuerySchemas,
-      { listRequests: ({ waitForSeq: _seq, ...filter }) => this.reader.listRequests(filter) },
+      {
+        listRequests: ({ waitForSeq: _seq, ...filter }) => this.reader.listRequests(filter),
+        eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
+      },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );
   }

@@ -77,13 +77,14 @@ describe('RequestsProjection (Postgres, run logs on NATS)', () => {
       { run_id: 'run-p', tenant: 'default', workflow: 'support', status: 'active' },
       { run_id: 'run-t', tenant: 'default', workflow: 'billing', status: 'completed' },
     ]);
-    expect(progress).toEqual([
-      { run_id: 'run-a', last_seq: 12, last_type: 'run.completed' },
-      { run_id: 'run-c', last_seq: 6, last_type: 'run.canceled' },
-      { run_id: 'run-p', last_seq: 4, last_type: 'run.awaiting' },
-      { run_id: 'run-t', last_seq: 8, last_type: 'run.completed' },
-    ]);
     const at = (s: number) => new Date(Date.parse('2025-03-01T10:00:00.000Z') + s * 1_000);
+    // Each run's retention clock is its run.queued's `at`.
+    expect(progress).toEqual([
+      { run_id: 'run-a', last_seq: 12, last_type: 'run.completed', queued_at: at(1) },
+      { run_id: 'run-c', last_seq: 6, last_type: 'run.canceled', queued_at: at(1) },
+      { run_id: 'run-p', last_seq: 4, last_type: 'run.awaiting', queued_at: at(1) },
+      { run_id: 'run-t', last_seq: 8, last_type: 'run.completed', queued_at: at(1) },
+    ]);
     const input = { kind: 'input', node_id: 'ask', prompt: 'Ship it?', form: { kind: 'boolean' }, call: null, mode: 'single' };
     const approval = { kind: 'approval', node_id: 'agent', prompt: 'Refund 40 EUR?', form: null, mode: 'single' };
     const refund = (callId: string) => ({ callId, name: 'refund', arguments: { amount: 40 }, argumentsHash: 'h-40' });

@@ -18,4 +18,12 @@ export class RequestsProjection implements Projection<ApprovalTables> {
   async reset(trx: Transaction<ApprovalTables>): Promise<void> {
     await sql`truncate table runs, requests`.execute(trx);
   }
+
+  async erase(trx: Transaction<ApprovalTables>, runIds: readonly string[]): Promise<void> {
+    for (const table of ['requests', 'runs'] as const)
+      await trx
+        .deleteFrom(table)
+        .where('run_id', 'in', [...runIds])
+        .execute();
+  }
 }

@@ -36,7 +36,7 @@ export class CheckpointModule {
               db,
               new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours),
               logger,
-              { lingerMs: 50, metrics },
+              { lingerMs: 50, metrics, retentionMs: config.retentionMs },
             ),
         },
         CheckpointQueriesHandler,

@@ -98,7 +98,7 @@ describe('checkpoint projection (Nest app on NATS and Postgres)', () => {
     expect(rows.nodeResults).toEqual([
       { key: 'key-fetch', run_id: 'run-a', node_id: 'fetch', output: { pages: 3 }, handle: 'obj-1', stored_at: at(4) },
     ]);
-    expect(rows.progress).toEqual([{ run_id: 'run-a', last_seq: 8, last_type: 'checkpoint.saved' }]);
+    expect(rows.progress).toEqual([{ run_id: 'run-a', last_seq: 8, last_type: 'checkpoint.saved', queued_at: expect.any(Date) }]);
   });
 
   it('ends a restart with exactly the rows of a projection that never stopped', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import type { Bus, Subscription } from '@spindle/bus';
 import { checkpointQuerySchemas, type CheckpointQueryResults } from '@spindle/contracts';
 import type { CheckpointTables } from '@spindle/db';
-import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { appliedSeq, eraseRunHandler, ProjectionRunner, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -19,6 +19,7 @@ export class CheckpointQueriesHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Kysely<CheckpointTables>,
     @Inject(CheckpointReader) private readonly reader: CheckpointReader,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner<CheckpointTables>,
   ) {}
 
   onModuleInit(): void {
@@ -30,6 +31,7 @@ export class CheckpointQueriesHandler implements OnModuleInit, OnModuleDestroy {
         listCheckpoints: async (q) => ({ checkpoints: await this.reader.listCheckpoints(q.runId) }),
         getCheckpoint: async (q) => ({ checkpoint: await this.reader.getCheckpoint(q.runId, q.checkpointId) }),
         getNodeResult: async (q) => ({ result: await this.reader.getNodeResult(q.keys) }),
+        eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
       },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );

@@ -62,6 +62,15 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
   async reset(trx: Transaction<CheckpointTables>): Promise<void> {
     await sql`truncate table checkpoints, node_results, initial_states`.execute(trx);
   }
+
+  async erase(trx: Transaction<CheckpointTables>, runIds: readonly string[]): Promise<void> {
+    for (const table of ['checkpoints', 'node_results', 'initial_states'] as const) {
+      await trx
+        .deleteFrom(table)
+        .where('run_id', 'in', [...runIds])
+        .execute();
+    }
+  }
 }
 
 function compare(a: string, b: string): number {

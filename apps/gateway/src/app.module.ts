@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import type { Bus } from '@spindle/bus';
+import { watchJetStreamCapacity, type Bus } from '@spindle/bus';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
-import { BUS, InfraModule, LOGGER } from '@spindle/service-kit';
+import { BUS, InfraModule, LOGGER, METRICS } from '@spindle/service-kit';
+import type { Registry } from 'prom-client';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -16,6 +17,8 @@ import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
 import { RunCanceller } from './runs/run-canceller.service';
 import { RunReads } from './runs/run-reads.service';
+import { RunEraser } from './runs/run-eraser.service';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
 import { WorkflowCatalogRepository } from './workflows/workflow-catalog.repository';
@@ -33,6 +36,9 @@ import { KeysController } from './identity/keys.controller';
 import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
 import { OpenApiController } from './http/openapi.controller';
+
+/** Registers the JetStream capacity gauges (a provider so it happens once per app). */
+const JETSTREAM_CAPACITY = Symbol('JETSTREAM_CAPACITY');
 
 @Module({})
 export class GatewayModule {
@@ -83,7 +89,19 @@ export class GatewayModule {
             logger: Logger,
           ) => new RunStarter(bus, catalog, agents, keys, admission, quotas, logger, config.maxEventBytes),
         },
-        { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs) },
+        {
+          // One service shows the log's size on JetStream against the account's limit: the gateway.
+          provide: JETSTREAM_CAPACITY,
+          inject: [BUS, METRICS],
+          useFactory: (bus: Bus, metrics: Registry) => watchJetStreamCapacity(metrics, bus),
+        },
+        { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs, config.retentionMs) },
+        {
+          provide: RunEraser,
+          inject: [BUS, DATABASE, ProjectionRunner, RunReads],
+          useFactory: (bus: Bus, db: Kysely<GatewayTables>, admission: ProjectionRunner<GatewayTables>, reads: RunReads) =>
+            new RunEraser(bus, db, admission, reads, config.projectionWaitMs),
+        },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {
           provide: RunForker,

@@ -31,6 +31,7 @@ export class AppModule {
             return new ProjectionRunner<TraceTables>(bus, db, new TraceProjection(bus.names.durables.traceRecorder), logger, {
               metrics,
               onBatch,
+              retentionMs: config.retentionMs,
             });
           },
         },

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import type { Bus, Subscription } from '@spindle/bus';
 import { traceQuerySchemas, type TraceQueryResults } from '@spindle/contracts';
 import type { TraceTables } from '@spindle/db';
-import { appliedSeq, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
+import { appliedSeq, eraseRunHandler, ProjectionRunner, progressTables, serveProjectionQueries } from '@spindle/projection-kit';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -19,6 +19,7 @@ export class TraceQueriesHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(DATABASE) private readonly db: Kysely<TraceTables>,
     @Inject(TraceRepository) private readonly repository: TraceRepository,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(ProjectionRunner) private readonly runner: ProjectionRunner<TraceTables>,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +32,7 @@ export class TraceQueriesHandler implements OnModuleInit, OnModuleDestroy {
         getTrace: async (q) => ({ trace: await this.repository.getTrace(q.runId) }),
         listRuns: (q) => this.repository.listRuns(q),
         tenantUsage: (q) => this.repository.tenantUsage(q.tenant, q.since),
+        eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
       },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },
     );

@@ -26,4 +26,12 @@ export class TraceProjection implements Projection<TraceTables> {
   async reset(trx: Transaction<TraceTables>): Promise<void> {
     await sql`truncate table runs, spans, run_events`.execute(trx);
   }
+
+  async erase(trx: Transaction<TraceTables>, runIds: readonly string[]): Promise<void> {
+    for (const table of ['spans', 'run_events', 'runs'] as const)
+      await trx
+        .deleteFrom(table)
+        .where('run_id', 'in', [...runIds])
+        .execute();
+  }
 }

@@ -44,3 +44,49 @@ export function watchConsumerLag(registry: Registry, consumer: string, bus: Bus,
   }
   watched.set(consumer, { bus, spec });
 }
+
+/**
+ * What the log takes on JetStream and what it may take, read when scraped: bytes and messages
+ * per stream, and the account's storage used against its limit (when it has one). Retention is
+ * by age only, so the stream never refuses an append for room: these are what capacity is
+ * planned and alarmed on (docs/operations.md).
+ */
+export function watchJetStreamCapacity(registry: Registry, bus: Bus): void {
+  const streams = [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream];
+  new Gauge({
+    name: 'spindle_jetstream_stream_bytes',
+    help: 'Bytes a Spindle stream holds.',
+    labelNames: ['stream'],
+    registers: [registry],
+    async collect() {
+      for (const stream of streams) {
+        const info = await bus.jsm.streams.info(stream).catch(() => undefined);
+        if (info) this.set({ stream: roleOf(stream, bus) }, info.state.bytes);
+      }
+    },
+  });
+  new Gauge({
+    name: 'spindle_jetstream_storage_used_bytes',
+    help: "File storage the account's JetStream streams use.",
+    registers: [registry],
+    async collect() {
+      const account = await bus.jsm.getAccountInfo().catch(() => undefined);
+      if (account) this.set(account.storage);
+    },
+  });
+  new Gauge({
+    name: 'spindle_jetstream_storage_limit_bytes',
+    help: "The account's JetStream file storage limit (absent when the account has none: the server's disk is the limit).",
+    registers: [registry],
+    async collect() {
+      const account = await bus.jsm.getAccountInfo().catch(() => undefined);
+      if (account && account.limits.max_storage > 0) this.set(account.limits.max_storage);
+    },
+  });
+}
+
+/** `RUN_EVENTS` whatever the namespace: labels name the stream's role. */
+function roleOf(stream: string, bus: Bus): string {
+  const prefix = bus.names.namespace ? `${bus.names.namespace.toUpperCase()}_` : '';
+  return stream.startsWith(prefix) ? stream.slice(prefix.length) : stream;
+}

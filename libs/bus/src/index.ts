@@ -13,7 +13,7 @@ export type { LogCursorState, InvariantBreach } from './run-log-invariants';
 export { isBusFault, asBusFault, retryBusFaults } from './bus-faults';
 export type { BusRetry } from './bus-faults';
 export { ensureDurable, pullBatches, deleteDurable, durableBacklog } from './durable-consumer';
-export { watchConsumerLag } from './consumer-lag.metrics';
+export { watchConsumerLag, watchJetStreamCapacity } from './consumer-lag.metrics';
 export type { DurableSpec } from './durable-consumer';
 export { deadLetter, deadLetterStored } from './dead-letter';
 export { deadLetterExhaustedDeliveries } from './exhausted-deliveries';
@@ -38,3 +38,4 @@ export {
 export type { SpindleService, SubjectPermissions } from './nats-permissions';
 export { parseMessageJson } from './message-json';
 export { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';
+export { purgeRunLog } from './run-erasure';

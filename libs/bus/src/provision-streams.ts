@@ -8,6 +8,8 @@ export interface StreamProvisioning {
   replicas: number;
   /** Window in which a repeated `Nats-Msg-Id` is dropped as a duplicate. */
   duplicateWindowMs: number;
+  /** How long a run's events, payloads and dead letters are kept; unset: for ever. */
+  retentionMs?: number;
 }
 
 /**
@@ -16,13 +18,18 @@ export interface StreamProvisioning {
  */
 export async function provisionStreams(bus: Bus, opts: StreamProvisioning = { replicas: 1, duplicateWindowMs: 120_000 }): Promise<void> {
   const { names } = bus;
-  const common = { storage: StorageType.File, num_replicas: opts.replicas, duplicate_window: nanos(opts.duplicateWindowMs) };
+  // JetStream refuses a duplicate window longer than the stream's max age.
+  const duplicateWindowMs = Math.min(opts.duplicateWindowMs, opts.retentionMs ?? Infinity);
+  const common = { storage: StorageType.File, num_replicas: opts.replicas, duplicate_window: nanos(duplicateWindowMs) };
+  // Age is the only limit: no byte or message cap, so an append is never refused for room (capacity is watched instead).
+  const retained = { max_age: opts.retentionMs === undefined ? 0 : nanos(opts.retentionMs), max_bytes: -1, max_msgs: -1 };
   await ensureStream(bus, {
     ...common,
     name: names.eventsStream,
     subjects: [names.eventsWildcard],
     retention: RetentionPolicy.Limits,
-    // The log is the source of truth: never drop old runs to make room.
+    ...retained,
+    // The log is the source of truth: never drop old runs to make room (age alone ends them).
     discard: DiscardPolicy.New,
   });
   await ensureStream(bus, {
@@ -36,8 +43,11 @@ export async function provisionStreams(bus: Bus, opts: StreamProvisioning = { re
     name: names.deadLetterStream,
     subjects: [names.deadLetterSubject('*')],
     retention: RetentionPolicy.Limits,
+    ...retained,
   });
   await openPayloadStore(bus, opts.replicas);
+  // The payload bucket's stream ages like the log it holds payloads for (a bucket made earlier is brought in line).
+  await ensureStream(bus, { name: `OBJ_${payloadBucket(bus)}`, max_age: retained.max_age, duplicate_window: common.duplicate_window });
 }
 
 async function ensureStream(bus: Bus, config: Partial<StreamConfig> & { name: string }): Promise<void> {

@@ -32,6 +32,10 @@ export const ErrorCodes = {
   not_found: 'not_found',
   workflow_not_found: 'workflow_not_found',
   run_not_found: 'run_not_found',
+  /** The run is older than the deployment's retention: its log and everything derived from it are gone. */
+  run_expired: 'run_expired',
+  /** The run has not ended: cancel it before erasing it. */
+  run_active: 'run_active',
   version_not_found: 'version_not_found',
   idempotency_key_reused: 'idempotency_key_reused',
   conflict: 'conflict',
@@ -94,6 +98,8 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   not_found: false,
   workflow_not_found: false,
   run_not_found: false,
+  run_expired: false,
+  run_active: false,
   version_not_found: false,
   idempotency_key_reused: false,
   conflict: false,

@@ -1,7 +1,7 @@
 export { ErrorCodes, retryableByCode, SpindleError, RunCanceledError, PublicError, isSpindleError, isInfrastructureFault } from './errors';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
-export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId } from './run-id';
+export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export { canonicalJson } from './canonical-json';
 export {
@@ -53,6 +53,7 @@ export {
   spanKindSchema,
   spanStatusSchema,
   usageRollupsSchema,
+  eraseRunQuerySchema,
 } from './trace-queries';
 export type {
   RunSummary,
@@ -63,6 +64,7 @@ export type {
   TraceQueryResults,
   QueryReply,
   UsageRollups,
+  EraseRunResult,
 } from './trace-queries';
 export { inputFormSchema, answerModeSchema, pendingToolCallSchema } from './run-events';
 export type { InputForm, AnswerMode, PendingToolCall } from './run-events';

@@ -21,3 +21,14 @@ export function assertRunId(value: string): string {
     });
   return value;
 }
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** When a ULID run id was made (its first 48 bits, milliseconds since the epoch); undefined for any other id. */
+export function runIdTime(runId: string): number | undefined {
+  if (!ULID_PATTERN.test(runId)) return undefined;
+  let ms = 0;
+  for (const c of runId.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
+  return ms;
+}

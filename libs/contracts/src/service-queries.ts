@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actorSchema, tenantIdSchema } from './identity';
 import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
+import { eraseRunQuerySchema, type EraseRunResult } from './trace-queries';
 
 /** Read models of the checkpoint and approval services, served over NATS request/reply. */
 
@@ -39,12 +40,14 @@ export const checkpointQuerySchemas = {
   }),
   /** The first stored result among `keys` (tried in order), if any is still within its TTL. */
   getNodeResult: z.object({ keys: z.array(z.string()).min(1).max(16) }),
+  eraseRun: eraseRunQuerySchema,
 } as const;
 export type CheckpointQueryOp = keyof typeof checkpointQuerySchemas;
 export interface CheckpointQueryResults {
   listCheckpoints: { checkpoints: CheckpointSummary[] };
   getCheckpoint: { checkpoint: Checkpoint | null };
   getNodeResult: { result: NodeResult | null };
+  eraseRun: EraseRunResult;
 }
 
 export const requestStatusSchema = z.enum(['pending', 'answered', 'timed_out', 'canceled']);
@@ -87,8 +90,10 @@ export const approvalQuerySchemas = {
     /** Opaque, from the previous page's `nextCursor`. */
     cursor: z.string().optional(),
   }),
+  eraseRun: eraseRunQuerySchema,
 } as const;
 export type ApprovalQueryOp = keyof typeof approvalQuerySchemas;
 export interface ApprovalQueryResults {
   listRequests: { requests: HumanRequest[]; nextCursor: string | null };
+  eraseRun: EraseRunResult;
 }

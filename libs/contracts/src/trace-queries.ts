@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actorSchema, tenantIdSchema } from './identity';
 import { errorInfoSchema, usageSchema, workflowRefSchema, type Usage } from './run-events';
 import { runStatusSchema } from './run-status';
+import { runIdSchema } from './run-id';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
 export const runSummarySchema = z.object({
@@ -64,6 +65,15 @@ export type UsageRollups = z.infer<typeof usageRollupsSchema>;
 export const runTraceSchema = z.object({ run: runSummarySchema, spans: z.array(traceSpanSchema), rollups: usageRollupsSchema });
 export type RunTrace = z.infer<typeof runTraceSchema>;
 
+/**
+ * Every projection's answer to a data-protection erase: once it has applied the run up to
+ * `waitForSeq` (its terminal event), it deletes every row of the run and how far it applied it.
+ */
+export const eraseRunQuerySchema = z.object({ runId: runIdSchema, waitForSeq: z.number().int().positive() });
+export interface EraseRunResult {
+  erased: true;
+}
+
 /** `waitForSeq`: answer only once the projection has applied that seq of the run (bounded wait). */
 export const traceQuerySchemas = {
   getRun: z.object({ runId: z.string(), waitForSeq: z.number().int().nonnegative().optional() }),
@@ -78,6 +88,7 @@ export const traceQuerySchemas = {
   }),
   /** What a tenant's runs queued since `since` used: the daily budget check. */
   tenantUsage: z.object({ tenant: tenantIdSchema, since: z.iso.datetime({ offset: true }) }),
+  eraseRun: eraseRunQuerySchema,
 } as const;
 export type TraceQueryOp = keyof typeof traceQuerySchemas;
 export type TraceQuery<Op extends TraceQueryOp> = z.input<(typeof traceQuerySchemas)[Op]>;
@@ -87,6 +98,7 @@ export interface TraceQueryResults {
   getTrace: { trace: RunTrace | null };
   listRuns: { runs: RunSummary[]; nextCursor: string | null };
   tenantUsage: { usage: Usage; runs: number };
+  eraseRun: EraseRunResult;
 }
 
 /** Every request/reply answer has this shape, so a caller never has to guess at a failure. */

@@ -65,3 +65,21 @@ export function parseQuery<S extends Record<string, z.ZodType>>(schemas: S, op: 
   const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
   throw new SpindleError('validation_failed', `${op}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
 }
+
+/**
+ * The `eraseRun` query of a projection's service: the kit has already waited (bounded) for the
+ * run's terminal event to be applied; a projection still behind it refuses, so no event applied
+ * after the erase can bring the run's rows back. The caller (the gateway's DELETE) retries.
+ */
+export function eraseRunHandler(
+  runner: { eraseRuns(runIds: readonly string[]): Promise<void> },
+  appliedSeq: (runId: string) => Promise<number>,
+): (query: { runId: string; waitForSeq: number }) => Promise<{ erased: true }> {
+  return async ({ runId, waitForSeq }) => {
+    if ((await appliedSeq(runId)) < waitForSeq) {
+      throw new SpindleError('service_unavailable', `the projection has not applied run ${runId} to seq ${waitForSeq} yet; retry shortly`);
+    }
+    await runner.eraseRuns([runId]);
+    return { erased: true };
+  };
+}

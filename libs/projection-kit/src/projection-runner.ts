@@ -17,7 +17,7 @@ import type { Registry } from 'prom-client';
 import { ProjectionMetrics } from './projection-metrics';
 import type { Projection } from './projection';
 import { planRunBatch, type Delivered, type RunBatchPlan } from './run-batch-plan';
-import { endsOf, loadProgress, lockRuns, progressTables, recordProgress } from './run-progress';
+import { endsOf, forgetProgress, loadProgress, lockRuns, progressTables, recordProgress, runsQueuedBefore } from './run-progress';
 
 export interface ProjectionRunnerOptions {
   /** Messages per batch (one transaction). */
@@ -29,6 +29,8 @@ export interface ProjectionRunnerOptions {
   onDeadLetter?: (kind: string) => void;
   /** The service's registry: the projection's counters, apply lag and consumer backlog go there. */
   metrics?: Registry;
+  /** Runs queued longer ago than this are erased from the projection, on the log's own clock (`SPINDLE_RETENTION_DAYS`). */
+  retentionMs?: number;
 }
 
 /** What one batch did: events folded for the first time, and the runs they belong to. */
@@ -73,6 +75,40 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   async start(): Promise<void> {
     await ensureDurable(this.bus, this.spec);
     this.startLoop();
+    if (this.opts.retentionMs !== undefined) this.startRetention(this.opts.retentionMs);
+  }
+
+  /** Erases the runs' rows and progress (a data-protection erase); safe to repeat. */
+  async eraseRuns(runIds: readonly string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      await lockRuns(progressTables(trx), this.lockClass, runIds);
+      await this.projection.erase(trx, runIds);
+      await forgetProgress(progressTables(trx), runIds);
+    });
+  }
+
+  /** Erases every run queued before `before`, a batch at a time; returns how many. */
+  async expireBefore(before: Date, batch = 500): Promise<number> {
+    let expired = 0;
+    for (;;) {
+      const runIds = await runsQueuedBefore(progressTables(this.db), before, batch);
+      await this.eraseRuns(runIds);
+      expired += runIds.length;
+      if (runIds.length < batch) return expired;
+    }
+  }
+
+  /** Expires old runs now and then: every quarter of the retention, at most hourly, and once soon after start. */
+  private startRetention(retentionMs: number): void {
+    const everyMs = Math.max(1_000, Math.min(retentionMs / 4, 3_600_000));
+    const sweep = () =>
+      this.expireBefore(new Date(Date.now() - retentionMs))
+        .then((n) => n > 0 && this.logger.info({ runs: n }, `${this.projection.name}: expired runs past the retention`))
+        .catch((e: unknown) => this.logger.warn({ err: e }, `${this.projection.name}: expiring old runs failed; trying again later`));
+    const timer = setInterval(() => void sweep(), everyMs);
+    timer.unref();
+    this.stopping.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
 
   /** Nest calls these on a provider: the projection runs for as long as its module lives. */

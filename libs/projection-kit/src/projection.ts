@@ -17,4 +17,9 @@ export interface Projection<DB> {
   apply(trx: Transaction<DB>, events: readonly RunEvent[]): Promise<void>;
   /** Empties the projection's rows (a rebuild replays the log into them). */
   reset(trx: Transaction<DB>): Promise<void>;
+  /**
+   * Deletes every row these runs left in the projection: a data-protection erase, or runs past
+   * the retention. The kit forgets their progress in the same transaction.
+   */
+  erase(trx: Transaction<DB>, runIds: readonly string[]): Promise<void>;
 }

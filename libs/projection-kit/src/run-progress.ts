@@ -33,10 +33,10 @@ export async function appliedSeq(db: ProgressDb, runId: string): Promise<number>
 }
 
 /** Moves each run to its new end; never backwards (a replica that applied more wins). */
-export async function recordProgress(db: ProgressDb, ends: ReadonlyMap<string, { seq: number; type: string }>): Promise<void> {
+export async function recordProgress(db: ProgressDb, ends: ReadonlyMap<string, RunEnd>): Promise<void> {
   // Sorted by run, so two replicas updating the same rows take their row locks in one order.
   const rows = [...ends]
-    .map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type }))
+    .map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type, ...(end.queuedAt && { queued_at: end.queuedAt }) }))
     .sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
   if (rows.length === 0) return;
   await db
@@ -65,9 +65,41 @@ export async function lockRuns(db: ProgressDb, lockClass: number, runIds: readon
     from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(db);
 }
 
+/** Where a run's progress moves to, and when it was queued when the batch holds its first event. */
+export interface RunEnd {
+  seq: number;
+  type: string;
+  queuedAt?: string;
+}
+
 /** The last event of each run among `events` (in seq order per run): where its progress moves to. */
-export function endsOf(events: ReadonlyArray<{ runId: string; seq: number; type: string }>): Map<string, { seq: number; type: string }> {
-  const ends = new Map<string, { seq: number; type: string }>();
-  for (const e of events) if ((ends.get(e.runId)?.seq ?? 0) < e.seq) ends.set(e.runId, { seq: e.seq, type: e.type });
+export function endsOf(events: ReadonlyArray<{ runId: string; seq: number; type: string; at?: string }>): Map<string, RunEnd> {
+  const ends = new Map<string, RunEnd>();
+  for (const e of events) {
+    const end = ends.get(e.runId);
+    const queuedAt = e.seq === 1 ? e.at : end?.queuedAt;
+    if ((end?.seq ?? 0) < e.seq) ends.set(e.runId, { seq: e.seq, type: e.type, ...(queuedAt && { queuedAt }) });
+  }
   return ends;
+}
+
+/** Forgets the runs' progress (they were erased or expired). */
+export async function forgetProgress(db: ProgressDb, runIds: readonly string[]): Promise<void> {
+  if (runIds.length > 0)
+    await db
+      .deleteFrom('run_progress')
+      .where('run_id', 'in', [...runIds])
+      .execute();
+}
+
+/** Up to `limit` runs queued before `before`: what retention expires next. */
+export async function runsQueuedBefore(db: ProgressDb, before: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('run_progress')
+    .select('run_id')
+    .where('queued_at', '<', before)
+    .orderBy('queued_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.run_id);
 }

@@ -14,7 +14,7 @@ export async function connectInfraBus(config: ServiceConfig): Promise<Bus> {
     );
   }
   try {
-    await provisionStreams(bus, { replicas: config.streamReplicas, duplicateWindowMs: 120_000 });
+    await provisionStreams(bus, { replicas: config.streamReplicas, duplicateWindowMs: 120_000, retentionMs: config.retentionMs });
   } catch (e) {
     await bus.close();
     throw new Error(

@@ -21,6 +21,11 @@ export interface ServiceConfig {
   readonly natsAuth?: BusAuth;
   /** After SIGTERM, the process exits at the latest this long later, whatever is still running. */
   readonly shutdownDeadlineMs: number;
+  /**
+   * How long runs are kept (`SPINDLE_RETENTION_DAYS`, default 30): the run log's max age, and the
+   * clock on which every projection, payload and dead letter of a run expires.
+   */
+  readonly retentionMs: number;
   /** What the process masks before it writes anything down (`SPINDLE_SECRET_PATTERNS`, and the secrets it holds). */
   readonly secretMasking: SecretMaskingConfig;
 }
@@ -48,6 +53,12 @@ const envSchema = z.object({
   NATS_TOKEN: z.string().min(1).optional(),
   NATS_CREDS: z.string().min(1).optional(),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(1_000).max(600_000).optional(),
+  // Fractions allowed (a test's retention of seconds); at least a second, at most ten years.
+  SPINDLE_RETENTION_DAYS: z.coerce
+    .number()
+    .min(1 / 86_400)
+    .max(3_650)
+    .default(30),
   /** JSON array of RE2 patterns whose matches are masked in run logs, traces and log lines. */
   SPINDLE_SECRET_PATTERNS: z.string().optional(),
 });
@@ -84,6 +95,7 @@ export function parseServiceConfig(
     maxEventBytes: e.SPINDLE_MAX_EVENT_BYTES,
     natsAuth: natsAuth(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 15_000,
+    retentionMs: Math.round(e.SPINDLE_RETENTION_DAYS * 86_400_000),
     secretMasking: { patterns: secretPatterns(e.SPINDLE_SECRET_PATTERNS), literals: SECRET_VARIABLES.map((name) => env[name]) },
   });
 }

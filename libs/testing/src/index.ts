@@ -29,3 +29,4 @@ export { ShellSession, type ShellResult } from './readme/shell-session';
 export { metricValue } from './prometheus-text';
 export { OtlpCollector } from './otlp-collector';
 export type { CollectedSpan } from './otlp-collector';
+export { rowsOfStack } from './stack-tables';

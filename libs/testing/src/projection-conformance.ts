@@ -219,5 +219,28 @@ export function describeProjectionConformance<DB extends ProjectionProgressTable
       expect(await appliedSeq(progressTables(subject.db), runId)).toBe(log.length);
       expect(settled.terms.sort((a, b) => a - b)).toEqual([log[0].seq, afterEnd.seq, 10_000].sort((a, b) => a - b));
     });
+
+    it("erases a run (its rows and progress, nobody else's) and expires runs by when they were queued", async () => {
+      const [erased, kept] = fc
+        .sample(runLogArbitrary({ maxSteps: 10 }), { numRuns: 2, seed: 11 })
+        .map((generated) => withRunId(generated, `erase-${++runs}`));
+      for (const log of [erased, kept]) {
+        await store(subject.bus, log);
+        await runner.handle(messagesOf(subject.bus, log, newSettlement()));
+      }
+      const none = await subject.rows(subject.db, 'never-queued');
+      const keptRows = await subject.rows(subject.db, kept[0].runId);
+      expect(keptRows).not.toEqual(none);
+
+      await runner.eraseRuns([erased[0].runId]);
+      expect(await subject.rows(subject.db, erased[0].runId)).toEqual(none);
+      expect(await appliedSeq(progressTables(subject.db), erased[0].runId)).toBe(0);
+      expect(await subject.rows(subject.db, kept[0].runId)).toEqual(keptRows);
+
+      // The retention clock is the run's own: its first event's `at`, not when it was applied.
+      expect(await runner.expireBefore(new Date(Date.parse(kept[0].at)))).toBe(0);
+      expect(await runner.expireBefore(new Date(Date.parse(kept[0].at) + 1))).toBeGreaterThan(0);
+      expect(await subject.rows(subject.db, kept[0].runId)).toEqual(none);
+    });
   });
 }

@@ -37,4 +37,11 @@ export class AdmissionProjection implements Projection<GatewayTables> {
   async reset(trx: Transaction<GatewayTables>): Promise<void> {
     await sql`truncate table run_admissions, tenant_dispatch`.execute(trx);
   }
+
+  async erase(trx: Transaction<GatewayTables>, runIds: readonly string[]): Promise<void> {
+    await trx
+      .deleteFrom('run_admissions')
+      .where('run_id', 'in', [...runIds])
+      .execute();
+  }
 }

@@ -56,6 +56,7 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         new ProjectionRunner<GatewayTables>(bus, db, new AdmissionProjection(bus.names.durables.admission, rows), logger, {
           lingerMs: 50,
           metrics,
+          retentionMs: config.retentionMs,
           onBatch: () => admission.roomFreed(),
         }),
     },

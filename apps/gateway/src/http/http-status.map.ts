@@ -21,6 +21,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   not_found: 404,
   workflow_not_found: 404,
   run_not_found: 404,
+  run_expired: 410,
+  run_active: 409,
   version_not_found: 404,
   idempotency_key_reused: 409,
   conflict: 409,

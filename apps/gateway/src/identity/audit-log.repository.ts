@@ -15,6 +15,7 @@ export type AuditAction =
   | 'run.started'
   | 'run.canceled'
   | 'run.forked'
+  | 'run.erased'
   | 'request.answered';
 
 export interface AuditEntry {

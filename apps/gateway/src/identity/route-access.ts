@@ -38,6 +38,7 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/runs/:id/trace', { need: 'runs:read', run: 'id' }],
   ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/cancel', { need: 'runs:write', run: 'id' }],
+  ['DELETE /v1/runs/:id', { need: 'admin', run: 'id' }],
   ['GET /v1/runs/:id/checkpoints', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/fork', { need: 'runs:write', run: 'id' }],
   // Requests for a person.

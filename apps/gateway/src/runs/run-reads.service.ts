@@ -2,6 +2,7 @@ import { lastEventOf, query, readRunLog, type Bus } from '@spindle/bus';
 import {
   isRunId,
   isTerminalEvent,
+  runIdTime,
   SpindleError,
   type RunEvent,
   type RunSummary,
@@ -18,13 +19,32 @@ export class RunReads {
   constructor(
     private readonly bus: Bus,
     private readonly projectionWaitMs: number,
+    /** Runs older than this are gone (`SPINDLE_RETENTION_DAYS`); unset: kept for ever. */
+    private readonly retentionMs?: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** The run's last seq, or `run_not_found`. Ids that could not be a run are not found either. */
+  /**
+   * The run's last seq; `run_expired` for a run older than the retention (whatever of it is left
+   * is not served as an answer), else `run_not_found` when there is no such run. Ids that could
+   * not be a run are not found either.
+   */
   async requireRun(runId: string): Promise<number> {
+    this.refuseExpired(runId);
     const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     return last.event.seq;
+  }
+
+  /** A ULID run id says when the run was made: past the retention, its log is gone or going. */
+  refuseExpired(runId: string): void {
+    const made = runIdTime(runId);
+    if (this.retentionMs === undefined || made === undefined || this.now() - made <= this.retentionMs) return;
+    const days = Math.round((this.retentionMs / 86_400_000) * 100) / 100;
+    throw new SpindleError(
+      'run_expired',
+      `run ${runId} was started on ${new Date(made).toISOString()}, past this deployment's ${days}-day retention`,
+    );
   }
 
   async events(runId: string, afterSeq: number): Promise<{ events: RunEvent[]; lastSeq: number; terminal: boolean }> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import {
   cancelBodySchema,
@@ -21,6 +21,7 @@ import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
 import { checkIdempotencyKey } from './idempotent-creation';
 import { OpenStreamsRegistry } from './open-streams.registry';
+import { RunEraser } from './run-eraser.service';
 import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
@@ -40,6 +41,7 @@ export class RunsController {
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly eraser: RunEraser,
     private readonly openStreams: OpenStreamsRegistry,
     private readonly feeds: RunFeedHub,
     private readonly canceller: RunCanceller,
@@ -123,6 +125,17 @@ export class RunsController {
       detail: { status: outcome.status, reason },
     });
     return reply.status(outcome.status === 'canceled' ? 200 : 202).send(outcome);
+  }
+
+  /**
+   * Erases an ended run everywhere: its log, payloads and every projection's rows (a
+   * data-protection request). Admins only; the audit trail keeps who erased which run, and when.
+   */
+  @Delete('runs/:id')
+  async erase(@Caller() caller: Principal, @Param('id', RunIdParam) id: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const erased = await this.eraser.erase(id);
+    await this.audit.record(caller, req, { action: 'run.erased', target: { kind: 'run', id }, detail: erased });
+    return reply.status(204).send();
   }
 
   @Get('runs/:id/events')

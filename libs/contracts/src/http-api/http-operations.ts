@@ -246,6 +246,19 @@ function runOperations(): HttpOperation[] {
       responses: { 200: ok('Canceled.', rs.cancelOutcomeSchema), 202: ok('Its runner is stopping it.', rs.cancelOutcomeSchema) },
     },
     {
+      operationId: 'eraseRun',
+      method: 'DELETE',
+      path: '/v1/runs/:id',
+      tag: 'runs',
+      summary: 'Erase an ended run everywhere',
+      description:
+        "For data-protection requests: removes the run's log, payloads, trace, checkpoints, node results, requests and " +
+        'idempotency keys, once every projection has applied its last event. Admin scope. A run that has not ended is ' +
+        '`409 run_active` (cancel it first); a repeated erase of a run already gone is `404 run_not_found`. The audit ' +
+        'trail records `run.erased`.',
+      responses: { 204: noContent },
+    },
+    {
       operationId: 'listCheckpoints',
       method: 'GET',
       path: '/v1/runs/:id/checkpoints',

@@ -84,7 +84,7 @@ describe('approval migrations of a schema with requests from before tenants', ()
   });
 
   it('puts old runs and requests in the default tenant and reads who answered as the actor the log reads', async () => {
-    const { '0003_tenants_and_actors': _later, ...before } = approvalMigrations;
+    const { '0003_tenants_and_actors': _later, '0004_run_progress_queued_at': _latest, ...before } = approvalMigrations;
     await migrateToLatest(db as Kysely<unknown>, schema, before);
     await sql`insert into runs (run_id, workflow, status) values ('run', 'w', 'active')`.execute(db);
     for (const [id, by] of [

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { projectionProgressMigrations } from '../projection-progress/projection-progress';
+import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const approvalMigrations: Record<string, Migration> = {
   // The same migration (and name) the service ran before it owned requests, so a schema
@@ -81,4 +81,5 @@ export const approvalMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_run_progress_queued_at': runProgressQueuedAtMigration,
 };

@@ -25,11 +25,17 @@ describe('checkpoint migrations', () => {
 
     const tables = (await db.introspection.getTables()).filter((t) => t.schema === schema && !t.name.startsWith('kysely_'));
     expect(tables.map((t) => t.name).sort()).toEqual(['checkpoints', 'initial_states', 'node_results', 'run_progress']);
+    // Progress from before the retention clock starts it now.
     expect(await db.selectFrom('run_progress').selectAll().execute()).toEqual([
-      { run_id: 'run-1', last_seq: 7, last_type: 'run.completed' },
+      { run_id: 'run-1', last_seq: 7, last_type: 'run.completed', queued_at: expect.any(Date) },
     ]);
     const { rows: applied } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-    expect(applied).toEqual([{ name: '0001_run_progress' }, { name: '0002_checkpoints' }, { name: '0003_checkpoint_changes' }]);
+    expect(applied).toEqual([
+      { name: '0001_run_progress' },
+      { name: '0002_checkpoints' },
+      { name: '0003_checkpoint_changes' },
+      { name: '0004_run_progress_queued_at' },
+    ]);
   });
 
   it('keys checkpoints by (run_id, checkpoint_id) and node results by key', async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { projectionProgressMigrations } from '../projection-progress/projection-progress';
+import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const checkpointMigrations: Record<string, Migration> = {
   // Same name and body as before the checkpoint tables existed, so schemas migrated then stay valid.
@@ -56,4 +56,5 @@ export const checkpointMigrations: Record<string, Migration> = {
       await db.schema.alterTable('checkpoints').dropColumn('changes').execute();
     },
   },
+  '0004_run_progress_queued_at': runProgressQueuedAtMigration,
 };

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { projectionProgressMigrations } from '../projection-progress/projection-progress';
+import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_catalog_and_idempotency': {
@@ -158,4 +158,5 @@ export const gatewayMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_run_progress_queued_at': runProgressQueuedAtMigration,
 };

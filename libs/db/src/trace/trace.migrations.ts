@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { projectionProgressMigrations } from '../projection-progress/projection-progress';
+import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const traceMigrations: Record<string, Migration> = {
   '0001_runs_spans_events': {
@@ -130,4 +130,5 @@ export const traceMigrations: Record<string, Migration> = {
         drop column reasoning_tokens, drop column unpriced_calls`.execute(db);
     },
   },
+  '0006_run_progress_queued_at': runProgressQueuedAtMigration,
 };

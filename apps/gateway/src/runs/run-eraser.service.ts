@@ -1,0 +1,49 @@
+import { lastEventOf, purgeRunLog, query, type Bus } from '@spindle/bus';
+import { isTerminalEvent, SpindleError, type EraseRunResult, type QueryService } from '@spindle/contracts';
+import type { GatewayTables } from '@spindle/db';
+import { appliedSeq, eraseRunHandler, progressTables, waitForAppliedSeq, type ProjectionRunner } from '@spindle/projection-kit';
+import type { Kysely } from 'kysely';
+import type { RunReads } from './run-reads.service';
+
+/** The projections outside the gateway that hold rows of a run. */
+const PROJECTION_SERVICES: readonly QueryService[] = ['trace', 'checkpoint', 'approval'];
+
+/**
+ * Erases an ended run everywhere (a data-protection request): first every projection (trace,
+ * checkpoints and node results, inbox, admission), each once it has applied the run's last
+ * event, then the gateway's idempotency keys for it, then its log and payloads in JetStream. The
+ * log goes last, so a failure part-way leaves a run that is still found and a DELETE that can
+ * simply be repeated; once it returns, no reader finds the run. Its audit entry says who erased it.
+ */
+export class RunEraser {
+  constructor(
+    private readonly bus: Bus,
+    private readonly db: Kysely<GatewayTables>,
+    private readonly admission: ProjectionRunner<GatewayTables>,
+    private readonly reads: RunReads,
+    private readonly projectionWaitMs: number,
+  ) {}
+
+  async erase(runId: string): Promise<{ lastSeq: number; messages: number; payloads: number }> {
+    await this.reads.requireRun(runId);
+    const last = await lastEventOf(this.bus, runId);
+    if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    if (!isTerminalEvent(last.event)) throw new SpindleError('run_active', `run ${runId} has not ended: cancel it first, then erase it`);
+    const waitForSeq = last.event.seq;
+    const timeoutMs = this.projectionWaitMs + 5_000;
+    await Promise.all([
+      ...PROJECTION_SERVICES.map((service) => query<EraseRunResult>(this.bus, service, 'eraseRun', { runId, waitForSeq }, timeoutMs)),
+      this.eraseAdmission(runId, waitForSeq),
+    ]);
+    await this.db.deleteFrom('idempotency_keys').where('run_id', '=', runId).execute();
+    const purged = await purgeRunLog(this.bus, runId);
+    return { lastSeq: waitForSeq, ...purged };
+  }
+
+  /** The gateway's own projection (admission), erased the same way the others erase theirs. */
+  private async eraseAdmission(runId: string, waitForSeq: number): Promise<void> {
+    const applied = (id: string) => appliedSeq(progressTables(this.db), id);
+    await waitForAppliedSeq(applied, runId, waitForSeq, this.projectionWaitMs);
+    await eraseRunHandler(this.admission, applied)({ runId, waitForSeq });
+  }
+}
