@@ -5,6 +5,7 @@ import { natsAuthorizationConfig, type SpindleService } from './nats-permissions
 import { provisionStreams } from './provision-streams';
 import { query, serveQueries } from './query-rpc';
 import { readRunLog } from './run-log.reader';
+import { purgeRunLog } from './run-erasure';
 import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
 import { openPayloadStore } from './run-payloads';
 
@@ -64,6 +65,21 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
       .catch(() => undefined);
     for (let i = 0; i < 5; i++) expect(await query(as('gateway'), 'trace', 'ping', {})).toEqual({ pong: true });
     for (const s of [...subs, ...impostor]) s.unsubscribe();
+  });
+
+  it("lets only the gateway erase a run's log (DELETE /v1/runs/{id}), and nobody purge the whole log", async () => {
+    await new RunLogWriter(as('runner'), 'run-erase', EMPTY_LOG, { maxEventBytes: 1_024 }).write({
+      type: 'custom',
+      spanId: 'root',
+      path: 'root',
+      data: { big: 'x'.repeat(5_000) },
+    });
+    for (const service of ['runner', 'approval', 'trace-recorder'] as const) {
+      await expect(purgeRunLog(as(service), 'run-erase')).rejects.toThrow(/permission/i);
+    }
+    expect(await purgeRunLog(as('gateway'), 'run-erase')).toEqual({ messages: 1, payloads: 1 });
+    expect((await readRunLog(as('checkpoint'), 'run-erase')).events).toEqual([]);
+    expect((await readRunLog(as('checkpoint'), 'run-perm')).events).toHaveLength(3);
   });
 
   it('keeps large payloads in the object store for every service', async () => {

@@ -15,7 +15,8 @@ export interface SubjectPermissions {
  * (`run.queued`, a queued run's cancel, answers, forks; it also admits queued runs to the
  * runners' queue); the approval service (request
  * time-outs). The read models may only read it and write their own dead letters. Nobody may
- * delete or purge a stream but the object store's own reply blobs.
+ * delete or purge a stream but the object store's own reply blobs, and the gateway a run's
+ * subject of the log (`DELETE /v1/runs/{id}`, admins only).
  */
 export function natsPermissions(names: BusNames): Record<SpindleService, SubjectPermissions> {
   const ns = names.namespace ? `${names.namespace}.` : '';
@@ -45,7 +46,17 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
   const query = (service: string) => `${ns}svc.${service}.*`;
   return {
     gateway: {
-      publish: [...jetstream, replies, events, commands, `${ns}run.ctl.*`, `${ns}svc.*.*`, names.deadLetterSubject('admission')],
+      publish: [
+        ...jetstream,
+        replies,
+        events,
+        commands,
+        `${ns}run.ctl.*`,
+        `${ns}svc.*.*`,
+        names.deadLetterSubject('admission'),
+        // Erasing a run purges its subject of the log.
+        `$JS.API.STREAM.PURGE.${names.eventsStream}`,
+      ],
       subscribe: [replies, `${ns}run.tok.*`],
     },
     runner: {
