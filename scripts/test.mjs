@@ -24,6 +24,8 @@ mkdirSync('tmp/jest-results', { recursive: true });
 const steps = [
   ['build', ['npx', 'tsc', '-b', 'tsconfig.build.json']],
   ['build the console', ['npx', 'vite', 'build', '--config', 'apps/console/vite.config.ts', '--logLevel', 'warn']],
+  // Every kustomization rendered and every object checked against its schema.
+  ['validate the Kubernetes manifests', ['node', 'scripts/validate-deploy.mjs']],
   [
     'lint, typecheck, unit and integration tests',
     ['npx', 'nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--skip-nx-cache', '--outputStyle=static', '--parallel=2'],

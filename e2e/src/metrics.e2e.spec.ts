@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eventually, metricValue, startStack, type Stack } from '@spindle/testing';
 
 /** A person is asked for a colour, then the model answers: a run that waits, streams and ends. */
@@ -92,5 +94,19 @@ describe('/metrics of every service follows a run as it goes', () => {
     // Labels name workflows, models, routes and kinds: never a run.
     for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval'])
       expect(await scrape(service)).not.toContain(runId);
+  });
+
+  it('serves every series the Grafana dashboard and the alert rules in deploy/ query', async () => {
+    const exposed = new Set<string>();
+    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval']) {
+      for (const [, name] of (await scrape(service)).matchAll(/^# TYPE (\S+) /gm)) exposed.add(name);
+    }
+    const monitoring = join(__dirname, '..', '..', 'deploy', 'components', 'monitoring');
+    const queries = ['spindle-dashboard.json', 'alert-rules.yaml'].map((file) => readFileSync(join(monitoring, file), 'utf8'));
+    const named = new Set(
+      queries.flatMap((text) => [...text.matchAll(/\bspindle_[a-z_]+/g)].map(([name]) => name.replace(/_(bucket|sum|count)$/, ''))),
+    );
+    expect(named.size).toBeGreaterThan(20);
+    expect([...named].filter((name) => !exposed.has(name))).toEqual([]);
   });
 });

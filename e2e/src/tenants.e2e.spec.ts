@@ -44,6 +44,7 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/runs/:id/trace': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/events': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/cancel': { status: 404, code: 'run_not_found' },
+  'DELETE /v1/runs/:id': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/checkpoints': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/fork': { status: 404, code: 'run_not_found' },
   'GET /v1/requests': { status: 200, list: true },

@@ -22,6 +22,14 @@ export interface BusOptions {
   closeTimeoutMs?: number;
   /** Credentials: user and password, a token, or a `.creds` file's contents (NATS_USER/NATS_PASSWORD, NATS_TOKEN, NATS_CREDS). */
   auth?: BusAuth;
+  /** TLS to NATS: the CA that signed the server's certificate, and a client certificate and key for mutual TLS (files). */
+  tls?: BusTls;
+}
+
+export interface BusTls {
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
 }
 
 export type BusAuth = { user: string; pass: string } | { token: string } | { creds: string };
@@ -34,6 +42,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     ...authOptions(opts.auth),
+    ...(opts.tls ? { tls: opts.tls } : {}),
   });
   const jsm = await jetstreamManager(nc, { timeout: 10_000 });
   const js = jetstream(nc, { timeout: 10_000 });

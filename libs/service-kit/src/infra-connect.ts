@@ -5,7 +5,13 @@ import type { ServiceConfig } from './service-config';
 export async function connectInfraBus(config: ServiceConfig): Promise<Bus> {
   let bus: Bus;
   try {
-    bus = await connectBus({ url: config.natsUrl, namespace: config.namespace, name: config.service, auth: config.natsAuth });
+    bus = await connectBus({
+      url: config.natsUrl,
+      namespace: config.namespace,
+      name: config.service,
+      auth: config.natsAuth,
+      tls: config.natsTls,
+    });
   } catch (e) {
     throw new Error(
       `${config.service}: cannot reach NATS at ${config.natsUrl} (NATS_URL): ${(e as Error).message}. ` +

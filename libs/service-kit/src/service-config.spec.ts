@@ -20,3 +20,15 @@ describe('parseServiceConfig: secret masking', () => {
     expect(() => parseServiceConfig({ SPINDLE_SECRET_PATTERNS: value }, 'runner', 'RUNNER_PORT', 8081)).toThrow(message);
   });
 });
+
+describe('parseServiceConfig: TLS to NATS', () => {
+  it('takes a CA, and a client certificate only with its key, each a file that exists', () => {
+    const ca = __filename;
+    expect(parseServiceConfig({ NATS_TLS_CA: ca }, 'gateway', 'PORT', 8080).natsTls).toEqual({ caFile: ca });
+    expect(() => parseServiceConfig({ NATS_TLS_CERT: ca }, 'gateway', 'PORT', 8080)).toThrow(/NATS_TLS_CERT and NATS_TLS_KEY go together/);
+    expect(() => parseServiceConfig({ NATS_TLS_CA: '/nowhere/ca.pem' }, 'gateway', 'PORT', 8080)).toThrow(
+      /NATS_TLS_CA names \/nowhere\/ca.pem/,
+    );
+    expect(parseServiceConfig({}, 'gateway', 'PORT', 8080).natsTls).toBeUndefined();
+  });
+});

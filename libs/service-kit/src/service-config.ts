@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import type { BusAuth } from '@spindle/bus';
+import { existsSync, readFileSync } from 'node:fs';
+import type { BusAuth, BusTls } from '@spindle/bus';
 import { compileSecretPatterns, type SecretMaskingConfig } from '@spindle/telemetry';
 import { z } from 'zod';
 
@@ -19,6 +19,8 @@ export interface ServiceConfig {
   readonly maxEventBytes: number;
   /** This service's own NATS credentials (subject permissions decide what it may publish). */
   readonly natsAuth?: BusAuth;
+  /** TLS to NATS (`NATS_TLS_CA`, and `NATS_TLS_CERT` with `NATS_TLS_KEY` for mutual TLS); Postgres' TLS is `DATABASE_URL`'s `sslmode`. */
+  readonly natsTls?: BusTls;
   /** After SIGTERM, the process exits at the latest this long later, whatever is still running. */
   readonly shutdownDeadlineMs: number;
   /**
@@ -52,6 +54,9 @@ const envSchema = z.object({
   NATS_PASSWORD: z.string().optional(),
   NATS_TOKEN: z.string().min(1).optional(),
   NATS_CREDS: z.string().min(1).optional(),
+  NATS_TLS_CA: z.string().min(1).optional(),
+  NATS_TLS_CERT: z.string().min(1).optional(),
+  NATS_TLS_KEY: z.string().min(1).optional(),
   SHUTDOWN_DEADLINE_MS: z.coerce.number().int().min(1_000).max(600_000).optional(),
   // Fractions allowed (a test's retention of seconds); at least a second, at most ten years.
   SPINDLE_RETENTION_DAYS: z.coerce
@@ -94,6 +99,7 @@ export function parseServiceConfig(
     streamReplicas: e.SPINDLE_STREAM_REPLICAS,
     maxEventBytes: e.SPINDLE_MAX_EVENT_BYTES,
     natsAuth: natsAuth(e),
+    natsTls: natsTls(e),
     shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS ?? 15_000,
     retentionMs: Math.round(e.SPINDLE_RETENTION_DAYS * 86_400_000),
     secretMasking: { patterns: secretPatterns(e.SPINDLE_SECRET_PATTERNS), literals: SECRET_VARIABLES.map((name) => env[name]) },
@@ -118,6 +124,15 @@ function secretPatterns(json: string | undefined): string[] {
     throw new Error(`SPINDLE_SECRET_PATTERNS: ${(e as Error).message}`);
   }
   return patterns as string[];
+}
+
+function natsTls(e: z.infer<typeof envSchema>): BusTls | undefined {
+  if (!e.NATS_TLS_CA && !e.NATS_TLS_CERT && !e.NATS_TLS_KEY) return undefined;
+  if (Boolean(e.NATS_TLS_CERT) !== Boolean(e.NATS_TLS_KEY)) throw new Error('NATS_TLS_CERT and NATS_TLS_KEY go together (mutual TLS)');
+  for (const [name, file] of Object.entries({ NATS_TLS_CA: e.NATS_TLS_CA, NATS_TLS_CERT: e.NATS_TLS_CERT, NATS_TLS_KEY: e.NATS_TLS_KEY })) {
+    if (file && !existsSync(file)) throw new Error(`${name} names ${file}, which does not exist`);
+  }
+  return { caFile: e.NATS_TLS_CA, certFile: e.NATS_TLS_CERT, keyFile: e.NATS_TLS_KEY };
 }
 
 function natsAuth(e: z.infer<typeof envSchema>): BusAuth | undefined {
