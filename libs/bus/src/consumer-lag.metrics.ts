@@ -1,3 +1,4 @@
+import { oncePerScrape } from '@spindle/telemetry';
 import { Gauge, type Registry } from 'prom-client';
 import type { Bus } from './bus-connection';
 import { durableBacklog, type DurableSpec } from './durable-consumer';
@@ -16,13 +17,10 @@ export function watchConsumerLag(registry: Registry, consumer: string, bus: Bus,
   if (!watched) {
     const consumers = (watched = new Map());
     perRegistry.set(registry, watched);
-    const read = async () => {
-      // A scrape while NATS is away leaves the gauges without a value rather than failing the page.
-      const entries = await Promise.all(
-        [...consumers].map(async ([name, w]) => [name, await durableBacklog(w.bus, w.spec).catch(() => undefined)] as const),
-      );
-      return entries;
-    };
+    // One read of each consumer serves both gauges; a scrape while NATS is away leaves them without a value.
+    const read = oncePerScrape(() =>
+      Promise.all([...consumers].map(async ([name, w]) => [name, await durableBacklog(w.bus, w.spec).catch(() => undefined)] as const)),
+    );
     new Gauge({
       name: 'spindle_jetstream_consumer_pending_messages',
       help: "Messages of the consumer's stream not yet delivered to it (its backlog).",
@@ -53,6 +51,7 @@ export function watchConsumerLag(registry: Registry, consumer: string, bus: Bus,
  */
 export function watchJetStreamCapacity(registry: Registry, bus: Bus): void {
   const streams = [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream];
+  const account = oncePerScrape(() => bus.jsm.getAccountInfo().catch(() => undefined));
   new Gauge({
     name: 'spindle_jetstream_stream_bytes',
     help: 'Bytes a Spindle stream holds.',
@@ -70,8 +69,8 @@ export function watchJetStreamCapacity(registry: Registry, bus: Bus): void {
     help: "File storage the account's JetStream streams use.",
     registers: [registry],
     async collect() {
-      const account = await bus.jsm.getAccountInfo().catch(() => undefined);
-      if (account) this.set(account.storage);
+      const info = await account();
+      if (info) this.set(info.storage);
     },
   });
   new Gauge({
@@ -79,8 +78,8 @@ export function watchJetStreamCapacity(registry: Registry, bus: Bus): void {
     help: "The account's JetStream file storage limit (absent when the account has none: the server's disk is the limit).",
     registers: [registry],
     async collect() {
-      const account = await bus.jsm.getAccountInfo().catch(() => undefined);
-      if (account && account.limits.max_storage > 0) this.set(account.limits.max_storage);
+      const info = await account();
+      if (info && info.limits.max_storage > 0) this.set(info.limits.max_storage);
     },
   });
 }

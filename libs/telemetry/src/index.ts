@@ -11,6 +11,7 @@ export type { RenderedMetrics } from './metrics.registry';
 export { randomHexId } from './random-ids';
 export { boundedLabel, OVERFLOW_LABEL } from './bounded-label';
 export { registerWaitingGauges } from './waiting-gauges';
+export { oncePerScrape } from './once-per-scrape';
 export type { WaitingGaugesSpec } from './waiting-gauges';
 export { SECRET_MASK, SecretMasker, configureSecretMasking, secretMasker, maskSecretFields, compileSecretPatterns } from './secret-masker';
 export type { SecretMaskingConfig } from './secret-masker';

@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { oncePerScrape } from './once-per-scrape';
 
 export interface WaitingGaugesSpec<L extends string> {
   /** Gauge of how many wait, and gauge of how long the oldest has waited (seconds). */
@@ -18,9 +19,7 @@ export interface WaitingGaugesSpec<L extends string> {
  */
 export function registerWaitingGauges<L extends string>(registry: Registry, spec: WaitingGaugesSpec<L>): void {
   const now = spec.now ?? Date.now;
-  let pending: Promise<ReadonlyMap<L, { count: number; oldest: Date }>> | undefined;
-  // One read serves both gauges of a scrape (prom-client collects them back to back).
-  const read = () => (pending ??= spec.read().finally(() => setImmediate(() => (pending = undefined))));
+  const read = oncePerScrape(spec.read);
   new Gauge({
     ...spec.count,
     labelNames: [spec.label],

@@ -25,7 +25,7 @@ export class RunEraser {
   ) {}
 
   async erase(runId: string): Promise<{ lastSeq: number; messages: number; payloads: number }> {
-    await this.reads.requireRun(runId);
+    this.reads.refuseExpired(runId);
     const last = await lastEventOf(this.bus, runId);
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     if (!isTerminalEvent(last.event)) throw new SpindleError('run_active', `run ${runId} has not ended: cancel it first, then erase it`);
