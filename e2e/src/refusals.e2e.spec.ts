@@ -35,6 +35,31 @@ function rawHttp(port: number, request: string): Promise<RawAnswer> {
   });
 }
 
+/**
+ * Sends a request on a connection the client asks to close: its headers and half its body, then,
+ * once the answer has come or half a second has passed, the rest. What the client sees: the
+ * status, and the socket error if the server reset the connection while it was still writing.
+ */
+function sendBodyInTwoHalves(port: number, head: string, body: string): Promise<{ status: number; error?: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    const half = Math.floor(body.length / 2);
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`${head}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`);
+      const sendRest = () => {
+        clearTimeout(timer);
+        if (!socket.writableEnded && !socket.destroyed) socket.end(body.slice(half));
+      };
+      const timer = setTimeout(sendRest, 500);
+      socket.once('data', sendRest);
+    });
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    socket.on('close', () => resolve({ status: Number(Buffer.concat(chunks).toString('latin1').split(' ')[1]), error }));
+  });
+}
+
 /** A JSON body whose `input` nests arrays `levels` deep (the body's own object is one level more). */
 const deepInput = (levels: number) => `{"input":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 
@@ -380,6 +405,21 @@ describe('refusals', () => {
       expect(atLimit.status).toBe(202);
       const runId = (atLimit.body as unknown as { runId: string }).runId;
       await eventually(async () => expect((await readRunLog(stack.bus, runId)).events.at(-1)?.type).toBe('run.completed'));
+    });
+
+    it('answers a refusal of an unread body even to a client still writing it, instead of resetting the connection', async () => {
+      const body = JSON.stringify({ input: 'x'.repeat(1_000_000) });
+      const auth = `Authorization: ${stack.auth.authorization}\r\n`;
+      const request = (line: string, headers = '') => `${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}`;
+      const cases: Array<[string, string, string, number]> = [
+        ['no credentials', request('POST /v1/workflows/ok/runs'), body, 401],
+        ['no such route', request('PUT /v1/no-such-route', auth), body, 404],
+        ['bad percent-encoding', request('PUT /v1/runs/x/requests/%C0%AF/respond', auth), body, 400],
+        ['a body past the limit', request('POST /v1/workflows/ok/runs', auth), body + ' '.repeat(100_000), 413],
+        ['a body on a GET', request('GET /v1/openapi.json', auth), body, 200],
+      ];
+      for (const [what, head, payload, status] of cases)
+        expect({ what, ...(await sendBodyInTwoHalves(port(), head, payload)) }).toEqual({ what, status, error: undefined });
     });
 
     it('answers what Node and Fastify refuse before routing as problem+json with a Spindle code', async () => {

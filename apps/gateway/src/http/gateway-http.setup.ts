@@ -6,11 +6,15 @@ import { installJsonBodyParser } from './json-body-parser';
 import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard';
 import { installRequestTracing } from './request-tracing';
 import { installHttpMetrics } from './http-metrics';
+import { installUnreadBodyDrain } from './unread-body-drain';
 import { METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import { Authenticator } from '@spindle/identity';
 import { installAuthentication } from '../identity/auth.hook';
 import { RunOwnership } from '../identity/run-ownership';
+
+/** How long an answer waits for the rest of a body nobody will read. */
+const UNREAD_BODY_LINGER_MS = 5_000;
 
 /**
  * Fastify-level set-up the gateway needs before it listens. Every limit here is answered as
@@ -18,11 +22,13 @@ import { RunOwnership } from '../identity/run-ownership';
  * reaches Nest (malformed HTTP, oversized headers, bad percent-encoding, long path segments).
  */
 export function gatewayHttpSetup(config: GatewayConfig) {
+  // A refusal of an unread body still reaches a client that is writing it (lingering close).
+  const unreadBody = { maxBytes: 4 * config.bodyLimitBytes, lingerMs: UNREAD_BODY_LINGER_MS };
   return {
     bodyLimit: config.bodyLimitBytes,
     ownBodyParser: true,
     fastify: {
-      frameworkErrors: frameworkErrorHandler(MAX_PATH_PARAM_LENGTH),
+      frameworkErrors: frameworkErrorHandler(MAX_PATH_PARAM_LENGTH, unreadBody),
       clientErrorHandler: clientErrorHandler(config.maxHeaderBytes),
       routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
       http: { maxHeaderSize: config.maxHeaderBytes },
@@ -38,6 +44,7 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       installJsonOnlyStateChanges(fastify);
       installJsonBodyParser(fastify, { bodyLimitBytes: config.bodyLimitBytes, maxDepth: config.maxJsonDepth });
       installRequestTracing(fastify);
+      installUnreadBodyDrain(fastify, unreadBody);
       installHttpMetrics(fastify, app.get<Registry>(METRICS));
       installConsole(fastify, config.consoleDir);
     },

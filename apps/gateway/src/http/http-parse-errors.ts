@@ -2,15 +2,17 @@ import type { Socket } from 'node:net';
 import { SpindleError } from '@spindle/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { rawProblemResponse, sendProblem } from './problem-response';
+import { unreadBodyDropped, type UnreadBodyLimits } from './unread-body-drain';
 
 /**
  * Fastify's `frameworkErrors`: a request its router could not take (a path that is not valid
  * percent-encoding, a path parameter past `maxParamLength`). Without it Fastify answers in its
- * own JSON shape.
+ * own JSON shape. Fastify's onSend hooks do not run for these answers, so the unread body is
+ * dropped here before answering.
  */
-export function frameworkErrorHandler(maxParamLength: number) {
-  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void => {
-    void sendProblem(reply, fromFramework(error, maxParamLength));
+export function frameworkErrorHandler(maxParamLength: number, unreadBody: UnreadBodyLimits) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    void unreadBodyDropped(request.raw, unreadBody).then(() => sendProblem(reply, fromFramework(error, maxParamLength)));
   };
 }
 

@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+
+export interface UnreadBodyLimits {
+  /** The most body bytes still read and dropped before the answer goes anyway. */
+  readonly maxBytes: number;
+  /** The longest the answer waits for them. */
+  readonly lingerMs: number;
+}
+
+/**
+ * An answer given before the request's body was read (a 401, 404 or 413 refuses it unread) waits
+ * until the rest of the body has arrived and been dropped. Otherwise Node closes a `Connection:
+ * close` socket with bytes still unread, the kernel resets it, and a client still writing sees
+ * EPIPE or ECONNRESET instead of the problem+json: HTTP's lingering close, bounded in bytes and time.
+ */
+export function installUnreadBodyDrain(fastify: FastifyInstance, limits: UnreadBodyLimits): void {
+  fastify.addHook('onSend', (request, _reply, payload, done) => {
+    if (bodyIsIn(request.raw)) return done(null, payload);
+    void unreadBodyDropped(request.raw, limits).then(() => done(null, payload));
+  });
+}
+
+const bodyIsIn = (raw: IncomingMessage): boolean => raw.complete || raw.readableEnded || raw.destroyed;
+
+/** Settles once the rest of the request's body has been read and dropped, or the limits are reached. */
+export function unreadBodyDropped(raw: IncomingMessage, limits: UnreadBodyLimits): Promise<void> {
+  if (bodyIsIn(raw)) return Promise.resolve();
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      raw.off('data', count).off('end', finish).off('error', finish).off('close', finish);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > limits.maxBytes) finish();
+    };
+    const timer = setTimeout(finish, limits.lingerMs);
+    raw.on('data', count).once('end', finish).once('error', finish).once('close', finish);
+    raw.resume();
+  });
+}
