@@ -10,6 +10,7 @@ import { testEnv } from '@spindle/testing';
 import { fmt, median } from './stats';
 import { measureResume } from './durable.bench';
 import { measureAuthOverhead } from './auth.bench';
+import { measureMaskingCost } from './masking.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
@@ -51,6 +52,8 @@ async function main() {
     };
     console.log('bench: authentication per request…');
     const auth = await measureAuthOverhead(stack);
+    console.log('bench: secret masking per event…');
+    const masking = measureMaskingCost();
     console.log('bench: 1,000 runs held by one runner, half waiting on a person…');
     const held = await measureThousandRuns(client, stack);
 
@@ -95,13 +98,21 @@ async function main() {
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
       ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
+      ...masking.map((m): [string, string] => [
+        `event of ${m.eventBytes} B: serialize / mask / mask with 2 RE2 patterns / mask with a secret in it, median µs`,
+        [m.serializeUs, m.maskUs, m.maskWithPatternsUs, m.maskHitUs].map((us) => fmt(us, 1)).join(' / '),
+      ]),
+      ...masking.map((m): [string, string] => [
+        `  ratio mask / serialize, ${m.eventBytes} B (no secret; with patterns)`,
+        `${fmt(m.maskUs / m.serializeUs, 2)}; ${fmt(m.maskWithPatternsUs / m.serializeUs, 2)}`,
+      ]),
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, auth }, null, 2),
+      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, auth, masking }, null, 2),
     );
   } finally {
     await stack.stop();
