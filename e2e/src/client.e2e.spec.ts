@@ -10,6 +10,7 @@ import {
   workflowGraphSchema,
   workflowListSchema,
   workflowVersionsSchema,
+  catalogDiffSchema,
   type RunEvent,
 } from '@spindle/contracts';
 import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
@@ -106,6 +107,7 @@ describe('@spindle/client against the real stack', () => {
     expect(authConfigSchema.safeParse(await spindle.authConfig()).error).toBeUndefined();
     expect(workflowListSchema.safeParse(await spindle.workflows.list()).error).toBeUndefined();
     expect(workflowVersionsSchema.safeParse(await spindle.workflows.versions('hello')).error).toBeUndefined();
+    expect(catalogDiffSchema.safeParse(await spindle.workflows.diff('hello', 1, 1)).error).toBeUndefined();
     expect(workflowGraphSchema.safeParse(await spindle.workflows.graph('hello')).error).toBeUndefined();
     expect(runListSchema.safeParse(await spindle.runs.list({ limit: 2 })).error).toBeUndefined();
     expect(apiKeyListSchema.safeParse(await spindle.keys.list()).error).toBeUndefined();

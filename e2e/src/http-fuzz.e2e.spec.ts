@@ -283,6 +283,8 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
     { data: { a: 1 } },
   ),
   'POST /v1/runs/:id/fork': fc.constantFrom({}, { checkpointId: 'cp-1' }, { state: { x: 2 } }),
+  'POST /v1/workflows/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
+  'POST /v1/agents/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
 };
 
 function paramValues(template: string, param: string, seeds: Seeds): string[] {
@@ -291,6 +293,7 @@ function paramValues(template: string, param: string, seeds: Seeds): string[] {
   // The run to answer is never canceled, so answers get past the run's state too.
   if (param === 'id') return template.endsWith('/cancel') ? seeds.runIds.filter((id) => id !== seeds.toAnswer) : seeds.runIds;
   if (param === 'requestId') return seeds.requestIds;
+  if (param === 'from' || param === 'to') return ['1', '2', '1', '0', '01', '2147483648', '1e3'];
   return template.startsWith('/v1/agents') ? seeds.agents : seeds.workflows;
 }
 
@@ -735,8 +738,9 @@ describe('bounded HTTP fuzzing of the gateway', () => {
         touchedRuns.add(req.params.id);
         if (answer.status === 202) queuedCommands++;
       } else if (route === 'POST /v1/runs/:id/cancel') touchedRuns.add(req.params.id);
-      else if (req.template === '/v1/workflows/:name') touchedWorkflows.add(req.params.name);
-      else if (req.template === '/v1/agents/:name') touchedAgents.add(req.params.name);
+      else if (req.template === '/v1/workflows/:name' || req.template === '/v1/workflows/:name/rollback')
+        touchedWorkflows.add(req.params.name);
+      else if (req.template === '/v1/agents/:name' || req.template === '/v1/agents/:name/rollback') touchedAgents.add(req.params.name);
       // Keys and tenants are not part of what the snapshot compares.
       else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);

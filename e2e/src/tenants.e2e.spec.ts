@@ -31,11 +31,16 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/workflows/:name': { status: 404, code: 'workflow_not_found' },
   'GET /v1/workflows/:name/graph': { status: 404, code: 'workflow_not_found' },
   'GET /v1/workflows/:name/versions': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/workflows/:name/versions/:from/diff/:to': { status: 404, code: 'workflow_not_found' },
+  'POST /v1/workflows/:name/rollback': { status: 404, code: 'workflow_not_found' },
   // The same name in another tenant is another workflow: acme makes its own.
   'PUT /v1/workflows/:name': { status: 201 },
   'DELETE /v1/workflows/:name': { status: 404, code: 'workflow_not_found' },
   'GET /v1/agents': { status: 200, list: true },
   'GET /v1/agents/:name': { status: 404, code: 'not_found' },
+  'GET /v1/agents/:name/versions': { status: 404, code: 'not_found' },
+  'GET /v1/agents/:name/versions/:from/diff/:to': { status: 404, code: 'not_found' },
+  'POST /v1/agents/:name/rollback': { status: 404, code: 'not_found' },
   'PUT /v1/agents/:name': { status: 201 },
   'DELETE /v1/agents/:name': { status: 404, code: 'not_found' },
   'POST /v1/workflows/:name/runs': { status: 404, code: 'workflow_not_found' },
@@ -66,6 +71,8 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/workflows/:name': quick,
   'PUT /v1/agents/:name': { model: 'offline:echo', instructions: 'help' },
   'POST /v1/workflows/:name/runs': { input: 'x' },
+  'POST /v1/workflows/:name/rollback': { version: 1 },
+  'POST /v1/agents/:name/rollback': { version: 1 },
   'POST /v1/runs/:id/cancel': {},
   'POST /v1/runs/:id/fork': {},
   'POST /v1/runs/:id/requests/:requestId/respond': { approved: true },
@@ -172,6 +179,8 @@ describe('tenants, from the route table', () => {
         .replace(':requestId', theirs.requestId)
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
+        .replace(':from', '1')
+        .replace(':to', '1')
         .replace(':name', template.startsWith('/v1/agents') ? theirs.agent : theirs.workflow);
       const query = route === 'GET /v1/audit' ? '?tenant=default' : '';
       const body = BODIES[route];

@@ -38,6 +38,8 @@ export type {
   WorkflowSummary,
   WorkflowVersion,
   WorkflowVersions,
+  CatalogDiff,
+  CatalogRolledBack,
 } from '@spindle/contracts';
 
 /** `GET /v1/runs/{id}`: the run summary; a queued run also says where it is in its tenant's queue (`queue`). */

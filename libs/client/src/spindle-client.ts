@@ -34,6 +34,8 @@ import type {
   WorkflowList,
   WorkflowVersion,
   WorkflowVersions,
+  CatalogDiff,
+  CatalogRolledBack,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -79,6 +81,12 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       put: (name: string, definition: unknown, o: CallOptions = {}) =>
         http.json<SavedVersion>(`/v1/workflows/${seg(name)}`, { method: 'PUT', body: definition, signal: o.signal }),
       delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/workflows/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+      /** Nodes, edges and fields that differ between two versions, and a text diff. */
+      diff: (name: string, from: number, to: number, o: CallOptions = {}) =>
+        http.json<CatalogDiff>(`/v1/workflows/${seg(name)}/versions/${from}/diff/${to}`, o),
+      /** Saves an earlier version's definition as the next version. */
+      rollback: (name: string, version: number, o: CallOptions = {}) =>
+        http.json<CatalogRolledBack>(`/v1/workflows/${seg(name)}/rollback`, { method: 'POST', body: { version }, signal: o.signal }),
     },
 
     agents: {
@@ -87,6 +95,11 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       put: (name: string, spec: unknown, o: CallOptions = {}) =>
         http.json<SavedVersion>(`/v1/agents/${seg(name)}`, { method: 'PUT', body: spec, signal: o.signal }),
       delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/agents/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+      versions: (name: string, o: CallOptions = {}) => http.json<WorkflowVersions>(`/v1/agents/${seg(name)}/versions`, o),
+      diff: (name: string, from: number, to: number, o: CallOptions = {}) =>
+        http.json<CatalogDiff>(`/v1/agents/${seg(name)}/versions/${from}/diff/${to}`, o),
+      rollback: (name: string, version: number, o: CallOptions = {}) =>
+        http.json<CatalogRolledBack>(`/v1/agents/${seg(name)}/rollback`, { method: 'POST', body: { version }, signal: o.signal }),
     },
 
     runs: {

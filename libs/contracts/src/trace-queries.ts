@@ -23,6 +23,11 @@ export const runSummarySchema = z.object({
   /** Who started it; null for runs queued before identity. */
   startedBy: actorSchema.nullable(),
   canceledBy: actorSchema.nullable(),
+  /**
+   * The workflow's latest version now (the gateway adds it to a single run): when it is not
+   * `workflow.version`, the run ran an older one. Null once the workflow is deleted.
+   */
+  workflowLatestVersion: z.number().int().nullable().optional(),
   /** A queued run still waiting for its turn (the gateway adds it): 1 is its tenant's next. */
   queue: z.object({ position: z.number().int().positive(), reason: z.enum(['tenant_limit', 'capacity']) }).optional(),
 });

@@ -95,3 +95,4 @@ export { checkHumanAnswer } from './executors/human-answer';
 export type { AnswerCheck } from './executors/human-answer';
 export type { NodeResultStore, StoredNodeResult } from './ports';
 export type { HumanNode } from './definition/workflow-definition.schema';
+export { diffVersions, MAX_TEXT_DIFF_EDITS } from './versions/version-diff';

@@ -35,6 +35,7 @@ export class AgentCatalogRepository {
         .values({ tenant_id: tenant, name: spec.name, spec: json, version, created_at: now, updated_at: now })
         .onConflict((oc) => oc.columns(['tenant_id', 'name']).doUpdateSet({ spec: json, version, updated_at: now, deleted_at: null }))
         .execute();
+      await tx.insertInto('agent_versions').values({ tenant_id: tenant, name: spec.name, version, spec: json, created_at: now }).execute();
       return { version, created: true };
     });
   }
@@ -48,6 +49,32 @@ export class AgentCatalogRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row && { name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.updated_at.toISOString() };
+  }
+
+  /** One saved version of an agent that is not deleted. */
+  async findVersion(tenant: string, name: string, version: number): Promise<StoredAgent | undefined> {
+    const row = await this.db
+      .selectFrom('agent_versions as v')
+      .innerJoin('agents as a', (j) => j.onRef('a.tenant_id', '=', 'v.tenant_id').onRef('a.name', '=', 'v.name'))
+      .select(['v.name', 'v.version', 'v.spec', 'v.created_at'])
+      .where('v.tenant_id', '=', tenant)
+      .where('v.name', '=', name)
+      .where('v.version', '=', version)
+      .where('a.deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && { name: row.name, version: row.version, spec: row.spec as AgentSpec, updatedAt: row.created_at.toISOString() };
+  }
+
+  /** Newest first. */
+  async versions(tenant: string, name: string): Promise<Array<{ version: number; createdAt: string }>> {
+    const rows = await this.db
+      .selectFrom('agent_versions')
+      .select(['version', 'created_at'])
+      .where('tenant_id', '=', tenant)
+      .where('name', '=', name)
+      .orderBy('version', 'desc')
+      .execute();
+    return rows.map((r) => ({ version: r.version, createdAt: r.created_at.toISOString() }));
   }
 
   async list(tenant: string): Promise<StoredAgent[]> {

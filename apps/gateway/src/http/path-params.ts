@@ -2,6 +2,8 @@ import type { PipeTransform } from '@nestjs/common';
 import {
   AGENT_NAME_PATTERN,
   isReservedName,
+  MAX_VERSION,
+  parseDecimalInteger,
   reservedNameMessage,
   RUN_ID_PATTERN,
   SpindleError,
@@ -64,3 +66,12 @@ export const NewAgentNameParam = new PathParam(
 );
 export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));
 export const TenantIdParam = new PathParam(TENANT_ID_PATTERN, notFound('not_found', 'tenant'));
+
+/** A version in a path: a plain decimal integer from 1; anything else names no version (404). */
+export const VersionParam: PipeTransform<unknown, number> = {
+  transform(value: unknown): number {
+    const version = typeof value === 'string' ? parseDecimalInteger(value, { min: 1, max: MAX_VERSION }) : undefined;
+    if (version === undefined) throw new SpindleError('version_not_found', `no version ${quoted(String(value))}`);
+    return version;
+  },
+};

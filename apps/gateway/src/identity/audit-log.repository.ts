@@ -5,8 +5,10 @@ import type { Kysely, Selectable } from 'kysely';
 /** What the audit log records; one name per kind of change. */
 export type AuditAction =
   | 'workflow.saved'
+  | 'workflow.rolled_back'
   | 'workflow.deleted'
   | 'agent.saved'
+  | 'agent.rolled_back'
   | 'agent.deleted'
   | 'key.created'
   | 'key.revoked'

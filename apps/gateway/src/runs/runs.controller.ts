@@ -30,6 +30,7 @@ import { RunStarter } from './run-starter.service';
 import { AuditTrail } from '../identity/audit-trail';
 import { RunAdmission } from '../admission/run-admission';
 import { Caller } from '../identity/caller.decorator';
+import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 const SEQ_RANGE = { min: 0, max: MAX_SEQ };
 
@@ -47,6 +48,7 @@ export class RunsController {
     private readonly canceller: RunCanceller,
     private readonly audit: AuditTrail,
     private readonly admission: RunAdmission,
+    private readonly catalog: WorkflowCatalogRepository,
   ) {}
 
   @Post('workflows/:name/runs')
@@ -95,12 +97,14 @@ export class RunsController {
     return this.reads.list({ ...requireIssuedCursor(parseBody(runsListQuerySchema, query, 'query')), tenant: caller.tenant });
   }
 
+  /** The run, with its workflow's latest version now (is what it ran still current?) and, while queued, its place. */
   @Get('runs/:id')
   async get(@Param('id', RunIdParam) id: string) {
     const run = await this.reads.summary(id);
-    if (run.status !== 'queued') return run;
+    const withLatest = { ...run, workflowLatestVersion: await this.catalog.latestVersion(run.tenant, run.workflow.name) };
+    if (run.status !== 'queued') return withLatest;
     const queue = await this.admission.positionOf(id);
-    return queue ? { ...run, queue } : run;
+    return queue ? { ...withLatest, queue } : withLatest;
   }
 
   @Get('runs/:id/trace')

@@ -81,6 +81,18 @@ export class WorkflowCatalogRepository {
     return row && { name: row.name, version: row.version, definition: row.definition, createdAt: row.created_at.toISOString() };
   }
 
+  /** The latest version of a workflow that is not deleted; null when there is none. */
+  async latestVersion(tenant: string, name: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('workflows')
+      .select('latest_version')
+      .where('tenant_id', '=', tenant)
+      .where('name', '=', name)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row?.latest_version ?? null;
+  }
+
   async list(tenant: string): Promise<WorkflowSummary[]> {
     const rows = await this.db
       .selectFrom('workflows')

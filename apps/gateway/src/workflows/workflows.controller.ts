@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
-import { graphQuerySchema, SpindleError, type Principal } from '@spindle/contracts';
-import { describeGraph, toGraph, validateDefinition } from '@spindle/engine';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { graphQuerySchema, rollbackBodySchema, SpindleError, type CatalogDiff, type Principal } from '@spindle/contracts';
+import { describeGraph, diffVersions, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AgentCatalogRepository } from '../agents/agent-catalog.repository';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { parseBody } from '../http/parse-body';
-import { NewWorkflowNameParam, WorkflowNameParam } from '../http/path-params';
+import { NewWorkflowNameParam, VersionParam, WorkflowNameParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
@@ -31,17 +31,40 @@ export class WorkflowsController {
     @Res() reply: FastifyReply,
   ) {
     refuseNulCharacters(body);
-    const { tenant } = caller;
-    // Referenced agents and called workflows must exist when saved (and are resolved again when a run is queued).
-    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
-    await resolveSubgraphs(this.catalog, tenant, { name, definition: validateDefinition(await prepare(body)) }, prepare);
-    const { version, created } = await this.catalog.save(tenant, name, body);
+    const { version, created } = await this.saveDefinition(caller.tenant, name, body);
     if (created)
       await this.audit.record(caller, req, { action: 'workflow.saved', target: { kind: 'workflow', id: name }, detail: { version } });
     return reply
       .status(created ? 201 : 200)
       .header('location', `/v1/workflows/${name}`)
       .send({ name, version, created });
+  }
+
+  /**
+   * Saves an earlier version's definition as the next version (201), checked like a save: the
+   * agents and workflows it names must still exist. 200 when it already is the latest.
+   */
+  @Post(':name/rollback')
+  async rollback(
+    @Caller() caller: Principal,
+    @Param('name', WorkflowNameParam) name: string,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const { version: to } = parseBody(rollbackBodySchema, body);
+    const old = await this.requireVersion(caller.tenant, name, to);
+    const { version, created } = await this.saveDefinition(caller.tenant, name, old.definition);
+    if (created)
+      await this.audit.record(caller, req, {
+        action: 'workflow.rolled_back',
+        target: { kind: 'workflow', id: name },
+        detail: { version, rolledBackTo: to },
+      });
+    return reply
+      .status(created ? 201 : 200)
+      .header('location', `/v1/workflows/${name}`)
+      .send({ name, version, created, rolledBackTo: to });
   }
 
   @Get()
@@ -79,10 +102,42 @@ export class WorkflowsController {
     return { name, versions: await this.catalog.versions(caller.tenant, name) };
   }
 
+  /** What changed from one version to another: nodes, edges and fields, and a text diff. */
+  @Get(':name/versions/:from/diff/:to')
+  async diff(
+    @Caller() caller: Principal,
+    @Param('name', WorkflowNameParam) name: string,
+    @Param('from', VersionParam) from: number,
+    @Param('to', VersionParam) to: number,
+  ): Promise<CatalogDiff> {
+    const before = await this.requireVersion(caller.tenant, name, from);
+    const after = await this.requireVersion(caller.tenant, name, to);
+    return {
+      name,
+      from,
+      to,
+      ...diffVersions(before.definition, after.definition, { before: `${name} v${from}`, after: `${name} v${to}` }),
+    };
+  }
+
   @Delete(':name')
   @HttpCode(204)
   async remove(@Caller() caller: Principal, @Param('name', WorkflowNameParam) name: string, @Req() req: FastifyRequest) {
     if (!(await this.catalog.delete(caller.tenant, name))) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     await this.audit.record(caller, req, { action: 'workflow.deleted', target: { kind: 'workflow', id: name } });
+  }
+
+  /** Validates a definition (the agents and workflows it names must exist) and saves it as the next version. */
+  private async saveDefinition(tenant: string, name: string, definition: unknown) {
+    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
+    await resolveSubgraphs(this.catalog, tenant, { name, definition: validateDefinition(await prepare(definition)) }, prepare);
+    return this.catalog.save(tenant, name, definition);
+  }
+
+  private async requireVersion(tenant: string, name: string, version: number) {
+    const found = await this.catalog.find(tenant, name, version);
+    if (found) return found;
+    if (!(await this.catalog.find(tenant, name))) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
+    throw new SpindleError('version_not_found', `workflow "${name}" has no version ${version}`);
   }
 }

@@ -23,6 +23,14 @@ export const pathParamSchemas = {
   requestId: z.string().regex(RUN_ID_PATTERN).describe('A request id (`req_…`).'),
   keyId: z.string().min(1).describe('An API key id (the part after `spk_`).'),
   tenant: z.string().regex(TENANT_ID_PATTERN).describe('A tenant id.'),
+  from: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/)
+    .describe('The version compared from.'),
+  to: z
+    .string()
+    .regex(/^[1-9][0-9]{0,9}$/)
+    .describe('The version compared to.'),
 } as const;
 
 /** A page of at most `limit` items (default 50); the next page is asked for with the previous page's `nextCursor`. */
@@ -54,6 +62,11 @@ export type RequestListFilter = Partial<z.output<typeof requestsListQuerySchema>
 /** `after`: only events with a larger seq (the JSON form and the stream alike). */
 export const eventsQuerySchema = z.strictObject({
   after: queryInteger({ min: 0, max: MAX_SEQ }).default(0).describe('Only events with a larger seq (default 0: from the start).'),
+});
+
+/** `POST /v1/workflows/{name}/rollback` and `/v1/agents/{name}/rollback`. */
+export const rollbackBodySchema = z.strictObject({
+  version: z.number().int().min(1).max(MAX_VERSION).describe('The version whose definition becomes the next version.'),
 });
 
 export const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });

@@ -82,6 +82,33 @@ export const workflowVersionsSchema = z.object({
 });
 export type WorkflowVersions = z.infer<typeof workflowVersionsSchema>;
 
+/** One difference between two versions, at a JSON-Pointer-like path whose array elements are named by their key. */
+export const fieldChangeSchema = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('added'), path: z.string(), after: z.unknown() }),
+  z.object({ op: z.literal('removed'), path: z.string(), before: z.unknown() }),
+  z.object({ op: z.literal('changed'), path: z.string(), before: z.unknown(), after: z.unknown() }),
+]);
+export type FieldChange = z.infer<typeof fieldChangeSchema>;
+const ids = z.array(z.string());
+export const versionDiffSchema = z.object({
+  identical: z.boolean(),
+  /** Nodes by id, nested ones included: a node whose fields changed is `changed`. */
+  nodes: z.object({ added: ids, removed: ids, changed: ids }),
+  /** Edges as `from->to` (`:handle` when it has one). */
+  edges: z.object({ added: ids, removed: ids }),
+  changes: z.array(fieldChangeSchema),
+  text: z
+    .string()
+    .nullable()
+    .describe('A unified diff of both versions as sorted, indented JSON; null past 1,000 changed lines or half a second of work.'),
+});
+export type VersionDiff = z.infer<typeof versionDiffSchema>;
+export const catalogDiffSchema = versionDiffSchema.extend({ name: z.string(), from: z.number().int(), to: z.number().int() });
+export type CatalogDiff = z.infer<typeof catalogDiffSchema>;
+/** A rollback saves the old version's definition as the next version (`created: false` when it already is the latest). */
+export const catalogRolledBackSchema = catalogSavedSchema.extend({ rolledBackTo: z.number().int() });
+export type CatalogRolledBack = z.infer<typeof catalogRolledBackSchema>;
+
 const nestedIn = { parent: z.string().optional(), lane: z.string().optional() };
 /** Layout hints (`rank`, `order`, `back` edges) and Mermaid text of a definition. */
 export const workflowGraphSchema = z.object({

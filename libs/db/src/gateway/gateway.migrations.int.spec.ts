@@ -35,6 +35,10 @@ describe('gateway migrations of a catalog from before tenants', () => {
     for (const table of ['workflows', 'workflow_versions', 'agents', 'idempotency_keys'] as const) {
       expect(await db.selectFrom(table).select('tenant_id').execute()).toEqual([{ tenant_id: 'default' }]);
     }
+    // An agent saved before versions were kept has its current spec as its one version.
+    expect(await db.selectFrom('agent_versions').select(['tenant_id', 'name', 'version', 'spec']).execute()).toEqual([
+      { tenant_id: 'default', name: 'helper', version: 1, spec: {} },
+    ]);
     await sql`insert into tenants (id, name, created_at, updated_at) values ('acme', 'Acme', now(), now())`.execute(db);
     await sql`insert into workflows (tenant_id, name, latest_version, created_at, updated_at)
       values ('acme', 'wf', 1, now(), now())`.execute(db);

@@ -159,4 +159,21 @@ export const gatewayMigrations: Record<string, Migration> = {
     },
   },
   '0005_run_progress_queued_at': runProgressQueuedAtMigration,
+  '0006_agent_versions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('agent_versions')
+        .addColumn('tenant_id', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('spec', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addPrimaryKeyConstraint('agent_versions_pk', ['tenant_id', 'name', 'version'])
+        .addForeignKeyConstraint('agent_versions_agent_fk', ['tenant_id', 'name'], 'agents', ['tenant_id', 'name'])
+        .execute();
+      // History starts with what each agent is now: earlier versions were overwritten in place.
+      await sql`insert into agent_versions (tenant_id, name, version, spec, created_at)
+                select tenant_id, name, version, spec, updated_at from agents`.execute(db);
+    },
+  },
 };

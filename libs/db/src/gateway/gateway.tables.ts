@@ -14,6 +14,7 @@ export interface GatewayTables extends ProjectionProgressTables {
   workflow_versions: WorkflowVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   agents: AgentsTable;
+  agent_versions: AgentVersionsTable;
   run_admissions: RunAdmissionsTable;
   tenant_dispatch: TenantDispatchTable;
 }
@@ -80,6 +81,15 @@ export interface AgentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
+}
+
+/** Every spec an agent has had, numbered as `agents.version` was when it was saved. */
+export interface AgentVersionsTable {
+  tenant_id: string;
+  name: string;
+  version: number;
+  spec: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
 }
 
 export interface WorkflowsTable {
