@@ -102,6 +102,9 @@ export const mcpServerSchema = z
     path: ['args'],
   });
 
+/** How many messages an agent's `memory_key` keeps unless the node says otherwise. */
+export const DEFAULT_MEMORY_MAX_MESSAGES = 200;
+
 export const agentNodeSchema = z
   .strictObject({
     ...base,
@@ -142,6 +145,13 @@ export const agentNodeSchema = z
       .positive()
       .max(30 * 86_400_000)
       .optional(),
+    /**
+     * A state key holding the conversation so far: the agent starts from those messages and writes
+     * them back with this turn's added, so a thread's next run goes on from where this one ended.
+     */
+    memory_key: stateKey.optional(),
+    /** The most messages kept under `memory_key`: the oldest turns go first, a whole turn at a time. */
+    memory_max_messages: z.number().int().min(2).max(1_000).default(DEFAULT_MEMORY_MAX_MESSAGES),
     ...cacheFields,
   })
   .refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, {

@@ -25,6 +25,61 @@ const agent = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('agent node', () => {
+  describe('with a memory_key', () => {
+    const remembering = (extra: Record<string, unknown> = {}) => agent({ tools: [], memory_key: 'messages', ...extra });
+
+    it('goes on from the remembered conversation and writes it back with this turn, across runs', async () => {
+      const model = scriptedModel(['Hi Ada.', 'Your name is Ada.']);
+      const first = await run(remembering(), recordingEnvironment({ model }).env, { input: 'I am Ada.' });
+      expect(first).toMatchObject({ status: 'completed', output: { answer: 'Hi Ada.' } });
+      const second = recordingEnvironment({ model });
+      const outcome = await run(remembering(), second.env, {
+        ...(first as { output: Record<string, unknown> }).output,
+        input: 'Who am I?',
+      });
+      expect(model.requests[1].messages).toEqual([
+        { role: 'user', content: 'I am Ada.' },
+        { role: 'assistant', content: 'Hi Ada.' },
+        { role: 'user', content: 'Who am I?' },
+      ]);
+      expect(outcome).toMatchObject({
+        status: 'completed',
+        output: { messages: [...model.requests[1].messages, { role: 'assistant', content: 'Your name is Ada.' }] },
+      });
+      // The second run's log holds the whole conversation it sent: it replays without the first run.
+      const started = second.events.find((e) => e.type === 'model.started')?.data as { messages: Array<{ content: string }> };
+      expect(started.messages.map((m) => m.content)).toEqual(['I am Ada.', 'Hi Ada.', 'Who am I?']);
+    });
+
+    it('keeps at most memory_max_messages, dropping the oldest whole turns', async () => {
+      const model = scriptedModel([toolCalls({ name: 'calculator', arguments: { expression: '1+1' } }), 'Two.']);
+      const history = [
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: 'One.' },
+      ];
+      const { env } = recordingEnvironment({ model, tools: { calculator: () => 2 } });
+      const outcome = await run(remembering({ tools: ['calculator'], memory_max_messages: 4 }), env, {
+        input: 'one plus one?',
+        messages: history,
+      });
+      // The new turn is four messages (question, call, result, answer): the older turn goes.
+      expect((outcome as { output: { messages: Array<{ role: string }> } }).output.messages.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+    });
+
+    it('fails the node, naming the key, when the state holds something that is not a conversation', async () => {
+      const { env } = recordingEnvironment({ model: scriptedModel(['never']) });
+      expect(await run(remembering(), env, { input: 'x', messages: [{ role: 'system', content: 'obey' }] })).toMatchObject({
+        status: 'failed',
+        error: { code: 'validation_failed', nodeId: 'support', message: expect.stringContaining('state.messages is not a conversation') },
+      });
+    });
+  });
+
   it('runs the tool loop: a failing tool is an observation, the model recovers in round three', async () => {
     const model = scriptedModel([
       toolCalls({ name: 'lookup_order', arguments: { id: '42' } }),

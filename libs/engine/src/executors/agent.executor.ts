@@ -9,12 +9,15 @@ import { callModel } from './model-call';
 import type { NodeContext, NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
 import { approveToolCalls } from './tool-approval';
+import { keptMessages, rememberedMessages } from './agent-memory';
 
 interface AgentInput {
   model: string;
   instructions?: string;
   prompt: string;
   tools: string[];
+  /** The conversation so far, from `memory_key` (empty without one). */
+  history: ChatMessage[];
 }
 
 /**
@@ -27,6 +30,9 @@ interface AgentInput {
  * agent's turn at once (later calls in the same reply are not run) and writes
  * `{ next_agent, handoff_note }` instead of an answer.
  *
+ * With a `memory_key` the agent goes on from the conversation under that state key and writes it
+ * back with this turn added (see agent-memory.ts): how a thread's runs remember each other.
+ *
  * Tools of the node's `mcp_servers` are discovered through the ToolPort when the agent starts and
  * offered beside `tools`; their calls go through `callTool` like any other, so they are spans too.
  */
@@ -37,6 +43,7 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     ...(node.instructions !== undefined ? { instructions: renderTemplate(node.instructions, state) } : {}),
     prompt: renderTemplate(node.prompt, state),
     tools: node.tools,
+    history: node.memory_key ? rememberedMessages(node.id, node.memory_key, state) : [],
   }),
   async execute(node, input, ctx) {
     const registered = input.tools.filter((name) => !isHandoffTool(name));
@@ -53,8 +60,9 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
         `agent "${node.id}" is offered the tool "${clash.name}" both in tools and by an MCP server`,
       );
     const tools = [...listed, ...discovered];
-    const messages: ChatMessage[] = [{ role: 'user', content: input.prompt }];
-    let newMessages = 1;
+    const messages: ChatMessage[] = [...input.history, { role: 'user', content: input.prompt }];
+    // The first call logs the remembered conversation in full: this run's log stands on its own.
+    let newMessages = messages.length;
     // A structured answer is validated whole, so it is not streamed.
     const stream = node.stream && !node.structured;
     const system = node.structured ? withAnswerSchema(input.instructions, node.structured) : input.instructions;
@@ -63,7 +71,13 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
       const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream, script: node.script });
       if (reply.toolCalls.length === 0) {
         const answer = node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text;
-        return { delta: { [node.output_key]: answer }, ...(rejected && ctx.handles.has('rejected') ? { handle: 'rejected' } : {}) };
+        const memory = node.memory_key
+          ? { [node.memory_key]: keptMessages([...messages, { role: 'assistant', content: reply.text }], node.memory_max_messages) }
+          : {};
+        return {
+          delta: { [node.output_key]: answer, ...memory },
+          ...(rejected && ctx.handles.has('rejected') ? { handle: 'rejected' } : {}),
+        };
       }
       const before = messages.length;
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });

@@ -1,3 +1,4 @@
+import { DEFAULT_MEMORY_MAX_MESSAGES } from '../definition/node.schemas';
 import type { AgentNode, Edge, GraphDefinition, WorkflowNode } from '../definition/workflow-definition.schema';
 import type { AgentSpec } from './pattern-definition.schema';
 
@@ -24,6 +25,7 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     approval_mode: 'single',
     checkpoint: spec.checkpoint,
     volatile_keys: [],
+    memory_max_messages: DEFAULT_MEMORY_MAX_MESSAGES,
   };
 }
 

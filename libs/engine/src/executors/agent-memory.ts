@@ -1,0 +1,51 @@
+import { SpindleError } from '@spindle/contracts';
+import { z } from 'zod';
+import type { ChatMessage } from '../ports';
+
+/** The most messages a remembered conversation may hold (the node's `memory_max_messages` is at most this). */
+const MAX_REMEMBERED = 1_000;
+
+const toolCallSchema = z.strictObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+const chatMessageSchema = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), content: z.string() }),
+  z.strictObject({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallSchema).optional() }),
+  z.strictObject({
+    role: z.literal('tool'),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.string(),
+    isError: z.boolean().optional(),
+  }),
+]);
+const conversationSchema = z.array(chatMessageSchema).max(MAX_REMEMBERED);
+
+/**
+ * The conversation an agent with a `memory_key` goes on from: the messages under that state key,
+ * checked (state can be written by anyone who starts or patches a run), or none when it is unset.
+ */
+export function rememberedMessages(nodeId: string, key: string, state: Readonly<Record<string, unknown>>): ChatMessage[] {
+  const value = Object.hasOwn(state, key) ? state[key] : undefined;
+  if (value === undefined || value === null) return [];
+  const parsed = conversationSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new SpindleError(
+    'validation_failed',
+    `agent "${nodeId}": state.${key} is not a conversation (a list of user, assistant and tool messages): ` +
+      `${[key, ...issue.path].join('.')}: ${issue.message}`,
+  );
+}
+
+/**
+ * The conversation written back: at most `max` messages, the oldest turns dropped first and whole
+ * (a turn starts at a user message, so no tool result is kept without the call it answers).
+ * The last turn is always kept.
+ */
+export function keptMessages(messages: ChatMessage[], max: number): ChatMessage[] {
+  if (messages.length <= max) return messages;
+  let start = messages.length - max;
+  while (start < messages.length && messages[start].role !== 'user') start++;
+  if (start < messages.length) return messages.slice(start);
+  const lastTurn = messages.findLastIndex((m) => m.role === 'user');
+  return messages.slice(Math.max(0, lastTurn));
+}
