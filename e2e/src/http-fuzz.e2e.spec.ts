@@ -256,6 +256,7 @@ interface Seeds {
   requestIds: string[];
   workflows: string[];
   agents: string[];
+  threads: string[];
   ownOrigin: string;
   /** `Authorization` values: the admin's key (most requests), and ones that must be refused. */
   adminAuthorization: string;
@@ -284,6 +285,9 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
   ),
   'POST /v1/runs/:id/fork': fc.constantFrom({}, { checkpointId: 'cp-1' }, { state: { x: 2 } }),
   'POST /v1/workflows/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
+  'POST /v1/threads': fc.constantFrom({}, { metadata: { user: 'fuzz' } }),
+  // Reject only: a run that waits for its turn would start at a time the accounting below cannot know (threads.e2e covers the rest).
+  'POST /v1/threads/:threadId/runs': fc.constantFrom({ workflow: 'quick', input: 'x' }, { workflow: 'asks', multitaskStrategy: 'reject' }),
   'POST /v1/agents/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
 };
 
@@ -294,6 +298,7 @@ function paramValues(template: string, param: string, seeds: Seeds): string[] {
   if (param === 'id') return template.endsWith('/cancel') ? seeds.runIds.filter((id) => id !== seeds.toAnswer) : seeds.runIds;
   if (param === 'requestId') return seeds.requestIds;
   if (param === 'from' || param === 'to') return ['1', '2', '1', '0', '01', '2147483648', '1e3'];
+  if (param === 'threadId') return seeds.threads;
   return template.startsWith('/v1/agents') ? seeds.agents : seeds.workflows;
 }
 
@@ -621,6 +626,9 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       return requests[0].requestId;
     };
     const [answerRequest, cancelRequest] = [await requestOf(toAnswer), await requestOf(toCancel)];
+    const made = await stack.api('/v1/threads', { method: 'POST', body: '{}' });
+    expect(made.status).toBe(201);
+    const thread = ((await made.json()) as { threadId: string }).threadId;
     seeds = {
       toAnswer,
       toCancel,
@@ -628,6 +636,7 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       requestIds: [answerRequest, cancelRequest, 'req_01JNOSUCHREQUEST000000000'],
       workflows: ['quick', 'asks', 'fz-new', 'missing-wf'],
       agents: ['helper', 'fz_agent', 'Missing'],
+      threads: [thread, 'thr_01JN0000000000000000000000'],
       ownOrigin: stack.gatewayUrl,
       adminAuthorization: `Bearer ${stack.adminKey}`,
       badAuthorizations: [
@@ -734,6 +743,12 @@ describe('bounded HTTP fuzzing of the gateway', () => {
           : (JSON.parse(answer.body) as { runId: string }).runId;
         created.add(runId);
         if (!replayed) queuedCommands++;
+      } else if (route === 'POST /v1/threads/:threadId/runs') {
+        const { runId, status } = JSON.parse(answer.body) as { runId: string; status: string };
+        if (status === 'queued') {
+          created.add(runId);
+          queuedCommands++;
+        }
       } else if (route === 'POST /v1/runs/:id/requests/:requestId/respond') {
         touchedRuns.add(req.params.id);
         if (answer.status === 202) queuedCommands++;
@@ -742,7 +757,7 @@ describe('bounded HTTP fuzzing of the gateway', () => {
         touchedWorkflows.add(req.params.name);
       else if (req.template === '/v1/agents/:name' || req.template === '/v1/agents/:name/rollback') touchedAgents.add(req.params.name);
       // Keys and tenants are not part of what the snapshot compares.
-      else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants')) continue;
+      else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants') || req.template === '/v1/threads') continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);
     }
     const after = await snapshot();

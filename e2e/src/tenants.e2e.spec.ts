@@ -52,6 +52,13 @@ const NOT_OURS: Record<string, Outcome> = {
   'DELETE /v1/runs/:id': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/checkpoints': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/fork': { status: 404, code: 'run_not_found' },
+  'GET /v1/threads': { status: 200, list: true },
+  // A thread of acme's own.
+  'POST /v1/threads': { status: 201 },
+  'GET /v1/threads/:threadId': { status: 404, code: 'thread_not_found' },
+  'GET /v1/threads/:threadId/state': { status: 404, code: 'thread_not_found' },
+  'GET /v1/threads/:threadId/runs': { status: 404, code: 'thread_not_found' },
+  'POST /v1/threads/:threadId/runs': { status: 404, code: 'thread_not_found' },
   'GET /v1/requests': { status: 200, list: true },
   'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
@@ -73,6 +80,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/workflows/:name/runs': { input: 'x' },
   'POST /v1/workflows/:name/rollback': { version: 1 },
   'POST /v1/agents/:name/rollback': { version: 1 },
+  'POST /v1/threads': { metadata: { user: 'acme-user' } },
+  'POST /v1/threads/:threadId/runs': { workflow: 'dflt-quick', input: 'x' },
   'POST /v1/runs/:id/cancel': {},
   'POST /v1/runs/:id/fork': {},
   'POST /v1/runs/:id/requests/:requestId/respond': { approved: true },
@@ -84,7 +93,7 @@ const BODIES: Record<string, unknown> = {
 describe('tenants, from the route table', () => {
   let stack: Stack;
   let acmeKey: string;
-  const theirs = { waitingRun: '', doneRun: '', requestId: '', keyId: '', workflow: 'dflt-secret', agent: 'dflt_agent' };
+  const theirs = { waitingRun: '', doneRun: '', requestId: '', keyId: '', workflow: 'dflt-secret', agent: 'dflt_agent', thread: '' };
   const as =
     (key: string) =>
     (path: string, init: RequestInit = {}) =>
@@ -128,6 +137,9 @@ describe('tenants, from the route table', () => {
     ).toBe(201);
     theirs.waitingRun = await start(admin, theirs.workflow);
     theirs.doneRun = await start(admin, 'dflt-quick');
+    const thread = await admin('/v1/threads', { method: 'POST', body: JSON.stringify({ metadata: { user: 'dflt-user' } }) });
+    expect(thread.status).toBe(201);
+    theirs.thread = ((await thread.json()) as { threadId: string }).threadId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -169,7 +181,17 @@ describe('tenants, from the route table', () => {
 
   it("never reads, changes or lists the other tenant's objects, on any route, over JSON and SSE", async () => {
     const before = await snapshot();
-    const markers = [theirs.waitingRun, theirs.doneRun, theirs.requestId, theirs.keyId, theirs.workflow, theirs.agent, 'dflt-quick'];
+    const markers = [
+      theirs.waitingRun,
+      theirs.doneRun,
+      theirs.requestId,
+      theirs.keyId,
+      theirs.workflow,
+      theirs.agent,
+      'dflt-quick',
+      theirs.thread,
+      'dflt-user',
+    ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
     for (const route of [...ROUTE_ACCESS.keys()].sort()) {
@@ -177,6 +199,7 @@ describe('tenants, from the route table', () => {
       const path = template
         .replace(':id', theirs.waitingRun)
         .replace(':requestId', theirs.requestId)
+        .replace(':threadId', theirs.thread)
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
         .replace(':from', '1')

@@ -30,6 +30,8 @@ import { RequestsController } from './requests/requests.controller';
 import { AuditController } from './identity/audit.controller';
 import { identityProviders } from './identity/identity.providers';
 import { admissionProviders } from './admission/admission.providers';
+import { threadProviders } from './threads/thread.providers';
+import { ThreadsController } from './threads/threads.controller';
 import { RunAdmission } from './admission/run-admission';
 import { StartQuotas } from './admission/start-quotas';
 import { KeysController } from './identity/keys.controller';
@@ -57,6 +59,7 @@ export class GatewayModule {
         AuditController,
         MeController,
         OpenApiController,
+        ThreadsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -64,6 +67,7 @@ export class GatewayModule {
         RunFeedHub,
         ...identityProviders(config),
         ...admissionProviders(config),
+        ...threadProviders(config),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         {
           provide: WorkflowCatalogRepository,

@@ -36,6 +36,12 @@ import type {
   WorkflowVersions,
   CatalogDiff,
   CatalogRolledBack,
+  Thread,
+  ThreadList,
+  ThreadState,
+  ThreadRuns,
+  ThreadRunAccepted,
+  ThreadRunRequest,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -100,6 +106,22 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
         http.json<CatalogDiff>(`/v1/agents/${seg(name)}/versions/${from}/diff/${to}`, o),
       rollback: (name: string, version: number, o: CallOptions = {}) =>
         http.json<CatalogRolledBack>(`/v1/agents/${seg(name)}/rollback`, { method: 'POST', body: { version }, signal: o.signal }),
+    },
+
+    threads: {
+      create: (metadata: Record<string, unknown> = {}, o: CallOptions = {}) =>
+        http.json<Thread>('/v1/threads', { method: 'POST', body: { metadata }, signal: o.signal }),
+      list: (filter: { limit?: number; cursor?: string } & CallOptions = {}) => {
+        const { signal, ...query } = filter;
+        return http.json<ThreadList>('/v1/threads', { query: { ...query }, signal });
+      },
+      get: (threadId: string, o: CallOptions = {}) => http.json<Thread>(`/v1/threads/${seg(threadId)}`, o),
+      /** What its next run starts from: the end state of its last completed run. */
+      state: (threadId: string, o: CallOptions = {}) => http.json<ThreadState>(`/v1/threads/${seg(threadId)}/state`, o),
+      runs: (threadId: string, o: CallOptions = {}) => http.json<ThreadRuns>(`/v1/threads/${seg(threadId)}/runs`, o),
+      /** A run of `body.workflow` from the thread's state; on a busy thread `multitaskStrategy` decides (default `reject`). */
+      start: (threadId: string, body: ThreadRunRequest, o: CallOptions = {}) =>
+        http.json<ThreadRunAccepted>(`/v1/threads/${seg(threadId)}/runs`, { method: 'POST', body, signal: o.signal }),
     },
 
     runs: {

@@ -37,6 +37,9 @@ export const ErrorCodes = {
   /** The run has not ended: cancel it before erasing it. */
   run_active: 'run_active',
   version_not_found: 'version_not_found',
+  thread_not_found: 'thread_not_found',
+  /** A run was started on a thread whose previous run has not ended, with `multitaskStrategy: reject`. */
+  thread_busy: 'thread_busy',
   idempotency_key_reused: 'idempotency_key_reused',
   conflict: 'conflict',
   request_not_found: 'request_not_found',
@@ -100,6 +103,8 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   run_not_found: false,
   run_expired: false,
   run_active: false,
+  thread_not_found: false,
+  thread_busy: false,
   version_not_found: false,
   idempotency_key_reused: false,
   conflict: false,

@@ -101,6 +101,9 @@ export {
   eventsQuerySchema,
   graphQuerySchema,
   rollbackBodySchema,
+  newThreadBodySchema,
+  threadRunBodySchema,
+  threadsListQuerySchema,
   tenantQuerySchema,
   auditQuerySchema,
   startRunBodySchema,
@@ -121,6 +124,9 @@ export type {
   NewKeyBody,
   NewTenantBody,
   TenantQuotas,
+  NewThreadBody,
+  ThreadRunBody,
+  ThreadRunRequest,
 } from './http-api/request.schemas';
 export {
   runAcceptedSchema,
@@ -141,6 +147,10 @@ export {
   versionDiffSchema,
   catalogDiffSchema,
   catalogRolledBackSchema,
+  threadListSchema,
+  threadStateSchema,
+  threadRunsSchema,
+  threadRunAcceptedSchema,
   workflowGraphSchema,
   storedAgentSchema,
   agentListSchema,
@@ -177,6 +187,10 @@ export type {
   VersionDiff,
   CatalogDiff,
   CatalogRolledBack,
+  ThreadList,
+  ThreadState,
+  ThreadRuns,
+  ThreadRunAccepted,
   WorkflowGraph,
   StoredAgent,
   AgentList,
@@ -196,3 +210,13 @@ export { httpOperations, REQUEST_HEADERS } from './http-api/http-operations';
 export type { HttpMethod, HttpOperation, HttpResponseSpec, DefinitionSchemas, RequestHeaderName } from './http-api/http-operations';
 export { buildOpenApiDocument } from './http-api/openapi-document';
 export type { OpenApiOptions, OperationAccess, JsonObject } from './http-api/openapi-document';
+export {
+  THREAD_ID_PATTERN,
+  threadIdSchema,
+  MULTITASK_STRATEGIES,
+  multitaskStrategySchema,
+  threadRunStatusSchema,
+  threadRunSchema,
+  threadSchema,
+} from './threads';
+export type { MultitaskStrategy, ThreadRunStatus, ThreadRun, Thread } from './threads';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multitaskStrategySchema, threadIdSchema } from './threads';
 import { ErrorCodes } from './errors';
 import { runIdSchema } from './run-id';
 import { actorSchema, recordedActorSchema, tenantIdSchema } from './identity';
@@ -136,6 +137,18 @@ export const runEventSchemas = {
       start: z.array(z.string()).optional(),
       /** Earlier runs (a fork's ancestry) whose node results this run may reuse. */
       cacheRuns: z.array(runIdSchema).max(64).optional(),
+      /**
+       * The thread the run goes on (its `state` is the thread's): its place there, and the runs
+       * before it that this one rolled back (`multitaskStrategy: rollback`), left out of the thread's state.
+       */
+      thread: z
+        .object({
+          id: threadIdSchema,
+          position: z.number().int().positive(),
+          multitaskStrategy: multitaskStrategySchema,
+          rollsBack: z.array(runIdSchema).max(64).optional(),
+        })
+        .optional(),
     }),
   ),
   'run.started': event('run.started', z.object({ attempt: z.number().int().positive(), worker: z.string() })),

@@ -12,3 +12,4 @@ export { serveProjectionQueries, waitForAppliedSeq, parseQuery, eraseRunHandler 
 export type { QueryHandlersFor, ProjectionQueriesOptions } from './projection-queries';
 export { rebuildProjection } from './rebuild-projection';
 export type { RebuildResult } from './rebuild-projection';
+export { composeProjections, type Fold } from './compose-projections';

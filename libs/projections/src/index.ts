@@ -10,3 +10,4 @@ export { planExecution } from './execution-plan';
 export type { ExecutionPlan } from './execution-plan';
 export { admissionStateAfter, pickAdmissions } from './admission';
 export type { AdmissionState, TenantQueue } from './admission';
+export { threadRunStatusAfter } from './thread-runs';

@@ -1,7 +1,7 @@
 export { resolveTestInfra, reachable, testNamespace, testEnv } from './test-infra';
 export type { TestInfra } from './test-infra';
 export { FakeOpenAIServer } from './fake-openai-server';
-export type { FakeOpenAIReply, FakeOpenAIToolCall } from './fake-openai-server';
+export type { FakeOpenAIReply, FakeOpenAIRequestBody, FakeOpenAIToolCall } from './fake-openai-server';
 export { startStack, stopProcess } from './service-stack';
 export type { Stack, StackOptions, ServiceProcess } from './service-stack';
 export { readSse } from './sse-client';

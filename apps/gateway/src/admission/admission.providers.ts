@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
-import { ProjectionRunner } from '@spindle/projection-kit';
+import { composeProjections, ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
 import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
@@ -9,12 +9,14 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { AdmissionLoop } from './admission.loop';
+import { PassLoop } from './pass-loop';
 import { AdmissionProjection } from './admission.projection';
 import { AdmissionRepository } from './admission.repository';
 import { RunAdmission } from './run-admission';
 import { registerQueueMetrics } from './queue.metrics';
 import { StartQuotas } from './start-quotas';
+import { ThreadProjection } from '../threads/thread.projection';
+import { ThreadRuns } from '../threads/thread-runs.service';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -41,29 +43,41 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         new StartQuotas(db, bus, tenants, config.quotas, config.projectionWaitMs + 5_000),
     },
     {
-      // Runs that start, pause or end free room: a batch is a reason to look, when runs wait. Batches of
-      // 50 ms: the admission needs no event sooner, and fewer transactions cost the machine less.
+      // Runs that start, pause or end free room: a batch is a reason to look, when runs wait (for the
+      // admission, or for their turn on a thread). Batches of 50 ms: the admission needs no event
+      // sooner, and fewer transactions cost the machine less. Threads are folded in the same
+      // transaction: one consumer of the gateway's.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, LOGGER, METRICS],
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, ThreadRuns, LOGGER, METRICS],
       useFactory: (
         bus: Bus,
         db: Kysely<GatewayTables>,
         rows: AdmissionRepository,
         admission: RunAdmission,
+        threads: ThreadRuns,
         logger: Logger,
         metrics: Registry,
       ) =>
-        new ProjectionRunner<GatewayTables>(bus, db, new AdmissionProjection(bus.names.durables.admission, rows), logger, {
-          lingerMs: 50,
-          metrics,
-          retentionMs: config.retentionMs,
-          onBatch: () => admission.roomFreed(),
-        }),
+        new ProjectionRunner<GatewayTables>(
+          bus,
+          db,
+          composeProjections(new AdmissionProjection(bus.names.durables.admission, rows), new ThreadProjection()),
+          logger,
+          {
+            lingerMs: 50,
+            metrics,
+            retentionMs: config.retentionMs,
+            onBatch: () => {
+              admission.roomFreed();
+              void threads.dispatchReady();
+            },
+          },
+        ),
     },
     {
-      provide: AdmissionLoop,
+      provide: PassLoop,
       inject: [RunAdmission, LOGGER],
-      useFactory: (admission: RunAdmission, logger: Logger) => new AdmissionLoop(admission, logger),
+      useFactory: (admission: RunAdmission, logger: Logger) => new PassLoop('admission', () => admission.tick(), logger),
     },
   ];
 }

@@ -23,6 +23,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   run_not_found: 404,
   run_expired: 410,
   run_active: 409,
+  thread_not_found: 404,
+  thread_busy: 409,
   version_not_found: 404,
   idempotency_key_reused: 409,
   conflict: 409,

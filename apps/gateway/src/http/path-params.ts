@@ -8,6 +8,7 @@ import {
   RUN_ID_PATTERN,
   SpindleError,
   TENANT_ID_PATTERN,
+  THREAD_ID_PATTERN,
   WORKFLOW_NAME_PATTERN,
   type ErrorCode,
 } from '@spindle/contracts';
@@ -64,6 +65,7 @@ export const NewAgentNameParam = new PathParam(
   AGENT_NAME,
   invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'),
 );
+export const ThreadIdParam = new PathParam(THREAD_ID_PATTERN, notFound('thread_not_found', 'thread with id'));
 export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));
 export const TenantIdParam = new PathParam(TENANT_ID_PATTERN, notFound('not_found', 'tenant'));
 

@@ -18,13 +18,14 @@ export type AuditAction =
   | 'run.canceled'
   | 'run.forked'
   | 'run.erased'
+  | 'thread.created'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request'; id: string };
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread'; id: string };
   source: string | null;
   detail?: Record<string, unknown>;
 }

@@ -46,6 +46,13 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['DELETE /v1/runs/:id', { need: 'admin', run: 'id' }],
   ['GET /v1/runs/:id/checkpoints', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/fork', { need: 'runs:write', run: 'id' }],
+  // Threads: conversations across runs.
+  ['GET /v1/threads', { need: 'runs:read' }],
+  ['POST /v1/threads', { need: 'runs:write' }],
+  ['GET /v1/threads/:threadId', { need: 'runs:read' }],
+  ['GET /v1/threads/:threadId/state', { need: 'runs:read' }],
+  ['GET /v1/threads/:threadId/runs', { need: 'runs:read' }],
+  ['POST /v1/threads/:threadId/runs', { need: 'runs:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

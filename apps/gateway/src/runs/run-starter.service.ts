@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
-import { SpindleError, startRunBodySchema, type Principal, type RunAccepted } from '@spindle/contracts';
+import { SpindleError, startRunBodySchema, type Principal, type RunAccepted, type RunEventOf } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
@@ -18,6 +18,15 @@ import { createOnce, requestHash, type Created } from './idempotent-creation';
 
 /** `replayed` when an Idempotency-Key named a run started before; nothing new was queued. */
 export type StartedRun = Created<RunAccepted>;
+
+export interface StartOptions {
+  /** Runs once `run.queued` is in the log, before the run is handed to the admission (an SSE start attaches here). */
+  beforeDispatch?: (runId: string) => Promise<void>;
+  /** The thread the run goes on: `run.queued` names it. */
+  thread?: RunEventOf<'run.queued'>['data']['thread'];
+  /** The run's id, when the caller chose it beforehand (a thread's enqueued run keeps the id it was given). */
+  runId?: string;
+}
 
 /**
  * Starts a run: checks everything first (body, workflow, version, idempotency key), then
@@ -42,7 +51,7 @@ export class RunStarter {
     rawBody: unknown,
     idempotencyKey: string | undefined,
     trace: Context,
-    beforeDispatch?: (runId: string) => Promise<void>,
+    opts: StartOptions = {},
   ): Promise<StartedRun> {
     const body = parseBody(startRunBodySchema, rawBody ?? {});
     const { tenant } = caller;
@@ -57,7 +66,7 @@ export class RunStarter {
     const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
     const subgraphs = await resolveSubgraphs(this.catalog, tenant, { name, definition }, prepare);
-    const runId = ulid();
+    const runId = opts.runId ?? ulid();
     const accepted: RunAccepted = {
       runId,
       workflow: { name, version: workflow.version },
@@ -84,9 +93,10 @@ export class RunStarter {
             ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
             tenant,
             startedBy: caller.actor,
+            ...(opts.thread ? { thread: opts.thread } : {}),
           },
         });
-        await beforeDispatch?.(runId);
+        await opts.beforeDispatch?.(runId);
       } catch (e) {
         throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
       }

@@ -80,7 +80,7 @@ export class RunsController {
     const open = (runId: string) =>
       (stream = this.eventStream(reply, runId, 0, { Location: `/v1/runs/${runId}` }, cancelOnDisconnect ? onClientGone(runId) : undefined));
     const { accepted, replayed } = await this.starter
-      .start(caller, name, body, key, traceContextOf(req), (runId) => open(runId).attach())
+      .start(caller, name, body, key, traceContextOf(req), { beforeDispatch: (runId) => open(runId).attach() })
       .catch((e) => {
         stream?.release();
         throw e;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runSummarySchema, runTraceSchema } from '../trace-queries';
+import { threadSchema } from '../threads';
 import { MAX_SEQ } from './decimal-integer';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
@@ -56,7 +57,14 @@ const noContent: HttpResponseSpec = { description: 'Deleted.' };
 
 /** Every `/v1` operation the gateway serves. */
 export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[] {
-  return [...metaOperations(), ...catalogOperations(defs), ...runOperations(), ...requestOperations(), ...adminOperations()];
+  return [
+    ...metaOperations(),
+    ...catalogOperations(defs),
+    ...runOperations(),
+    ...threadOperations(),
+    ...requestOperations(),
+    ...adminOperations(),
+  ];
 }
 
 function metaOperations(): HttpOperation[] {
@@ -237,6 +245,67 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       summary: 'Delete an agent',
       params: agent,
       responses: { 204: noContent },
+    },
+  ];
+}
+
+function threadOperations(): HttpOperation[] {
+  return [
+    {
+      operationId: 'createThread',
+      method: 'POST',
+      path: '/v1/threads',
+      tag: 'threads',
+      summary: 'Create a thread',
+      body: rq.newThreadBodySchema,
+      responses: { 201: ok('The thread, idle and without runs.', threadSchema) },
+    },
+    {
+      operationId: 'listThreads',
+      method: 'GET',
+      path: '/v1/threads',
+      tag: 'threads',
+      summary: 'List threads',
+      query: rq.threadsListQuerySchema,
+      responses: { 200: ok('Newest first.', rs.threadListSchema) },
+    },
+    {
+      operationId: 'getThread',
+      method: 'GET',
+      path: '/v1/threads/:threadId',
+      tag: 'threads',
+      summary: 'Get a thread',
+      responses: { 200: ok('The thread.', threadSchema) },
+    },
+    {
+      operationId: 'getThreadState',
+      method: 'GET',
+      path: '/v1/threads/:threadId/state',
+      tag: 'threads',
+      summary: "The thread's state",
+      description: 'The end state of its last completed run that was not rolled back: what its next run starts from.',
+      responses: { 200: ok('The state, and the run it is from.', rs.threadStateSchema) },
+    },
+    {
+      operationId: 'listThreadRuns',
+      method: 'GET',
+      path: '/v1/threads/:threadId/runs',
+      tag: 'threads',
+      summary: "The thread's runs, in order",
+      responses: { 200: ok('Oldest first.', rs.threadRunsSchema) },
+    },
+    {
+      operationId: 'startThreadRun',
+      method: 'POST',
+      path: '/v1/threads/:threadId/runs',
+      tag: 'threads',
+      summary: "Start a run from the thread's state",
+      description:
+        'On a busy thread (a run has not ended, or waits on a person) `multitaskStrategy` decides: `reject` (`409 thread_busy`, ' +
+        'the default), `enqueue` (it starts when the runs before it have ended), `interrupt` (they are canceled, and it starts ' +
+        "from the interrupted run's latest checkpoint), `rollback` (they are canceled and left out of the thread's state).",
+      body: rq.threadRunBodySchema,
+      responses: { 202: ok('Started (`queued`) or waiting for its turn (`pending`).', rs.threadRunAcceptedSchema) },
     },
   ];
 }

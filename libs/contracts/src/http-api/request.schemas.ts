@@ -4,6 +4,7 @@ import { runStatusSchema } from '../run-status';
 import { requestStatusSchema } from '../service-queries';
 import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
 import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
+import { multitaskStrategySchema, THREAD_ID_PATTERN } from '../threads';
 
 /**
  * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
@@ -23,6 +24,7 @@ export const pathParamSchemas = {
   requestId: z.string().regex(RUN_ID_PATTERN).describe('A request id (`req_…`).'),
   keyId: z.string().min(1).describe('An API key id (the part after `spk_`).'),
   tenant: z.string().regex(TENANT_ID_PATTERN).describe('A tenant id.'),
+  threadId: z.string().regex(THREAD_ID_PATTERN).describe('A thread id (`thr_…`).'),
   from: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)
@@ -102,6 +104,31 @@ export const startRunBodySchema = z.strictObject({
   cancelOnDisconnect: z.boolean().optional(),
 });
 export type StartRunBody = z.infer<typeof startRunBodySchema>;
+
+/** What a thread is created with: metadata of the caller's own, at most 64 keys. */
+export const newThreadBodySchema = z.strictObject({
+  metadata: z
+    .record(z.string().max(128), z.unknown())
+    .refine((m) => Object.keys(m).length <= 64, 'at most 64 keys')
+    .optional(),
+});
+export type NewThreadBody = z.infer<typeof newThreadBodySchema>;
+
+/** `POST /v1/threads/{threadId}/runs`: a run of `workflow` that starts from the thread's state. */
+export const threadRunBodySchema = z.strictObject({
+  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name'),
+  input: z.unknown().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  version: z.number().int().min(1).max(MAX_VERSION).optional(),
+  multitaskStrategy: multitaskStrategySchema
+    .default('reject')
+    .describe('What happens when the thread is busy: reject (409 thread_busy), enqueue, interrupt or rollback.'),
+});
+export type ThreadRunBody = z.infer<typeof threadRunBodySchema>;
+/** What a client sends (`multitaskStrategy` may be left out). */
+export type ThreadRunRequest = z.input<typeof threadRunBodySchema>;
+
+export const threadsListQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
 
 export const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorSchema, SCOPES } from '../identity';
+import { threadRunSchema, threadSchema, threadRunStatusSchema } from '../threads';
 import { runEventSchema, workflowRefSchema } from '../run-events';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
 import { runSummarySchema } from '../trace-queries';
@@ -200,3 +201,25 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 /** The OpenAPI 3.1 document (`GET /v1/openapi.json`): a plain JSON object, not checked field by field. */
 export const openApiDocumentSchema = z.record(z.string(), z.unknown());
 export type OpenApiDocument = z.infer<typeof openApiDocumentSchema>;
+
+export const threadListSchema = z.object({ threads: z.array(threadSchema), nextCursor: z.string().nullable() });
+export type ThreadList = z.infer<typeof threadListSchema>;
+export const threadStateSchema = z.object({
+  threadId: z.string(),
+  /** The end state of the thread's last completed run (its `input` included); `{}` before one. */
+  state: z.record(z.string(), z.unknown()),
+  stateFromRun: z.string().nullable(),
+});
+export type ThreadState = z.infer<typeof threadStateSchema>;
+export const threadRunsSchema = z.object({ threadId: z.string(), runs: z.array(threadRunSchema) });
+export type ThreadRuns = z.infer<typeof threadRunsSchema>;
+export const threadRunAcceptedSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  workflow: z.string(),
+  position: z.number().int().positive(),
+  /** `queued` when it was started at once, `pending` when it waits for the runs before it. */
+  status: threadRunStatusSchema,
+  location: z.string(),
+});
+export type ThreadRunAccepted = z.infer<typeof threadRunAcceptedSchema>;

@@ -176,4 +176,37 @@ export const gatewayMigrations: Record<string, Migration> = {
                 select tenant_id, name, version, spec, updated_at from agents`.execute(db);
     },
   },
+  '0007_threads': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('threads')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('metadata', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_by', 'jsonb', (c) => c.notNull())
+        .addColumn('next_position', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema.createIndex('threads_tenant_idx').on('threads').columns(['tenant_id', 'created_at desc', 'id desc']).execute();
+      await db.schema
+        .createTable('thread_runs')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('thread_id', 'text', (c) => c.notNull().references('threads.id').onDelete('cascade'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('workflow', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('strategy', 'text', (c) => c.notNull())
+        .addColumn('queued_at', 'timestamptz', (c) => c.notNull())
+        // A run waiting for its turn (`pending`): what to start it with, and who asked.
+        .addColumn('request', 'jsonb')
+        // Why a pending run could not be started (it never reached the log).
+        .addColumn('error', 'jsonb')
+        // A completed run's end state: the thread's state is its last completed run's.
+        .addColumn('output', 'jsonb')
+        // When a gateway took a pending run to start it (`starting`): one gone quiet for long is looked at again.
+        .addColumn('starting_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('thread_runs_thread_idx').on('thread_runs').columns(['thread_id', 'position']).execute();
+    },
+  },
 };

@@ -15,6 +15,8 @@ export interface GatewayTables extends ProjectionProgressTables {
   idempotency_keys: IdempotencyKeysTable;
   agents: AgentsTable;
   agent_versions: AgentVersionsTable;
+  threads: ThreadsTable;
+  thread_runs: ThreadRunsTable;
   run_admissions: RunAdmissionsTable;
   tenant_dispatch: TenantDispatchTable;
 }
@@ -81,6 +83,32 @@ export interface AgentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
+}
+
+/** Conversations across runs: what the caller made; their runs and state are in `thread_runs`. */
+export interface ThreadsTable {
+  id: string;
+  tenant_id: string;
+  metadata: Json;
+  created_at: Timestamp;
+  created_by: Json;
+  /** The position the thread's next run gets. */
+  next_position: Generated<number>;
+}
+
+/** A thread's runs in order; `pending` ones wait (enqueued) for the runs before them to end. */
+export interface ThreadRunsTable {
+  run_id: string;
+  thread_id: string;
+  position: number;
+  workflow: string;
+  status: string;
+  strategy: string;
+  queued_at: Timestamp;
+  request: ColumnType<unknown, string | null, string | null>;
+  error: ColumnType<unknown, string | null, string | null>;
+  output: ColumnType<unknown, string | null, string | null>;
+  starting_at: Timestamp | null;
 }
 
 /** Every spec an agent has had, numbered as `agents.version` was when it was saved. */

@@ -47,7 +47,7 @@ describe('agent node', () => {
         output: { messages: [...model.requests[1].messages, { role: 'assistant', content: 'Your name is Ada.' }] },
       });
       // The second run's log holds the whole conversation it sent: it replays without the first run.
-      const started = second.events.find((e) => e.type === 'model.started')?.data as { messages: Array<{ content: string }> };
+      const started = second.events.find((e) => e.type === 'model.started')?.data as unknown as { messages: Array<{ content: string }> };
       expect(started.messages.map((m) => m.content)).toEqual(['I am Ada.', 'Hi Ada.', 'Who am I?']);
     });
 
@@ -63,7 +63,7 @@ describe('agent node', () => {
         messages: history,
       });
       // The new turn is four messages (question, call, result, answer): the older turn goes.
-      expect((outcome as { output: { messages: Array<{ role: string }> } }).output.messages.map((m) => m.role)).toEqual([
+      expect((outcome as unknown as { output: { messages: Array<{ role: string }> } }).output.messages.map((m) => m.role)).toEqual([
         'user',
         'assistant',
         'tool',

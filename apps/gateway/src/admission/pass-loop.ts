@@ -1,13 +1,16 @@
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { RunAdmission } from './run-admission';
 
-/** Admission passes besides the ones runs trigger: a slow tick, so stale commands are sent again and other gateways' changes are seen. */
-export class AdmissionLoop implements OnApplicationBootstrap, OnApplicationShutdown {
+/**
+ * A pass besides the ones events trigger, on a slow tick: so what a missed trigger left (a stale
+ * command, a thread's next run) is still done, and other gateways' changes are seen.
+ */
+export class PassLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly admission: RunAdmission,
+    private readonly name: string,
+    private readonly pass: () => Promise<void>,
     private readonly logger: Logger,
     private readonly everyMs = 1_000,
   ) {}
@@ -23,9 +26,9 @@ export class AdmissionLoop implements OnApplicationBootstrap, OnApplicationShutd
 
   private async tick(): Promise<void> {
     try {
-      await this.admission.tick();
+      await this.pass();
     } catch (err) {
-      this.logger.warn({ err }, 'admission pass failed; trying again');
+      this.logger.warn({ err }, `${this.name} pass failed; trying again`);
     }
   }
 }

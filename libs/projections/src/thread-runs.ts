@@ -1,0 +1,31 @@
+import type { RunEventOf, RunEventType, ThreadRunStatus } from '@spindle/contracts';
+
+/** Where a thread's run stands after each event: a status, or `null` for no change. */
+export const threadRunStatusAfter: { readonly [T in RunEventType]: ((e: RunEventOf<T>) => ThreadRunStatus) | null } = {
+  'run.queued': () => 'queued',
+  'run.started': () => 'running',
+  'run.resumed': () => 'running',
+  'run.awaiting': (e) => (e.data.reason === 'input' ? 'awaiting_input' : 'awaiting_approval'),
+  'run.yielded': () => 'queued',
+  'run.completed': () => 'completed',
+  'run.failed': () => 'failed',
+  'run.canceled': () => 'canceled',
+  'node.started': null,
+  'node.completed': null,
+  'node.failed': null,
+  'model.started': null,
+  'model.completed': null,
+  'model.failed': null,
+  'tool.called': null,
+  'tool.returned': null,
+  'loop.iteration': null,
+  'branch.started': null,
+  'branch.completed': null,
+  'input.requested': null,
+  'input.answered': null,
+  'approval.requested': null,
+  'approval.resolved': null,
+  'checkpoint.saved': null,
+  'context.truncated': null,
+  custom: null,
+};
