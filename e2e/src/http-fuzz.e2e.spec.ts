@@ -257,6 +257,7 @@ interface Seeds {
   workflows: string[];
   agents: string[];
   threads: string[];
+  webhooks: string[];
   ownOrigin: string;
   /** `Authorization` values: the admin's key (most requests), and ones that must be refused. */
   adminAuthorization: string;
@@ -286,6 +287,12 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
   'POST /v1/runs/:id/fork': fc.constantFrom({}, { checkpointId: 'cp-1' }, { state: { x: 2 } }),
   'POST /v1/workflows/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
   'POST /v1/threads': fc.constantFrom({}, { metadata: { user: 'fuzz' } }),
+  'POST /v1/webhooks': fc.constantFrom(
+    { url: 'https://hooks.example/fuzz' },
+    { url: 'http://hooks.example/plain' },
+    { url: 'https://127.0.0.1/inside' },
+    { url: 'https://hooks.example/one', events: ['run.completed'], workflow: 'quick' },
+  ),
   // Reject only: a run that waits for its turn would start at a time the accounting below cannot know (threads.e2e covers the rest).
   'POST /v1/threads/:threadId/runs': fc.constantFrom({ workflow: 'quick', input: 'x' }, { workflow: 'asks', multitaskStrategy: 'reject' }),
   'POST /v1/agents/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
@@ -299,6 +306,7 @@ function paramValues(template: string, param: string, seeds: Seeds): string[] {
   if (param === 'requestId') return seeds.requestIds;
   if (param === 'from' || param === 'to') return ['1', '2', '1', '0', '01', '2147483648', '1e3'];
   if (param === 'threadId') return seeds.threads;
+  if (param === 'webhookId') return seeds.webhooks;
   return template.startsWith('/v1/agents') ? seeds.agents : seeds.workflows;
 }
 
@@ -629,6 +637,9 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     const made = await stack.api('/v1/threads', { method: 'POST', body: '{}' });
     expect(made.status).toBe(201);
     const thread = ((await made.json()) as { threadId: string }).threadId;
+    const hook = await stack.api('/v1/webhooks', { method: 'POST', body: JSON.stringify({ url: 'https://hooks.example/fuzz' }) });
+    expect(hook.status).toBe(201);
+    const webhook = ((await hook.json()) as { webhookId: string }).webhookId;
     seeds = {
       toAnswer,
       toCancel,
@@ -637,6 +648,7 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       workflows: ['quick', 'asks', 'fz-new', 'missing-wf'],
       agents: ['helper', 'fz_agent', 'Missing'],
       threads: [thread, 'thr_01JN0000000000000000000000'],
+      webhooks: [webhook, 'wh_01JN0000000000000000000000'],
       ownOrigin: stack.gatewayUrl,
       adminAuthorization: `Bearer ${stack.adminKey}`,
       badAuthorizations: [
@@ -758,6 +770,7 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       else if (req.template === '/v1/agents/:name' || req.template === '/v1/agents/:name/rollback') touchedAgents.add(req.params.name);
       // Keys and tenants are not part of what the snapshot compares.
       else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants') || req.template === '/v1/threads') continue;
+      else if (req.template?.startsWith('/v1/webhooks')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);
     }
     const after = await snapshot();

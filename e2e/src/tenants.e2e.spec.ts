@@ -59,6 +59,12 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/threads/:threadId/state': { status: 404, code: 'thread_not_found' },
   'GET /v1/threads/:threadId/runs': { status: 404, code: 'thread_not_found' },
   'POST /v1/threads/:threadId/runs': { status: 404, code: 'thread_not_found' },
+  'GET /v1/webhooks': { status: 200, list: true },
+  // A subscription of acme's own; one naming default's thread is refused as not found.
+  'POST /v1/webhooks': { status: 201 },
+  'GET /v1/webhooks/:webhookId': { status: 404, code: 'not_found' },
+  'DELETE /v1/webhooks/:webhookId': { status: 404, code: 'not_found' },
+  'GET /v1/webhooks/:webhookId/deliveries': { status: 404, code: 'not_found' },
   'GET /v1/requests': { status: 200, list: true },
   'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
@@ -81,6 +87,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/workflows/:name/rollback': { version: 1 },
   'POST /v1/agents/:name/rollback': { version: 1 },
   'POST /v1/threads': { metadata: { user: 'acme-user' } },
+  'POST /v1/webhooks': { url: 'https://hooks.example/acme' },
   'POST /v1/threads/:threadId/runs': { workflow: 'dflt-quick', input: 'x' },
   'POST /v1/runs/:id/cancel': {},
   'POST /v1/runs/:id/fork': {},
@@ -93,7 +100,16 @@ const BODIES: Record<string, unknown> = {
 describe('tenants, from the route table', () => {
   let stack: Stack;
   let acmeKey: string;
-  const theirs = { waitingRun: '', doneRun: '', requestId: '', keyId: '', workflow: 'dflt-secret', agent: 'dflt_agent', thread: '' };
+  const theirs = {
+    waitingRun: '',
+    doneRun: '',
+    requestId: '',
+    keyId: '',
+    workflow: 'dflt-secret',
+    agent: 'dflt_agent',
+    thread: '',
+    webhook: '',
+  };
   const as =
     (key: string) =>
     (path: string, init: RequestInit = {}) =>
@@ -140,6 +156,9 @@ describe('tenants, from the route table', () => {
     const thread = await admin('/v1/threads', { method: 'POST', body: JSON.stringify({ metadata: { user: 'dflt-user' } }) });
     expect(thread.status).toBe(201);
     theirs.thread = ((await thread.json()) as { threadId: string }).threadId;
+    const hook = await admin('/v1/webhooks', { method: 'POST', body: JSON.stringify({ url: 'https://hooks.example/dflt-hook' }) });
+    expect(hook.status).toBe(201);
+    theirs.webhook = ((await hook.json()) as { webhookId: string }).webhookId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -191,6 +210,8 @@ describe('tenants, from the route table', () => {
       'dflt-quick',
       theirs.thread,
       'dflt-user',
+      theirs.webhook,
+      'dflt-hook',
     ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
@@ -200,6 +221,7 @@ describe('tenants, from the route table', () => {
         .replace(':id', theirs.waitingRun)
         .replace(':requestId', theirs.requestId)
         .replace(':threadId', theirs.thread)
+        .replace(':webhookId', theirs.webhook)
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
         .replace(':from', '1')

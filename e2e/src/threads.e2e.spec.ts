@@ -165,4 +165,15 @@ describe('threads: conversations across runs', () => {
     // Nothing was started by any of them.
     expect(await runsOf(threadId)).toEqual([]);
   });
+
+  it('lists threads newest first, a page at a time', async () => {
+    const page = async (query: string) =>
+      (await (await stack.api(`/v1/threads${query}`)).json()) as { threads: Array<{ threadId: string }>; nextCursor: string | null };
+    const all = (await page('?limit=200')).threads.map((t) => t.threadId);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    const first = await page('?limit=2');
+    const second = await page(`?limit=2&cursor=${first.nextCursor}`);
+    expect([...first.threads, ...second.threads].map((t) => t.threadId)).toEqual(all.slice(0, 4));
+    expect((await stack.api('/v1/threads?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
+  });
 });

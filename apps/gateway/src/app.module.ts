@@ -32,6 +32,8 @@ import { identityProviders } from './identity/identity.providers';
 import { admissionProviders } from './admission/admission.providers';
 import { threadProviders } from './threads/thread.providers';
 import { ThreadsController } from './threads/threads.controller';
+import { webhookProviders } from './webhooks/webhook.providers';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { RunAdmission } from './admission/run-admission';
 import { StartQuotas } from './admission/start-quotas';
 import { KeysController } from './identity/keys.controller';
@@ -60,6 +62,7 @@ export class GatewayModule {
         MeController,
         OpenApiController,
         ThreadsController,
+        WebhooksController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -68,6 +71,7 @@ export class GatewayModule {
         ...identityProviders(config),
         ...admissionProviders(config),
         ...threadProviders(config),
+        ...webhookProviders(config),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         {
           provide: WorkflowCatalogRepository,

@@ -30,6 +30,16 @@ export interface QuotaDefaults {
   readonly dispatchWindow: number;
 }
 
+export interface WebhookConfig {
+  /** `SPINDLE_WEBHOOK_ALLOW_HTTP=true`: http targets too (development). */
+  readonly allowHttp: boolean;
+  /** `SPINDLE_WEBHOOK_ALLOWED_HOSTS`: internal hosts a webhook may still reach (comma-separated names or addresses). */
+  readonly allowedHosts: ReadonlySet<string>;
+  readonly retryBaseMs: number;
+  readonly retryForMs: number;
+  readonly timeoutMs: number;
+}
+
 export interface GatewayConfig extends ServiceConfig {
   readonly bodyLimitBytes: number;
   /** Deepest nesting of arrays and objects a JSON body may have. */
@@ -48,6 +58,7 @@ export interface GatewayConfig extends ServiceConfig {
   readonly trustProxy: boolean;
   readonly auth: AuthConfig;
   readonly quotas: QuotaDefaults;
+  readonly webhooks: WebhookConfig;
 }
 
 /** Longest path parameter Fastify's router accepts (`414 uri_too_long` past it); ids are at most 64. */
@@ -83,6 +94,18 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
       dailyTokenBudget: env.SPINDLE_TENANT_DAILY_TOKENS ? positiveInteger('SPINDLE_TENANT_DAILY_TOKENS', 1) : null,
       dailyCostBudgetUsd: env.SPINDLE_TENANT_DAILY_COST_USD ? positive('SPINDLE_TENANT_DAILY_COST_USD', 1) : null,
       dispatchWindow: positiveInteger('SPINDLE_DISPATCH_WINDOW', 16),
+    }),
+    webhooks: Object.freeze({
+      allowHttp: parseFlag('SPINDLE_WEBHOOK_ALLOW_HTTP', env.SPINDLE_WEBHOOK_ALLOW_HTTP),
+      allowedHosts: new Set(
+        (env.SPINDLE_WEBHOOK_ALLOWED_HOSTS ?? '')
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      retryBaseMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_BASE_MS', 5_000),
+      retryForMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_FOR_MS', 86_400_000),
+      timeoutMs: positiveInteger('SPINDLE_WEBHOOK_TIMEOUT_MS', 10_000),
     }),
   });
 }

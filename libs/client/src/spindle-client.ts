@@ -42,6 +42,11 @@ import type {
   ThreadRuns,
   ThreadRunAccepted,
   ThreadRunRequest,
+  NewWebhookBody,
+  CreatedWebhook,
+  WebhookList,
+  Webhook,
+  WebhookDeliveries,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -122,6 +127,20 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       /** A run of `body.workflow` from the thread's state; on a busy thread `multitaskStrategy` decides (default `reject`). */
       start: (threadId: string, body: ThreadRunRequest, o: CallOptions = {}) =>
         http.json<ThreadRunAccepted>(`/v1/threads/${seg(threadId)}/runs`, { method: 'POST', body, signal: o.signal }),
+    },
+
+    webhooks: {
+      /** Subscribes `url` to run events; the answer holds the signing `secret`, shown this once. */
+      create: (body: NewWebhookBody, o: CallOptions = {}) =>
+        http.json<CreatedWebhook>('/v1/webhooks', { method: 'POST', body, signal: o.signal }),
+      list: (o: CallOptions = {}) => http.json<WebhookList>('/v1/webhooks', o),
+      get: (webhookId: string, o: CallOptions = {}) => http.json<Webhook>(`/v1/webhooks/${seg(webhookId)}`, o),
+      delete: (webhookId: string, o: CallOptions = {}) =>
+        http.json<void>(`/v1/webhooks/${seg(webhookId)}`, { method: 'DELETE', signal: o.signal }),
+      deliveries: (webhookId: string, filter: { limit?: number; cursor?: string } & CallOptions = {}) => {
+        const { signal, ...query } = filter;
+        return http.json<WebhookDeliveries>(`/v1/webhooks/${seg(webhookId)}/deliveries`, { query: { ...query }, signal });
+      },
     },
 
     runs: {

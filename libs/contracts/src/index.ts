@@ -104,6 +104,8 @@ export {
   newThreadBodySchema,
   threadRunBodySchema,
   threadsListQuerySchema,
+  newWebhookBodySchema,
+  webhookDeliveriesQuerySchema,
   tenantQuerySchema,
   auditQuerySchema,
   startRunBodySchema,
@@ -127,6 +129,7 @@ export type {
   NewThreadBody,
   ThreadRunBody,
   ThreadRunRequest,
+  NewWebhookBody,
 } from './http-api/request.schemas';
 export {
   runAcceptedSchema,
@@ -151,6 +154,9 @@ export {
   threadStateSchema,
   threadRunsSchema,
   threadRunAcceptedSchema,
+  webhookListSchema,
+  createdWebhookSchema,
+  webhookDeliveriesSchema,
   workflowGraphSchema,
   storedAgentSchema,
   agentListSchema,
@@ -191,6 +197,9 @@ export type {
   ThreadState,
   ThreadRuns,
   ThreadRunAccepted,
+  WebhookList,
+  CreatedWebhook,
+  WebhookDeliveries,
   WorkflowGraph,
   StoredAgent,
   AgentList,
@@ -220,3 +229,13 @@ export {
   threadSchema,
 } from './threads';
 export type { MultitaskStrategy, ThreadRunStatus, ThreadRun, Thread } from './threads';
+export {
+  WEBHOOK_ID_PATTERN,
+  WEBHOOK_EVENT_TYPES,
+  webhookEventTypeSchema,
+  webhookEventSchema,
+  webhookSchema,
+  webhookAttemptSchema,
+  webhookDeliverySchema,
+} from './webhooks';
+export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from './webhooks';

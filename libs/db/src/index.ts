@@ -18,5 +18,5 @@ export { projectionProgressMigrations } from './projection-progress/projection-p
 export type { ProjectionProgressTables } from './projection-progress/projection-progress';
 export * from './checkpoint/index';
 export * from './approval';
-export { encodeKeysetCursor, decodeKeysetCursor } from './keyset-cursor';
+export { encodeKeysetCursor, decodeKeysetCursor, olderThanCursor } from './keyset-cursor';
 export type { KeysetCursor } from './keyset-cursor';

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { SpindleError } from '@spindle/contracts';
 
 /**
@@ -34,4 +35,12 @@ export function decodeKeysetCursor(text: string): KeysetCursor {
     });
   }
   return { at: pair[0], id: pair[1] };
+}
+
+/**
+ * The rows that come after the cursor in a list ordered by `created_at desc, id desc`: a row
+ * comparison, so one index range serves it.
+ */
+export function olderThanCursor(cursor: KeysetCursor): RawBuilder<boolean> {
+  return sql<boolean>`(created_at, id) < (${new Date(cursor.at)}, ${cursor.id})`;
 }

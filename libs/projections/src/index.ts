@@ -11,3 +11,4 @@ export type { ExecutionPlan } from './execution-plan';
 export { admissionStateAfter, pickAdmissions } from './admission';
 export type { AdmissionState, TenantQueue } from './admission';
 export { threadRunStatusAfter } from './thread-runs';
+export { webhookEventAfter, type WebhookEventBody } from './webhook-events';

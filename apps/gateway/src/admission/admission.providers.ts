@@ -17,6 +17,7 @@ import { registerQueueMetrics } from './queue.metrics';
 import { StartQuotas } from './start-quotas';
 import { ThreadProjection } from '../threads/thread.projection';
 import { ThreadRuns } from '../threads/thread-runs.service';
+import { WebhookProjection } from '../webhooks/webhook.projection';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -61,7 +62,7 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         new ProjectionRunner<GatewayTables>(
           bus,
           db,
-          composeProjections(new AdmissionProjection(bus.names.durables.admission, rows), new ThreadProjection()),
+          composeProjections(new AdmissionProjection(bus.names.durables.admission, rows), new ThreadProjection(), new WebhookProjection()),
           logger,
           {
             lingerMs: 50,

@@ -19,13 +19,15 @@ export type AuditAction =
   | 'run.forked'
   | 'run.erased'
   | 'thread.created'
+  | 'webhook.created'
+  | 'webhook.deleted'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread'; id: string };
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook'; id: string };
   source: string | null;
   detail?: Record<string, unknown>;
 }

@@ -53,6 +53,12 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/threads/:threadId/state', { need: 'runs:read' }],
   ['GET /v1/threads/:threadId/runs', { need: 'runs:read' }],
   ['POST /v1/threads/:threadId/runs', { need: 'runs:write' }],
+  // Webhooks: configuration (their URLs receive run outputs).
+  ['GET /v1/webhooks', { need: 'workflows:write' }],
+  ['POST /v1/webhooks', { need: 'workflows:write' }],
+  ['GET /v1/webhooks/:webhookId', { need: 'workflows:write' }],
+  ['DELETE /v1/webhooks/:webhookId', { need: 'workflows:write' }],
+  ['GET /v1/webhooks/:webhookId/deliveries', { need: 'workflows:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

@@ -1,5 +1,5 @@
 import type { Actor, MultitaskStrategy, Principal, Thread, ThreadRun, ThreadRunBody, ThreadRunStatus } from '@spindle/contracts';
-import type { GatewayTables, KeysetCursor } from '@spindle/db';
+import { olderThanCursor, type GatewayTables, type KeysetCursor } from '@spindle/db';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 
 type Db = Kysely<GatewayTables> | Transaction<GatewayTables>;
@@ -44,10 +44,7 @@ export class ThreadRepository {
   /** Newest first, `limit` at a time after the cursor's thread. */
   async list(tenant: string, limit: number, after?: KeysetCursor): Promise<Thread[]> {
     let query = this.db.selectFrom('threads').selectAll().where('tenant_id', '=', tenant);
-    if (after)
-      query = query.where((eb) =>
-        eb.or([eb('created_at', '<', new Date(after.at)), eb.and([eb('created_at', '=', new Date(after.at)), eb('id', '<', after.id)])]),
-      );
+    if (after) query = query.where(olderThanCursor(after));
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     return Promise.all(rows.map((row) => this.view(row, this.db)));
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runSummarySchema, runTraceSchema } from '../trace-queries';
 import { threadSchema } from '../threads';
+import { webhookSchema } from '../webhooks';
 import { MAX_SEQ } from './decimal-integer';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
@@ -62,6 +63,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...catalogOperations(defs),
     ...runOperations(),
     ...threadOperations(),
+    ...webhookOperations(),
     ...requestOperations(),
     ...adminOperations(),
   ];
@@ -306,6 +308,59 @@ function threadOperations(): HttpOperation[] {
         "from the interrupted run's latest checkpoint), `rollback` (they are canceled and left out of the thread's state).",
       body: rq.threadRunBodySchema,
       responses: { 202: ok('Started (`queued`) or waiting for its turn (`pending`).', rs.threadRunAcceptedSchema) },
+    },
+  ];
+}
+
+function webhookOperations(): HttpOperation[] {
+  return [
+    {
+      operationId: 'createWebhook',
+      method: 'POST',
+      path: '/v1/webhooks',
+      tag: 'webhooks',
+      summary: 'Subscribe a URL to run events',
+      description:
+        'Each event (`run.completed`, `run.failed`, `run.canceled`, `run.awaiting`) of the runs it matches (every run, one ' +
+        "workflow's or one thread's) is POSTed as JSON, signed (`Spindle-Signature`), and retried with exponential back-off " +
+        'for 24 h until a 2xx; then the delivery is `dead`. https only unless the deployment allows http; internal addresses ' +
+        'only when on its allow-list (checked again, per address, at every delivery).',
+      body: rq.newWebhookBodySchema,
+      responses: { 201: ok('The subscription, with its signing secret (shown only here).', rs.createdWebhookSchema) },
+    },
+    {
+      operationId: 'listWebhooks',
+      method: 'GET',
+      path: '/v1/webhooks',
+      tag: 'webhooks',
+      summary: 'List webhooks',
+      responses: { 200: ok('Newest first.', rs.webhookListSchema) },
+    },
+    {
+      operationId: 'getWebhook',
+      method: 'GET',
+      path: '/v1/webhooks/:webhookId',
+      tag: 'webhooks',
+      summary: 'Get a webhook',
+      responses: { 200: ok('The subscription (without its secret).', webhookSchema) },
+    },
+    {
+      operationId: 'deleteWebhook',
+      method: 'DELETE',
+      path: '/v1/webhooks/:webhookId',
+      tag: 'webhooks',
+      summary: 'Delete a webhook',
+      description: 'Deliveries not made yet are canceled; the ones made stay readable.',
+      responses: { 204: noContent },
+    },
+    {
+      operationId: 'listWebhookDeliveries',
+      method: 'GET',
+      path: '/v1/webhooks/:webhookId/deliveries',
+      tag: 'webhooks',
+      summary: "A webhook's deliveries and their attempts",
+      query: rq.webhookDeliveriesQuerySchema,
+      responses: { 200: ok('Newest first.', rs.webhookDeliveriesSchema) },
     },
   ];
 }

@@ -4,7 +4,8 @@ import { runStatusSchema } from '../run-status';
 import { requestStatusSchema } from '../service-queries';
 import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
 import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
-import { multitaskStrategySchema, THREAD_ID_PATTERN } from '../threads';
+import { multitaskStrategySchema, THREAD_ID_PATTERN, threadIdSchema } from '../threads';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN, webhookEventTypeSchema } from '../webhooks';
 
 /**
  * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
@@ -25,6 +26,7 @@ export const pathParamSchemas = {
   keyId: z.string().min(1).describe('An API key id (the part after `spk_`).'),
   tenant: z.string().regex(TENANT_ID_PATTERN).describe('A tenant id.'),
   threadId: z.string().regex(THREAD_ID_PATTERN).describe('A thread id (`thr_…`).'),
+  webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('A webhook id (`wh_…`).'),
   from: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)
@@ -129,6 +131,22 @@ export type ThreadRunBody = z.infer<typeof threadRunBodySchema>;
 export type ThreadRunRequest = z.input<typeof threadRunBodySchema>;
 
 export const threadsListQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
+
+/** `POST /v1/webhooks`: where to POST which run events, for which runs. */
+export const newWebhookBodySchema = z.strictObject({
+  url: z.string().min(1).max(2_048).describe('https (http only where the deployment allows it), on the allow-list if internal.'),
+  events: z
+    .array(webhookEventTypeSchema)
+    .min(1)
+    .max(WEBHOOK_EVENT_TYPES.length)
+    .refine((e) => new Set(e).size === e.length, 'each event at most once')
+    .optional(),
+  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name').optional(),
+  threadId: threadIdSchema.optional(),
+});
+export type NewWebhookBody = z.infer<typeof newWebhookBodySchema>;
+
+export const webhookDeliveriesQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
 
 export const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 

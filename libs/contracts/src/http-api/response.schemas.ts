@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actorSchema, SCOPES } from '../identity';
 import { threadRunSchema, threadSchema, threadRunStatusSchema } from '../threads';
+import { webhookDeliverySchema, webhookSchema } from '../webhooks';
 import { runEventSchema, workflowRefSchema } from '../run-events';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
 import { runSummarySchema } from '../trace-queries';
@@ -223,3 +224,13 @@ export const threadRunAcceptedSchema = z.object({
   location: z.string(),
 });
 export type ThreadRunAccepted = z.infer<typeof threadRunAcceptedSchema>;
+
+export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) });
+export type WebhookList = z.infer<typeof webhookListSchema>;
+/** A new subscription: the only answer that shows its `secret`. */
+export const createdWebhookSchema = webhookSchema.extend({
+  secret: z.string().describe('Signs every delivery: `Spindle-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.'),
+});
+export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
+export const webhookDeliveriesSchema = z.object({ deliveries: z.array(webhookDeliverySchema), nextCursor: z.string().nullable() });
+export type WebhookDeliveries = z.infer<typeof webhookDeliveriesSchema>;

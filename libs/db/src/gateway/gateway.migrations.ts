@@ -209,4 +209,66 @@ export const gatewayMigrations: Record<string, Migration> = {
       await db.schema.createIndex('thread_runs_thread_idx').on('thread_runs').columns(['thread_id', 'position']).execute();
     },
   },
+  '0008_webhooks': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webhooks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('events', 'jsonb', (c) => c.notNull())
+        .addColumn('workflow', 'text')
+        .addColumn('thread_id', 'text')
+        // Signs every delivery (HMAC-SHA256); shown once, when the subscription is made.
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_by', 'jsonb', (c) => c.notNull())
+        .addColumn('deleted_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('webhooks_tenant_idx').on('webhooks').columns(['tenant_id', 'created_at desc', 'id desc']).execute();
+      // What a delivery needs to know of a run whose `run.queued` came in an earlier batch.
+      await db.schema
+        .createTable('webhook_runs')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull())
+        .addColumn('workflow', 'text', (c) => c.notNull())
+        .addColumn('workflow_version', 'integer', (c) => c.notNull())
+        .addColumn('thread_id', 'text')
+        .execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('webhook_id', 'text', (c) => c.notNull().references('webhooks.id'))
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('event_type', 'text', (c) => c.notNull())
+        .addColumn('payload', 'jsonb', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'delivered', 'dead', 'canceled')`))
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('delivered_at', 'timestamptz')
+        .addUniqueConstraint('webhook_deliveries_event_unique', ['webhook_id', 'event_id'])
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_webhook_idx')
+        .on('webhook_deliveries')
+        .columns(['webhook_id', 'created_at desc', 'id desc'])
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_run_idx').on('webhook_deliveries').column('run_id').execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+        .addColumn('attempt', 'integer', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addColumn('status_code', 'integer')
+        .addColumn('error', 'text')
+        .addColumn('duration_ms', 'integer', (c) => c.notNull())
+        // The first 2 KiB of the answer, for whoever debugs the receiver.
+        .addColumn('response', 'text')
+        .addPrimaryKeyConstraint('webhook_attempts_pk', ['delivery_id', 'attempt'])
+        .execute();
+    },
+  },
 };

@@ -17,6 +17,10 @@ export interface GatewayTables extends ProjectionProgressTables {
   agent_versions: AgentVersionsTable;
   threads: ThreadsTable;
   thread_runs: ThreadRunsTable;
+  webhooks: WebhooksTable;
+  webhook_runs: WebhookRunsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   run_admissions: RunAdmissionsTable;
   tenant_dispatch: TenantDispatchTable;
 }
@@ -167,4 +171,51 @@ export interface RunAdmissionsTable {
 export interface TenantDispatchTable {
   tenant_id: string;
   last_admitted_at: Timestamp;
+}
+
+/** A tenant's subscription to run events: every run, or one workflow's, or one thread's. */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  url: string;
+  events: Json;
+  workflow: string | null;
+  thread_id: string | null;
+  secret: string;
+  created_at: Timestamp;
+  created_by: Json;
+  deleted_at: Timestamp | null;
+}
+
+export interface WebhookRunsTable {
+  run_id: string;
+  tenant_id: string;
+  workflow: string;
+  workflow_version: number;
+  thread_id: string | null;
+}
+
+/** One event for one subscription, retried until it is answered with a 2xx or its time runs out. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  run_id: string;
+  event_id: string;
+  event_type: string;
+  payload: Json;
+  status: 'pending' | 'delivered' | 'dead' | 'canceled';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: Timestamp;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response: string | null;
 }

@@ -1,0 +1,29 @@
+import type { Provider } from '@nestjs/common';
+import type { GatewayTables } from '@spindle/db';
+import { DATABASE } from '@spindle/service-db';
+import { LOGGER } from '@spindle/service-kit';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { PassLoop } from '../admission/pass-loop';
+import type { GatewayConfig } from '../gateway.config';
+import { WebhookDeliverer } from './webhook-deliverer';
+import { WebhookRepository } from './webhook.repository';
+
+const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
+
+/** Webhook subscriptions, and the pass that delivers what is due (after every projection batch, and each second). */
+export function webhookProviders(config: GatewayConfig): Provider[] {
+  return [
+    { provide: WebhookRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WebhookRepository(db) },
+    {
+      provide: WebhookDeliverer,
+      inject: [WebhookRepository, LOGGER],
+      useFactory: (rows: WebhookRepository, logger: Logger) => new WebhookDeliverer(rows, config.webhooks, config.webhooks, logger),
+    },
+    {
+      provide: WEBHOOK_DELIVERY_LOOP,
+      inject: [WebhookDeliverer, LOGGER],
+      useFactory: (deliverer: WebhookDeliverer, logger: Logger) => new PassLoop('webhook delivery', () => deliverer.deliverDue(), logger),
+    },
+  ];
+}
