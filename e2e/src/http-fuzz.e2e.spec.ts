@@ -258,6 +258,7 @@ interface Seeds {
   agents: string[];
   threads: string[];
   webhooks: string[];
+  schedules: string[];
   ownOrigin: string;
   /** `Authorization` values: the admin's key (most requests), and ones that must be refused. */
   adminAuthorization: string;
@@ -287,6 +288,12 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
   'POST /v1/runs/:id/fork': fc.constantFrom({}, { checkpointId: 'cp-1' }, { state: { x: 2 } }),
   'POST /v1/workflows/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
   'POST /v1/threads': fc.constantFrom({}, { metadata: { user: 'fuzz' } }),
+  'POST /v1/schedules': fc.constantFrom(
+    { cron: '0 3 1 1 *', workflow: 'quick' },
+    { cron: '* * * * * *', workflow: 'quick' },
+    { cron: 'nope', workflow: 'quick' },
+    { cron: '0 9 * * 1-5', timezone: 'Mars/Base', workflow: 'quick' },
+  ),
   'POST /v1/webhooks': fc.constantFrom(
     { url: 'https://hooks.example/fuzz' },
     { url: 'http://hooks.example/plain' },
@@ -307,6 +314,7 @@ function paramValues(template: string, param: string, seeds: Seeds): string[] {
   if (param === 'from' || param === 'to') return ['1', '2', '1', '0', '01', '2147483648', '1e3'];
   if (param === 'threadId') return seeds.threads;
   if (param === 'webhookId') return seeds.webhooks;
+  if (param === 'scheduleId') return seeds.schedules;
   return template.startsWith('/v1/agents') ? seeds.agents : seeds.workflows;
 }
 
@@ -640,6 +648,10 @@ describe('bounded HTTP fuzzing of the gateway', () => {
     const hook = await stack.api('/v1/webhooks', { method: 'POST', body: JSON.stringify({ url: 'https://hooks.example/fuzz' }) });
     expect(hook.status).toBe(201);
     const webhook = ((await hook.json()) as { webhookId: string }).webhookId;
+    // Fires on 1 January only: the fuzz may pause, resume or trigger it, never the cron itself.
+    const made2 = await stack.api('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 3 1 1 *', workflow: 'quick' }) });
+    expect(made2.status).toBe(201);
+    const schedule = ((await made2.json()) as { scheduleId: string }).scheduleId;
     seeds = {
       toAnswer,
       toCancel,
@@ -649,6 +661,7 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       agents: ['helper', 'fz_agent', 'Missing'],
       threads: [thread, 'thr_01JN0000000000000000000000'],
       webhooks: [webhook, 'wh_01JN0000000000000000000000'],
+      schedules: [schedule, 'sch_01JN0000000000000000000000'],
       ownOrigin: stack.gatewayUrl,
       adminAuthorization: `Bearer ${stack.adminKey}`,
       badAuthorizations: [
@@ -771,8 +784,19 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       // Keys and tenants are not part of what the snapshot compares.
       else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants') || req.template === '/v1/threads') continue;
       else if (req.template?.startsWith('/v1/webhooks')) continue;
+      // A trigger's run is counted from the schedule's firings, below.
+      else if (req.template?.startsWith('/v1/schedules')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);
     }
+    // The runs the seeded schedule's triggers started.
+    const { firings } = (
+      await call<{ firings: Array<{ outcome: string; runId: string | null }> }>(`/v1/schedules/${seeds.schedules[0]}/firings`)
+    ).body;
+    for (const f of firings)
+      if (f.outcome === 'started' && f.runId && !created.has(f.runId)) {
+        created.add(f.runId);
+        queuedCommands++;
+      }
     const after = await snapshot();
     console.log(
       `http fuzz phase 2 (${stack.namespace}): ${results.length} requests, statuses ${JSON.stringify(statusCounts(results))}; ` +

@@ -65,6 +65,15 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/webhooks/:webhookId': { status: 404, code: 'not_found' },
   'DELETE /v1/webhooks/:webhookId': { status: 404, code: 'not_found' },
   'GET /v1/webhooks/:webhookId/deliveries': { status: 404, code: 'not_found' },
+  'GET /v1/schedules': { status: 200, list: true },
+  // acme has no workflow of that name: its schedule of it is refused as not found.
+  'POST /v1/schedules': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/schedules/:scheduleId': { status: 404, code: 'not_found' },
+  'GET /v1/schedules/:scheduleId/firings': { status: 404, code: 'not_found' },
+  'POST /v1/schedules/:scheduleId/pause': { status: 404, code: 'not_found' },
+  'POST /v1/schedules/:scheduleId/resume': { status: 404, code: 'not_found' },
+  'POST /v1/schedules/:scheduleId/trigger': { status: 404, code: 'not_found' },
+  'DELETE /v1/schedules/:scheduleId': { status: 404, code: 'not_found' },
   'GET /v1/requests': { status: 200, list: true },
   'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
@@ -88,6 +97,10 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/agents/:name/rollback': { version: 1 },
   'POST /v1/threads': { metadata: { user: 'acme-user' } },
   'POST /v1/webhooks': { url: 'https://hooks.example/acme' },
+  'POST /v1/schedules': { cron: '0 9 * * *', workflow: 'dflt-quick' },
+  'POST /v1/schedules/:scheduleId/pause': {},
+  'POST /v1/schedules/:scheduleId/resume': {},
+  'POST /v1/schedules/:scheduleId/trigger': {},
   'POST /v1/threads/:threadId/runs': { workflow: 'dflt-quick', input: 'x' },
   'POST /v1/runs/:id/cancel': {},
   'POST /v1/runs/:id/fork': {},
@@ -109,6 +122,7 @@ describe('tenants, from the route table', () => {
     agent: 'dflt_agent',
     thread: '',
     webhook: '',
+    schedule: '',
   };
   const as =
     (key: string) =>
@@ -159,6 +173,9 @@ describe('tenants, from the route table', () => {
     const hook = await admin('/v1/webhooks', { method: 'POST', body: JSON.stringify({ url: 'https://hooks.example/dflt-hook' }) });
     expect(hook.status).toBe(201);
     theirs.webhook = ((await hook.json()) as { webhookId: string }).webhookId;
+    const schedule = await admin('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 3 1 1 *', workflow: 'dflt-quick' }) });
+    expect(schedule.status).toBe(201);
+    theirs.schedule = ((await schedule.json()) as { scheduleId: string }).scheduleId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -212,6 +229,7 @@ describe('tenants, from the route table', () => {
       'dflt-user',
       theirs.webhook,
       'dflt-hook',
+      theirs.schedule,
     ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
@@ -222,6 +240,7 @@ describe('tenants, from the route table', () => {
         .replace(':requestId', theirs.requestId)
         .replace(':threadId', theirs.thread)
         .replace(':webhookId', theirs.webhook)
+        .replace(':scheduleId', theirs.schedule)
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
         .replace(':from', '1')

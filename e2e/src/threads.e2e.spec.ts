@@ -1,6 +1,6 @@
 import type { FakeOpenAIRequestBody } from '@spindle/testing';
 import type { RunEvent, ThreadRunAccepted, ThreadRuns, ThreadState } from '@spindle/contracts';
-import { eventually, startStack, type Stack } from '@spindle/testing';
+import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
 
 /** An agent that remembers the conversation under `messages`, after a step that leaves a checkpoint. */
 const chat = {
@@ -17,12 +17,8 @@ const userTexts = (body: FakeOpenAIRequestBody) => (body.messages ?? []).filter(
 
 describe('threads: conversations across runs', () => {
   let stack: Stack;
-  /** The provider waits for this before it answers, while a test holds it. */
-  let held: Promise<void> | undefined;
-  let release = () => undefined as void;
-  const hold = () => {
-    held = new Promise<void>((resolve) => (release = resolve));
-  };
+  const gate = providerGate();
+  const { hold, release } = gate;
 
   const post = async <T>(path: string, body: unknown) => {
     const res = await stack.api(path, { method: 'POST', body: JSON.stringify(body) });
@@ -40,7 +36,7 @@ describe('threads: conversations across runs', () => {
   beforeAll(async () => {
     stack = await startStack();
     stack.fake.reply = async (body) => {
-      await held;
+      await gate.passed();
       return { text: `You said: ${userTexts(body).join(' | ')}` };
     };
     for (const [name, definition] of Object.entries({ chat, asks }))

@@ -34,6 +34,8 @@ import { threadProviders } from './threads/thread.providers';
 import { ThreadsController } from './threads/threads.controller';
 import { webhookProviders } from './webhooks/webhook.providers';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { scheduleProviders } from './schedules/schedule.providers';
+import { SchedulesController } from './schedules/schedules.controller';
 import { RunAdmission } from './admission/run-admission';
 import { StartQuotas } from './admission/start-quotas';
 import { KeysController } from './identity/keys.controller';
@@ -63,6 +65,7 @@ export class GatewayModule {
         OpenApiController,
         ThreadsController,
         WebhooksController,
+        SchedulesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -72,6 +75,7 @@ export class GatewayModule {
         ...admissionProviders(config),
         ...threadProviders(config),
         ...webhookProviders(config),
+        ...scheduleProviders(),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         {
           provide: WorkflowCatalogRepository,

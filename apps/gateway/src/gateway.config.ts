@@ -59,6 +59,8 @@ export interface GatewayConfig extends ServiceConfig {
   readonly auth: AuthConfig;
   readonly quotas: QuotaDefaults;
   readonly webhooks: WebhookConfig;
+  /** `SPINDLE_SCHEDULE_MIN_INTERVAL_MS`: a cron that fires more often is refused (60 s). */
+  readonly scheduleMinIntervalMs: number;
 }
 
 /** Longest path parameter Fastify's router accepts (`414 uri_too_long` past it); ids are at most 64. */
@@ -95,6 +97,7 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
       dailyCostBudgetUsd: env.SPINDLE_TENANT_DAILY_COST_USD ? positive('SPINDLE_TENANT_DAILY_COST_USD', 1) : null,
       dispatchWindow: positiveInteger('SPINDLE_DISPATCH_WINDOW', 16),
     }),
+    scheduleMinIntervalMs: positiveInteger('SPINDLE_SCHEDULE_MIN_INTERVAL_MS', 60_000),
     webhooks: Object.freeze({
       allowHttp: parseFlag('SPINDLE_WEBHOOK_ALLOW_HTTP', env.SPINDLE_WEBHOOK_ALLOW_HTTP),
       allowedHosts: new Set(

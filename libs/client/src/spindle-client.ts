@@ -47,6 +47,10 @@ import type {
   WebhookList,
   Webhook,
   WebhookDeliveries,
+  Schedule,
+  ScheduleList,
+  ScheduleFirings,
+  NewScheduleRequest,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -141,6 +145,27 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
         const { signal, ...query } = filter;
         return http.json<WebhookDeliveries>(`/v1/webhooks/${seg(webhookId)}/deliveries`, { query: { ...query }, signal });
       },
+    },
+
+    schedules: {
+      /** A workflow run on a cron (`timezone` default UTC, `overlap` default skip, `catchUp` default latest). */
+      create: (body: NewScheduleRequest, o: CallOptions = {}) =>
+        http.json<Schedule>('/v1/schedules', { method: 'POST', body, signal: o.signal }),
+      list: (o: CallOptions = {}) => http.json<ScheduleList>('/v1/schedules', o),
+      get: (scheduleId: string, o: CallOptions = {}) => http.json<Schedule>(`/v1/schedules/${seg(scheduleId)}`, o),
+      firings: (scheduleId: string, o: CallOptions = {}) => http.json<ScheduleFirings>(`/v1/schedules/${seg(scheduleId)}/firings`, o),
+      pause: (scheduleId: string, o: CallOptions = {}) =>
+        http.json<Schedule>(`/v1/schedules/${seg(scheduleId)}/pause`, { method: 'POST', body: {}, signal: o.signal }),
+      resume: (scheduleId: string, o: CallOptions = {}) =>
+        http.json<Schedule>(`/v1/schedules/${seg(scheduleId)}/resume`, { method: 'POST', body: {}, signal: o.signal }),
+      trigger: (scheduleId: string, o: CallOptions = {}) =>
+        http.json<{ scheduleId: string; fireAt: string }>(`/v1/schedules/${seg(scheduleId)}/trigger`, {
+          method: 'POST',
+          body: {},
+          signal: o.signal,
+        }),
+      delete: (scheduleId: string, o: CallOptions = {}) =>
+        http.json<void>(`/v1/schedules/${seg(scheduleId)}`, { method: 'DELETE', signal: o.signal }),
     },
 
     runs: {

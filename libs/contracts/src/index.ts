@@ -106,6 +106,7 @@ export {
   threadsListQuerySchema,
   newWebhookBodySchema,
   webhookDeliveriesQuerySchema,
+  newScheduleBodySchema,
   tenantQuerySchema,
   auditQuerySchema,
   startRunBodySchema,
@@ -130,6 +131,8 @@ export type {
   ThreadRunBody,
   ThreadRunRequest,
   NewWebhookBody,
+  NewScheduleBody,
+  NewScheduleRequest,
 } from './http-api/request.schemas';
 export {
   runAcceptedSchema,
@@ -157,6 +160,8 @@ export {
   webhookListSchema,
   createdWebhookSchema,
   webhookDeliveriesSchema,
+  scheduleListSchema,
+  scheduleFiringsSchema,
   workflowGraphSchema,
   storedAgentSchema,
   agentListSchema,
@@ -200,6 +205,8 @@ export type {
   WebhookList,
   CreatedWebhook,
   WebhookDeliveries,
+  ScheduleList,
+  ScheduleFirings,
   WorkflowGraph,
   StoredAgent,
   AgentList,
@@ -239,3 +246,5 @@ export {
   webhookDeliverySchema,
 } from './webhooks';
 export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from './webhooks';
+export { SCHEDULE_ID_PATTERN, scheduleOverlapSchema, scheduleCatchUpSchema, scheduleSchema, scheduleFiringSchema } from './schedules';
+export type { Schedule, ScheduleFiring } from './schedules';

@@ -12,7 +12,7 @@ export { referenceFold, traceView } from './reference-fold';
 export type { ReferenceTrace, ReferenceRun, ReferenceSpan, ReferenceFoldOptions } from './reference-fold';
 export { describeProjectionConformance, messagesOf, newSettlement, deliveryArb, schedule } from './projection-conformance';
 export type { ProjectionUnderTest, Settlement, Delivery } from './projection-conformance';
-export { eventually, testBus, removeStreams, openTestSchema } from './test-helpers';
+export { eventually, testBus, removeStreams, openTestSchema, providerGate } from './test-helpers';
 export { startNatsServer, hasNatsServerBinary, natsServerBinary } from './nats-server-process';
 export type { NatsServerProcess, NatsServerOptions } from './nats-server-process';
 export { freePort } from './free-port';

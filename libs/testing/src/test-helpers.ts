@@ -48,3 +48,21 @@ export async function openTestSchema<DB>(
     },
   };
 }
+
+/**
+ * A gate a fake provider's reply waits at while a test holds it: so a test sees a run mid-call,
+ * then lets it go on (never racing the system under test). Open until `hold()`.
+ */
+export function providerGate() {
+  let held: Promise<void> | undefined;
+  let open = (): void => undefined;
+  return {
+    /** Closes it: replies from now on wait until `release()`. */
+    hold: () => {
+      held = new Promise<void>((resolve) => (open = resolve));
+    },
+    release: () => open(),
+    /** What a reply awaits. */
+    passed: () => held,
+  };
+}

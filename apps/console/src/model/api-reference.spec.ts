@@ -16,7 +16,17 @@ const find = (operationId: string) => reference.flatMap((t) => t.operations).fin
 
 describe('the API reference of the real document', () => {
   it('lists every operation once, under its tag', () => {
-    expect(reference.map((t) => t.name)).toEqual(['meta', 'workflows', 'agents', 'runs', 'threads', 'webhooks', 'requests', 'admin']);
+    expect(reference.map((t) => t.name)).toEqual([
+      'meta',
+      'workflows',
+      'agents',
+      'runs',
+      'threads',
+      'webhooks',
+      'schedules',
+      'requests',
+      'admin',
+    ]);
     expect(reference.flatMap((t) => t.operations)).toHaveLength(operations.length);
     expect(find('getOpenApiDocument')?.access).toBe('public');
     expect(find('getRun')?.access).toBe('runs:read');

@@ -10,6 +10,7 @@ import {
   TENANT_ID_PATTERN,
   THREAD_ID_PATTERN,
   WEBHOOK_ID_PATTERN,
+  SCHEDULE_ID_PATTERN,
   WORKFLOW_NAME_PATTERN,
   type ErrorCode,
 } from '@spindle/contracts';
@@ -68,6 +69,7 @@ export const NewAgentNameParam = new PathParam(
 );
 export const ThreadIdParam = new PathParam(THREAD_ID_PATTERN, notFound('thread_not_found', 'thread with id'));
 export const WebhookIdParam = new PathParam(WEBHOOK_ID_PATTERN, notFound('not_found', 'webhook with id'));
+export const ScheduleIdParam = new PathParam(SCHEDULE_ID_PATTERN, notFound('not_found', 'schedule with id'));
 export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));
 export const TenantIdParam = new PathParam(TENANT_ID_PATTERN, notFound('not_found', 'tenant'));
 

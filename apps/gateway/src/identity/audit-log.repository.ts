@@ -21,13 +21,18 @@ export type AuditAction =
   | 'thread.created'
   | 'webhook.created'
   | 'webhook.deleted'
+  | 'schedule.created'
+  | 'schedule.paused'
+  | 'schedule.resumed'
+  | 'schedule.triggered'
+  | 'schedule.deleted'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook'; id: string };
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule'; id: string };
   source: string | null;
   detail?: Record<string, unknown>;
 }

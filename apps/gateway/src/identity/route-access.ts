@@ -59,6 +59,15 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/webhooks/:webhookId', { need: 'workflows:write' }],
   ['DELETE /v1/webhooks/:webhookId', { need: 'workflows:write' }],
   ['GET /v1/webhooks/:webhookId/deliveries', { need: 'workflows:write' }],
+  // Schedules: runs on a cron.
+  ['GET /v1/schedules', { need: 'runs:read' }],
+  ['POST /v1/schedules', { need: 'workflows:write' }],
+  ['GET /v1/schedules/:scheduleId', { need: 'runs:read' }],
+  ['GET /v1/schedules/:scheduleId/firings', { need: 'runs:read' }],
+  ['POST /v1/schedules/:scheduleId/pause', { need: 'workflows:write' }],
+  ['POST /v1/schedules/:scheduleId/resume', { need: 'workflows:write' }],
+  ['POST /v1/schedules/:scheduleId/trigger', { need: 'runs:write' }],
+  ['DELETE /v1/schedules/:scheduleId', { need: 'workflows:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

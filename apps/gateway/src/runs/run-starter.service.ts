@@ -24,6 +24,8 @@ export interface StartOptions {
   beforeDispatch?: (runId: string) => Promise<void>;
   /** The thread the run goes on: `run.queued` names it. */
   thread?: RunEventOf<'run.queued'>['data']['thread'];
+  /** The schedule firing that starts it: `run.queued` names it. */
+  scheduledBy?: RunEventOf<'run.queued'>['data']['scheduledBy'];
   /** The run's id, when the caller chose it beforehand (a thread's enqueued run keeps the id it was given). */
   runId?: string;
 }
@@ -94,6 +96,7 @@ export class RunStarter {
             tenant,
             startedBy: caller.actor,
             ...(opts.thread ? { thread: opts.thread } : {}),
+            ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
           },
         });
         await opts.beforeDispatch?.(runId);

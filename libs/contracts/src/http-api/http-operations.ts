@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { runSummarySchema, runTraceSchema } from '../trace-queries';
 import { threadSchema } from '../threads';
 import { webhookSchema } from '../webhooks';
+import { scheduleSchema } from '../schedules';
 import { MAX_SEQ } from './decimal-integer';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
@@ -64,6 +65,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...runOperations(),
     ...threadOperations(),
     ...webhookOperations(),
+    ...scheduleOperations(),
     ...requestOperations(),
     ...adminOperations(),
   ];
@@ -362,6 +364,51 @@ function webhookOperations(): HttpOperation[] {
       query: rq.webhookDeliveriesQuerySchema,
       responses: { 200: ok('Newest first.', rs.webhookDeliveriesSchema) },
     },
+  ];
+}
+
+function scheduleOperations(): HttpOperation[] {
+  const one = (operationId: string, method: HttpMethod, suffix: string, summary: string, responses: HttpOperation['responses']) => ({
+    operationId,
+    method,
+    path: `/v1/schedules/:scheduleId${suffix}`,
+    tag: 'schedules',
+    summary,
+    responses,
+  });
+  return [
+    {
+      operationId: 'createSchedule',
+      method: 'POST',
+      path: '/v1/schedules',
+      tag: 'schedules',
+      summary: 'Run a workflow on a cron',
+      description:
+        'Every firing is a normal run (`run.queued` names `scheduledBy`) with the idempotency key `sch:<id>:<time>`, so a ' +
+        'firing is started once however many gateways reach it. `overlap` decides a firing that comes while the last run has ' +
+        'not ended; `catchUp` the firings missed while no gateway was up. A cron that fires more often than the deployment ' +
+        'allows (`SPINDLE_SCHEDULE_MIN_INTERVAL_MS`, 60 s) is refused.',
+      body: rq.newScheduleBodySchema,
+      responses: { 201: ok('The schedule, with when it fires next.', scheduleSchema) },
+    },
+    {
+      operationId: 'listSchedules',
+      method: 'GET',
+      path: '/v1/schedules',
+      tag: 'schedules',
+      summary: 'List schedules',
+      responses: { 200: ok('Newest first.', rs.scheduleListSchema) },
+    },
+    one('getSchedule', 'GET', '', 'Get a schedule', { 200: ok('The schedule.', scheduleSchema) }),
+    one('listScheduleFirings', 'GET', '/firings', "A schedule's firings", { 200: ok('Newest first.', rs.scheduleFiringsSchema) }),
+    one('pauseSchedule', 'POST', '/pause', 'Pause a schedule', { 200: ok('Paused: no firing until it is resumed.', scheduleSchema) }),
+    one('resumeSchedule', 'POST', '/resume', 'Resume a schedule', {
+      200: ok('Firing again from its next time; what was missed while paused is not made up.', scheduleSchema),
+    }),
+    one('triggerSchedule', 'POST', '/trigger', 'Fire a schedule now', {
+      202: ok('A firing now, decided like any other.', z.object({ scheduleId: z.string(), fireAt: z.string() })),
+    }),
+    one('deleteSchedule', 'DELETE', '', 'Delete a schedule', { 204: noContent }),
   ];
 }
 

@@ -6,6 +6,7 @@ import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
 import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
 import { multitaskStrategySchema, THREAD_ID_PATTERN, threadIdSchema } from '../threads';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN, webhookEventTypeSchema } from '../webhooks';
+import { SCHEDULE_ID_PATTERN, scheduleCatchUpSchema, scheduleOverlapSchema } from '../schedules';
 
 /**
  * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
@@ -27,6 +28,7 @@ export const pathParamSchemas = {
   tenant: z.string().regex(TENANT_ID_PATTERN).describe('A tenant id.'),
   threadId: z.string().regex(THREAD_ID_PATTERN).describe('A thread id (`thr_…`).'),
   webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('A webhook id (`wh_…`).'),
+  scheduleId: z.string().regex(SCHEDULE_ID_PATTERN).describe('A schedule id (`sch_…`).'),
   from: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)
@@ -147,6 +149,19 @@ export const newWebhookBodySchema = z.strictObject({
 export type NewWebhookBody = z.infer<typeof newWebhookBodySchema>;
 
 export const webhookDeliveriesQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
+
+/** `POST /v1/schedules`. */
+export const newScheduleBodySchema = z.strictObject({
+  cron: z.string().min(1).max(200).describe('Five fields, or six with seconds first.'),
+  timezone: z.string().min(1).max(64).default('UTC').describe('An IANA time zone; the cron is read in it.'),
+  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name'),
+  version: z.number().int().min(1).max(MAX_VERSION).optional().describe('Pinned; absent: the latest version at each firing.'),
+  input: z.unknown().optional(),
+  overlap: scheduleOverlapSchema.default('skip'),
+  catchUp: scheduleCatchUpSchema.default('latest'),
+});
+export type NewScheduleBody = z.infer<typeof newScheduleBodySchema>;
+export type NewScheduleRequest = z.input<typeof newScheduleBodySchema>;
 
 export const cancelBodySchema = z.strictObject({ reason: z.string().min(1).max(500).optional() });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actorSchema, SCOPES } from '../identity';
 import { threadRunSchema, threadSchema, threadRunStatusSchema } from '../threads';
 import { webhookDeliverySchema, webhookSchema } from '../webhooks';
+import { scheduleFiringSchema, scheduleSchema } from '../schedules';
 import { runEventSchema, workflowRefSchema } from '../run-events';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
 import { runSummarySchema } from '../trace-queries';
@@ -234,3 +235,8 @@ export const createdWebhookSchema = webhookSchema.extend({
 export type CreatedWebhook = z.infer<typeof createdWebhookSchema>;
 export const webhookDeliveriesSchema = z.object({ deliveries: z.array(webhookDeliverySchema), nextCursor: z.string().nullable() });
 export type WebhookDeliveries = z.infer<typeof webhookDeliveriesSchema>;
+
+export const scheduleListSchema = z.object({ schedules: z.array(scheduleSchema) });
+export type ScheduleList = z.infer<typeof scheduleListSchema>;
+export const scheduleFiringsSchema = z.object({ scheduleId: z.string(), firings: z.array(scheduleFiringSchema) });
+export type ScheduleFirings = z.infer<typeof scheduleFiringsSchema>;

@@ -271,4 +271,46 @@ export const gatewayMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_schedules': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('schedules')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('cron', 'text', (c) => c.notNull())
+        .addColumn('timezone', 'text', (c) => c.notNull())
+        .addColumn('workflow', 'text', (c) => c.notNull())
+        // Null: the workflow's latest version at each firing.
+        .addColumn('version', 'integer')
+        .addColumn('input', 'jsonb')
+        .addColumn('overlap', 'text', (c) => c.notNull())
+        .addColumn('catch_up', 'text', (c) => c.notNull())
+        .addColumn('paused', 'boolean', (c) => c.notNull().defaultTo(false))
+        // The firing planned next; firings are made from it up to now.
+        .addColumn('next_fire_at', 'timestamptz')
+        .addColumn('last_run_id', 'text')
+        // Who made it: its runs are started as them.
+        .addColumn('caller', 'jsonb', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('deleted_at', 'timestamptz')
+        .execute();
+      await db.schema
+        .createIndex('schedules_due_idx')
+        .on('schedules')
+        .columns(['next_fire_at'])
+        .where(sql.ref('deleted_at'), 'is', null)
+        .execute();
+      // One row per firing time: whoever inserts it fires it, so two gateways never fire one twice.
+      await db.schema
+        .createTable('schedule_firings')
+        .addColumn('schedule_id', 'text', (c) => c.notNull().references('schedules.id'))
+        .addColumn('fire_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('run_id', 'text')
+        .addColumn('detail', 'text')
+        .addColumn('decided_at', 'timestamptz')
+        .addPrimaryKeyConstraint('schedule_firings_pk', ['schedule_id', 'fire_at'])
+        .execute();
+    },
+  },
 };

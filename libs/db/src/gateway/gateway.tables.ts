@@ -21,6 +21,8 @@ export interface GatewayTables extends ProjectionProgressTables {
   webhook_runs: WebhookRunsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  schedules: SchedulesTable;
+  schedule_firings: ScheduleFiringsTable;
   run_admissions: RunAdmissionsTable;
   tenant_dispatch: TenantDispatchTable;
 }
@@ -218,4 +220,33 @@ export interface WebhookAttemptsTable {
   error: string | null;
   duration_ms: number;
   response: string | null;
+}
+
+/** Runs on a cron: what to start, how often, and what to do when the last one has not ended. */
+export interface SchedulesTable {
+  id: string;
+  tenant_id: string;
+  cron: string;
+  timezone: string;
+  workflow: string;
+  version: number | null;
+  input: ColumnType<unknown, string | null, string | null>;
+  overlap: string;
+  catch_up: string;
+  paused: Generated<boolean>;
+  next_fire_at: Timestamp | null;
+  last_run_id: string | null;
+  caller: Json;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** One firing time of a schedule: `pending` until started (a run), skipped, or failed to start. */
+export interface ScheduleFiringsTable {
+  schedule_id: string;
+  fire_at: Timestamp;
+  outcome: string;
+  run_id: string | null;
+  detail: string | null;
+  decided_at: Timestamp | null;
 }

@@ -1,0 +1,56 @@
+import { SpindleError } from '@spindle/contracts';
+import { Cron } from 'croner';
+
+/** What to do with firings missed while no gateway was up: none, the latest one, or each (at most `MAX_CATCH_UP`). */
+export type CatchUp = 'none' | 'latest' | 'all';
+export const MAX_CATCH_UP = 100;
+/** How late a firing may still be made under `catchUp: none` (a pass runs each second). */
+const ON_TIME_MS = 30_000;
+
+const refuse = (field: string, message: string) =>
+  new SpindleError('validation_failed', `${field}: ${message}`, { issues: [{ field, message }] });
+
+/**
+ * A cron expression in a time zone (five fields, or six with seconds first), checked: it parses,
+ * the zone exists, and no two of its next firings are closer than `minIntervalMs`.
+ */
+export function parseCron(expression: string, timezone: string, minIntervalMs: number): Cron {
+  let cron: Cron;
+  try {
+    cron = new Cron(expression, { timezone, paused: true, legacyMode: true });
+  } catch (e) {
+    throw refuse('cron', (e as Error).message.replace(/^CronPattern: /, ''));
+  }
+  let next: Date[];
+  try {
+    next = cron.nextRuns(20, new Date());
+  } catch {
+    // croner checks the zone when it first converts a time.
+    throw refuse('timezone', `"${timezone}" is not an IANA time zone`);
+  }
+  if (next.length === 0) throw refuse('cron', 'never fires');
+  for (let i = 1; i < next.length; i++)
+    if (next[i].getTime() - next[i - 1].getTime() < minIntervalMs)
+      throw refuse('cron', `fires more often than once every ${minIntervalMs / 1_000} s, the least interval this deployment allows`);
+  return cron;
+}
+
+/**
+ * The firings due now: the cron's times after `since` up to `now`, thinned by the catch-up
+ * policy; and when the schedule fires next.
+ */
+export function dueFirings(cron: Cron, since: Date, now: Date, catchUp: CatchUp): { due: Date[]; next: Date | null } {
+  const due: Date[] = [];
+  let cursor = since;
+  // Times strictly after `since`; `since` itself (the firing planned last) is included by the caller's first plan.
+  for (let t = cron.nextRun(new Date(cursor.getTime() - 1)); t && t <= now && due.length <= MAX_CATCH_UP * 10; t = cron.nextRun(cursor)) {
+    due.push(t);
+    cursor = t;
+  }
+  const next = cron.nextRun(now);
+  if (catchUp === 'all') return { due: due.slice(-MAX_CATCH_UP), next };
+  const latest = due.at(-1);
+  if (!latest) return { due: [], next };
+  if (catchUp === 'latest') return { due: [latest], next };
+  return { due: now.getTime() - latest.getTime() <= ON_TIME_MS ? [latest] : [], next };
+}
