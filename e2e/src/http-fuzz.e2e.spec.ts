@@ -294,6 +294,7 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
     { cron: 'nope', workflow: 'quick' },
     { cron: '0 9 * * 1-5', timezone: 'Mars/Base', workflow: 'quick' },
   ),
+  'POST /v1/threads/:threadId/state': fc.constantFrom({ values: { a: 1 } }, { values: {}, mode: 'replace' }),
   'POST /v1/webhooks': fc.constantFrom(
     { url: 'https://hooks.example/fuzz' },
     { url: 'http://hooks.example/plain' },
@@ -774,6 +775,9 @@ describe('bounded HTTP fuzzing of the gateway', () => {
           created.add(runId);
           queuedCommands++;
         }
+      } else if (route === 'POST /v1/threads/:threadId/state') {
+        // A state change is a run's log of its own (queued and completed, no command).
+        created.add((JSON.parse(answer.body) as { stateFromRun: string }).stateFromRun);
       } else if (route === 'POST /v1/runs/:id/requests/:requestId/respond') {
         touchedRuns.add(req.params.id);
         if (answer.status === 202) queuedCommands++;

@@ -1,4 +1,6 @@
-import type { RunEvent, Schedule, ScheduleFiring } from '@spindle/contracts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RunEvent, Schedule, ScheduleFiring, WebhookEvent } from '@spindle/contracts';
 import { eventually, providerGate, startStack, stopProcess, type Stack } from '@spindle/testing';
 
 /** A run that waits in its model call for as long as the test holds the provider. */
@@ -24,7 +26,10 @@ describe('schedules', () => {
 
   beforeAll(async () => {
     stack = await startStack({
-      serviceEnv: (name): Record<string, string> => (name === 'gateway' ? { SPINDLE_SCHEDULE_MIN_INTERVAL_MS: '1500' } : {}),
+      serviceEnv: (name): Record<string, string> =>
+        name === 'gateway'
+          ? { SPINDLE_SCHEDULE_MIN_INTERVAL_MS: '1500', SPINDLE_WEBHOOK_ALLOW_HTTP: 'true', SPINDLE_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }
+          : {},
     });
     stack.fake.reply = async () => {
       await gate.passed();
@@ -81,11 +86,33 @@ describe('schedules', () => {
     }
   });
 
-  it('fires on demand, pauses and resumes, and is gone once deleted', async () => {
+  it('fires on demand and tells the webhook named for it, pauses and resumes, and is gone once deleted', async () => {
     const { body } = await post<Schedule>('/v1/schedules', { cron: '0 3 1 1 *', timezone: 'Europe/Paris', workflow: 'slow' });
     expect(body.nextFireAt).toMatch(/-01-01T02:00:00.000Z$/);
-    expect((await post<{ fireAt: string }>(`/v1/schedules/${body.scheduleId}/trigger`, {})).status).toBe(202);
-    await eventually(async () => expect((await firings(body.scheduleId)).map((f) => f.outcome)).toEqual(['started']), 200);
+    const told: WebhookEvent[] = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString('utf8')));
+      req.on('end', () => {
+        told.push(JSON.parse(text) as WebhookEvent);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/fired`;
+      expect((await post('/v1/webhooks', { url, scheduleId: body.scheduleId, events: ['run.completed'] })).status).toBe(201);
+      expect((await post<{ fireAt: string }>(`/v1/schedules/${body.scheduleId}/trigger`, {})).status).toBe(202);
+      await eventually(async () => expect((await firings(body.scheduleId)).map((f) => f.outcome)).toEqual(['started']), 200);
+      const [fired] = await firings(body.scheduleId);
+      await eventually(
+        async () =>
+          expect(told.map((e) => [e.type, e.data.runId, e.data.scheduleId])).toEqual([['run.completed', fired.runId, body.scheduleId]]),
+        200,
+      );
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
     const paused = await post<Schedule>(`/v1/schedules/${body.scheduleId}/pause`, {});
     expect(paused.body).toMatchObject({ paused: true, nextFireAt: null });
     expect((await post<Schedule>(`/v1/schedules/${body.scheduleId}/resume`, {})).body).toMatchObject({

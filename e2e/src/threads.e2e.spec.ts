@@ -141,6 +141,38 @@ describe('threads: conversations across runs', () => {
     expect(state.stateFromRun).toBe(last.body.runId);
   });
 
+  it('changes the state explicitly, merged or replaced, as a record in the log and the audit trail; never while busy', async () => {
+    const threadId = await newThread();
+    expect((await startOn(threadId, { workflow: 'chat', input: 'hello' })).status).toBe(202);
+    await eventually(async () => expect(await statuses(threadId)).toEqual(['completed']), 200);
+
+    const merged = await post<ThreadState>(`/v1/threads/${threadId}/state`, { values: { mood: 'happy' } });
+    expect(merged).toMatchObject({ status: 200, body: { threadId, state: { input: 'hello', prepared: true, mood: 'happy' } } });
+    await eventually(async () => expect(await statuses(threadId)).toEqual(['completed', 'completed']), 200);
+    // The change is a run of its own in the log: who did it, and the state it made.
+    const { events } = (await (await stack.api(`/v1/runs/${merged.body.stateFromRun}/events`)).json()) as { events: RunEvent[] };
+    expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.completed']);
+    expect(events[0]).toMatchObject({ data: { workflow: { name: '_thread_state' }, startedBy: { kind: 'key' } } });
+    expect(events[1]).toMatchObject({ data: { output: merged.body.state } });
+
+    const replaced = await post<ThreadState>(`/v1/threads/${threadId}/state`, { values: { messages: [] }, mode: 'replace' });
+    expect(replaced.body.state).toEqual({ messages: [] });
+    await eventually(async () => expect(await statuses(threadId)).toEqual(['completed', 'completed', 'completed']), 200);
+    // The next run starts from it: the conversation was forgotten.
+    expect((await startOn(threadId, { workflow: 'chat', input: 'who am I?' })).status).toBe(202);
+    await eventually(async () => expect((await statuses(threadId)).at(-1)).toBe('completed'), 200);
+    expect(userTexts(stack.fake.calls.at(-1)?.body as FakeOpenAIRequestBody)).toEqual(['who am I?']);
+    const audit = (await (await stack.api('/v1/audit?action=thread.state_changed')).json()) as {
+      entries: Array<{ target: { id: string } }>;
+    };
+    expect(audit.entries.filter((e) => e.target.id === threadId)).toHaveLength(2);
+
+    hold();
+    await startOn(threadId, { workflow: 'chat', input: 'slow' });
+    expect(await post(`/v1/threads/${threadId}/state`, { values: { x: 1 } })).toMatchObject({ status: 409, body: { code: 'thread_busy' } });
+    expect(await post(`/v1/threads/${threadId}/state`, { values: [] })).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+  });
+
   it('refuses what names nothing or does not fit', async () => {
     const threadId = await newThread();
     const code = async (res: Promise<{ status: number; body: unknown }>) => {

@@ -18,6 +18,8 @@ export const webhookEventSchema = z.object({
     runId: z.string(),
     workflow: z.object({ name: z.string(), version: z.number().int() }),
     threadId: z.string().nullable(),
+    /** The schedule whose firing started the run. */
+    scheduleId: z.string().nullable(),
     /** `run.completed`: the end state. */
     output: z.record(z.string(), z.unknown()).optional(),
     /** `run.failed`: what failed; `run.canceled`: why. */
@@ -38,6 +40,8 @@ export const webhookSchema = z.object({
   workflow: z.string().nullable(),
   /** Only this thread's runs (null: every run). */
   threadId: z.string().nullable(),
+  /** Only the runs this schedule starts (null: every run). */
+  scheduleId: z.string().nullable(),
   createdAt: timestamp,
   createdBy: actorSchema,
 });

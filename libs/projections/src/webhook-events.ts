@@ -1,7 +1,7 @@
 import type { RunEventOf, RunEventType, WebhookEvent } from '@spindle/contracts';
 
 /** What a webhook is told of an event, before the run's workflow and thread are added. */
-export type WebhookEventBody = Pick<WebhookEvent, 'type'> & { data: Omit<WebhookEvent['data'], 'workflow' | 'threadId'> };
+export type WebhookEventBody = Pick<WebhookEvent, 'type'> & { data: Omit<WebhookEvent['data'], 'workflow' | 'threadId' | 'scheduleId'> };
 
 /** The webhook event each run event is (a run's end, a run waiting on a person), or `null`. */
 export const webhookEventAfter: { readonly [T in RunEventType]: ((e: RunEventOf<T>) => WebhookEventBody) | null } = {

@@ -19,6 +19,7 @@ export type AuditAction =
   | 'run.forked'
   | 'run.erased'
   | 'thread.created'
+  | 'thread.state_changed'
   | 'webhook.created'
   | 'webhook.deleted'
   | 'schedule.created'

@@ -51,6 +51,7 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/threads', { need: 'runs:write' }],
   ['GET /v1/threads/:threadId', { need: 'runs:read' }],
   ['GET /v1/threads/:threadId/state', { need: 'runs:read' }],
+  ['POST /v1/threads/:threadId/state', { need: 'runs:write' }],
   ['GET /v1/threads/:threadId/runs', { need: 'runs:read' }],
   ['POST /v1/threads/:threadId/runs', { need: 'runs:write' }],
   // Webhooks: configuration (their URLs receive run outputs).

@@ -3,11 +3,14 @@ import { lastEventOf, query, type Bus } from '@spindle/bus';
 import {
   SpindleError,
   threadRunBodySchema,
+  threadStateBodySchema,
   type CheckpointQueryResults,
   type Principal,
   type ThreadRunAccepted,
   type ThreadRunBody,
+  type ThreadState,
 } from '@spindle/contracts';
+import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -70,6 +73,42 @@ export class ThreadRuns {
     for (const runId of toCancel) await this.cancelFor(runId, run.runId, threadId, body.multitaskStrategy, caller);
     const started = await this.dispatch(threadId, trace);
     return acceptedRun(run, started === run.runId ? 'queued' : 'pending');
+  }
+
+  /**
+   * Changes the thread's state, recorded as a run of its own (`_thread_state`): `run.queued` and at
+   * once `run.completed` with the new state, so the state stays a fold of the log. Refused while
+   * the thread is busy, like a start with `reject`.
+   */
+  async setState(caller: Principal, threadId: string, rawBody: unknown): Promise<ThreadState> {
+    const body = parseBody(threadStateBodySchema, rawBody ?? {});
+    const runId = ulid();
+    const state = await this.db.transaction().execute(async (trx) => {
+      if (!(await this.threads.lock(trx, threadId, caller.tenant)))
+        throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
+      const active = (await this.threads.runs(threadId, trx)).find((r) => ACTIVE_STATUSES.includes(r.status as never));
+      if (active) throw new SpindleError('thread_busy', `thread ${threadId} is busy with run ${active.run_id} (${active.status})`);
+      const position = await this.threads.takePosition(trx, threadId);
+      // `starting` keeps it out of the dispatcher's way until its log is written.
+      await this.threads.insertRun(trx, {
+        runId,
+        threadId,
+        position,
+        workflow: THREAD_STATE_WORKFLOW,
+        status: 'starting',
+        strategy: 'reject',
+      });
+      const current = (await this.threads.state(threadId, trx)).state;
+      return { position, values: body.mode === 'replace' ? body.values : { ...current, ...body.values } };
+    });
+    try {
+      await recordStateChange(this.bus, runId, caller, { id: threadId, position: state.position }, state.values);
+      await this.threads.startedAs(runId, 'queued');
+    } catch (e) {
+      await this.threads.startedAs(runId, 'failed', toErrorBody(e));
+      throw new SpindleError('service_unavailable', `could not record the state change: ${(e as Error).message}`, { cause: e });
+    }
+    return { threadId, state: state.values, stateFromRun: runId };
   }
 
   private passing?: Promise<void>;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   newThreadBodySchema,
   SpindleError,
@@ -63,6 +63,25 @@ export class ThreadsController {
     await this.requireThread(caller, threadId);
     const { state, fromRun } = await this.threads.state(threadId);
     return { threadId, state, stateFromRun: fromRun };
+  }
+
+  /** Merges `values` into the state (or replaces it), recorded in the log as a run of its own and audited. */
+  @Post(':threadId/state')
+  @HttpCode(200)
+  async setState(
+    @Caller() caller: Principal,
+    @Param('threadId', ThreadIdParam) threadId: string,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+  ): Promise<ThreadState> {
+    refuseNulCharacters(body);
+    const changed = await this.runs.setState(caller, threadId, body);
+    await this.audit.record(caller, req, {
+      action: 'thread.state_changed',
+      target: { kind: 'thread', id: threadId },
+      detail: { runId: changed.stateFromRun, mode: (body as { mode?: string } | null)?.mode ?? 'merge' },
+    });
+    return changed;
   }
 
   @Get(':threadId/runs')

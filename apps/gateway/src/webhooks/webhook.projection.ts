@@ -5,7 +5,7 @@ import type { Fold } from '@spindle/projection-kit';
 import { sql, type Transaction } from 'kysely';
 import { ulid } from 'ulid';
 
-type RunInfo = { tenant: string; workflow: string; version: number; threadId: string | null };
+type RunInfo = { tenant: string; workflow: string; version: number; threadId: string | null; scheduleId: string | null };
 
 /**
  * The run events subscriptions are told of, turned into deliveries (one per subscription and
@@ -23,6 +23,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
           workflow: e.data.workflow.name,
           version: e.data.workflow.version,
           threadId: e.data.thread?.id ?? null,
+          scheduleId: e.data.scheduledBy?.scheduleId ?? null,
         };
         runs.set(e.runId, info);
         await trx
@@ -33,6 +34,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
             workflow: info.workflow,
             workflow_version: info.version,
             thread_id: info.threadId,
+            schedule_id: info.scheduleId,
           })
           .onConflict((oc) => oc.column('run_id').doNothing())
           .execute();
@@ -66,7 +68,15 @@ export class WebhookProjection implements Fold<GatewayTables> {
 
   private async runInfo(trx: Transaction<GatewayTables>, runId: string): Promise<RunInfo | undefined> {
     const row = await trx.selectFrom('webhook_runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
-    return row && { tenant: row.tenant_id, workflow: row.workflow, version: row.workflow_version, threadId: row.thread_id };
+    return (
+      row && {
+        tenant: row.tenant_id,
+        workflow: row.workflow,
+        version: row.workflow_version,
+        threadId: row.thread_id,
+        scheduleId: row.schedule_id,
+      }
+    );
   }
 
   private async deliver(trx: Transaction<GatewayTables>, e: RunEvent, run: RunInfo, event: WebhookEventBody) {
@@ -78,6 +88,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
       .where(sql<boolean>`events ? ${event.type}`)
       .where((eb) => eb.or([eb('workflow', 'is', null), eb('workflow', '=', run.workflow)]))
       .where((eb) => eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', run.threadId)]))
+      .where((eb) => eb.or([eb('schedule_id', 'is', null), eb('schedule_id', '=', run.scheduleId)]))
       .execute();
     if (subscribers.length === 0) return;
     const eventId = `evt_${e.runId}_${e.seq}`;
@@ -85,7 +96,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
       id: eventId,
       type: event.type,
       createdAt: e.at,
-      data: { ...event.data, workflow: { name: run.workflow, version: run.version }, threadId: run.threadId },
+      data: { ...event.data, workflow: { name: run.workflow, version: run.version }, threadId: run.threadId, scheduleId: run.scheduleId },
     };
     const now = new Date();
     await trx

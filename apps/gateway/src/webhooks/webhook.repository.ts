@@ -20,7 +20,15 @@ export class WebhookRepository {
   constructor(private readonly db: Kysely<GatewayTables>) {}
 
   async create(
-    webhook: { id: string; tenant: string; url: string; events: readonly WebhookEventType[]; workflow?: string; threadId?: string },
+    webhook: {
+      id: string;
+      tenant: string;
+      url: string;
+      events: readonly WebhookEventType[];
+      workflow?: string;
+      threadId?: string;
+      scheduleId?: string;
+    },
     secret: string,
     by: Actor,
   ): Promise<void> {
@@ -33,6 +41,7 @@ export class WebhookRepository {
         events: JSON.stringify(webhook.events),
         workflow: webhook.workflow ?? null,
         thread_id: webhook.threadId ?? null,
+        schedule_id: webhook.scheduleId ?? null,
         secret,
         created_at: new Date(),
         created_by: JSON.stringify(by),
@@ -193,6 +202,7 @@ const webhookView = (row: WebhookRow): Webhook => ({
   events: row.events as WebhookEventType[],
   workflow: row.workflow,
   threadId: row.thread_id,
+  scheduleId: row.schedule_id,
   createdAt: row.created_at.toISOString(),
   createdBy: row.created_by as Actor,
 });

@@ -21,6 +21,7 @@ import { WebhookIdParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
+import { ScheduleRepository } from '../schedules/schedule.repository';
 import { ThreadRepository } from '../threads/thread.repository';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { newWebhookSecret } from './webhook-signature';
@@ -34,6 +35,7 @@ export class WebhooksController {
     private readonly webhooks: WebhookRepository,
     private readonly catalog: WorkflowCatalogRepository,
     private readonly threads: ThreadRepository,
+    private readonly schedules: ScheduleRepository,
     private readonly audit: AuditTrail,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
@@ -48,11 +50,21 @@ export class WebhooksController {
       throw new SpindleError('workflow_not_found', `no workflow named "${asked.workflow}"`);
     if (asked.threadId !== undefined && !(await this.threads.find(caller.tenant, asked.threadId)))
       throw new SpindleError('thread_not_found', `no thread with id "${asked.threadId}"`);
+    if (asked.scheduleId !== undefined && !(await this.schedules.find(caller.tenant, asked.scheduleId)))
+      throw new SpindleError('not_found', `no schedule with id "${asked.scheduleId}"`);
     const webhookId = `wh_${ulid()}`;
     const secret = newWebhookSecret();
     const events = asked.events ?? [...WEBHOOK_EVENT_TYPES];
     await this.webhooks.create(
-      { id: webhookId, tenant: caller.tenant, url, events, workflow: asked.workflow, threadId: asked.threadId },
+      {
+        id: webhookId,
+        tenant: caller.tenant,
+        url,
+        events,
+        workflow: asked.workflow,
+        threadId: asked.threadId,
+        scheduleId: asked.scheduleId,
+      },
       secret,
       caller.actor,
     );

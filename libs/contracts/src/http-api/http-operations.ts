@@ -291,6 +291,19 @@ function threadOperations(): HttpOperation[] {
       responses: { 200: ok('The state, and the run it is from.', rs.threadStateSchema) },
     },
     {
+      operationId: 'setThreadState',
+      method: 'POST',
+      path: '/v1/threads/:threadId/state',
+      tag: 'threads',
+      summary: "Change the thread's state",
+      description:
+        "`merge` (default) writes `values` over the state's keys; `replace` makes `values` the state. Recorded like a run " +
+        '(workflow `_thread_state`: `run.queued` then `run.completed` with the new state, started by the caller) so the ' +
+        "thread's state stays a fold of the log, and in the audit log. `409 thread_busy` while a run of the thread has not ended.",
+      body: rq.threadStateBodySchema,
+      responses: { 200: ok('The new state, and the record of the change.', rs.threadStateSchema) },
+    },
+    {
       operationId: 'listThreadRuns',
       method: 'GET',
       path: '/v1/threads/:threadId/runs',

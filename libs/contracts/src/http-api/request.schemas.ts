@@ -132,6 +132,13 @@ export type ThreadRunBody = z.infer<typeof threadRunBodySchema>;
 /** What a client sends (`multitaskStrategy` may be left out). */
 export type ThreadRunRequest = z.input<typeof threadRunBodySchema>;
 
+/** `POST /v1/threads/{threadId}/state`: keys merged into the thread's state, or the whole state replaced. */
+export const threadStateBodySchema = z.strictObject({
+  values: z.record(z.string(), z.unknown()),
+  mode: z.enum(['merge', 'replace']).default('merge'),
+});
+export type ThreadStateBody = z.infer<typeof threadStateBodySchema>;
+
 export const threadsListQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
 
 /** `POST /v1/webhooks`: where to POST which run events, for which runs. */
@@ -145,6 +152,7 @@ export const newWebhookBodySchema = z.strictObject({
     .optional(),
   workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name').optional(),
   threadId: threadIdSchema.optional(),
+  scheduleId: z.string().regex(SCHEDULE_ID_PATTERN, 'a schedule id').optional(),
 });
 export type NewWebhookBody = z.infer<typeof newWebhookBodySchema>;
 

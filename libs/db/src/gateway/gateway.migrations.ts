@@ -219,6 +219,7 @@ export const gatewayMigrations: Record<string, Migration> = {
         .addColumn('events', 'jsonb', (c) => c.notNull())
         .addColumn('workflow', 'text')
         .addColumn('thread_id', 'text')
+        .addColumn('schedule_id', 'text')
         // Signs every delivery (HMAC-SHA256); shown once, when the subscription is made.
         .addColumn('secret', 'text', (c) => c.notNull())
         .addColumn('created_at', 'timestamptz', (c) => c.notNull())
@@ -234,6 +235,7 @@ export const gatewayMigrations: Record<string, Migration> = {
         .addColumn('workflow', 'text', (c) => c.notNull())
         .addColumn('workflow_version', 'integer', (c) => c.notNull())
         .addColumn('thread_id', 'text')
+        .addColumn('schedule_id', 'text')
         .execute();
       await db.schema
         .createTable('webhook_deliveries')

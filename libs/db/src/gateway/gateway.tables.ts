@@ -183,6 +183,7 @@ export interface WebhooksTable {
   events: Json;
   workflow: string | null;
   thread_id: string | null;
+  schedule_id: string | null;
   secret: string;
   created_at: Timestamp;
   created_by: Json;
@@ -195,6 +196,7 @@ export interface WebhookRunsTable {
   workflow: string;
   workflow_version: number;
   thread_id: string | null;
+  schedule_id: string | null;
 }
 
 /** One event for one subscription, retried until it is answered with a 2xx or its time runs out. */
