@@ -296,6 +296,28 @@ describe('the console in a browser, against the real stack', () => {
     expect(await page.locator('.handoff-edge').count()).toBe(0);
   });
 
+  it('compares two versions of a workflow, and rolls back to the older one', async () => {
+    await put('versioned', { kind: 'graph', nodes: [{ id: 'greet', type: 'set', values: { tone: 'formal' } }] });
+    const v2 = { kind: 'graph', nodes: [{ id: 'greet', type: 'set', values: { tone: 'casual' } }] };
+    expect((await api('/v1/workflows/versioned', { method: 'PUT', body: JSON.stringify(v2) })).status).toBe(201);
+    await page.goto(`${stack.gatewayUrl}/#/workflows/versioned`);
+    await page.getByLabel('compare with').selectOption('1');
+    const diff = page.locator('[data-testid="version-diff"]');
+    await diff.waitFor();
+    await expect(diff.locator('h3').textContent()).resolves.toContain('v1 → v2');
+    await expect(diff.textContent()).resolves.toContain('changed: greet');
+    expect(await diff.locator('.removed').allTextContents()).toContain('-        "tone": "formal"\n');
+    expect(await diff.locator('.added').allTextContents()).toContain('+        "tone": "casual"\n');
+    await page.screenshot({ path: `${SHOTS}/version-diff.png` });
+    await diff.getByRole('button', { name: 'Roll back to v1' }).click();
+    await until(async () => ((await (await api('/v1/workflows/versioned')).json()) as { version: number }).version === 3, 'the rollback');
+    expect(((await (await api('/v1/workflows/versioned')).json()) as { definition: unknown }).definition).toEqual({
+      kind: 'graph',
+      nodes: [{ id: 'greet', type: 'set', values: { tone: 'formal' } }],
+    });
+    await page.locator('select[aria-label="version"] option', { hasText: 'latest (v3)' }).waitFor({ state: 'attached' });
+  });
+
   it('scrubs a 10,000-event run (figures recorded, not asserted)', async () => {
     await put('long-loop', {
       kind: 'graph',

@@ -142,6 +142,32 @@ describe('completion webhooks', () => {
     }
   });
 
+  it('tells a subscription only a run names of that run, and refuses a run that names one it does not have', async () => {
+    const named = await post<CreatedWebhook>('/v1/webhooks', { url: `${receiver.url}/named`, namedOnly: true, events: ['run.completed'] });
+    expect(named.body).toMatchObject({ namedOnly: true });
+    const naming = (await post<{ runId: string }>('/v1/workflows/asks/runs', { webhooks: [named.body.webhookId] })).body.runId;
+    const other = await start('quick');
+    const res = await post<{ code: string }>('/v1/workflows/quick/runs', { webhooks: ['wh_01JN0000000000000000000000'] });
+    expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    // The named run waits on a person; answering ends it, and only then is the subscription told.
+    await eventually(
+      async () =>
+        expect((await (await stack.api(`/v1/runs/${naming}/requests`)).json()) as object).toMatchObject({
+          requests: [{ status: 'pending' }],
+        }),
+      200,
+    );
+    const { requests } = (await (await stack.api(`/v1/runs/${naming}/requests`)).json()) as { requests: Array<{ requestId: string }> };
+    expect((await post(`/v1/runs/${naming}/requests/${requests[0].requestId}/respond`, { approved: true })).status).toBe(202);
+    await eventually(async () => {
+      const taken = receiver.received
+        .filter((r) => r.path === '/named' && r.answered === 200)
+        .map((r) => JSON.parse(r.body) as WebhookEvent);
+      expect(taken.map((e) => [e.type, e.data.runId])).toEqual([['run.completed', naming]]);
+    }, 200);
+    expect(receiver.received.filter((r) => r.path === '/named').some((r) => r.body.includes(other))).toBe(false);
+  });
+
   it('refuses targets it may not reach and subscriptions that name nothing, and a deleted one gets nothing more', async () => {
     const code = async (body: unknown) => {
       const res = await post<{ code?: string }>('/v1/webhooks', body);

@@ -33,6 +33,7 @@ import { admissionProviders } from './admission/admission.providers';
 import { threadProviders } from './threads/thread.providers';
 import { ThreadsController } from './threads/threads.controller';
 import { webhookProviders } from './webhooks/webhook.providers';
+import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { scheduleProviders } from './schedules/schedule.providers';
 import { SchedulesController } from './schedules/schedules.controller';
@@ -90,7 +91,16 @@ export class GatewayModule {
         },
         {
           provide: RunStarter,
-          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER],
+          inject: [
+            BUS,
+            WorkflowCatalogRepository,
+            AgentCatalogRepository,
+            IdempotencyKeysRepository,
+            RunAdmission,
+            StartQuotas,
+            LOGGER,
+            WebhookRepository,
+          ],
           useFactory: (
             bus: Bus,
             catalog: WorkflowCatalogRepository,
@@ -99,7 +109,11 @@ export class GatewayModule {
             admission: RunAdmission,
             quotas: StartQuotas,
             logger: Logger,
-          ) => new RunStarter(bus, catalog, agents, keys, admission, quotas, logger, config.maxEventBytes),
+            webhooks: WebhookRepository,
+          ) =>
+            new RunStarter(bus, catalog, agents, keys, admission, quotas, logger, config.maxEventBytes, (tenant, ids) =>
+              webhooks.requireAll(tenant, ids),
+            ),
         },
         {
           // One service shows the log's size on JetStream against the account's limit: the gateway.

@@ -141,6 +141,8 @@ export const runEventSchemas = {
        * The thread the run goes on (its `state` is the thread's): its place there, and the runs
        * before it that this one rolled back (`multitaskStrategy: rollback`), left out of the thread's state.
        */
+      /** Webhook subscriptions the run named when it was started. */
+      webhooks: z.array(z.string()).max(8).optional(),
       /** The schedule whose firing started it, and the firing's time (its idempotency key names both). */
       scheduledBy: z.object({ scheduleId: z.string(), fireAt: z.string() }).optional(),
       thread: z

@@ -42,6 +42,8 @@ export const webhookSchema = z.object({
   threadId: z.string().nullable(),
   /** Only the runs this schedule starts (null: every run). */
   scheduleId: z.string().nullable(),
+  /** Only runs that name it when they are started. */
+  namedOnly: z.boolean(),
   createdAt: timestamp,
   createdBy: actorSchema,
 });

@@ -44,6 +44,8 @@ export const api = {
   versions: (name: string) => signedIn((c) => c.workflows.versions(name)),
   graph: (name: string, version?: number) => signedIn((c) => c.workflows.graph(name, { version })),
   workflow: (name: string) => signedIn((c) => c.workflows.get(name)),
+  diff: (name: string, from: number, to: number) => signedIn((c) => c.workflows.diff(name, from, to)),
+  rollback: (name: string, version: number) => signedIn((c) => c.workflows.rollback(name, version)),
   startRun: (name: string, body: Pick<StartRunOptions, 'input' | 'state' | 'parameters' | 'version'>) =>
     signedIn((c) => c.runs.start(name, body)),
   /** Empty filters (the screen's unset fields) are left out. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
+import { isSpindleApiError, type CatalogDiff, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
 import { GraphPane } from '../components/GraphPane';
 import { usePolling } from '../components/usePolling';
@@ -35,12 +35,31 @@ function WorkflowDetail({ name }: { name: string }) {
   const [state, setState] = useState('');
   const [parameters, setParameters] = useState<string>();
   const [problem, setProblem] = useState<string>();
+  const [compare, setCompare] = useState<number>();
+  const [diff, setDiff] = useState<CatalogDiff>();
+  const [catalogChanged, setCatalogChanged] = useState(0);
   useEffect(() => {
     void api.versions(name).then(
       (v) => setVersions(v.versions.map((x) => x.version)),
       () => undefined,
     );
-  }, [name]);
+  }, [name, catalogChanged]);
+  const shown = version ?? Math.max(0, ...versions);
+  useEffect(() => {
+    setDiff(undefined);
+    if (compare === undefined || shown === 0) return;
+    void api.diff(name, compare, shown).then(setDiff, (e: Error) => setProblem(e.message));
+  }, [name, compare, shown]);
+  const rollBack = async (to: number) => {
+    setProblem(undefined);
+    try {
+      await api.rollback(name, to);
+      setVersion(undefined);
+      setCatalogChanged((n) => n + 1);
+    } catch (e) {
+      setProblem(isSpindleApiError(e) ? `${e.code}: ${e.detail}` : (e as Error).message);
+    }
+  };
   useEffect(() => {
     void api.workflow(name).then(
       (w) => {
@@ -84,8 +103,25 @@ function WorkflowDetail({ name }: { name: string }) {
               v{v}
             </option>
           ))}
-        </select>
+        </select>{' '}
+        {versions.length > 1 && (
+          <select
+            value={compare ?? ''}
+            onChange={(e) => setCompare(e.target.value ? Number(e.target.value) : undefined)}
+            aria-label="compare with"
+          >
+            <option value="">compare with…</option>
+            {versions
+              .filter((v) => v !== shown)
+              .map((v) => (
+                <option key={v} value={v}>
+                  v{v}
+                </option>
+              ))}
+          </select>
+        )}
       </h2>
+      {diff && <VersionDiffView diff={diff} onRollBack={() => void rollBack(diff.from)} />}
       <div className="graph-box">{graph && <GraphPane graph={graph} />}</div>
       <div className="start-form">
         <label>
@@ -106,5 +142,49 @@ function WorkflowDetail({ name }: { name: string }) {
         {problem && <p className="error">{problem}</p>}
       </div>
     </div>
+  );
+}
+
+/** What changed from one version to the one shown: nodes and edges, then the text diff, lines marked. */
+function VersionDiffView({ diff, onRollBack }: { diff: CatalogDiff; onRollBack: () => void }) {
+  const names = (label: string, ids: string[]) => (ids.length ? `${label} ${ids.join(', ')}` : undefined);
+  const summary = [
+    names('nodes added:', diff.nodes.added),
+    names('removed:', diff.nodes.removed),
+    names('changed:', diff.nodes.changed),
+    names('edges added:', diff.edges.added),
+    names('removed:', diff.edges.removed),
+  ].filter(Boolean);
+  return (
+    <section className="version-diff" data-testid="version-diff">
+      <h3>
+        v{diff.from} → v{diff.to}{' '}
+        <button onClick={onRollBack} title={`save v${diff.from} again as the next version`}>
+          Roll back to v{diff.from}
+        </button>
+      </h3>
+      {diff.identical ? (
+        <p className="muted">The two versions are the same.</p>
+      ) : (
+        <>
+          <p className="muted">{summary.join('; ') || `${diff.changes.length} field(s) changed`}</p>
+          {diff.text === null ? (
+            <p className="muted">Too many lines changed to show a text diff.</p>
+          ) : (
+            <pre className="diff-text">
+              {diff.text
+                .split('\n')
+                .slice(3)
+                .map((line, i) => (
+                  <span key={i} className={line.startsWith('+') ? 'added' : line.startsWith('-') ? 'removed' : undefined}>
+                    {line}
+                    {'\n'}
+                  </span>
+                ))}
+            </pre>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -45,6 +45,8 @@ export class RunStarter {
     private readonly quotas: StartQuotas,
     private readonly logger: Logger,
     private readonly maxEventBytes?: number,
+    /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
+    private readonly requireWebhooks: (tenant: string, ids: readonly string[]) => Promise<void> = async () => undefined,
   ) {}
 
   async start(
@@ -67,6 +69,7 @@ export class RunStarter {
     const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
     const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
+    if (body.webhooks?.length) await this.requireWebhooks(tenant, body.webhooks);
     const subgraphs = await resolveSubgraphs(this.catalog, tenant, { name, definition }, prepare);
     const runId = opts.runId ?? ulid();
     const accepted: RunAccepted = {
@@ -97,6 +100,7 @@ export class RunStarter {
             startedBy: caller.actor,
             ...(opts.thread ? { thread: opts.thread } : {}),
             ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
+            ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
           },
         });
         await opts.beforeDispatch?.(runId);

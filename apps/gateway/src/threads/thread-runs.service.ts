@@ -196,7 +196,7 @@ export class ThreadRuns {
     await this.starter.start(
       caller,
       run.workflow,
-      { input: body.input, parameters: body.parameters, version: body.version, state: { ...state, ...progress } },
+      { input: body.input, parameters: body.parameters, version: body.version, webhooks: body.webhooks, state: { ...state, ...progress } },
       undefined,
       trace ?? context.active(),
       {

@@ -5,7 +5,15 @@ import type { Fold } from '@spindle/projection-kit';
 import { sql, type Transaction } from 'kysely';
 import { ulid } from 'ulid';
 
-type RunInfo = { tenant: string; workflow: string; version: number; threadId: string | null; scheduleId: string | null };
+type RunInfo = {
+  tenant: string;
+  workflow: string;
+  version: number;
+  threadId: string | null;
+  scheduleId: string | null;
+  /** The subscriptions the run named. */
+  named: string[];
+};
 
 /**
  * The run events subscriptions are told of, turned into deliveries (one per subscription and
@@ -24,6 +32,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
           version: e.data.workflow.version,
           threadId: e.data.thread?.id ?? null,
           scheduleId: e.data.scheduledBy?.scheduleId ?? null,
+          named: e.data.webhooks ?? [],
         };
         runs.set(e.runId, info);
         await trx
@@ -35,6 +44,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
             workflow_version: info.version,
             thread_id: info.threadId,
             schedule_id: info.scheduleId,
+            webhook_ids: info.named.length ? JSON.stringify(info.named) : null,
           })
           .onConflict((oc) => oc.column('run_id').doNothing())
           .execute();
@@ -75,6 +85,7 @@ export class WebhookProjection implements Fold<GatewayTables> {
         version: row.workflow_version,
         threadId: row.thread_id,
         scheduleId: row.schedule_id,
+        named: (row.webhook_ids as string[] | null) ?? [],
       }
     );
   }
@@ -86,9 +97,17 @@ export class WebhookProjection implements Fold<GatewayTables> {
       .where('tenant_id', '=', run.tenant)
       .where('deleted_at', 'is', null)
       .where(sql<boolean>`events ? ${event.type}`)
-      .where((eb) => eb.or([eb('workflow', 'is', null), eb('workflow', '=', run.workflow)]))
-      .where((eb) => eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', run.threadId)]))
-      .where((eb) => eb.or([eb('schedule_id', 'is', null), eb('schedule_id', '=', run.scheduleId)]))
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('named_only', '=', false),
+            eb.or([eb('workflow', 'is', null), eb('workflow', '=', run.workflow)]),
+            eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', run.threadId)]),
+            eb.or([eb('schedule_id', 'is', null), eb('schedule_id', '=', run.scheduleId)]),
+          ]),
+          ...(run.named.length ? [eb('id', 'in', run.named)] : []),
+        ]),
+      )
       .execute();
     if (subscribers.length === 0) return;
     const eventId = `evt_${e.runId}_${e.seq}`;

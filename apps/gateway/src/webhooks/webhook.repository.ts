@@ -1,4 +1,4 @@
-import type { Actor, Webhook, WebhookDelivery, WebhookEventType } from '@spindle/contracts';
+import { SpindleError, type Actor, type Webhook, type WebhookDelivery, type WebhookEventType } from '@spindle/contracts';
 import { olderThanCursor, type GatewayTables, type KeysetCursor } from '@spindle/db';
 import { sql, type Kysely, type Selectable } from 'kysely';
 
@@ -28,6 +28,7 @@ export class WebhookRepository {
       workflow?: string;
       threadId?: string;
       scheduleId?: string;
+      namedOnly?: boolean;
     },
     secret: string,
     by: Actor,
@@ -42,6 +43,7 @@ export class WebhookRepository {
         workflow: webhook.workflow ?? null,
         thread_id: webhook.threadId ?? null,
         schedule_id: webhook.scheduleId ?? null,
+        named_only: webhook.namedOnly ?? false,
         secret,
         created_at: new Date(),
         created_by: JSON.stringify(by),
@@ -53,6 +55,20 @@ export class WebhookRepository {
   async find(tenant: string, id: string): Promise<Webhook | undefined> {
     const row = await this.live(tenant).where('id', '=', id).executeTakeFirst();
     return row && webhookView(row);
+  }
+
+  /** `404 not_found` naming the first of `ids` the tenant has no (live) subscription of. */
+  async requireAll(tenant: string, ids: readonly string[]): Promise<void> {
+    const found = new Set(
+      (
+        await this.live(tenant)
+          .select('id')
+          .where('id', 'in', [...ids])
+          .execute()
+      ).map((r) => r.id),
+    );
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw new SpindleError('not_found', `no webhook with id "${missing}"`);
   }
 
   async list(tenant: string): Promise<Webhook[]> {
@@ -203,6 +219,7 @@ const webhookView = (row: WebhookRow): Webhook => ({
   workflow: row.workflow,
   threadId: row.thread_id,
   scheduleId: row.schedule_id,
+  namedOnly: row.named_only,
   createdAt: row.created_at.toISOString(),
   createdBy: row.created_by as Actor,
 });

@@ -64,6 +64,7 @@ export class WebhooksController {
         workflow: asked.workflow,
         threadId: asked.threadId,
         scheduleId: asked.scheduleId,
+        namedOnly: asked.namedOnly,
       },
       secret,
       caller.actor,

@@ -106,6 +106,8 @@ export const startRunBodySchema = z.strictObject({
   version: z.number().int().min(1).max(MAX_VERSION).optional(),
   /** With `Accept: text/event-stream`: cancel the run if the client disconnects before it ends. */
   cancelOnDisconnect: z.boolean().optional(),
+  /** Webhook subscriptions told of this run (besides those whose filters match it): how a run names its own. */
+  webhooks: z.array(z.string().regex(WEBHOOK_ID_PATTERN, 'a webhook id')).max(8).optional(),
 });
 export type StartRunBody = z.infer<typeof startRunBodySchema>;
 
@@ -124,6 +126,7 @@ export const threadRunBodySchema = z.strictObject({
   input: z.unknown().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
   version: z.number().int().min(1).max(MAX_VERSION).optional(),
+  webhooks: z.array(z.string().regex(WEBHOOK_ID_PATTERN, 'a webhook id')).max(8).optional(),
   multitaskStrategy: multitaskStrategySchema
     .default('reject')
     .describe('What happens when the thread is busy: reject (409 thread_busy), enqueue, interrupt or rollback.'),
@@ -153,6 +156,8 @@ export const newWebhookBodySchema = z.strictObject({
   workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name').optional(),
   threadId: threadIdSchema.optional(),
   scheduleId: z.string().regex(SCHEDULE_ID_PATTERN, 'a schedule id').optional(),
+  /** Only runs that name it in their `webhooks` (the filters above then do not apply). */
+  namedOnly: z.boolean().optional(),
 });
 export type NewWebhookBody = z.infer<typeof newWebhookBodySchema>;
 

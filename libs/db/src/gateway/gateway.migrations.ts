@@ -220,6 +220,7 @@ export const gatewayMigrations: Record<string, Migration> = {
         .addColumn('workflow', 'text')
         .addColumn('thread_id', 'text')
         .addColumn('schedule_id', 'text')
+        .addColumn('named_only', 'boolean', (c) => c.notNull().defaultTo(false))
         // Signs every delivery (HMAC-SHA256); shown once, when the subscription is made.
         .addColumn('secret', 'text', (c) => c.notNull())
         .addColumn('created_at', 'timestamptz', (c) => c.notNull())
@@ -236,6 +237,8 @@ export const gatewayMigrations: Record<string, Migration> = {
         .addColumn('workflow_version', 'integer', (c) => c.notNull())
         .addColumn('thread_id', 'text')
         .addColumn('schedule_id', 'text')
+        // The subscriptions the run named.
+        .addColumn('webhook_ids', 'jsonb')
         .execute();
       await db.schema
         .createTable('webhook_deliveries')

@@ -184,6 +184,7 @@ export interface WebhooksTable {
   workflow: string | null;
   thread_id: string | null;
   schedule_id: string | null;
+  named_only: Generated<boolean>;
   secret: string;
   created_at: Timestamp;
   created_by: Json;
@@ -197,6 +198,7 @@ export interface WebhookRunsTable {
   workflow_version: number;
   thread_id: string | null;
   schedule_id: string | null;
+  webhook_ids: ColumnType<unknown, string | null, string | null>;
 }
 
 /** One event for one subscription, retried until it is answered with a 2xx or its time runs out. */
