@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
+import { isTerminalEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import { composeProjections, ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
@@ -68,9 +69,10 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
             lingerMs: 50,
             metrics,
             retentionMs: config.retentionMs,
-            onBatch: () => {
+            onBatch: (batch) => {
               admission.roomFreed();
-              void threads.dispatchReady();
+              // A thread's next run can start only once a run has ended (the tick covers the rest).
+              if (batch.events.some(isTerminalEvent)) void threads.dispatchReady();
             },
           },
         ),

@@ -45,8 +45,16 @@ export class ThreadProjection implements Fold<GatewayTables> {
           .where('run_id', '=', e.runId)
           .execute();
     }
-    for (const [runId, next] of status)
-      await trx.updateTable('thread_runs').set({ status: next }).where('run_id', '=', runId).where('status', '!=', 'rolled_back').execute();
+    // One statement per status, not per run: most runs of a batch are on no thread at all.
+    const byStatus = new Map<ThreadRunStatus, string[]>();
+    for (const [runId, next] of status) byStatus.set(next, [...(byStatus.get(next) ?? []), runId]);
+    for (const [next, runIds] of byStatus)
+      await trx
+        .updateTable('thread_runs')
+        .set({ status: next })
+        .where('run_id', 'in', runIds)
+        .where('status', '!=', 'rolled_back')
+        .execute();
     if (rolledBack.length) await trx.updateTable('thread_runs').set({ status: 'rolled_back' }).where('run_id', 'in', rolledBack).execute();
   }
 

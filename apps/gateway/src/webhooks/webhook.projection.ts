@@ -23,7 +23,7 @@ type RunInfo = {
 export class WebhookProjection implements Fold<GatewayTables> {
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const runs = new Map<string, RunInfo>();
-    const ended: string[] = [];
+    const ended = new Set<string>();
     for (const e of events) {
       if (e.type === 'run.queued') {
         const info = {
@@ -35,28 +35,37 @@ export class WebhookProjection implements Fold<GatewayTables> {
           named: e.data.webhooks ?? [],
         };
         runs.set(e.runId, info);
-        await trx
-          .insertInto('webhook_runs')
-          .values({
-            run_id: e.runId,
-            tenant_id: info.tenant,
-            workflow: info.workflow,
-            workflow_version: info.version,
-            thread_id: info.threadId,
-            schedule_id: info.scheduleId,
-            webhook_ids: info.named.length ? JSON.stringify(info.named) : null,
-          })
-          .onConflict((oc) => oc.column('run_id').doNothing())
-          .execute();
         continue;
       }
       const event = (webhookEventAfter[e.type] as ((e: RunEvent) => WebhookEventBody) | null)?.(e);
       if (!event) continue;
       const run = runs.get(e.runId) ?? (await this.runInfo(trx, e.runId));
       if (run) await this.deliver(trx, e, run, event);
-      if (e.type !== 'run.awaiting') ended.push(e.runId);
+      if (e.type !== 'run.awaiting') ended.add(e.runId);
     }
-    if (ended.length) await trx.deleteFrom('webhook_runs').where('run_id', 'in', ended).execute();
+    // One insert for the batch's new runs, but those that also ended in it; then the ended ones go.
+    const open = [...runs].filter(([runId]) => !ended.has(runId));
+    if (open.length)
+      await trx
+        .insertInto('webhook_runs')
+        .values(
+          open.map(([runId, info]) => ({
+            run_id: runId,
+            tenant_id: info.tenant,
+            workflow: info.workflow,
+            workflow_version: info.version,
+            thread_id: info.threadId,
+            schedule_id: info.scheduleId,
+            webhook_ids: info.named.length ? JSON.stringify(info.named) : null,
+          })),
+        )
+        .onConflict((oc) => oc.column('run_id').doNothing())
+        .execute();
+    if (ended.size)
+      await trx
+        .deleteFrom('webhook_runs')
+        .where('run_id', 'in', [...ended])
+        .execute();
   }
 
   async reset(trx: Transaction<GatewayTables>): Promise<void> {
