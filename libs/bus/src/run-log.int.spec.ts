@@ -1,4 +1,4 @@
-import { testEnv, testNamespace } from '@spindle/testing';
+import { eventually, testEnv, testNamespace } from '@spindle/testing';
 import type { RunEventDraft } from '@spindle/contracts';
 import { connectBus, type Bus } from './bus-connection';
 import { deleteStreams, provisionStreams } from './provision-streams';
@@ -72,5 +72,18 @@ describe('run log on JetStream', () => {
     const { events } = await readRunLog(bus, 'run-big');
     expect(events[1].data).toEqual({ big });
     expect((await lastEventOf(bus, 'run-big'))?.event.data).toEqual({ big });
+  });
+
+  it('leaves no consumer on the server behind a read or a stopped follower', async () => {
+    const w = new RunLogWriter(bus, 'run-readers', EMPTY_LOG);
+    for (let i = 1; i <= 3; i++) await w.write(custom(i));
+    const jsm = await bus.js.jetstreamManager();
+    const consumers = async () => (await jsm.streams.info(bus.names.eventsStream)).state.consumer_count;
+    const before = await consumers();
+    // A thousand SSE clients each read the history: every read must take its consumer with it.
+    for (let i = 0; i < 20; i++) expect((await readRunLog(bus, 'run-readers')).events).toHaveLength(3);
+    const follower = followRunLog(bus, 'run-readers', 0);
+    for await (const { event } of follower) if (event.seq === 3) break;
+    await eventually(async () => expect(await consumers()).toBe(before));
   });
 });

@@ -1,4 +1,4 @@
-import { DeliverPolicy, JetStreamApiCodes, type StoredMsg } from '@nats-io/jetstream';
+import { DeliverPolicy, JetStreamApiCodes, type Consumer, type StoredMsg } from '@nats-io/jetstream';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
@@ -192,7 +192,16 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: Follow
           : { deliver_policy: DeliverPolicy.All }),
       })
       .catch((e) => Promise.reject(asBusFault(e, `opening run ${runId}'s log`)));
-    if (stopped) return;
+    try {
+      if (!stopped) yield* readMessages(consumer);
+    } finally {
+      // An ordered consumer outlives its reader by five minutes on the server unless deleted, and
+      // each message on the stream is matched against every one: a thousand SSE clients' history
+      // reads left a thousand, and slowed every append after them.
+      consumer.delete().catch(() => undefined);
+    }
+  };
+  const readMessages = async function* (consumer: Consumer) {
     const messages = await consumer
       .consume({ max_messages: 256 })
       .catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
