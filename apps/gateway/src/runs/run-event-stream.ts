@@ -33,6 +33,8 @@ export class RunEventStream {
   private attached = false;
   private detach?: () => void;
   private readonly pending: Array<{ event: RunEvent; frame: string }> = [];
+  /** Frames written in this turn of the event loop, sent as one write when it ends. */
+  private outbox: string[] = [];
   /** Set once the stream ends on our side (terminal event, shutdown, failure): a close after that is not the client leaving. */
   private endedHere = false;
   private finish!: () => void;
@@ -78,7 +80,7 @@ export class RunEventStream {
   }
 
   async pipe(): Promise<void> {
-    const heartbeat = setInterval(() => this.res.write(': heartbeat\n\n'), this.opts.heartbeatMs);
+    const heartbeat = setInterval(() => this.send(': heartbeat\n\n'), this.opts.heartbeatMs);
     this.res.once('close', () => {
       if (!this.endedHere) this.opts.onClientGone?.();
       this.finish();
@@ -98,6 +100,7 @@ export class RunEventStream {
       clearInterval(heartbeat);
       this.release();
       this.endedHere = true;
+      this.flush();
       this.res.end();
     }
   }
@@ -116,7 +119,7 @@ export class RunEventStream {
 
   private writeLive(event: RunEvent, frame: string) {
     if (event.seq <= this.lastWritten) return;
-    this.res.write(frame);
+    this.send(frame);
     this.lastWritten = event.seq;
     this.relay.afterEvent(event);
     if (isTerminalEvent(event)) {
@@ -128,12 +131,27 @@ export class RunEventStream {
   private fail(e: unknown) {
     this.logger.warn({ err: e, runId: this.opts.runId }, 'run event stream failed');
     this.endedHere = true;
-    if (!this.res.destroyed) this.res.write(`event: error\ndata: ${JSON.stringify(STREAM_INTERRUPTED)}\n\n`);
+    this.send(`event: error\ndata: ${JSON.stringify(STREAM_INTERRUPTED)}\n\n`);
     this.finish();
   }
 
   private writeToken(token: TokenDelta) {
     const data: TokenFrame = { runId: token.runId, nodeId: token.nodeId, spanId: token.spanId, index: token.index, delta: token.delta };
-    this.res.write(`event: token\ndata: ${JSON.stringify(data)}\n\n`);
+    this.send(`event: token\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /**
+   * One socket write per client per turn of the event loop: a feed that fell behind delivers
+   * several messages in one turn, and a thousand clients then cost a thousand writes, not a
+   * thousand per event. Tokens share the outbox, so their order against events holds.
+   */
+  private send(frame: string) {
+    if (this.outbox.push(frame) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush() {
+    const frames = this.outbox;
+    this.outbox = [];
+    if (frames.length && !this.res.destroyed && !this.res.writableEnded) this.res.write(frames.length === 1 ? frames[0] : frames.join(''));
   }
 }
