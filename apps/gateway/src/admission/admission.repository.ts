@@ -31,7 +31,10 @@ export class AdmissionRepository {
     await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
   }
 
-  /** Queues runs (a run already there keeps its row: the gateway and the projection both add it). */
+  /**
+   * Queues runs (a run already there keeps its row: the gateway and the projection both add it;
+   * a waiting row the projection added without its trace context takes the gateway's).
+   */
   async enqueue(db: GatewayDb, runs: readonly QueuedRun[]): Promise<void> {
     if (runs.length === 0) return;
     await db
@@ -45,7 +48,13 @@ export class AdmissionRepository {
           trace: r.trace ? JSON.stringify(r.trace) : null,
         })),
       )
-      .onConflict((oc) => oc.column('run_id').doNothing())
+      .onConflict((oc) =>
+        oc
+          .column('run_id')
+          .doUpdateSet({ trace: sql`coalesce(run_admissions.trace, excluded.trace)` })
+          .where('run_admissions.state', '=', 'waiting')
+          .where('run_admissions.trace', 'is', null),
+      )
       .execute();
   }
 
