@@ -5,17 +5,26 @@ import { createDatabase, serviceSchema } from '@spindle/db';
 import type { Stack } from '@spindle/testing';
 import { sql } from 'kysely';
 import { chainOfFunctions, type GatewayClient } from './gateway-client';
+import { cpuBetween, readCpuByProcess } from './process-cpu';
 import { median, percentile, poolMap } from './stats';
+
+export interface ConcurrentChains {
+  nodesPerSec: number;
+  /** CPU every process on the machine used per node over all rounds, µs, by role, largest first. */
+  cpuPerNodeUs: Array<[string, number]>;
+}
 
 /**
  * Nodes per second through the whole stack with `concurrency` runs of an `nodes`-node chain
  * started at once: all nodes executed over the time from the first POST to the last run's end.
- * Median of `rounds`.
+ * Median of `rounds`. With it, what the rounds cost in CPU per node, process by process: on a
+ * machine this size the sum is what bounds nodes per second.
  */
-export async function measureConcurrentChains(client: GatewayClient, concurrency = 20, nodes = 50, rounds = 3): Promise<number> {
+export async function measureConcurrentChains(client: GatewayClient, concurrency = 20, nodes = 50, rounds = 3): Promise<ConcurrentChains> {
   const workflow = `bench-chain-${nodes}`;
   await client.putWorkflow(workflow, chainOfFunctions(nodes));
   const rates: number[] = [];
+  const cpuBefore = readCpuByProcess();
   for (let r = 0; r < rounds; r++) {
     const started = performance.now();
     const runs = await Promise.all(Array.from({ length: concurrency }, () => client.startRun(workflow)));
@@ -23,7 +32,9 @@ export async function measureConcurrentChains(client: GatewayClient, concurrency
     if (ends.some((events) => events.at(-1)?.type !== 'run.completed')) throw new Error('a concurrent chain run did not complete');
     rates.push((concurrency * nodes) / ((performance.now() - started) / 1000));
   }
-  return median(rates);
+  const executed = rounds * concurrency * nodes;
+  const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
+  return { nodesPerSec: median(rates), cpuPerNodeUs };
 }
 
 export interface ProjectionLag {

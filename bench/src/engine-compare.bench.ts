@@ -7,6 +7,7 @@ import { createDatabase, dropSchema } from '@spindle/db';
 import { executeRun, validateDefinition } from '@spindle/engine';
 import { chainOfFunctions } from './gateway-client';
 import { median } from './stats';
+import { cpuBetween, readCpuByProcess } from './process-cpu';
 
 /**
  * Per-step overhead of the engine against LangGraph.js on the same 50-step graph of no-op steps,
@@ -84,15 +85,18 @@ export async function langgraphConcurrentNodesPerSec(
   concurrency = 20,
   steps = 50,
   rounds = 3,
-): Promise<number> {
+): Promise<{ nodesPerSec: number; cpuPerNodeUs: Array<[string, number]> }> {
   return withLangGraph(databaseUrl, schema, steps, async (invoke) => {
     const rates: number[] = [];
+    const cpuBefore = readCpuByProcess();
     for (let r = 0; r < rounds; r++) {
       const started = performance.now();
       await Promise.all(Array.from({ length: concurrency }, (_, i) => invoke(`c${r}-${i}`)));
       rates.push((concurrency * steps) / ((performance.now() - started) / 1000));
     }
-    return median(rates);
+    const executed = rounds * concurrency * steps;
+    const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
+    return { nodesPerSec: median(rates), cpuPerNodeUs };
   });
 }
 

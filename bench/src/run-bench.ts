@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { startStack } from '@spindle/testing';
 import { GatewayClient } from './gateway-client';
 import { measureLogThroughput } from './log-throughput.bench';
@@ -33,8 +34,8 @@ async function main() {
     const versus = await compareWithLangGraph(stack.bus, testEnv().databaseUrl);
     console.log('bench: 20 concurrent 50-node runs, through the stack and LangGraph.js…');
     const concurrent = {
-      spindleNodesPerSec: await measureConcurrentChains(client),
-      langgraphNodesPerSec: await langgraphConcurrentNodesPerSec(testEnv().databaseUrl, `${stack.namespace}_langgraph_c`),
+      spindle: await measureConcurrentChains(client),
+      langgraph: await langgraphConcurrentNodesPerSec(testEnv().databaseUrl, `${stack.namespace}_langgraph_c`),
     };
     console.log('bench: projection lag at 2,000 events/s…');
     const lag = await measureProjectionLag(client, stack);
@@ -79,9 +80,11 @@ async function main() {
         'ratio engine / LangGraph.js (pure steps; steps with effects)',
         [versus.spindleMsPerStep, versus.spindleEffectMsPerStep].map((ms) => fmt(ms / versus.langgraphMsPerStep, 2)).join('; '),
       ],
-      ['nodes/s, 20 concurrent 50-node runs through the stack, median of 3', fmt(concurrent.spindleNodesPerSec, 0)],
-      ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraphNodesPerSec, 0)],
-      ['ratio stack / LangGraph.js nodes/s', fmt(concurrent.spindleNodesPerSec / concurrent.langgraphNodesPerSec, 1)],
+      ['nodes/s, 20 concurrent 50-node runs through the stack, median of 3', fmt(concurrent.spindle.nodesPerSec, 0)],
+      ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraph.nodesPerSec, 0)],
+      ['ratio stack / LangGraph.js nodes/s', fmt(concurrent.spindle.nodesPerSec / concurrent.langgraph.nodesPerSec, 1)],
+      ...cpuRows('stack', concurrent.spindle.cpuPerNodeUs),
+      ...cpuRows('LangGraph.js', concurrent.langgraph.cpuPerNodeUs),
       [`projection lag append → trace row p50 / p99 ms, at ${fmt(lag.eventsPerSec, 0)} events/s`, `${fmt(lag.p50)} / ${fmt(lag.p99)}`],
       [
         `${held.runs} runs on one runner (${held.waitingOnPerson} waiting on a person): runner RSS before / peak MiB`,
@@ -123,3 +126,20 @@ main().catch((e) => {
   console.error(e);
   process.exit(1);
 });
+
+/**
+ * CPU per node over every process on the machine, and the nodes per second this machine's cores
+ * could reach at that cost if nothing else ran: the ceiling the concurrent figure works under.
+ */
+function cpuRows(what: string, perNodeUs: Array<[string, number]>): Array<[string, string]> {
+  const total = perNodeUs.reduce((n, [, us]) => n + us, 0);
+  if (total === 0) return [];
+  const cores = availableParallelism();
+  return [
+    [
+      `CPU per node, all processes, 20 concurrent runs, ${what}, µs (by process)`,
+      `${fmt(total, 0)} (${perNodeUs.map(([role, us]) => `${role} ${fmt(us, 0)}`).join(', ')})`,
+    ],
+    [`nodes/s ${cores} cores allow at that CPU per node, ${what}`, fmt((cores * 1e6) / total, 0)],
+  ];
+}
