@@ -81,7 +81,7 @@ function brokenRules(req: FuzzRequest, answer: Answer): string[] {
   if ('error' in answer) return [answer.error];
   const broken: string[] = [];
   if (answer.status >= 500) broken.push(`answered ${answer.status}`);
-  if (answer.status >= 400) {
+  if (answer.status >= 400 && !isJsonRpcRefusal(req, answer)) {
     const type = answer.headers['content-type'] ?? '';
     if (!type.startsWith('application/problem+json')) broken.push(`a ${answer.status} with content-type ${JSON.stringify(type)}`);
     if (req.method !== 'HEAD') {
@@ -99,6 +99,18 @@ function brokenRules(req: FuzzRequest, answer: Answer): string[] {
     }
   }
   return broken;
+}
+
+/** MCP's transport refuses what it cannot read in JSON-RPC's terms (an error object), never problem+json. */
+function isJsonRpcRefusal(req: FuzzRequest, answer: Exclude<Answer, { error: string }>): boolean {
+  if (req.template !== '/v1/mcp' || answer.status >= 500 || !String(answer.headers['content-type'] ?? '').startsWith('application/json'))
+    return false;
+  try {
+    const { jsonrpc, error } = JSON.parse(answer.body) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+    return jsonrpc === '2.0' && typeof error?.code === 'number' && typeof error.message === 'string';
+  } catch {
+    return false;
+  }
 }
 
 const describeRequest = (r: FuzzRequest) => {
@@ -304,6 +316,20 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
   // Reject only: a run that waits for its turn would start at a time the accounting below cannot know (threads.e2e covers the rest).
   'POST /v1/threads/:threadId/runs': fc.constantFrom({ workflow: 'quick', input: 'x' }, { workflow: 'asks', multitaskStrategy: 'reject' }),
   'POST /v1/agents/:name/rollback': fc.constantFrom({ version: 1 }, { version: 2 }, { version: 99 }),
+  // MCP messages that read or refuse (tools/call is mcp.e2e's: a run it starts is not in the accounting below).
+  'POST /v1/mcp': fc.constantFrom(
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 3, method: 'ping' },
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no-such-tool', arguments: {} } },
+    { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 4 } },
+  ),
 };
 
 function paramValues(template: string, param: string, seeds: Seeds): string[] {
@@ -788,6 +814,8 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       // Keys and tenants are not part of what the snapshot compares.
       else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants') || req.template === '/v1/threads') continue;
       else if (req.template?.startsWith('/v1/webhooks')) continue;
+      // MCP messages the fuzz sends read, refuse or cancel nothing of its own (no tools/call of a real workflow).
+      else if (req.template === '/v1/mcp') continue;
       // A trigger's run is counted from the schedule's firings, below.
       else if (req.template?.startsWith('/v1/schedules')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);

@@ -88,6 +88,10 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/tenants/:tenant': { status: 404, code: 'not_found' },
   'PUT /v1/tenants/:tenant/quotas': { status: 403, code: 'forbidden' },
   'GET /v1/audit': { status: 400, code: 'validation_failed' },
+  // A tool call of the other tenant's workflow: MCP's own refusal, an unknown tool.
+  'POST /v1/mcp': { status: 200, code: 'json-rpc -32602' },
+  'GET /v1/mcp': { status: 405, code: 'method_not_allowed' },
+  'DELETE /v1/mcp': { status: 405, code: 'method_not_allowed' },
 };
 
 const BODIES: Record<string, unknown> = {
@@ -110,7 +114,19 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/keys': { name: 'stolen', scopes: ['admin'], tenant: 'default' },
   'POST /v1/tenants': { id: 'evil', name: 'Evil' },
   'PUT /v1/tenants/:tenant/quotas': { maxRunning: 0, startsPerMinute: 0, dailyTokenBudget: null, dailyCostBudgetUsd: null },
+  'POST /v1/mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dflt-secret', arguments: { input: 'x' } } },
 };
+
+/** The error code of a JSON-RPC answer, plain or the last frame of an event stream (`json-rpc <code>`). */
+function jsonRpcErrorOf(text: string): string | undefined {
+  const data = text.includes('data: ') ? text.split('data: ').at(-1)! : text;
+  try {
+    const { error } = JSON.parse(data) as { error?: { code?: number } };
+    return error?.code === undefined ? undefined : `json-rpc ${error.code}`;
+  } catch {
+    return undefined;
+  }
+}
 
 describe('tenants, from the route table', () => {
   let stack: Stack;
@@ -255,12 +271,16 @@ describe('tenants, from the route table', () => {
       if (route === 'GET /v1/runs/:id/events' || route === 'POST /v1/workflows/:name/runs') {
         variants.push({ ...variants[0], headers: { accept: 'text/event-stream' } });
       }
+      // MCP's transport answers a request that may stream only to a client that takes both.
+      if (route === 'POST /v1/mcp') variants[0] = { ...variants[0], headers: { accept: 'application/json, text/event-stream' } };
       for (const init of variants) {
         // What the request itself names may come back (a not-found repeats the id): anything else may not.
         const asked = `${path}${query}${String(init.body ?? '')}`;
         const res = await acme(`${path}${query}`, init);
         const text = await res.text();
-        const code = res.headers.get('content-type')?.includes('problem+json') ? (JSON.parse(text) as { code: string }).code : undefined;
+        const code = res.headers.get('content-type')?.includes('problem+json')
+          ? (JSON.parse(text) as { code: string }).code
+          : jsonRpcErrorOf(text);
         answers.push({
           route: `${route}${init.headers ? ' (SSE)' : ''}`,
           status: res.status,

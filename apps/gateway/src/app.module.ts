@@ -43,6 +43,8 @@ import { KeysController } from './identity/keys.controller';
 import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
 import { OpenApiController } from './http/openapi.controller';
+import { McpController } from './protocols/mcp/mcp.controller';
+import { protocolProviders } from './protocols/protocol.providers';
 
 /** Registers the JetStream capacity gauges (a provider so it happens once per app). */
 const JETSTREAM_CAPACITY = Symbol('JETSTREAM_CAPACITY');
@@ -67,6 +69,7 @@ export class GatewayModule {
         ThreadsController,
         WebhooksController,
         SchedulesController,
+        McpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -77,6 +80,7 @@ export class GatewayModule {
         ...threadProviders(config),
         ...webhookProviders(config),
         ...scheduleProviders(),
+        ...protocolProviders(),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         {
           provide: WorkflowCatalogRepository,

@@ -250,3 +250,4 @@ export {
 export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from './webhooks';
 export { SCHEDULE_ID_PATTERN, scheduleOverlapSchema, scheduleCatchUpSchema, scheduleSchema, scheduleFiringSchema } from './schedules';
 export type { Schedule, ScheduleFiring } from './schedules';
+export { jsonRpcMessageSchema, type JsonRpcMessage } from './json-rpc';

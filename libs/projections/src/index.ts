@@ -12,3 +12,14 @@ export { admissionStateAfter, pickAdmissions } from './admission';
 export type { AdmissionState, TenantQueue } from './admission';
 export { threadRunStatusAfter } from './thread-runs';
 export { webhookEventAfter, type WebhookEventBody } from './webhook-events';
+export {
+  MCP_RUN_META_KEY,
+  mcpToolOf,
+  startBodyOfToolCall,
+  toolCallStepAfter,
+  toolCallStepOf,
+  type CatalogWorkflow,
+  type McpTool,
+  type McpToolResult,
+  type ToolCallStep,
+} from './mcp-tools';

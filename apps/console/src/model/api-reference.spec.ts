@@ -26,6 +26,7 @@ describe('the API reference of the real document', () => {
       'schedules',
       'requests',
       'admin',
+      'protocols',
     ]);
     expect(reference.flatMap((t) => t.operations)).toHaveLength(operations.length);
     expect(find('getOpenApiDocument')?.access).toBe('public');

@@ -83,6 +83,10 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/tenants/:tenant', { need: 'admin' }],
   ['PUT /v1/tenants/:tenant/quotas', { need: 'admin' }],
   ['GET /v1/audit', { need: 'admin' }],
+  // The Model Context Protocol: workflows as tools (tools/call starts runs). Stateless: only POST.
+  ['POST /v1/mcp', { need: 'runs:write' }],
+  ['GET /v1/mcp', { need: 'runs:write' }],
+  ['DELETE /v1/mcp', { need: 'runs:write' }],
 ]);
 
 /** The table's key for a route: its method and Fastify's path pattern (`HEAD` is its `GET`). */

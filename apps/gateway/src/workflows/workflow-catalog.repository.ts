@@ -109,6 +109,20 @@ export class WorkflowCatalogRepository {
     }));
   }
 
+  /** Every workflow that is not deleted with its latest definition, by name (what MCP lists as tools). */
+  async listLatest(tenant: string): Promise<Array<{ name: string; version: number; definition: unknown }>> {
+    return this.db
+      .selectFrom('workflows as w')
+      .innerJoin('workflow_versions as v', (join) =>
+        join.onRef('v.tenant_id', '=', 'w.tenant_id').onRef('v.name', '=', 'w.name').onRef('v.version', '=', 'w.latest_version'),
+      )
+      .select(['w.name', 'v.version', 'v.definition'])
+      .where('w.tenant_id', '=', tenant)
+      .where('w.deleted_at', 'is', null)
+      .orderBy('w.name')
+      .execute();
+  }
+
   async versions(tenant: string, name: string): Promise<Array<{ version: number; createdAt: string }>> {
     const rows = await this.db
       .selectFrom('workflow_versions')

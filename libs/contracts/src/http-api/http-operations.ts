@@ -4,6 +4,7 @@ import { threadSchema } from '../threads';
 import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
 import { MAX_SEQ } from './decimal-integer';
+import { jsonRpcMessageSchema } from '../json-rpc';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
 
@@ -28,6 +29,8 @@ export interface HttpResponseSpec {
   readonly json?: z.ZodType;
   /** Also answers `text/event-stream` (the run's event frames) when the request accepts it. */
   readonly eventStream?: boolean;
+  /** Also answers `text/event-stream` whose frames each carry one JSON-RPC message (MCP's streamable HTTP). */
+  readonly jsonRpcStream?: boolean;
 }
 
 /** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
@@ -68,6 +71,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...scheduleOperations(),
     ...requestOperations(),
     ...adminOperations(),
+    ...protocolOperations(),
   ];
 }
 
@@ -635,6 +639,50 @@ function adminOperations(): HttpOperation[] {
       summary: 'Read the audit log, newest first',
       query: rq.auditQuerySchema,
       responses: { 200: ok('One page; `nextCursor` asks for older entries.', rs.auditPageSchema) },
+    },
+  ];
+}
+
+function protocolOperations(): HttpOperation[] {
+  const stateless = 'The endpoint is stateless (no `Mcp-Session-Id`): it offers no stream to GET and no session to DELETE.';
+  return [
+    {
+      operationId: 'mcpMessage',
+      method: 'POST',
+      path: '/v1/mcp',
+      tag: 'protocols',
+      summary: 'Send an MCP message (streamable HTTP)',
+      description:
+        "The Model Context Protocol's streamable HTTP transport. Each workflow of the tenant is a tool: `tools/list` " +
+        'gives its parameters as the input schema, `tools/call` runs it and answers with its output, sending a progress ' +
+        'notification as each node ends when the call carries a `progressToken`. Send `Accept: application/json, text/event-stream`.',
+      body: jsonRpcMessageSchema,
+      responses: {
+        200: {
+          description: 'The answer: one JSON-RPC message, or an event stream of notifications ending with it.',
+          json: jsonRpcMessageSchema,
+          jsonRpcStream: true,
+        },
+        202: { description: 'A notification or an answer from the client: accepted, nothing to say.' },
+      },
+    },
+    {
+      operationId: 'mcpStream',
+      method: 'GET',
+      path: '/v1/mcp',
+      tag: 'protocols',
+      summary: 'MCP server stream (not offered)',
+      description: stateless,
+      responses: { 405: { description: 'Always, with `Allow: POST`.' } },
+    },
+    {
+      operationId: 'mcpEndSession',
+      method: 'DELETE',
+      path: '/v1/mcp',
+      tag: 'protocols',
+      summary: 'End an MCP session (not offered)',
+      description: stateless,
+      responses: { 405: { description: 'Always, with `Allow: POST`.' } },
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actorSchema } from '../identity';
 import { errorInfoSchema, runEventSchema, runEventSchemas, runEventTypes, usageSchema } from '../run-events';
+import { jsonRpcMessageSchema } from '../json-rpc';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
 import { runSummarySchema, runTraceSchema, traceSpanSchema } from '../trace-queries';
 import { REQUEST_HEADERS, type HttpOperation, type HttpResponseSpec } from './http-operations';
@@ -113,7 +114,21 @@ function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: S
   const content: JsonObject = {};
   if (spec.json) content['application/json'] = { schema: { $ref: COMPONENT(outputs.name(spec.json, fallbackName)) } };
   if (spec.eventStream) content['text/event-stream'] = eventStreamMedia();
+  if (spec.jsonRpcStream) content['text/event-stream'] = jsonRpcStreamMedia(outputs);
   return { description: spec.description, ...(Object.keys(content).length > 0 && { content }) };
+}
+
+/** An event stream whose frames are `event: message` with one JSON-RPC message each (MCP's streamable HTTP). */
+function jsonRpcStreamMedia(outputs: SchemaNames): JsonObject {
+  return {
+    schema: { type: 'string', description: 'Server-sent events: `event: message`, `data: <one JSON-RPC message>`.' },
+    'x-sse-events': {
+      message: {
+        description: 'A notification, or the answer that ends the stream.',
+        data: { $ref: COMPONENT(outputs.name(jsonRpcMessageSchema, 'JsonRpcMessage')) },
+      },
+    },
+  };
 }
 
 /** SSE has no schema keyword in OpenAPI 3.1: the body is text, and `x-sse-events` names each frame's event and `data` schema. */

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { Body, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SpindleError, type Principal } from '@spindle/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { traceContextOf } from '../../http/request-tracing';
+import { Caller } from '../../identity/caller.decorator';
+import { WorkflowTools } from './workflow-tools';
+
+/**
+ * `/v1/mcp`: the Model Context Protocol's streamable HTTP transport, stateless (every POST
+ * carries one JSON-RPC message and gets its answer, or an SSE stream of progress and answer).
+ * No session, so no GET stream and no DELETE: both answer 405, as the transport allows.
+ */
+@Controller('v1/mcp')
+export class McpController {
+  constructor(private readonly tools: WorkflowTools) {}
+
+  @Post()
+  async message(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const session = sessionOf(req, body, reply);
+    if (isCancellation(body)) this.tools.cancelCall(caller, session, body.params.requestId);
+    const server = this.tools.serverFor(caller, session, traceContextOf(req));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    reply.hijack();
+    reply.raw.once('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(req.raw, reply.raw, body);
+  }
+
+  @Get()
+  stream(@Res({ passthrough: true }) reply: FastifyReply): never {
+    return notAllowed(reply);
+  }
+
+  @Delete()
+  end(@Res({ passthrough: true }) reply: FastifyReply): never {
+    return notAllowed(reply);
+  }
+}
+
+function notAllowed(reply: FastifyReply): never {
+  void reply.header('allow', 'POST');
+  throw new SpindleError('method_not_allowed', 'this MCP endpoint is stateless: send each JSON-RPC message in a POST');
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * The client's MCP session: an id handed out with the answer to `initialize`, which clients send
+ * back on every request. Nothing is kept under it: it only tells apart two clients' request ids
+ * (both count from 0), so a cancellation names the right call.
+ */
+function sessionOf(req: FastifyRequest, body: unknown, reply: FastifyReply): string {
+  if (isMessage(body) && body.method === 'initialize') {
+    const session = randomUUID();
+    reply.raw.setHeader(SESSION_HEADER, session);
+    return session;
+  }
+  const given = req.headers[SESSION_HEADER];
+  return typeof given === 'string' ? given : '';
+}
+
+function isMessage(body: unknown): body is { method?: unknown; params?: unknown } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
+}
+
+function isCancellation(body: unknown): body is { params: { requestId: string | number } } {
+  if (!isMessage(body) || body.method !== 'notifications/cancelled' || !isMessage(body.params)) return false;
+  const { requestId } = body.params as { requestId?: unknown };
+  return typeof requestId === 'string' || typeof requestId === 'number';
+}

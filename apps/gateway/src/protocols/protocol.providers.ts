@@ -1,0 +1,20 @@
+import type { Provider } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Logger } from 'pino';
+import { RunCanceller } from '../runs/run-canceller.service';
+import { RunStarter } from '../runs/run-starter.service';
+import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { WorkflowTools } from './mcp/workflow-tools';
+
+/** The standard protocols the gateway speaks besides its own API: MCP. */
+export function protocolProviders(): Provider[] {
+  return [
+    {
+      provide: WorkflowTools,
+      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, BUS, LOGGER],
+      useFactory: (catalog: WorkflowCatalogRepository, starter: RunStarter, canceller: RunCanceller, bus: Bus, logger: Logger) =>
+        new WorkflowTools(catalog, starter, canceller, bus, logger),
+    },
+  ];
+}

@@ -1,0 +1,171 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunEvent, RunSummary } from '@spindle/contracts';
+import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
+
+/** Issue 16: an MCP client (the SDK's own) sees each workflow as a tool, calls it, watches it and cancels it. */
+
+const parameters = {
+  type: 'object',
+  properties: { city: { type: 'string', minLength: 1 } },
+  required: ['city'],
+  additionalProperties: false,
+};
+const weather = {
+  kind: 'graph',
+  description: 'Tomorrow’s weather for a city.',
+  parameters,
+  nodes: [
+    { id: 'look_up', type: 'set', values: { asked: true } },
+    { id: 'forecast', type: 'agent', model: 'compatible:fake-model', prompt: 'weather, please', output_key: 'forecast' },
+  ],
+  edges: [{ from: 'look_up', to: 'forecast' }],
+};
+const echo = {
+  kind: 'graph',
+  nodes: [{ id: 'say', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', output_key: 'said' }],
+};
+
+describe('MCP: workflows as tools over streamable HTTP', () => {
+  let stack: Stack;
+  let acmeKey: string;
+  const gate = providerGate();
+  let modelCalls = 0;
+  const clients: Client[] = [];
+
+  const connect = async (key: string): Promise<Client> => {
+    const client = new Client({ name: 'spindle-e2e', version: '1.0.0' });
+    const url = new URL(`${stack.gatewayUrl}/v1/mcp`);
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    clients.push(client);
+    return client;
+  };
+  const runsOf = async (workflow: string) =>
+    ((await (await stack.api(`/v1/runs?workflow=${workflow}`)).json()) as { runs: RunSummary[] }).runs;
+  const post = (body: unknown, headers: Record<string, string>) =>
+    fetch(`${stack.gatewayUrl}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminKey}`, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    stack = await startStack();
+    stack.fake.reply = async () => {
+      modelCalls++;
+      await gate.passed();
+      return { text: 'sunny, 21 °C' };
+    };
+    for (const [name, definition] of Object.entries({ weather, echo }))
+      expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
+    expect((await stack.api('/v1/tenants', { method: 'POST', body: JSON.stringify({ id: 'acme', name: 'Acme' }) })).status).toBe(201);
+    const made = await stack.api('/v1/keys', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'acme tools', scopes: ['runs:read', 'runs:write'], tenant: 'acme' }),
+    });
+    acmeKey = ((await made.json()) as { key: string }).key;
+  });
+  afterEach(() => gate.release());
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await stack?.stop();
+  });
+
+  it("lists the tenant's workflows as tools, a workflow's parameters being the tool's input schema", async () => {
+    const client = await connect(stack.adminKey);
+    expect(client.getServerVersion()).toMatchObject({ name: 'spindle' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'weather']);
+    expect(tools[1]).toMatchObject({ name: 'weather', description: weather.description, inputSchema: parameters });
+    expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { input: {} }, additionalProperties: false });
+  });
+
+  it('runs a workflow for a tool call, sends a progress notification as each node ends, and answers its output', async () => {
+    const client = await connect(stack.adminKey);
+    const progress: string[] = [];
+    const result = (await client.callTool({ name: 'weather', arguments: { city: 'Oslo' } }, undefined, {
+      onprogress: (p) => progress.push(String(p.message)),
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ forecast: 'sunny, 21 °C', parameters: { city: 'Oslo' } });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+    expect(progress).toEqual(['look_up completed', 'forecast completed']);
+    // The run is an ordinary run: in the list, with its log, started by the caller.
+    const runId = String(result._meta?.['io.spindle/runId']);
+    const { events } = (await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] };
+    expect(events[0]).toMatchObject({ type: 'run.queued', data: { parameters: { city: 'Oslo' } } });
+    expect(events.at(-1)?.type).toBe('run.completed');
+  });
+
+  it('refuses an unknown tool and arguments that do not fit as JSON-RPC errors, starting nothing', async () => {
+    const client = await connect(stack.adminKey);
+    const before = (await runsOf('weather')).length;
+    await expect(client.callTool({ name: 'no-such-workflow', arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('unknown tool "no-such-workflow"'),
+    });
+    await expect(client.callTool({ name: 'weather', arguments: { city: '' } })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('city'),
+    });
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'x' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(await runsOf('weather')).toHaveLength(before);
+  });
+
+  it('cancels the run when the client cancels the call, saying who canceled it', async () => {
+    const client = await connect(stack.adminKey);
+    gate.hold();
+    const callsBefore = modelCalls;
+    const canceling = new AbortController();
+    const call = client.callTool({ name: 'echo', arguments: { input: 'wait for me' } }, undefined, { signal: canceling.signal });
+    // The call is in the model when it is canceled: the provider holds it until the run has seen the cancel.
+    const run = await eventually(async () => {
+      const [latest] = await runsOf('echo');
+      expect(latest?.status).toBe('running');
+      return latest!;
+    }, 200);
+    await eventually(async () => expect(modelCalls).toBeGreaterThan(callsBefore), 200);
+    canceling.abort('the user stopped it');
+    await expect(call).rejects.toThrow();
+    // Still held: the run ends canceled because of the cancel, not because the model answered.
+    await eventually(async () => expect((await runsOf('echo'))[0]).toMatchObject({ runId: run.runId, status: 'canceled' }), 200);
+    gate.release();
+    const { events } = (await (await stack.api(`/v1/runs/${run.runId}/events`)).json()) as { events: RunEvent[] };
+    expect(events.at(-1)).toMatchObject({
+      type: 'run.canceled',
+      data: { reason: expect.stringContaining('the MCP client canceled the tool call'), canceledBy: { kind: 'key' } },
+    });
+  });
+
+  it("shows another tenant none of this tenant's tools", async () => {
+    const acme = await connect(acmeKey);
+    expect((await acme.listTools()).tools).toEqual([]);
+    await expect(acme.callTool({ name: 'weather', arguments: { city: 'Oslo' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+
+  it("answers what the transport does not offer or cannot read in HTTP's and JSON-RPC's own terms", async () => {
+    const get = await fetch(`${stack.gatewayUrl}/v1/mcp`, {
+      headers: { authorization: `Bearer ${stack.adminKey}`, accept: 'text/event-stream' },
+    });
+    expect([get.status, get.headers.get('allow'), ((await get.json()) as { code: string }).code]).toEqual([
+      405,
+      'POST',
+      'method_not_allowed',
+    ]);
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    // Without text/event-stream in Accept the transport cannot answer a request that may stream.
+    const notAcceptable = await post(list, { accept: 'application/json' });
+    expect(notAcceptable.status).toBe(406);
+    expect(await notAcceptable.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    const notJsonRpc = await post({ hello: 'there' }, { accept: 'application/json, text/event-stream' });
+    expect(notJsonRpc.status).toBe(400);
+    expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    const anonymous = await fetch(`${stack.gatewayUrl}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect([anonymous.status, anonymous.headers.get('content-type')]).toEqual([401, expect.stringContaining('application/problem+json')]);
+  });
+});

@@ -1,0 +1,140 @@
+import type { RunEvent, RunEventOf, RunEventType } from '@spindle/contracts';
+
+/**
+ * Spindle's workflows as MCP tools, and a run's log as what an MCP `tools/call` answers: pure
+ * maps, so the gateway's MCP endpoint only wires them to the catalog, the starter and the log.
+ */
+
+/** `_meta` key naming the run a tool call started (MCP reserves unprefixed keys). */
+export const MCP_RUN_META_KEY = 'io.spindle/runId';
+
+/** An MCP `Tool` (the fields Spindle fills). */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+}
+
+/** An MCP `CallToolResult` (the fields Spindle fills). */
+export interface McpToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta: Record<string, unknown>;
+}
+
+/** A workflow the catalog holds: its name and its latest definition as stored. */
+export interface CatalogWorkflow {
+  name: string;
+  version: number;
+  definition: unknown;
+}
+
+const INPUT_ONLY_SCHEMA = {
+  type: 'object',
+  properties: { input: { description: "The run's input: any JSON value." } },
+  additionalProperties: false,
+} as const;
+
+/** A workflow as a tool: its `parameters` schema is the tool's input; without one the tool takes `{ input }`. */
+export function mcpToolOf(workflow: CatalogWorkflow): McpTool {
+  const { description, parameters } = definitionFields(workflow.definition);
+  return {
+    name: workflow.name,
+    description: description ?? `Runs the Spindle workflow "${workflow.name}" (version ${workflow.version}) and answers its output.`,
+    inputSchema: parameters ?? { ...INPUT_ONLY_SCHEMA },
+  };
+}
+
+/**
+ * The start body a tool call makes: the arguments are the run's parameters when the workflow has
+ * a schema for them (the starter checks them against it); otherwise `{ input }` and nothing else.
+ * `undefined` when arguments a parameterless workflow cannot take were given.
+ */
+export function startBodyOfToolCall(definition: unknown, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (definitionFields(definition).parameters) return { parameters: args };
+  if (Object.keys(args).some((key) => key !== 'input')) return undefined;
+  return { input: args.input ?? null };
+}
+
+/** What an event means to a tool call in flight: a progress message, its answer (the call ends), or nothing. */
+export type ToolCallStep = { progress: string } | { answer: McpToolResult } | null;
+
+const meta = (e: RunEvent) => ({ [MCP_RUN_META_KEY]: e.runId });
+const progress = (e: RunEvent, what: string): ToolCallStep => ({ progress: `${e.nodeId ?? e.path} ${what}` });
+
+/**
+ * Each event's meaning to a tool call. The call ends at the run's end, and at its wait for a
+ * person (the caller is told where to answer: the call itself cannot).
+ */
+export const toolCallStepAfter: { readonly [T in RunEventType]: (e: RunEventOf<T>) => ToolCallStep } = {
+  'run.queued': () => null,
+  'run.started': () => null,
+  'run.awaiting': (e) => {
+    const what = e.data.reason === 'tool_approval' ? 'a tool call approved' : 'an answer';
+    const requestIds = e.data.requestIds ?? [];
+    const text =
+      `the run waits for ${what} from a person (requests ${requestIds.join(', ') || 'pending'}); ` +
+      `answer at /v1/requests and follow /v1/runs/${e.runId}/events`;
+    const structuredContent = { runId: e.runId, status: 'awaiting', reason: e.data.reason, requestIds };
+    return { answer: { content: [{ type: 'text', text }], structuredContent, _meta: meta(e) } };
+  },
+  'run.resumed': () => null,
+  'run.yielded': () => null,
+  'run.completed': (e) => ({
+    answer: { content: [{ type: 'text', text: JSON.stringify(e.data.output, null, 2) }], structuredContent: e.data.output, _meta: meta(e) },
+  }),
+  'run.failed': (e) => ({
+    answer: {
+      content: [{ type: 'text', text: `the run failed (${e.data.error.code}): ${e.data.error.message}` }],
+      isError: true,
+      _meta: meta(e),
+    },
+  }),
+  'run.canceled': (e) => ({
+    answer: {
+      content: [{ type: 'text', text: `the run was canceled${e.data.reason ? `: ${e.data.reason}` : ''}` }],
+      isError: true,
+      _meta: meta(e),
+    },
+  }),
+  'node.started': () => null,
+  'node.completed': (e) => progress(e, 'completed'),
+  'node.failed': (e) => progress(e, `failed: ${e.data.error.message}`),
+  'model.started': () => null,
+  'model.completed': () => null,
+  'model.failed': () => null,
+  'tool.called': (e) => progress(e, `calls ${e.data.name}`),
+  'tool.returned': () => null,
+  'loop.iteration': () => null,
+  'branch.started': () => null,
+  'branch.completed': () => null,
+  'input.requested': () => null,
+  'input.answered': () => null,
+  'approval.requested': () => null,
+  'approval.resolved': () => null,
+  'checkpoint.saved': () => null,
+  'context.truncated': () => null,
+  custom: () => null,
+};
+
+/** `toolCallStepAfter` for any event. */
+export function toolCallStepOf(event: RunEvent): ToolCallStep {
+  return (toolCallStepAfter[event.type] as (e: RunEvent) => ToolCallStep)(event);
+}
+
+/** `description` and `parameters` of a stored definition of any kind, read defensively (it is catalog data). */
+function definitionFields(definition: unknown): { description?: string; parameters?: McpTool['inputSchema'] } {
+  if (!isRecord(definition)) return {};
+  const { description, parameters } = definition;
+  return {
+    ...(typeof description === 'string' && { description }),
+    // Arguments are an object whatever else the schema says: MCP asks for `type: object`.
+    ...(isRecord(parameters) && { parameters: { ...parameters, type: 'object' as const } }),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
