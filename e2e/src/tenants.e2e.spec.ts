@@ -92,6 +92,9 @@ const NOT_OURS: Record<string, Outcome> = {
   'POST /v1/mcp': { status: 200, code: 'json-rpc -32602' },
   'GET /v1/mcp': { status: 405, code: 'method_not_allowed' },
   'DELETE /v1/mcp': { status: 405, code: 'method_not_allowed' },
+  // The other tenant's workflow is no agent of acme's.
+  'GET /v1/a2a/:name/.well-known/agent-card.json': { status: 404, code: 'workflow_not_found' },
+  'POST /v1/a2a/:name': { status: 404, code: 'workflow_not_found' },
 };
 
 const BODIES: Record<string, unknown> = {
@@ -115,6 +118,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/tenants': { id: 'evil', name: 'Evil' },
   'PUT /v1/tenants/:tenant/quotas': { maxRunning: 0, startsPerMinute: 0, dailyTokenBudget: null, dailyCostBudgetUsd: null },
   'POST /v1/mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dflt-secret', arguments: { input: 'x' } } },
+  'POST /v1/a2a/:name': { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: '' } },
 };
 
 /** The error code of a JSON-RPC answer, plain or the last frame of an event stream (`json-rpc <code>`). */

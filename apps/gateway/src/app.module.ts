@@ -43,6 +43,7 @@ import { KeysController } from './identity/keys.controller';
 import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
 import { OpenApiController } from './http/openapi.controller';
+import { A2aController } from './protocols/a2a/a2a.controller';
 import { McpController } from './protocols/mcp/mcp.controller';
 import { protocolProviders } from './protocols/protocol.providers';
 
@@ -70,6 +71,7 @@ export class GatewayModule {
         WebhooksController,
         SchedulesController,
         McpController,
+        A2aController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

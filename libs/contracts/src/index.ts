@@ -251,3 +251,21 @@ export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from '.
 export { SCHEDULE_ID_PATTERN, scheduleOverlapSchema, scheduleCatchUpSchema, scheduleSchema, scheduleFiringSchema } from './schedules';
 export type { Schedule, ScheduleFiring } from './schedules';
 export { jsonRpcMessageSchema, type JsonRpcMessage } from './json-rpc';
+export {
+  A2A_ERROR,
+  A2A_FINAL_STATES,
+  A2A_PROTOCOL_VERSION,
+  a2aMessageSchema,
+  a2aMessageSendParamsSchema,
+  a2aPartSchema,
+  a2aTaskIdParamsSchema,
+  type A2aArtifact,
+  type A2aArtifactUpdate,
+  type A2aMessage,
+  type A2aMessageSendParams,
+  type A2aPart,
+  type A2aStatusUpdate,
+  type A2aTask,
+  type A2aTaskState,
+  type A2aTaskStatus,
+} from './a2a';

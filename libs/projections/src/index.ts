@@ -23,3 +23,4 @@ export {
   type McpToolResult,
   type ToolCallStep,
 } from './mcp-tools';
+export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';

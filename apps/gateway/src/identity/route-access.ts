@@ -87,6 +87,9 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/mcp', { need: 'runs:write' }],
   ['GET /v1/mcp', { need: 'runs:write' }],
   ['DELETE /v1/mcp', { need: 'runs:write' }],
+  // A2A: each workflow an agent (a message starts or answers a run), with its card.
+  ['GET /v1/a2a/:name/.well-known/agent-card.json', { need: 'runs:read' }],
+  ['POST /v1/a2a/:name', { need: 'runs:write' }],
 ]);
 
 /** The table's key for a route: its method and Fastify's path pattern (`HEAD` is its `GET`). */

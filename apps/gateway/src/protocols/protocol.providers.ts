@@ -5,9 +5,11 @@ import type { Logger } from 'pino';
 import { RunCanceller } from '../runs/run-canceller.service';
 import { RunStarter } from '../runs/run-starter.service';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { RequestAnswers } from '../requests/request-answers.service';
+import { WorkflowAgents } from './a2a/workflow-agents';
 import { WorkflowTools } from './mcp/workflow-tools';
 
-/** The standard protocols the gateway speaks besides its own API: MCP. */
+/** The standard protocols the gateway speaks besides its own API: MCP and A2A. */
 export function protocolProviders(): Provider[] {
   return [
     {
@@ -15,6 +17,12 @@ export function protocolProviders(): Provider[] {
       inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, BUS, LOGGER],
       useFactory: (catalog: WorkflowCatalogRepository, starter: RunStarter, canceller: RunCanceller, bus: Bus, logger: Logger) =>
         new WorkflowTools(catalog, starter, canceller, bus, logger),
+    },
+    {
+      provide: WorkflowAgents,
+      inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
+      useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
+        new WorkflowAgents(starter, canceller, answers, bus, logger),
     },
   ];
 }

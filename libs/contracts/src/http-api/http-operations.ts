@@ -643,6 +643,20 @@ function adminOperations(): HttpOperation[] {
   ];
 }
 
+/** An A2A agent card: documented by its main fields, the rest as A2A 0.3 has them. */
+const a2aAgentCardSchema = z
+  .looseObject({
+    protocolVersion: z.string(),
+    name: z.string(),
+    description: z.string(),
+    url: z.string(),
+    preferredTransport: z.string(),
+    version: z.string(),
+    capabilities: z.looseObject({ streaming: z.boolean() }),
+    skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string() })),
+  })
+  .describe('An A2A agent card (A2A 0.3).');
+
 function protocolOperations(): HttpOperation[] {
   const stateless = 'The endpoint is stateless (no `Mcp-Session-Id`): it offers no stream to GET and no session to DELETE.';
   return [
@@ -664,6 +678,30 @@ function protocolOperations(): HttpOperation[] {
           jsonRpcStream: true,
         },
         202: { description: 'A notification or an answer from the client: accepted, nothing to say.' },
+      },
+    },
+    {
+      operationId: 'getA2aAgentCard',
+      method: 'GET',
+      path: '/v1/a2a/:name/.well-known/agent-card.json',
+      tag: 'protocols',
+      summary: "A workflow's A2A agent card",
+      description: 'A2A 0.3: one skill (the workflow), the JSON-RPC endpoint as `url`, bearer credentials, streaming.',
+      responses: { 200: ok('The agent card.', a2aAgentCardSchema) },
+    },
+    {
+      operationId: 'a2aMessage',
+      method: 'POST',
+      path: '/v1/a2a/:name',
+      tag: 'protocols',
+      summary: 'Send an A2A JSON-RPC request to a workflow',
+      description:
+        '`message/send` starts a run (a task) or, naming a task that needs input, answers its request; `message/stream` and ' +
+        '`tasks/resubscribe` answer an event stream of JSON-RPC responses (the task, then status and artifact updates); ' +
+        '`tasks/get`, `tasks/cancel`. Refusals are JSON-RPC error objects with HTTP 200.',
+      body: jsonRpcMessageSchema,
+      responses: {
+        200: { description: 'One JSON-RPC response, or an event stream of them.', json: jsonRpcMessageSchema, jsonRpcStream: true },
       },
     },
     {
