@@ -50,6 +50,8 @@ describe('poison run commands', () => {
     await provisionStreams(bus);
     deps = { ...testExecutorDeps(bus, { logger, workerId: 'w-poison' }), metrics: new RunnerMetrics(registry, 4, new StepSlots(4)) };
   });
+  // A test that fails with its consumer running must not leave it to take the next test's commands.
+  afterEach(() => stopConsumer());
   afterAll(async () => {
     await consumer?.onApplicationShutdown();
     await deleteStreams(bus);
@@ -135,7 +137,8 @@ describe('poison run commands', () => {
       const found = (await deadLetters()).slice(before);
       if (found.length === 0) throw new Error('not dead-lettered yet');
       return found[0];
-    }, 300);
+      // Two retry delays (1 s, 2 s) and three executions: bounded well above that on a loaded machine.
+    }, 600);
     expect(letter.reason).toBe('failed at delivery 3: the tracer is broken');
     expect(await deadLettered('retries_exhausted')).toBe(1);
     // The run does not sit queued for ever: it is closed, saying where its command went.
