@@ -337,6 +337,11 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
     { jsonrpc: '2.0', id: 3, method: 'tasks/teleport' },
     { jsonrpc: '2.0', id: 4, method: 'message/send', params: { message: { parts: [] } } },
   ),
+  // AG-UI inputs that are refused in the stream (a run they start is ag-ui.e2e's, not the accounting's).
+  'POST /v1/ag-ui/:name': fc.constantFrom(
+    { threadId: 't', runId: 'r', messages: 'nope' },
+    { threadId: 't', runId: 'r', messages: [], resume: [{ interruptId: 'nope:req', status: 'resolved', payload: true }] },
+  ),
 };
 
 function paramValues(template: string, param: string, seeds: Seeds): string[] {
@@ -823,6 +828,8 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       else if (req.template?.startsWith('/v1/webhooks')) continue;
       // MCP messages the fuzz sends read, refuse or cancel nothing of its own (no tools/call of a real workflow).
       else if (req.template === '/v1/mcp' || req.template === '/v1/a2a/:name') continue;
+      // The fuzz's AG-UI inputs are refused in their stream (a RUN_ERROR under a 200): they start nothing.
+      else if (req.template === '/v1/ag-ui/:name') continue;
       // A trigger's run is counted from the schedule's firings, below.
       else if (req.template?.startsWith('/v1/schedules')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);

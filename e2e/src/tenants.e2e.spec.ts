@@ -95,6 +95,7 @@ const NOT_OURS: Record<string, Outcome> = {
   // The other tenant's workflow is no agent of acme's.
   'GET /v1/a2a/:name/.well-known/agent-card.json': { status: 404, code: 'workflow_not_found' },
   'POST /v1/a2a/:name': { status: 404, code: 'workflow_not_found' },
+  'POST /v1/ag-ui/:name': { status: 404, code: 'workflow_not_found' },
 };
 
 const BODIES: Record<string, unknown> = {
@@ -119,6 +120,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/tenants/:tenant/quotas': { maxRunning: 0, startsPerMinute: 0, dailyTokenBudget: null, dailyCostBudgetUsd: null },
   'POST /v1/mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dflt-secret', arguments: { input: 'x' } } },
   'POST /v1/a2a/:name': { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: '' } },
+  'POST /v1/ag-ui/:name': { threadId: 't', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'x' }] },
 };
 
 /** The error code of a JSON-RPC answer, plain or the last frame of an event stream (`json-rpc <code>`). */

@@ -44,6 +44,7 @@ import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
 import { OpenApiController } from './http/openapi.controller';
 import { A2aController } from './protocols/a2a/a2a.controller';
+import { AgUiController } from './protocols/ag-ui/ag-ui.controller';
 import { McpController } from './protocols/mcp/mcp.controller';
 import { protocolProviders } from './protocols/protocol.providers';
 
@@ -72,6 +73,7 @@ export class GatewayModule {
         SchedulesController,
         McpController,
         A2aController,
+        AgUiController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -269,3 +269,4 @@ export {
   type A2aTaskState,
   type A2aTaskStatus,
 } from './a2a';
+export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './ag-ui';

@@ -24,3 +24,4 @@ export {
   type ToolCallStep,
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';
+export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from './ag-ui-events';

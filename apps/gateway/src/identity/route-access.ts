@@ -90,6 +90,8 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   // A2A: each workflow an agent (a message starts or answers a run), with its card.
   ['GET /v1/a2a/:name/.well-known/agent-card.json', { need: 'runs:read' }],
   ['POST /v1/a2a/:name', { need: 'runs:write' }],
+  // AG-UI: a RunAgentInput starts (or resumes) a run of the workflow, answered as AG-UI events.
+  ['POST /v1/ag-ui/:name', { need: 'runs:write' }],
 ]);
 
 /** The table's key for a route: its method and Fastify's path pattern (`HEAD` is its `GET`). */

@@ -7,9 +7,10 @@ import { RunStarter } from '../runs/run-starter.service';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { RequestAnswers } from '../requests/request-answers.service';
 import { WorkflowAgents } from './a2a/workflow-agents';
+import { AgUiRuns } from './ag-ui/ag-ui-runs';
 import { WorkflowTools } from './mcp/workflow-tools';
 
-/** The standard protocols the gateway speaks besides its own API: MCP and A2A. */
+/** The standard protocols the gateway speaks besides its own API: MCP, A2A and AG-UI. */
 export function protocolProviders(): Provider[] {
   return [
     {
@@ -23,6 +24,12 @@ export function protocolProviders(): Provider[] {
       inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
       useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
         new WorkflowAgents(starter, canceller, answers, bus, logger),
+    },
+    {
+      provide: AgUiRuns,
+      inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
+      useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
+        new AgUiRuns(starter, canceller, answers, bus, logger),
     },
   ];
 }

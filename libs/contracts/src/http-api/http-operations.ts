@@ -4,6 +4,7 @@ import { threadSchema } from '../threads';
 import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
 import { MAX_SEQ } from './decimal-integer';
+import { agUiRunInputSchema } from '../ag-ui';
 import { jsonRpcMessageSchema } from '../json-rpc';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
@@ -31,6 +32,8 @@ export interface HttpResponseSpec {
   readonly eventStream?: boolean;
   /** Also answers `text/event-stream` whose frames each carry one JSON-RPC message (MCP's streamable HTTP). */
   readonly jsonRpcStream?: boolean;
+  /** Answers `text/event-stream` whose frames each carry one AG-UI event. */
+  readonly agUiStream?: boolean;
 }
 
 /** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
@@ -703,6 +706,20 @@ function protocolOperations(): HttpOperation[] {
       responses: {
         200: { description: 'One JSON-RPC response, or an event stream of them.', json: jsonRpcMessageSchema, jsonRpcStream: true },
       },
+    },
+    {
+      operationId: 'agUiRun',
+      method: 'POST',
+      path: '/v1/ag-ui/:name',
+      tag: 'protocols',
+      summary: 'Run a workflow as an AG-UI agent',
+      description:
+        'AG-UI 1.0: a `RunAgentInput` starts a run (the last user message its input, `state` its state, ' +
+        '`forwardedProps.parameters` its parameters) or, with `resume`, answers the interrupts of an earlier run and ' +
+        'continues it. The answer is an event stream of AG-UI events: RUN_STARTED, steps, text messages, tool calls, ' +
+        'state snapshot and deltas, then RUN_FINISHED (success, cancelled, or interrupt) or RUN_ERROR.',
+      body: agUiRunInputSchema,
+      responses: { 200: { description: 'AG-UI events, one per `data:` frame.', agUiStream: true } },
     },
     {
       operationId: 'mcpStream',

@@ -115,6 +115,11 @@ function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: S
   if (spec.json) content['application/json'] = { schema: { $ref: COMPONENT(outputs.name(spec.json, fallbackName)) } };
   if (spec.eventStream) content['text/event-stream'] = eventStreamMedia();
   if (spec.jsonRpcStream) content['text/event-stream'] = jsonRpcStreamMedia(outputs);
+  if (spec.agUiStream) {
+    content['text/event-stream'] = {
+      schema: { type: 'string', description: 'Server-sent events: `data: <one AG-UI event>` (AG-UI 1.0, https://docs.ag-ui.com).' },
+    };
+  }
   return { description: spec.description, ...(Object.keys(content).length > 0 && { content }) };
 }
 

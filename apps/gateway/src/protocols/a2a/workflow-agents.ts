@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
 import {
@@ -108,7 +109,8 @@ export class WorkflowAgents {
     if (message.taskId !== undefined) return this.answer(caller, workflow, message.taskId, message);
     const body = startBodyOfMessage(workflow.definition, message);
     // The message id is the idempotency key: the same message again is the same task.
-    const started = await this.starter.start(caller, workflow.name, body, `a2a:${message.messageId}`, trace).catch(refusedAsParams);
+    const key = `a2a:${createHash('sha256').update(message.messageId).digest('hex')}`;
+    const started = await this.starter.start(caller, workflow.name, body, key, trace).catch(refusedAsParams);
     return { runId: started.accepted.runId, fromSeq: 0 };
   }
 

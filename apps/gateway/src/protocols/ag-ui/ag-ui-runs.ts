@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import type { Context } from '@opentelemetry/api';
+import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
+import {
+  agUiRunInputSchema,
+  answerBodySchema,
+  isRunId,
+  isSpindleError,
+  SpindleError,
+  type AgUiRunInput,
+  type Principal,
+  type RunEvent,
+} from '@spindle/contracts';
+import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
+import type { Logger } from 'pino';
+import type { RequestAnswers } from '../../requests/request-answers.service';
+import type { RunCanceller } from '../../runs/run-canceller.service';
+import type { RunStarter } from '../../runs/run-starter.service';
+import type { AgentWorkflow } from '../a2a/workflow-agents';
+
+/**
+ * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run (the last user message its
+ * input, `state` its state, `forwardedProps.parameters` its parameters) or, with `resume`, answers
+ * the requests an earlier run was interrupted on and continues that run. Either way the answer is
+ * RUN_STARTED, the run's events as AG-UI events, and RUN_FINISHED or RUN_ERROR.
+ */
+export class AgUiRuns {
+  constructor(
+    private readonly starter: RunStarter,
+    private readonly canceller: RunCanceller,
+    private readonly answers: RequestAnswers,
+    private readonly bus: Bus,
+    private readonly logger: Logger,
+  ) {}
+
+  async *events(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context): AsyncIterable<AgUiEvent> {
+    const parsed = agUiRunInputSchema.safeParse(body ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+      yield runError('validation_failed', `not a RunAgentInput: ${issues}`);
+      return;
+    }
+    const input = parsed.data;
+    const ids: AgUiRunIds = { threadId: input.threadId, runId: input.runId };
+    yield { type: 'RUN_STARTED', ...ids, timestamp: Date.now() };
+    let target: { runId: string; fromSeq: number };
+    try {
+      target = input.resume?.length ? await this.resume(caller, workflow, input) : await this.start(caller, workflow, input, trace);
+    } catch (e) {
+      if (!isSpindleError(e)) throw e;
+      yield runError(e.code, e.message);
+      return;
+    }
+    yield* this.follow(target, ids);
+  }
+
+  private async start(caller: Principal, workflow: AgentWorkflow, input: AgUiRunInput, trace: Context) {
+    const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
+    const hasParameters = isRecord(workflow.definition) && 'parameters' in workflow.definition;
+    const body = {
+      input: lastUserText(input.messages),
+      ...(input.state && { state: input.state }),
+      ...(hasParameters && { parameters: isRecord(forwarded.parameters) ? forwarded.parameters : {} }),
+    };
+    // The client's thread and run ids make the idempotency key: the same run asked again is the same run.
+    const key = `ag-ui:${createHash('sha256').update(`${input.threadId}\n${input.runId}`).digest('hex')}`;
+    const started = await this.starter.start(caller, workflow.name, body, key, trace);
+    return { runId: started.accepted.runId, fromSeq: 0 };
+  }
+
+  /** Answers each resumed interrupt (all of one run); a cancelled one cancels the run. The stream goes on from the last answer. */
+  private async resume(caller: Principal, workflow: AgentWorkflow, input: AgUiRunInput) {
+    const entries = input.resume!.map((entry) => ({ entry, at: parseInterruptId(entry.interruptId) }));
+    const runIds = new Set(entries.map((e) => e.at?.runId));
+    const runId = [...runIds][0];
+    if (runIds.size !== 1 || runId === undefined) {
+      throw new SpindleError('validation_failed', 'resume answers the interrupts of one earlier run, by the ids it gave them');
+    }
+    const events = await this.runOf(caller, workflow, runId);
+    let fromSeq = events.at(-1)!.seq;
+    for (const { entry, at } of entries) {
+      if (entry.status === 'cancelled') {
+        await this.canceller.cancel(runId, 'the AG-UI client abandoned its interrupt', caller.actor);
+        continue;
+      }
+      const outcome = await this.answers.answer(caller, runId, at!.requestId, answerOf(entry.payload));
+      fromSeq = Math.max(fromSeq, outcome.seq);
+    }
+    return { runId, fromSeq };
+  }
+
+  private async runOf(caller: Principal, workflow: AgentWorkflow, runId: string): Promise<RunEvent[]> {
+    const notFound = new SpindleError('request_not_found', `no interrupt of a run "${runId}" of this agent`);
+    if (!isRunId(runId)) throw notFound;
+    const { events } = await readRunLog(this.bus, runId);
+    const queued = events[0];
+    if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
+      throw notFound;
+    return events;
+  }
+
+  /** The run's events after `fromSeq` as AG-UI events, until one ends the AG-UI run. */
+  private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds): AsyncIterable<AgUiEvent> {
+    const log: RunEvent[] = [];
+    const stream = new AgUiStream(ids);
+    let tookOver = target.fromSeq === 0;
+    const follower = followRunLog(this.bus, target.runId, 0, {
+      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
+    });
+    try {
+      for await (const { event } of follower) {
+        if (!tookOver && event.seq > target.fromSeq) {
+          yield* stream.takeOver(log);
+          tookOver = true;
+        }
+        log.push(event);
+        if (!tookOver) continue;
+        for (const out of stream.next(event, log)) {
+          yield out;
+          if (AgUiStream.ends(out)) return;
+        }
+      }
+    } finally {
+      follower.stop();
+    }
+  }
+}
+
+/** An interrupt's answer: `true`/`false` approve or decline, a string is text, an object is the answer as `…/respond` takes it. */
+function answerOf(payload: unknown) {
+  const body = typeof payload === 'boolean' ? { approved: payload } : typeof payload === 'string' ? { text: payload } : (payload ?? {});
+  const parsed = answerBodySchema.safeParse(body);
+  if (!parsed.success) {
+    throw new SpindleError(
+      'validation_failed',
+      `the answer does not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The text of the conversation's last user message (its text parts joined), or null. */
+function lastUserText(messages: AgUiRunInput['messages']): string | null {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return null;
+  if (typeof last.content === 'string') return last.content;
+  const texts = (last.content ?? []).flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : []));
+  return texts.length ? texts.join('\n') : null;
+}
+
+function runError(code: string, message: string): AgUiEvent {
+  return { type: 'RUN_ERROR', code, message, timestamp: Date.now() };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

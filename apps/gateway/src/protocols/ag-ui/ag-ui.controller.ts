@@ -1,0 +1,50 @@
+import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { SpindleError, type Principal } from '@spindle/contracts';
+import { LOGGER } from '@spindle/service-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { WorkflowNameParam } from '../../http/path-params';
+import { traceContextOf } from '../../http/request-tracing';
+import { Caller } from '../../identity/caller.decorator';
+import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
+import { AgUiRuns } from './ag-ui-runs';
+
+/**
+ * AG-UI's HTTP transport: `POST /v1/ag-ui/{name}` with a `RunAgentInput` answers the run as an
+ * event stream of AG-UI events (`data: <event>` frames), as `@ag-ui/client`'s HttpAgent reads it.
+ */
+@Controller('v1/ag-ui')
+export class AgUiController {
+  constructor(
+    private readonly catalog: WorkflowCatalogRepository,
+    private readonly runs: AgUiRuns,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post(':name')
+  async run(
+    @Caller() caller: Principal,
+    @Param('name', WorkflowNameParam) name: string,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const found = await this.catalog.find(caller.tenant, name);
+    if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
+    const events = this.runs.events(caller, { name, version: found.version, definition: found.definition }, body, traceContextOf(req));
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    try {
+      for await (const event of events) {
+        // The client left: stop following (the run goes on; its log has everything).
+        if (res.destroyed) break;
+        res.write(`data: ${JSON.stringify(event)}\n\n`);
+      }
+    } catch (err) {
+      this.logger.error({ err, workflow: name }, 'AG-UI run stream failed');
+      res.write(`data: ${JSON.stringify({ type: 'RUN_ERROR', code: 'internal', message: 'internal error', timestamp: Date.now() })}\n\n`);
+    }
+    res.end();
+  }
+}

@@ -1,0 +1,136 @@
+import { HttpAgent } from '@ag-ui/client';
+import { EventSchema } from '@ag-ui/core/schemas';
+import { startStack, type Stack } from '@spindle/testing';
+
+/**
+ * Issue 16: AG-UI with the official client (`@ag-ui/client`'s HttpAgent, which verifies the
+ * stream's order) and every event checked against `@ag-ui/core`'s schemas.
+ */
+
+const support = {
+  kind: 'graph',
+  nodes: [
+    { id: 'prepare', type: 'set', values: { topic: 'orders' } },
+    {
+      id: 'support',
+      type: 'agent',
+      model: 'offline:script',
+      prompt: '{{input}}',
+      tools: ['calculator'],
+      output_key: 'answer',
+      script: [{ calls: [{ tool: 'calculator', args: { expression: '59.8 * 2' } }] }, { answer: 'Two of them cost 119.6 EUR.' }],
+    },
+  ],
+  edges: [{ from: 'prepare', to: 'support' }],
+};
+const confirm = {
+  kind: 'graph',
+  nodes: [
+    { id: 'ask', type: 'human', prompt: 'Book the table?', form: 'boolean' },
+    { id: 'done', type: 'set', values: { booked: true } },
+  ],
+  edges: [{ from: 'ask', to: 'done' }],
+};
+
+describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
+  let stack: Stack;
+
+  const agentFor = (name: string, threadId: string, text: string) =>
+    new HttpAgent({
+      url: `${stack.gatewayUrl}/v1/ag-ui/${name}`,
+      headers: { authorization: `Bearer ${stack.adminKey}` },
+      threadId,
+      initialMessages: [{ id: `${threadId}-u1`, role: 'user', content: text }],
+    });
+  /** Runs the agent, keeping every event (each checked against the protocol's schema). */
+  const run = async (agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
+    const events: Array<{ type: string } & Record<string, unknown>> = [];
+    const result = await agent.runAgent(parameters, {
+      onEvent: ({ event }) => {
+        expect(EventSchema.safeParse(event).error).toBeUndefined();
+        events.push(event as never);
+      },
+    });
+    return { result, events, types: events.map((e) => e.type) };
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({
+      serviceEnv: (name): Record<string, string> => (name === 'runner' ? { SPINDLE_PLUGINS: 'examples/plugins/calculator.js' } : {}),
+    });
+    for (const [name, definition] of Object.entries({ support, confirm }))
+      expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('streams steps, the tool call and its result, the answer as a message, and the state, ending with the output', async () => {
+    const agent = agentFor('support', 'thread-1', 'What do two cost?');
+    const { result, events, types } = await run(agent, { runId: 'run-1' });
+    expect(types[0]).toBe('RUN_STARTED');
+    expect(events[0]).toMatchObject({ threadId: 'thread-1', runId: 'run-1' });
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    expect(events.at(-1)).toMatchObject({ outcome: { type: 'success' }, result: { answer: 'Two of them cost 119.6 EUR.' } });
+    expect(types.filter((t) => t.startsWith('STEP_'))).toEqual(['STEP_STARTED', 'STEP_FINISHED', 'STEP_STARTED', 'STEP_FINISHED']);
+    expect(types.filter((t) => t.startsWith('TOOL_CALL_'))).toEqual([
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+    ]);
+    expect(events.find((e) => e.type === 'TOOL_CALL_START')).toMatchObject({ toolCallName: 'calculator' });
+    expect(JSON.parse(String(events.find((e) => e.type === 'TOOL_CALL_RESULT')?.content))).toMatchObject({
+      expression: '59.8 * 2',
+      result: 119.6,
+    });
+    // The client folded the stream: the answer is a message, the state the run's.
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Two of them cost 119.6 EUR.' });
+    expect(agent.state).toMatchObject({ input: 'What do two cost?', topic: 'orders', answer: 'Two of them cost 119.6 EUR.' });
+    expect(result.result).toMatchObject({ answer: 'Two of them cost 119.6 EUR.' });
+  });
+
+  it('interrupts for a person, and the next run resumes it with the answer', async () => {
+    const agent = agentFor('confirm', 'thread-2', 'a table for two');
+    const first = await run(agent, { runId: 'run-2a' });
+    expect(first.events.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: {
+        type: 'interrupt',
+        interrupts: [{ reason: 'input', message: 'Book the table?', metadata: { form: { kind: 'boolean' } } }],
+      },
+    });
+    expect(agent.pendingInterrupts).toHaveLength(1);
+    const interruptId = agent.pendingInterrupts[0]!.id;
+    const second = await run(agent, { runId: 'run-2b', resume: [{ interruptId, status: 'resolved', payload: true }] });
+    expect(second.events[0]).toMatchObject({ type: 'RUN_STARTED', runId: 'run-2b' });
+    expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: { booked: true } });
+    expect(agent.pendingInterrupts).toEqual([]);
+  });
+
+  it('answers what it cannot run with RUN_ERROR in the stream, and a workflow that is not there with 404', async () => {
+    const post = (name: string, body: unknown) =>
+      fetch(`${stack.gatewayUrl}/v1/ag-ui/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${stack.adminKey}` },
+        body: JSON.stringify(body),
+      });
+    const frames = async (res: Response) =>
+      (await res.text())
+        .split('\n\n')
+        .filter((f) => f.startsWith('data: '))
+        .map((f) => JSON.parse(f.slice(6)) as { type: string; code?: string });
+    const notInput = await frames(await post('support', { messages: 'nope' }));
+    expect(notInput).toEqual([expect.objectContaining({ type: 'RUN_ERROR', code: 'validation_failed' })]);
+    const base = { threadId: 't', runId: 'r', messages: [] };
+    const unknownInterrupt = await frames(
+      await post('confirm', { ...base, resume: [{ interruptId: 'nope:req', status: 'resolved', payload: true }] }),
+    );
+    expect(unknownInterrupt.map((e) => [e.type, e.code])).toEqual([
+      ['RUN_STARTED', undefined],
+      ['RUN_ERROR', 'request_not_found'],
+    ]);
+    for (const events of [notInput, unknownInterrupt]) for (const e of events) expect(EventSchema.safeParse(e).error).toBeUndefined();
+    expect((await post('no-such-workflow', base)).status).toBe(404);
+  });
+});
