@@ -8,7 +8,8 @@ import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
-import { A2aRpcError, WorkflowAgents, type AgentWorkflow } from './workflow-agents';
+import type { AgentWorkflow } from '../agent-run';
+import { A2aRpcError, WorkflowAgents } from './workflow-agents';
 
 type RpcId = string | number | null;
 

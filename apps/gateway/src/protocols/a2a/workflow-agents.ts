@@ -7,7 +7,6 @@ import {
   a2aMessageSendParamsSchema,
   a2aTaskIdParamsSchema,
   answerBodySchema,
-  isRunId,
   isSpindleError,
   type A2aArtifactUpdate,
   type A2aMessage,
@@ -22,6 +21,7 @@ import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
+import { readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {
@@ -39,13 +39,6 @@ export type A2aStreamItem = A2aTask | A2aStatusUpdate | A2aArtifactUpdate;
 
 /** A method's answer: one result, or a stream of them (`message/stream`, `tasks/resubscribe`). */
 export type A2aAnswer = { result: unknown } | { stream: AsyncIterable<A2aStreamItem> };
-
-/** The workflow an agent endpoint speaks for. */
-export interface AgentWorkflow {
-  name: string;
-  version: number;
-  definition: unknown;
-}
 
 /**
  * One workflow as an A2A agent: a message starts a run (a task) or answers the person the task
@@ -152,12 +145,8 @@ export class WorkflowAgents {
 
   /** The log of a run of this workflow in the caller's tenant; any other id is `TaskNotFound`. */
   private async taskLog(caller: Principal, workflow: AgentWorkflow, taskId: string): Promise<RunEvent[]> {
-    const notFound = new A2aRpcError(A2A_ERROR.taskNotFound, `no task "${taskId}"`);
-    if (!isRunId(taskId)) throw notFound;
-    const { events } = await readRunLog(this.bus, taskId);
-    const queued = events[0];
-    if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
-      throw notFound;
+    const events = await readAgentRun(this.bus, caller, workflow, taskId);
+    if (!events) throw new A2aRpcError(A2A_ERROR.taskNotFound, `no task "${taskId}"`);
     return events;
   }
 

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
+import { followRunLog, type Bus } from '@spindle/bus';
 import {
   agUiRunInputSchema,
   answerBodySchema,
-  isRunId,
   isSpindleError,
   SpindleError,
   type AgUiRunInput,
@@ -16,7 +15,7 @@ import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import type { AgentWorkflow } from '../a2a/workflow-agents';
+import { readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /**
  * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run (the last user message its
@@ -90,12 +89,8 @@ export class AgUiRuns {
   }
 
   private async runOf(caller: Principal, workflow: AgentWorkflow, runId: string): Promise<RunEvent[]> {
-    const notFound = new SpindleError('request_not_found', `no interrupt of a run "${runId}" of this agent`);
-    if (!isRunId(runId)) throw notFound;
-    const { events } = await readRunLog(this.bus, runId);
-    const queued = events[0];
-    if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
-      throw notFound;
+    const events = await readAgentRun(this.bus, caller, workflow, runId);
+    if (!events) throw new SpindleError('request_not_found', `no interrupt of a run "${runId}" of this agent`);
     return events;
   }
 

@@ -1,0 +1,23 @@
+import { readRunLog, type Bus } from '@spindle/bus';
+import { isRunId, type Principal, type RunEvent } from '@spindle/contracts';
+
+/** The workflow a protocol endpoint speaks for (A2A's agent, AG-UI's agent). */
+export interface AgentWorkflow {
+  name: string;
+  version: number;
+  definition: unknown;
+}
+
+/**
+ * The log of a run of `workflow` in the caller's tenant, or `undefined` for any other id: a
+ * protocol that names runs by id (an A2A task, an AG-UI interrupt) sees no other agent's or
+ * tenant's runs.
+ */
+export async function readAgentRun(bus: Bus, caller: Principal, workflow: AgentWorkflow, runId: string): Promise<RunEvent[] | undefined> {
+  if (!isRunId(runId)) return undefined;
+  const { events } = await readRunLog(bus, runId);
+  const queued = events[0];
+  if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
+    return undefined;
+  return events;
+}
