@@ -342,6 +342,12 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
     { threadId: 't', runId: 'r', messages: 'nope' },
     { threadId: 't', runId: 'r', messages: [], resume: [{ interruptId: 'nope:req', status: 'resolved', payload: true }] },
   ),
+  // Chats the fuzz sends are refused (a chat's run is use-chat.e2e's, not the accounting's).
+  'POST /v1/chat/:name': fc.constantFrom(
+    { id: 'fz', messages: [{ id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'hi' }] }] },
+    { id: 'not a chat id', messages: [{ id: 'u', role: 'user', parts: [] }] },
+    { id: 'fz', messages: [] },
+  ),
 };
 
 function paramValues(template: string, param: string, seeds: Seeds): string[] {
@@ -354,6 +360,7 @@ function paramValues(template: string, param: string, seeds: Seeds): string[] {
   if (param === 'threadId') return seeds.threads;
   if (param === 'webhookId') return seeds.webhooks;
   if (param === 'scheduleId') return seeds.schedules;
+  if (param === 'chatId') return ['never-used', 'chat-1', 'a'.repeat(100)];
   return template.startsWith('/v1/agents') ? seeds.agents : seeds.workflows;
 }
 
@@ -830,6 +837,8 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       else if (req.template === '/v1/mcp' || req.template === '/v1/a2a/:name') continue;
       // The fuzz's AG-UI inputs are refused in their stream (a RUN_ERROR under a 200): they start nothing.
       else if (req.template === '/v1/ag-ui/:name') continue;
+      else if (req.template === '/v1/chat/:name')
+        throw new Error(`a chat the fuzz sends is always refused: ${describeRequest(req)} → ${describeAnswer(answer)}`);
       // A trigger's run is counted from the schedule's firings, below.
       else if (req.template?.startsWith('/v1/schedules')) continue;
       else throw new Error(`an accepted state change nobody accounted for: ${describeRequest(req)} → ${describeAnswer(answer)}`);

@@ -96,6 +96,8 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/a2a/:name/.well-known/agent-card.json': { status: 404, code: 'workflow_not_found' },
   'POST /v1/a2a/:name': { status: 404, code: 'workflow_not_found' },
   'POST /v1/ag-ui/:name': { status: 404, code: 'workflow_not_found' },
+  'POST /v1/chat/:name': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/chat/:name/:chatId/stream': { status: 404, code: 'workflow_not_found' },
 };
 
 const BODIES: Record<string, unknown> = {
@@ -121,6 +123,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/mcp': { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'dflt-secret', arguments: { input: 'x' } } },
   'POST /v1/a2a/:name': { jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: '' } },
   'POST /v1/ag-ui/:name': { threadId: 't', runId: 'r', messages: [{ id: 'm', role: 'user', content: 'x' }] },
+  'POST /v1/chat/:name': { id: 'stolen', messages: [{ id: 'm', role: 'user', parts: [{ type: 'text', text: 'x' }] }] },
 };
 
 /** The error code of a JSON-RPC answer, plain or the last frame of an event stream (`json-rpc <code>`). */
@@ -265,6 +268,7 @@ describe('tenants, from the route table', () => {
         .replace(':threadId', theirs.thread)
         .replace(':webhookId', theirs.webhook)
         .replace(':scheduleId', theirs.schedule)
+        .replace(':chatId', 'their-chat')
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
         .replace(':from', '1')

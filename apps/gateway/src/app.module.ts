@@ -45,6 +45,7 @@ import { TenantsController } from './identity/tenants.controller';
 import { OpenApiController } from './http/openapi.controller';
 import { A2aController } from './protocols/a2a/a2a.controller';
 import { AgUiController } from './protocols/ag-ui/ag-ui.controller';
+import { UiChatController } from './protocols/ui-chat/ui-chat.controller';
 import { McpController } from './protocols/mcp/mcp.controller';
 import { protocolProviders } from './protocols/protocol.providers';
 
@@ -74,6 +75,7 @@ export class GatewayModule {
         McpController,
         A2aController,
         AgUiController,
+        UiChatController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -270,3 +270,4 @@ export {
   type A2aTaskStatus,
 } from './a2a';
 export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './ag-ui';
+export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';

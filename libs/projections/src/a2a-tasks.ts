@@ -6,7 +6,7 @@ import {
   type RunEvent,
   type RunEventOf,
 } from '@spindle/contracts';
-import { requestsInLog, runPhase } from './run-requests';
+import { openRequestsOf, runPhase } from './run-requests';
 
 /**
  * Runs as A2A tasks: a task is a run (its id the run id, its context the run too), its state a
@@ -60,15 +60,10 @@ function endedTask(task: Omit<A2aTask, 'status'>, terminal: Terminal, timestamp:
 
 /** `input-required`, saying what each open request asks and how to answer it (its id, its form or the call to approve). */
 function inputRequired(events: readonly RunEvent[], timestamp: string): A2aTaskStatus {
-  const open = [...requestsInLog(events).values()].filter((r) => r.answers.length === 0);
-  const requests = open.map(({ requestId, requested }) =>
-    requested.type === 'input.requested'
-      ? { requestId, kind: 'input', prompt: requested.data.prompt, form: requested.data.form }
-      : { requestId, kind: 'approval', prompt: requested.data.prompt, call: requested.data.call },
-  );
+  const requests = openRequestsOf(events);
   const last = events.at(-1)!;
   const message: A2aMessage = {
-    ...agentSays(last.runId, last, open.map((r) => r.requested.data.prompt).join('\n') || 'the run waits for a person'),
+    ...agentSays(last.runId, last, requests.map((r) => r.prompt).join('\n') || 'the run waits for a person'),
   };
   message.parts.push({ kind: 'data', data: { requests } });
   return { state: 'input-required', timestamp, message };

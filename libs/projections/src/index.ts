@@ -4,7 +4,7 @@ export type { RowPatches, RunPatch, RunCreation, SpanPatch, SpanKind, SpanStatus
 export { assembleTrace, toRunSummary, toTraceSpan } from './assemble-trace';
 export type { StoredRunRow, StoredSpanRow } from './assemble-trace';
 export { rollUpUsage } from './usage-rollups';
-export { requestsInLog, runPhase } from './run-requests';
+export { openRequestsOf, requestsInLog, runPhase } from './run-requests';
 export type { RequestInLog, RequestEvent, AnswerEvent, RunPhase } from './run-requests';
 export { planExecution } from './execution-plan';
 export type { ExecutionPlan } from './execution-plan';
@@ -25,3 +25,4 @@ export {
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';
 export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from './ag-ui-events';
+export { endsUiMessage, uiMessageChunksOf, type UiMessageChunk } from './ui-message-chunks';

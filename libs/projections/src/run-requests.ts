@@ -74,3 +74,14 @@ export function runPhase(events: readonly RunEvent[]): RunPhase {
   if (attempt === 0) return { phase: 'queued' };
   return { phase: 'running', attempt };
 }
+
+/** The requests of a run's log nobody has answered yet, as a client is told of them: what each asks, and its form or call. */
+export function openRequestsOf(events: readonly RunEvent[]) {
+  return [...requestsInLog(events).values()]
+    .filter((r) => r.answers.length === 0)
+    .map(({ requestId, requested }) =>
+      requested.type === 'input.requested'
+        ? { requestId, kind: 'input' as const, prompt: requested.data.prompt, form: requested.data.form }
+        : { requestId, kind: 'approval' as const, prompt: requested.data.prompt, call: requested.data.call },
+    );
+}

@@ -1,6 +1,7 @@
 import type { PipeTransform } from '@nestjs/common';
 import {
   AGENT_NAME_PATTERN,
+  CHAT_ID_PATTERN,
   isReservedName,
   MAX_VERSION,
   parseDecimalInteger,
@@ -68,6 +69,8 @@ export const NewAgentNameParam = new PathParam(
   invalid('name', 'an agent name is an identifier (letters, digits, _; at most 64)'),
 );
 export const ThreadIdParam = new PathParam(THREAD_ID_PATTERN, notFound('thread_not_found', 'thread with id'));
+/** A chat nobody started is not found either: it has no answer in progress. */
+export const ChatIdParam = new PathParam(CHAT_ID_PATTERN, notFound('not_found', 'chat with id'));
 export const WebhookIdParam = new PathParam(WEBHOOK_ID_PATTERN, notFound('not_found', 'webhook with id'));
 export const ScheduleIdParam = new PathParam(SCHEDULE_ID_PATTERN, notFound('not_found', 'schedule with id'));
 export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));

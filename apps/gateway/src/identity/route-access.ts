@@ -92,6 +92,9 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/a2a/:name', { need: 'runs:write' }],
   // AG-UI: a RunAgentInput starts (or resumes) a run of the workflow, answered as AG-UI events.
   ['POST /v1/ag-ui/:name', { need: 'runs:write' }],
+  // The AI SDK's chat transport: a chat's message runs on its thread; a reloaded page resumes the answer.
+  ['POST /v1/chat/:name', { need: 'runs:write' }],
+  ['GET /v1/chat/:name/:chatId/stream', { need: 'runs:read' }],
 ]);
 
 /** The table's key for a route: its method and Fastify's path pattern (`HEAD` is its `GET`). */

@@ -1,5 +1,6 @@
 import { readRunLog, type Bus } from '@spindle/bus';
-import { isRunId, type Principal, type RunEvent } from '@spindle/contracts';
+import { isRunId, SpindleError, type Principal, type RunEvent } from '@spindle/contracts';
+import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 /** The workflow a protocol endpoint speaks for (A2A's agent, AG-UI's agent). */
 export interface AgentWorkflow {
@@ -20,4 +21,11 @@ export async function readAgentRun(bus: Bus, caller: Principal, workflow: AgentW
   if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
     return undefined;
   return events;
+}
+
+/** The workflow a protocol endpoint names, latest version; one that does not exist is `404 workflow_not_found`. */
+export async function findAgentWorkflow(catalog: WorkflowCatalogRepository, caller: Principal, name: string): Promise<AgentWorkflow> {
+  const found = await catalog.find(caller.tenant, name);
+  if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
+  return { name, version: found.version, definition: found.definition };
 }

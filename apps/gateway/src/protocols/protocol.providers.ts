@@ -8,9 +8,12 @@ import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.reposit
 import { RequestAnswers } from '../requests/request-answers.service';
 import { WorkflowAgents } from './a2a/workflow-agents';
 import { AgUiRuns } from './ag-ui/ag-ui-runs';
+import { UiChats } from './ui-chat/ui-chats';
+import { ThreadRepository } from '../threads/thread.repository';
+import { ThreadRuns } from '../threads/thread-runs.service';
 import { WorkflowTools } from './mcp/workflow-tools';
 
-/** The standard protocols the gateway speaks besides its own API: MCP, A2A and AG-UI. */
+/** The standard protocols the gateway speaks besides its own API: MCP, A2A, AG-UI and the AI SDK's chat stream. */
 export function protocolProviders(): Provider[] {
   return [
     {
@@ -30,6 +33,12 @@ export function protocolProviders(): Provider[] {
       inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
       useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
         new AgUiRuns(starter, canceller, answers, bus, logger),
+    },
+    {
+      provide: UiChats,
+      inject: [ThreadRepository, ThreadRuns, BUS, LOGGER],
+      useFactory: (threads: ThreadRepository, threadRuns: ThreadRuns, bus: Bus, logger: Logger) =>
+        new UiChats(threads, threadRuns, bus, logger),
     },
   ];
 }

@@ -5,6 +5,7 @@ import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
 import { MAX_SEQ } from './decimal-integer';
 import { agUiRunInputSchema } from '../ag-ui';
+import { uiChatRequestSchema } from '../ui-chat';
 import { jsonRpcMessageSchema } from '../json-rpc';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
@@ -34,6 +35,8 @@ export interface HttpResponseSpec {
   readonly jsonRpcStream?: boolean;
   /** Answers `text/event-stream` whose frames each carry one AG-UI event. */
   readonly agUiStream?: boolean;
+  /** Answers the AI SDK's UI message stream (`text/event-stream`, one chunk per frame, `[DONE]` last). */
+  readonly uiMessageStream?: boolean;
 }
 
 /** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
@@ -720,6 +723,31 @@ function protocolOperations(): HttpOperation[] {
         'state snapshot and deltas, then RUN_FINISHED (success, cancelled, or interrupt) or RUN_ERROR.',
       body: agUiRunInputSchema,
       responses: { 200: { description: 'AG-UI events, one per `data:` frame.', agUiStream: true } },
+    },
+    {
+      operationId: 'uiChatSend',
+      method: 'POST',
+      path: '/v1/chat/:name',
+      tag: 'protocols',
+      summary: "Answer a chat's last message (the AI SDK's UI message stream)",
+      description:
+        "What a stock `useChat` with the default transport sends: the chat's id and messages. The chat is a thread of the " +
+        "workflow; the last user message's text starts a run on it (interrupting one still answering), and the answer " +
+        'is the run as a UI message stream: text, tool calls and results, `data-node` parts per node, `finish`.',
+      body: uiChatRequestSchema,
+      responses: { 200: { description: 'A UI message stream (`x-vercel-ai-ui-message-stream: v1`).', uiMessageStream: true } },
+    },
+    {
+      operationId: 'uiChatResume',
+      method: 'GET',
+      path: '/v1/chat/:name/:chatId/stream',
+      tag: 'protocols',
+      summary: "Resume a chat's answer in progress",
+      description: '`useChat` with `resume: true` asks this after a reload: the answer in progress from its start, or `204`.',
+      responses: {
+        200: { description: 'The answer in progress, as a UI message stream from its start.', uiMessageStream: true },
+        204: { description: 'No answer in progress.' },
+      },
     },
     {
       operationId: 'mcpStream',

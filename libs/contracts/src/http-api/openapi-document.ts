@@ -115,6 +115,14 @@ function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: S
   if (spec.json) content['application/json'] = { schema: { $ref: COMPONENT(outputs.name(spec.json, fallbackName)) } };
   if (spec.eventStream) content['text/event-stream'] = eventStreamMedia();
   if (spec.jsonRpcStream) content['text/event-stream'] = jsonRpcStreamMedia(outputs);
+  if (spec.uiMessageStream) {
+    content['text/event-stream'] = {
+      schema: {
+        type: 'string',
+        description: "Server-sent events: `data: <one UI message chunk>` (the AI SDK's UI message stream), then `data: [DONE]`.",
+      },
+    };
+  }
   if (spec.agUiStream) {
     content['text/event-stream'] = {
       schema: { type: 'string', description: 'Server-sent events: `data: <one AG-UI event>` (AG-UI 1.0, https://docs.ag-ui.com).' },

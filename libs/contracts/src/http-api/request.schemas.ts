@@ -7,6 +7,7 @@ import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
 import { multitaskStrategySchema, THREAD_ID_PATTERN, threadIdSchema } from '../threads';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN, webhookEventTypeSchema } from '../webhooks';
 import { SCHEDULE_ID_PATTERN, scheduleCatchUpSchema, scheduleOverlapSchema } from '../schedules';
+import { CHAT_ID_PATTERN } from '../ui-chat';
 
 /**
  * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
@@ -29,6 +30,7 @@ export const pathParamSchemas = {
   threadId: z.string().regex(THREAD_ID_PATTERN).describe('A thread id (`thr_…`).'),
   webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('A webhook id (`wh_…`).'),
   scheduleId: z.string().regex(SCHEDULE_ID_PATTERN).describe('A schedule id (`sch_…`).'),
+  chatId: z.string().regex(CHAT_ID_PATTERN).describe("A chat's id, as `useChat` made it."),
   from: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)

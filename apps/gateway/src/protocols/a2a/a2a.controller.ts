@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { A2A_ERROR, isSpindleError, SpindleError, type Principal } from '@spindle/contracts';
+import { A2A_ERROR, isSpindleError, type Principal } from '@spindle/contracts';
 import { a2aAgentCardOf } from '@spindle/projections';
 import { LOGGER } from '@spindle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -8,7 +8,7 @@ import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
-import type { AgentWorkflow } from '../agent-run';
+import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { A2aRpcError, WorkflowAgents } from './workflow-agents';
 
 type RpcId = string | number | null;
@@ -84,10 +84,8 @@ export class A2aController {
     res.end();
   }
 
-  private async workflow(caller: Principal, name: string): Promise<AgentWorkflow> {
-    const found = await this.catalog.find(caller.tenant, name);
-    if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
-    return { name, version: found.version, definition: found.definition };
+  private workflow(caller: Principal, name: string): Promise<AgentWorkflow> {
+    return findAgentWorkflow(this.catalog, caller, name);
   }
 
   private asRpcError(e: unknown): A2aRpcError {

@@ -1,5 +1,5 @@
 import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { SpindleError, type Principal } from '@spindle/contracts';
+import type { Principal } from '@spindle/contracts';
 import { LOGGER } from '@spindle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -7,6 +7,7 @@ import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
+import { findAgentWorkflow } from '../agent-run';
 import { AgUiRuns } from './ag-ui-runs';
 
 /**
@@ -29,9 +30,7 @@ export class AgUiController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const found = await this.catalog.find(caller.tenant, name);
-    if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
-    const events = this.runs.events(caller, { name, version: found.version, definition: found.definition }, body, traceContextOf(req));
+    const events = this.runs.events(caller, await findAgentWorkflow(this.catalog, caller, name), body, traceContextOf(req));
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });

@@ -1,0 +1,69 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Principal } from '@spindle/contracts';
+import { LOGGER } from '@spindle/service-kit';
+import { createUIMessageStream, pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ChatIdParam, WorkflowNameParam } from '../../http/path-params';
+import { traceContextOf } from '../../http/request-tracing';
+import { Caller } from '../../identity/caller.decorator';
+import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
+import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
+import { UiChats } from './ui-chats';
+
+/**
+ * The AI SDK's chat transport: `POST /v1/chat/{name}` answers a chat's last message with a UI
+ * message stream (what a stock `useChat` reads), and `GET /v1/chat/{name}/{chatId}/stream` resumes
+ * the answer in progress after a reload (`204` when there is none).
+ */
+@Controller('v1/chat')
+export class UiChatController {
+  constructor(
+    private readonly catalog: WorkflowCatalogRepository,
+    private readonly chats: UiChats,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post(':name')
+  async send(
+    @Caller() caller: Principal,
+    @Param('name', WorkflowNameParam) name: string,
+    @Body() body: unknown,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const runId = await this.chats.send(caller, await this.workflow(caller, name), body, traceContextOf(req));
+    this.stream(reply, runId);
+  }
+
+  @Get(':name/:chatId/stream')
+  async resume(
+    @Caller() caller: Principal,
+    @Param('name', WorkflowNameParam) name: string,
+    @Param('chatId', ChatIdParam) chatId: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const runId = await this.chats.activeRun(caller, await this.workflow(caller, name), chatId);
+    if (runId === undefined) return void reply.status(204).send();
+    this.stream(reply, runId);
+  }
+
+  private stream(reply: FastifyReply, runId: string): void {
+    reply.hijack();
+    const chunks = this.chats.chunks(runId);
+    const stream = createUIMessageStream({
+      execute: async ({ writer }) => {
+        for await (const chunk of chunks) writer.write(chunk as UIMessageChunk);
+      },
+      onError: (err) => {
+        this.logger.error({ err, runId }, 'chat stream failed');
+        return 'the answer could not be streamed; reload to resume it';
+      },
+    });
+    pipeUIMessageStreamToResponse({ response: reply.raw, stream, headers: { 'x-spindle-run-id': runId } });
+  }
+
+  private workflow(caller: Principal, name: string): Promise<AgentWorkflow> {
+    return findAgentWorkflow(this.catalog, caller, name);
+  }
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Context } from '@opentelemetry/api';
+import { followRunLog, lastEventOf, type Bus } from '@spindle/bus';
+import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type RunEvent, type UiChatRequest } from '@spindle/contracts';
+import { endsUiMessage, uiMessageChunksOf, type UiMessageChunk } from '@spindle/projections';
+import type { Logger } from 'pino';
+import { parseBody } from '../../http/parse-body';
+import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
+import type { ThreadRuns } from '../../threads/thread-runs.service';
+import type { AgentWorkflow } from '../agent-run';
+
+/** Crockford's base32, as ULIDs (and so thread ids) are written. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * The AI SDK's chat protocol over Spindle threads: a chat is a thread of its workflow (its id
+ * derived from the chat's), each message a run on it that starts from the state the last one left
+ * (an agent with `memory_key` carries the conversation), and the answer the run's log as a UI
+ * message stream. A chat reloaded mid-answer resumes that run's stream from its start.
+ */
+export class UiChats {
+  constructor(
+    private readonly threads: ThreadRepository,
+    private readonly threadRuns: ThreadRuns,
+    private readonly bus: Bus,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Starts the run that answers the chat's last user message; a run still answering an earlier one is interrupted. */
+  async send(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context): Promise<string> {
+    const chat = parseBody(uiChatRequestSchema, body ?? {});
+    // Everything checked before the chat's thread is made: a refused message leaves nothing behind.
+    const input = lastUserText(chat.messages);
+    const threadId = await this.threadOf(caller, workflow, chat.id);
+    const accepted = await this.threadRuns.start(
+      caller,
+      threadId,
+      { workflow: workflow.name, input, multitaskStrategy: 'interrupt' },
+      trace,
+    );
+    return accepted.runId;
+  }
+
+  /** The run answering the chat now, if one is: what a reloaded page resumes. */
+  async activeRun(caller: Principal, workflow: AgentWorkflow, chatId: string): Promise<string | undefined> {
+    const threadId = chatThreadId(caller.tenant, workflow.name, chatId);
+    if (!(await this.threads.find(caller.tenant, threadId))) return undefined;
+    const latest = (await this.threads.runs(threadId)).at(-1);
+    if (!latest || !ACTIVE_STATUSES.includes(latest.status as never)) return undefined;
+    // The thread's statuses are a projection and may lag: the log says whether the answer has ended.
+    const last = await lastEventOf(this.bus, latest.run_id);
+    return last && isTerminalEvent(last.event) ? undefined : latest.run_id;
+  }
+
+  /** The run's answer as UI message chunks, from its start (a resume gets the whole message) to its end. */
+  async *chunks(runId: string): AsyncIterable<UiMessageChunk> {
+    yield { type: 'start', messageId: runId };
+    const log: RunEvent[] = [];
+    const follower = followRunLog(this.bus, runId, 0, {
+      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
+    });
+    try {
+      for await (const { event } of follower) {
+        log.push(event);
+        for (const chunk of uiMessageChunksOf(event, log)) {
+          yield chunk;
+          if (endsUiMessage(chunk)) return;
+        }
+      }
+    } finally {
+      follower.stop();
+    }
+  }
+
+  private async threadOf(caller: Principal, workflow: AgentWorkflow, chatId: string): Promise<string> {
+    const threadId = chatThreadId(caller.tenant, workflow.name, chatId);
+    if (await this.threads.find(caller.tenant, threadId)) return threadId;
+    await this.threads.create(threadId, caller.tenant, { chatId, workflow: workflow.name }, caller.actor).catch(async (e: unknown) => {
+      // Two first messages at once: the other made it.
+      if (!(await this.threads.find(caller.tenant, threadId))) throw e;
+    });
+    return threadId;
+  }
+}
+
+/** A chat's thread: the same id for the same tenant, workflow and chat id, in the form of a thread id. */
+export function chatThreadId(tenant: string, workflow: string, chatId: string): string {
+  const digest = createHash('sha256').update(`ui-chat\n${tenant}\n${workflow}\n${chatId}`).digest();
+  let id = '';
+  for (let i = 0; i < 26; i++) id += CROCKFORD[digest[i]! % 32];
+  return `thr_${id}`;
+}
+
+/** The text of the chat's last user message (its text parts joined). */
+function lastUserText(messages: UiChatRequest['messages']): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last)
+    throw new SpindleError('validation_failed', 'the chat has no user message to answer', {
+      issues: [{ field: 'messages', message: 'no user message' }],
+    });
+  return last.parts.flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : [])).join('\n');
+}
