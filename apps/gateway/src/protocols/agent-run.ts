@@ -1,4 +1,5 @@
-import { readRunLog, type Bus } from '@spindle/bus';
+import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
+import type { Logger } from 'pino';
 import { isRunId, SpindleError, type Principal, type RunEvent } from '@spindle/contracts';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
@@ -28,4 +29,28 @@ export async function findAgentWorkflow(catalog: WorkflowCatalogRepository, call
   const found = await catalog.find(caller.tenant, name);
   if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
   return { name, version: found.version, definition: found.definition };
+}
+
+/**
+ * A run's events from its start, live to wherever the caller stops, each with the log up to and
+ * including it (one array, grown in place: what a protocol's fold of the log reads). The reader
+ * is stopped when the caller stops.
+ */
+export async function* followWithLog(
+  bus: Bus,
+  runId: string,
+  logger: Logger,
+): AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }> {
+  const log: RunEvent[] = [];
+  const follower = followRunLog(bus, runId, 0, {
+    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
+  });
+  try {
+    for await (const { event } of follower) {
+      log.push(event);
+      yield { event, log };
+    }
+  } finally {
+    follower.stop();
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
+import { readRunLog, type Bus } from '@spindle/bus';
 import {
   A2A_ERROR,
   A2A_FINAL_STATES,
@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import { readAgentRun, type AgentWorkflow } from '../agent-run';
+import { followWithLog, readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {
@@ -176,21 +176,12 @@ export class WorkflowAgents {
 
   /** The task after each run-level event from `fromSeq` on, until it is final (what came before `fromSeq` cannot end it). */
   private async *taskStates(runId: string, fromSeq: number): AsyncIterable<{ task: A2aTask; final: boolean }> {
-    const events: RunEvent[] = [];
-    const follower = followRunLog(this.bus, runId, 0, {
-      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
-    });
-    try {
-      for await (const { event } of follower) {
-        events.push(event);
-        if (event.seq < fromSeq || !event.type.startsWith('run.')) continue;
-        const task = a2aTaskOf(events);
-        const final = event.seq > fromSeq && A2A_FINAL_STATES.has(task.status.state);
-        yield { task, final };
-        if (final) return;
-      }
-    } finally {
-      follower.stop();
+    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
+      if (event.seq < fromSeq || !event.type.startsWith('run.')) continue;
+      const task = a2aTaskOf(log);
+      const final = event.seq > fromSeq && A2A_FINAL_STATES.has(task.status.state);
+      yield { task, final };
+      if (final) return;
     }
   }
 }

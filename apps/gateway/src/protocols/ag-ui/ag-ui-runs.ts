@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { followRunLog, type Bus } from '@spindle/bus';
+import type { Bus } from '@spindle/bus';
 import {
   agUiRunInputSchema,
   answerBodySchema,
@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import { readAgentRun, type AgentWorkflow } from '../agent-run';
+import { followWithLog, readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /**
  * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run (the last user message its
@@ -96,27 +96,19 @@ export class AgUiRuns {
 
   /** The run's events after `fromSeq` as AG-UI events, until one ends the AG-UI run. */
   private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds): AsyncIterable<AgUiEvent> {
-    const log: RunEvent[] = [];
     const stream = new AgUiStream(ids);
     let tookOver = target.fromSeq === 0;
-    const follower = followRunLog(this.bus, target.runId, 0, {
-      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
-    });
-    try {
-      for await (const { event } of follower) {
-        if (!tookOver && event.seq > target.fromSeq) {
-          yield* stream.takeOver(log);
-          tookOver = true;
-        }
-        log.push(event);
-        if (!tookOver) continue;
-        for (const out of stream.next(event, log)) {
-          yield out;
-          if (AgUiStream.ends(out)) return;
-        }
+    for await (const { event, log } of followWithLog(this.bus, target.runId, this.logger)) {
+      if (!tookOver && event.seq > target.fromSeq) {
+        // The steps open where this stream takes the run over: the log before this event.
+        yield* stream.takeOver(log.slice(0, -1));
+        tookOver = true;
       }
-    } finally {
-      follower.stop();
+      if (!tookOver) continue;
+      for (const out of stream.next(event, log)) {
+        yield out;
+        if (AgUiStream.ends(out)) return;
+      }
     }
   }
 }

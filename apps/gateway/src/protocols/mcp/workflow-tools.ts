@@ -12,13 +12,14 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { followRunLog, type Bus } from '@spindle/bus';
+import type { Bus } from '@spindle/bus';
 import { isSpindleError, type Principal } from '@spindle/contracts';
 import { mcpToolOf, startBodyOfToolCall, toolCallStepOf } from '@spindle/projections';
 import type { Logger } from 'pino';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
+import { followWithLog } from '../agent-run';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -105,23 +106,16 @@ export class WorkflowTools {
   private async answerOf(runId: string, extra: CallExtra): Promise<CallToolResult> {
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
-    const follower = followRunLog(this.bus, runId, 0, {
-      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
-    });
-    try {
-      for await (const { event } of follower) {
-        const step = toolCallStepOf(event);
-        if (step === null) continue;
-        if ('answer' in step) return step.answer;
-        if (progressToken !== undefined) {
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken, progress: ++progress, message: step.progress },
-          });
-        }
+    for await (const { event } of followWithLog(this.bus, runId, this.logger)) {
+      const step = toolCallStepOf(event);
+      if (step === null) continue;
+      if ('answer' in step) return step.answer;
+      if (progressToken !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress: ++progress, message: step.progress },
+        });
       }
-    } finally {
-      follower.stop();
     }
     throw new McpError(ErrorCode.InternalError, `the log of run ${runId} ended without an outcome`);
   }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { followRunLog, lastEventOf, type Bus } from '@spindle/bus';
-import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type RunEvent, type UiChatRequest } from '@spindle/contracts';
+import { lastEventOf, type Bus } from '@spindle/bus';
+import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
 import { endsUiMessage, uiMessageChunksOf, type UiMessageChunk } from '@spindle/projections';
 import type { Logger } from 'pino';
 import { parseBody } from '../../http/parse-body';
 import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
-import type { AgentWorkflow } from '../agent-run';
+import { followWithLog, type AgentWorkflow } from '../agent-run';
 
 /** Crockford's base32, as ULIDs (and so thread ids) are written. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -55,20 +55,11 @@ export class UiChats {
   /** The run's answer as UI message chunks, from its start (a resume gets the whole message) to its end. */
   async *chunks(runId: string): AsyncIterable<UiMessageChunk> {
     yield { type: 'start', messageId: runId };
-    const log: RunEvent[] = [];
-    const follower = followRunLog(this.bus, runId, 0, {
-      onSkip: (skipped) => this.logger.warn(skipped, 'skipping a message that is not part of the run log'),
-    });
-    try {
-      for await (const { event } of follower) {
-        log.push(event);
-        for (const chunk of uiMessageChunksOf(event, log)) {
-          yield chunk;
-          if (endsUiMessage(chunk)) return;
-        }
+    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
+      for (const chunk of uiMessageChunksOf(event, log)) {
+        yield chunk;
+        if (endsUiMessage(chunk)) return;
       }
-    } finally {
-      follower.stop();
     }
   }
 
