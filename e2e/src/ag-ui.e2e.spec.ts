@@ -1,6 +1,6 @@
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
-import { startStack, type Stack } from '@spindle/testing';
+import { providerGate, startStack, type Stack } from '@spindle/testing';
 
 /**
  * Issue 16: AG-UI with the official client (`@ag-ui/client`'s HttpAgent, which verifies the
@@ -32,8 +32,19 @@ const confirm = {
   edges: [{ from: 'ask', to: 'done' }],
 };
 
+const thinker = {
+  kind: 'graph',
+  nodes: [{ id: 'think', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', stream: true, output_key: 'answer' }],
+};
+const REASONING = 'Two and two make four.';
+const ANSWER = 'It is four, of course.';
+
+type AnyEvent = { type: string } & Record<string, unknown>;
+
 describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
   let stack: Stack;
+  const halfway = providerGate();
+  let released: AnyEvent | undefined;
 
   const agentFor = (name: string, threadId: string, text: string) =>
     new HttpAgent({
@@ -43,12 +54,13 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
       initialMessages: [{ id: `${threadId}-u1`, role: 'user', content: text }],
     });
   /** Runs the agent, keeping every event (each checked against the protocol's schema). */
-  const run = async (agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
-    const events: Array<{ type: string } & Record<string, unknown>> = [];
+  const run = async (agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}, onEvent?: (event: AnyEvent) => void) => {
+    const events: AnyEvent[] = [];
     const result = await agent.runAgent(parameters, {
       onEvent: ({ event }) => {
         expect(EventSchema.safeParse(event).error).toBeUndefined();
         events.push(event as never);
+        onEvent?.(event as never);
       },
     });
     return { result, events, types: events.map((e) => e.type) };
@@ -58,9 +70,12 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     stack = await startStack({
       serviceEnv: (name): Record<string, string> => (name === 'runner' ? { SPINDLE_PLUGINS: 'examples/plugins/calculator.js' } : {}),
     });
-    for (const [name, definition] of Object.entries({ support, confirm }))
+    // Five chunks of reasoning and two words of the answer, then the provider waits for the test.
+    stack.fake.reply = () => ({ reasoning: REASONING, text: ANSWER, pauseAfter: { chunks: 7, until: halfway.passed()! } });
+    for (const [name, definition] of Object.entries({ support, confirm, thinker }))
       expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
   });
+  afterEach(() => halfway.release());
   afterAll(async () => {
     await stack?.stop();
   });
@@ -106,6 +121,32 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     expect(second.events[0]).toMatchObject({ type: 'RUN_STARTED', runId: 'run-2b' });
     expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: { booked: true } });
     expect(agent.pendingInterrupts).toEqual([]);
+  });
+
+  it('streams the reasoning and the answer as the model says them, and the whole of both by the end', async () => {
+    const agent = agentFor('thinker', 'thread-3', 'What is two and two?');
+    halfway.hold();
+    // The provider is half-way through the answer until the client has seen its first piece.
+    const { events, types } = await run(agent, { runId: 'run-3' }, (event) => {
+      if (event.type === 'TEXT_MESSAGE_CONTENT' && !released) {
+        released = event;
+        halfway.release();
+      }
+    });
+    expect(types.filter((t) => t.startsWith('REASONING_'))).toEqual([
+      'REASONING_START',
+      'REASONING_MESSAGE_START',
+      ...types.filter((t) => t === 'REASONING_MESSAGE_CONTENT'),
+      'REASONING_MESSAGE_END',
+      'REASONING_END',
+    ]);
+    const contents = (type: string) => events.filter((e) => e.type === type).map((e) => String(e.delta));
+    expect(contents('REASONING_MESSAGE_CONTENT').join('')).toBe(REASONING);
+    expect(contents('TEXT_MESSAGE_CONTENT').join('')).toBe(ANSWER);
+    // Said as it came: the first piece reached the client while the provider still held the rest.
+    expect(ANSWER.startsWith(String(released?.delta))).toBe(true);
+    expect(String(released?.delta).length).toBeLessThan(ANSWER.length);
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: ANSWER });
   });
 
   it('answers what it cannot run with RUN_ERROR in the stream, and a workflow that is not there with 404', async () => {

@@ -22,6 +22,11 @@ const chat = {
   ],
 };
 
+const thinker = {
+  kind: 'graph',
+  nodes: [{ id: 'think', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', stream: true, output_key: 'answer' }],
+};
+
 const userTexts = (body: FakeOpenAIRequestBody) => (body.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
 
 describe('useChat against a workflow (AI SDK UI message stream)', () => {
@@ -30,9 +35,9 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
   let pageDir: string;
   const gate = providerGate();
 
-  const open = async (chatId: string): Promise<Page> => {
+  const open = async (chatId: string, workflow = 'chat'): Promise<Page> => {
     const page = await browser.newPage();
-    await page.goto(`${stack.gatewayUrl}/?workflow=chat&chat=${chatId}&key=${encodeURIComponent(stack.adminKey)}`);
+    await page.goto(`${stack.gatewayUrl}/?workflow=${workflow}&chat=${chatId}&key=${encodeURIComponent(stack.adminKey)}`);
     await page.getByLabel('Message').waitFor();
     return page;
   };
@@ -56,10 +61,14 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
     );
     stack = await startStack({ serviceEnv: (name): Record<string, string> => (name === 'gateway' ? { CONSOLE_DIR: pageDir } : {}) });
     stack.fake.reply = async (body) => {
+      // The thinker streams five words of reasoning and two of its answer, then waits for the gate.
+      if (userTexts(body).includes('What is two and two?'))
+        return { reasoning: 'Two and two make four.', text: 'It is four, of course.', pauseAfter: { chunks: 7, until: gate.passed()! } };
       await gate.passed();
       return { text: `You said: ${userTexts(body).join(' | ')}` };
     };
-    expect((await stack.api('/v1/workflows/chat', { method: 'PUT', body: JSON.stringify(chat) })).status).toBe(201);
+    for (const [name, definition] of Object.entries({ chat, thinker }))
+      expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
     browser = await launchChromium();
   }, 120_000);
   afterEach(() => gate.release());
@@ -109,6 +118,22 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
     // It was the same run: one model call, no second answer started by the reload.
     const { events } = (await (await stack.api(`/v1/runs/${threadRun.runId}/events`)).json()) as { events: RunEvent[] };
     expect(events.filter((e) => e.type === 'model.completed')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('shows the reasoning and the answer as the model says them, and the whole of both once it has', async () => {
+    gate.hold();
+    const page = await open('chat-thinks', 'thinker');
+    await say(page, 'What is two and two?');
+    // The provider holds the rest of the answer: what the page shows now came token by token.
+    await page.locator('[data-testid="assistant-text"]', { hasText: 'It is' }).waitFor();
+    expect(await answers(page)).toEqual(['It is ']);
+    expect(await page.locator('[data-testid="reasoning"]').allTextContents()).toEqual(['Two and two make four.']);
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe('streaming');
+    gate.release();
+    await page.locator('[data-testid="status"]', { hasText: 'ready' }).waitFor();
+    expect(await answers(page)).toEqual(['It is four, of course.']);
+    expect(await page.locator('[data-testid="reasoning"]').allTextContents()).toEqual(['Two and two make four.']);
     await page.close();
   });
 

@@ -62,6 +62,8 @@ describe('executeRunCommand on JetStream', () => {
     expect(tokens.map((t) => t.delta).join('')).toBe('one two three four');
     expect(tokens.length).toBeLessThan(4);
     expect(tokens.every((t) => t.afterSeq === 3)).toBe(true);
+    // Each chunk names its call (the seq of its model.started) and its place in that call's stream.
+    expect(tokens.map((t) => [t.callSeq, t.callIndex])).toEqual(tokens.map((_, i) => [4, i]));
     // Seven events after run.queued, in fewer messages: the model call waits for the log, the rest ride together.
     const counted = async (name: string) => (await registry.getSingleMetric(name)!.get()).values[0]?.value;
     expect(await counted('spindle_run_log_events_total')).toBe(7);

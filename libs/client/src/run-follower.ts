@@ -5,7 +5,7 @@ import { isSpindleApiError, SpindleProtocolError } from './spindle-errors';
 import { createSseParser, type SseMessage } from './sse-parser';
 
 /** A model's token as the event stream relays it (not part of the log: never replayed). */
-export type StreamToken = Omit<TokenDelta, 'afterSeq'>;
+export type StreamToken = Omit<TokenDelta, 'afterSeq' | 'callSeq' | 'callIndex'>;
 
 export interface FollowOptions {
   /** Yield the events after this `seq` (default 0: from the first). */

@@ -41,8 +41,8 @@ export type {
   ErrorInfo,
   TerminalEventType,
 } from './run-events';
-export { runCommandSchema, tokenDeltaSchema, runControlSchema } from './run-commands';
-export type { RunCommand, TokenDelta, RunControl } from './run-commands';
+export { runCommandSchema, tokenDeltaSchema, tokenPartSchema, runControlSchema } from './run-commands';
+export type { RunCommand, TokenDelta, TokenPart, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
 export type { RunStatus } from './run-status';
 export {

@@ -27,6 +27,10 @@ export const runControlSchema = z.discriminatedUnion('type', [
 ]);
 export type RunControl = z.infer<typeof runControlSchema>;
 
+/** The kinds of streamed model output: the answer, and the reasoning that some models show before it. */
+export const tokenPartSchema = z.enum(['text', 'reasoning']);
+export type TokenPart = z.infer<typeof tokenPartSchema>;
+
 /** Token deltas of a streaming model call, on core NATS; not part of the log. */
 export const tokenDeltaSchema = z.object({
   runId: runIdSchema,
@@ -38,5 +42,13 @@ export const tokenDeltaSchema = z.object({
   /** Position of this chunk in the node's token stream, from 0. */
   index: z.number().int().nonnegative(),
   delta: z.string(),
+  /** What the chunk is of: the answer's text (absent: text, as runners before it sent) or the model's reasoning. */
+  part: tokenPartSchema.optional(),
+  /**
+   * `seq` of the call's `model.started`, and the chunk's position among that call's chunks from 0:
+   * a reader that missed a chunk (or joined mid-call) knows, and takes the rest from the log.
+   */
+  callSeq: z.number().int().positive().optional(),
+  callIndex: z.number().int().nonnegative().optional(),
 });
 export type TokenDelta = z.infer<typeof tokenDeltaSchema>;

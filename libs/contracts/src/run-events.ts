@@ -222,6 +222,8 @@ export const runEventSchemas = {
     z.object({
       model: z.string(),
       text: z.string(),
+      /** What the model reasoned before answering, where it shows it (absent when it showed none). */
+      reasoning: z.string().optional(),
       toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: jsonRecord })).optional(),
       usage: usageSchema,
       finishReason: z.string().optional(),

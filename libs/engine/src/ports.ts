@@ -1,4 +1,4 @@
-import type { RunEventDraft, Usage } from '@spindle/contracts';
+import type { RunEventDraft, TokenPart, Usage } from '@spindle/contracts';
 import type { ModelScript } from './definition/model-script.schema';
 
 /**
@@ -30,9 +30,9 @@ export interface ModelRequest {
   model: string;
   system?: string;
   messages: ChatMessage[];
-  /** Stream the reply; `onDelta` then receives each text chunk as it arrives. */
+  /** Stream the reply; `onDelta` then receives each chunk of text (or of reasoning) as it arrives. */
   stream: boolean;
-  onDelta?: (delta: string) => void;
+  onDelta?: (delta: string, part: TokenPart) => void;
   /** Tools the model may call; the port never runs them, it returns the calls. */
   tools?: ToolSpec[];
   /** The node's turns for `offline:script` (validated with the definition); other models never get one. */
@@ -42,6 +42,8 @@ export interface ModelRequest {
 
 export interface ModelResult {
   text: string;
+  /** What the model reasoned before answering, where the provider shows it. */
+  reasoning?: string;
   usage: Usage;
   finishReason?: string;
   /** The model that answered, as the provider names it (e.g. a dated snapshot of the one asked for). */
@@ -121,7 +123,8 @@ export interface RunLogPort {
 
 /** Receives streamed token deltas of a node; not part of the log. */
 export interface TokenSink {
-  push(delta: { nodeId: string; spanId: string; afterSeq: number; text: string }): void;
+  /** `afterSeq`: the node's `node.started`; `callSeq`: the call's `model.started`. */
+  push(delta: { nodeId: string; spanId: string; afterSeq: number; callSeq: number; part: TokenPart; text: string }): void;
   /** Sends whatever is buffered for the span; called before the model span completes. */
   flush(spanId: string): void;
 }

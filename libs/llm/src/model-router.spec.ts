@@ -68,6 +68,22 @@ describe('compatible: provider against an OpenAI-compatible server', () => {
     expect(server.calls[0].body.stream_options).toEqual({ include_usage: true });
   });
 
+  it('keeps the reasoning a server shows (reasoning_content), streamed as its own part and whole', async () => {
+    nextReply = { reasoning: 'Greet them back.', text: 'Hello there.' };
+    const parts: Array<[string, string]> = [];
+    const streamed = await port().generate(request('compatible:m', { stream: true, onDelta: (d, part) => parts.push([part, d]) }));
+    expect(parts).toEqual([
+      ['reasoning', 'Greet '],
+      ['reasoning', 'them '],
+      ['reasoning', 'back.'],
+      ['text', 'Hello '],
+      ['text', 'there.'],
+    ]);
+    expect([streamed.reasoning, streamed.text]).toEqual(['Greet them back.', 'Hello there.']);
+    const whole = await port().generate(request('compatible:m'));
+    expect([whole.reasoning, whole.text]).toEqual(['Greet them back.', 'Hello there.']);
+  });
+
   it('sends the optional API key as a bearer token', async () => {
     nextReply = { text: 'ok' };
     const keyed = createModelPort({ compatible: { baseUrl: server.baseUrl, apiKey: 'local-key-123' } });

@@ -1,5 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { Usage } from '@spindle/contracts';
+import type { TokenPart, Usage } from '@spindle/contracts';
 import type { ModelPort, ModelRequest, ModelResult, ToolCall } from '@spindle/engine';
 import { generateText, stepCountIs, streamText, type LanguageModelUsage } from 'ai';
 import type { LlmConfig } from './llm-config';
@@ -65,6 +65,7 @@ async function generateOnce(model: LanguageModelV3, request: ModelRequest): Prom
   const result = await generateText(callOptions(model, request));
   return {
     text: result.text,
+    ...(result.reasoningText ? { reasoning: result.reasoningText } : {}),
     usage: toUsage(result.totalUsage),
     finishReason: result.finishReason,
     ...responseModelOf(result.response.modelId),
@@ -88,6 +89,7 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
     onError: () => undefined, // handled below via the `error` part; silences console.error
   });
   let text = '';
+  let reasoning = '';
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | undefined;
   let responseModel: string | undefined;
@@ -96,7 +98,11 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
     switch (part.type) {
       case 'text-delta':
         text += part.text;
-        emitDelta(request, part.text);
+        emitDelta(request, part.text, 'text');
+        break;
+      case 'reasoning-delta':
+        reasoning += part.text;
+        emitDelta(request, part.text, 'reasoning');
         break;
       case 'tool-call':
         toolCalls.push(toToolCall(part));
@@ -117,7 +123,7 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
     }
   }
   request.signal.throwIfAborted();
-  return { text, usage: toUsage(usage), finishReason, ...responseModelOf(responseModel), toolCalls };
+  return { text, ...(reasoning ? { reasoning } : {}), usage: toUsage(usage), finishReason, ...responseModelOf(responseModel), toolCalls };
 }
 
 export interface ModelPortHooks {
@@ -132,10 +138,10 @@ class CallbackError extends Error {
   }
 }
 
-function emitDelta(request: ModelRequest, delta: string): void {
+function emitDelta(request: ModelRequest, delta: string, part: TokenPart): void {
   if (delta === '' || request.onDelta === undefined) return;
   try {
-    request.onDelta(delta);
+    request.onDelta(delta, part);
   } catch (e) {
     throw new CallbackError(e);
   }

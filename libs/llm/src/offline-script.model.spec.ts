@@ -77,6 +77,19 @@ describe.each([false, true])('offline:script (stream: %s)', (stream) => {
     expect(result.usage.outputTokens).toBe(4);
   });
 
+  it('shows a turn’s reasoning before its calls or answer, streamed as reasoning when asked', async () => {
+    const thinking = script([
+      { reasoning: 'Multiply first.', calls: [{ tool: 'calculator', args: { expression: '6*7' } }] },
+      { reasoning: 'It said 42.', answer: 'The answer is 42.' },
+    ]);
+    const parts: string[] = [];
+    const first = await port.generate(request({ stream, script: thinking, onDelta: (d, part) => parts.push(`${part}:${d}`) }));
+    expect([first.reasoning, first.toolCalls.map((c) => c.name)]).toEqual(['Multiply first.', ['calculator']]);
+    const second = await port.generate(request({ stream, script: thinking, messages: afterTools }));
+    expect([second.reasoning, second.text]).toEqual(['It said 42.', 'The answer is 42.']);
+    expect(parts).toEqual(stream ? ['reasoning:Multiply ', 'reasoning:first.'] : []);
+  });
+
   it('writes a JSON answer as JSON text (a structured answer, a manager choosing a speaker)', async () => {
     const result = await port.generate(request({ stream, script: script([{ answer: { next: 'critic', reason: 'a draft exists' } }]) }));
 

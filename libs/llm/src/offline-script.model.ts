@@ -34,7 +34,10 @@ export class OfflineScriptModel implements LanguageModelV3 {
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     options.abortSignal?.throwIfAborted();
     const reply = scriptedReply(this.script, options.prompt);
-    const content: LanguageModelV3Content[] = reply.calls.length > 0 ? reply.calls : [{ type: 'text', text: reply.text }];
+    const content: LanguageModelV3Content[] = [
+      ...(reply.reasoning !== undefined ? [{ type: 'reasoning' as const, text: reply.reasoning }] : []),
+      ...(reply.calls.length > 0 ? reply.calls : [{ type: 'text' as const, text: reply.text }]),
+    ];
     return { content, finishReason: finishOf(reply), usage: promptUsage(options.prompt, reply.text), warnings: [] };
   }
 
@@ -42,14 +45,22 @@ export class OfflineScriptModel implements LanguageModelV3 {
     const signal = options.abortSignal;
     signal?.throwIfAborted();
     const reply = scriptedReply(this.script, options.prompt);
-    const parts: LanguageModelV3StreamPart[] =
-      reply.calls.length > 0
+    const parts: LanguageModelV3StreamPart[] = [
+      ...(reply.reasoning !== undefined
+        ? [
+            { type: 'reasoning-start', id: 'r0' } as const,
+            ...splitWords(reply.reasoning).map((delta): LanguageModelV3StreamPart => ({ type: 'reasoning-delta', id: 'r0', delta })),
+            { type: 'reasoning-end', id: 'r0' } as const,
+          ]
+        : []),
+      ...(reply.calls.length > 0
         ? reply.calls
         : [
-            { type: 'text-start', id: '0' },
+            { type: 'text-start', id: '0' } as const,
             ...splitWords(reply.text).map((delta): LanguageModelV3StreamPart => ({ type: 'text-delta', id: '0', delta })),
-            { type: 'text-end', id: '0' },
-          ];
+            { type: 'text-end', id: '0' } as const,
+          ]),
+    ];
     parts.push({ type: 'finish', finishReason: finishOf(reply), usage: promptUsage(options.prompt, reply.text) });
     const delayMs = this.chunkDelayMs;
     let i = 0;
@@ -61,7 +72,7 @@ export class OfflineScriptModel implements LanguageModelV3 {
       async pull(controller) {
         try {
           const part = parts[i++];
-          if (part.type === 'text-delta') await sleep(delayMs, signal);
+          if (part.type === 'text-delta' || part.type === 'reasoning-delta') await sleep(delayMs, signal);
           controller.enqueue(part);
           if (i === parts.length) controller.close();
         } catch (e) {
@@ -75,17 +86,20 @@ export class OfflineScriptModel implements LanguageModelV3 {
 
 interface ScriptedReply {
   text: string;
+  reasoning?: string;
   calls: Array<{ type: 'tool-call'; toolCallId: string; toolName: string; input: string }>;
 }
 
 /** The turn for this conversation, as the reply the model gives. */
 export function scriptedReply(script: ModelScript, prompt: LanguageModelV3Prompt): ScriptedReply {
   const turn = pickTurn(script, prompt);
+  const reasoning = turn.reasoning !== undefined ? { reasoning: turn.reasoning } : {};
   if (turn.calls === undefined) {
-    return { text: typeof turn.answer === 'string' ? turn.answer : JSON.stringify(turn.answer), calls: [] };
+    return { text: typeof turn.answer === 'string' ? turn.answer : JSON.stringify(turn.answer), calls: [], ...reasoning };
   }
   const position = assistantTurns(prompt) + 1;
   return {
+    ...reasoning,
     text: '',
     calls: turn.calls.map((call, i) => ({
       type: 'tool-call',

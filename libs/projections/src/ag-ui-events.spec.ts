@@ -123,4 +123,46 @@ describe("a run's log as AG-UI events", () => {
       ['STEP_FINISHED', 'ask'],
     ]);
   });
+
+  it('streams a call’s reasoning and text from its tokens as they come, and says what they missed from the log', () => {
+    const drafts = completedRunDrafts();
+    const completed = drafts[4] as Extract<RunEventDraft, { type: 'model.completed' }>;
+    drafts[4] = { ...completed, data: { ...completed.data, reasoning: 'Greet back.', text: 'hello' } };
+    const events = runLog(runId, drafts);
+    const stream = new AgUiStream(ids);
+    const token = (callIndex: number, delta: string, part?: 'reasoning') => ({
+      runId,
+      nodeId: 'reply',
+      spanId: 'span-reply',
+      afterSeq: 3,
+      index: callIndex,
+      delta,
+      callSeq: 4,
+      callIndex,
+      ...(part && { part }),
+    });
+    const out = [
+      ...events.slice(0, 4).flatMap((e, i) => stream.next(e, events.slice(0, i + 1))),
+      ...stream.token(token(0, 'Greet ', 'reasoning')),
+      ...stream.token(token(1, 'hel')),
+      ...events.slice(4).flatMap((e, i) => stream.next(e, events.slice(0, i + 5))),
+    ];
+    expect(out.filter((e) => /^(REASONING|TEXT)_/.test(e.type)).map((e) => [e.type, e.messageId, e.delta])).toEqual([
+      ['REASONING_START', 'span-model:reasoning', undefined],
+      ['REASONING_MESSAGE_START', 'span-model:reasoning', undefined],
+      ['REASONING_MESSAGE_CONTENT', 'span-model:reasoning', 'Greet '],
+      ['REASONING_MESSAGE_END', 'span-model:reasoning', undefined],
+      ['REASONING_END', 'span-model:reasoning', undefined],
+      ['TEXT_MESSAGE_START', 'span-model', undefined],
+      ['TEXT_MESSAGE_CONTENT', 'span-model', 'hel'],
+      // The log says the rest: the open text goes on first, then what the reasoning missed, as a message of its own.
+      ['TEXT_MESSAGE_CONTENT', 'span-model', 'lo'],
+      ['TEXT_MESSAGE_END', 'span-model', undefined],
+      ['REASONING_START', 'span-model:reasoning:1', undefined],
+      ['REASONING_MESSAGE_START', 'span-model:reasoning:1', undefined],
+      ['REASONING_MESSAGE_CONTENT', 'span-model:reasoning:1', 'back.'],
+      ['REASONING_MESSAGE_END', 'span-model:reasoning:1', undefined],
+      ['REASONING_END', 'span-model:reasoning:1', undefined],
+    ]);
+  });
 });

@@ -1,9 +1,11 @@
-import type { RunEvent, RunEventOf, RunEventType } from '@spindle/contracts';
+import type { RunEvent, RunEventOf, RunEventType, TokenDelta } from '@spindle/contracts';
+import { ModelTextStreams, type TextPiece } from './model-text-streams';
 import { requestsInLog } from './run-requests';
 
 /**
- * A run's log as an AG-UI 1.0 event stream: steps per node, assistant text per model call, tool
- * calls and results, state as a snapshot and then JSON Patch deltas, and the run's end as
+ * A run's log as an AG-UI 1.0 event stream: steps per node, assistant text and reasoning per
+ * model call (live from its tokens, completed from the log), tool calls and results, state as a
+ * snapshot and then JSON Patch deltas, and the run's end as
  * RUN_FINISHED (success, cancelled, or an interrupt for each request to a person) or RUN_ERROR.
  * Pure: the gateway's AG-UI endpoint only streams what this returns.
  */
@@ -36,15 +38,22 @@ export function parseInterruptId(id: string): { runId: string; requestId: string
  * The AG-UI events one run event becomes, given the log up to and including it (`log`: what an
  * interrupt needs to name its requests). Every event type is decided here, most as nothing.
  */
-export function agUiEventsOf(event: RunEvent, log: readonly RunEvent[], ids: AgUiRunIds): AgUiEvent[] {
+export function agUiEventsOf(
+  event: RunEvent,
+  log: readonly RunEvent[],
+  ids: AgUiRunIds,
+  texts: ModelTextStreams = new ModelTextStreams(),
+): AgUiEvent[] {
   const timestamp = Date.parse(event.at);
   const map = agUiEventsAfter[event.type] as (e: RunEvent, context: MapContext) => AgUiDraft[];
-  return map(event, { log, ids }).map((e) => ({ ...e, timestamp }));
+  return map(event, { log, ids, texts }).map((e) => ({ ...e, timestamp }));
 }
 
 interface MapContext {
   log: readonly RunEvent[];
   ids: AgUiRunIds;
+  /** The model calls' streamed text so far (a fresh one says each call's text whole at its end). */
+  texts: ModelTextStreams;
 }
 
 type Mapper<T extends RunEventType> = (e: RunEventOf<T>, context: MapContext) => AgUiDraft[];
@@ -67,17 +76,10 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'node.started': (e) => [{ type: 'STEP_STARTED', stepName: stepName(e) }],
   'node.completed': (e) => [{ type: 'STEP_FINISHED', stepName: stepName(e) }],
   'node.failed': (e) => [{ type: 'STEP_FINISHED', stepName: stepName(e) }],
-  'model.started': none,
-  // The text of a call, whole, from the log (a reader that resumes gets exactly what a live one did).
-  'model.completed': (e) =>
-    e.data.text.length === 0
-      ? []
-      : [
-          { type: 'TEXT_MESSAGE_START', messageId: e.spanId, role: 'assistant' },
-          { type: 'TEXT_MESSAGE_CONTENT', messageId: e.spanId, delta: e.data.text },
-          { type: 'TEXT_MESSAGE_END', messageId: e.spanId },
-        ],
-  'model.failed': none,
+  'model.started': (e, { texts }) => texts.opened(e).flatMap(agUiTextOf),
+  // What the call's tokens did not say, from the log: a reader that resumes gets exactly what a live one did.
+  'model.completed': (e, { texts }) => texts.completed(e).flatMap(agUiTextOf),
+  'model.failed': (e, { texts }) => texts.failed(e).flatMap(agUiTextOf),
   'tool.called': (e) => [
     { type: 'TOOL_CALL_START', toolCallId: e.data.callId, toolCallName: e.data.name },
     { type: 'TOOL_CALL_ARGS', toolCallId: e.data.callId, delta: JSON.stringify(e.data.arguments) },
@@ -114,6 +116,26 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   custom: none,
 };
 
+/** A piece of a call's streamed output as AG-UI events: text as an assistant message, reasoning as a reasoning message. */
+export function agUiTextOf(piece: TextPiece): AgUiDraft[] {
+  const messageId = piece.id;
+  if (piece.part === 'text') {
+    if (piece.kind === 'start') return [{ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }];
+    if (piece.kind === 'delta') return [{ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: piece.delta }];
+    return [{ type: 'TEXT_MESSAGE_END', messageId }];
+  }
+  if (piece.kind === 'start')
+    return [
+      { type: 'REASONING_START', messageId },
+      { type: 'REASONING_MESSAGE_START', messageId, role: 'reasoning' },
+    ];
+  if (piece.kind === 'delta') return [{ type: 'REASONING_MESSAGE_CONTENT', messageId, delta: piece.delta }];
+  return [
+    { type: 'REASONING_MESSAGE_END', messageId },
+    { type: 'REASONING_END', messageId },
+  ];
+}
+
 /** An interrupt per open request: its prompt, its form as the answer's schema, or the tool call it would approve. */
 function interruptsOf(awaiting: RunEventOf<'run.awaiting'>, log: readonly RunEvent[]) {
   return [...requestsInLog(log).values()]
@@ -144,6 +166,7 @@ const ENDS_RUN = new Set(['RUN_FINISHED', 'RUN_ERROR']);
  */
 export class AgUiStream {
   private readonly active = new Set<string>();
+  private readonly texts = new ModelTextStreams();
 
   constructor(private readonly ids: AgUiRunIds) {}
 
@@ -163,7 +186,7 @@ export class AgUiStream {
 
   /** The AG-UI events of the next run event (`log` ends with it). */
   next(event: RunEvent, log: readonly RunEvent[]): AgUiEvent[] {
-    return agUiEventsOf(event, log, this.ids).flatMap((out) => {
+    return agUiEventsOf(event, log, this.ids, this.texts).flatMap((out) => {
       if (out.type === 'STEP_STARTED') return this.active.has(String(out.stepName)) ? [] : (this.active.add(String(out.stepName)), [out]);
       if (out.type === 'STEP_FINISHED') return this.active.delete(String(out.stepName)) ? [out] : [];
       if (out.type !== 'RUN_FINISHED') return [out];
@@ -171,6 +194,12 @@ export class AgUiStream {
       this.active.clear();
       return [...closing, out];
     });
+  }
+
+  /** The AG-UI events of a live token delta: text or reasoning as it is said. */
+  token(token: TokenDelta): AgUiEvent[] {
+    const timestamp = Date.now();
+    return this.texts.token(token).flatMap((piece) => agUiTextOf(piece).map((e) => ({ ...e, timestamp })));
   }
 
   /** Whether an event ends the AG-UI run. */

@@ -25,4 +25,5 @@ export {
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';
 export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from './ag-ui-events';
-export { endsUiMessage, uiMessageChunksOf, type UiMessageChunk } from './ui-message-chunks';
+export { endsUiMessage, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from './ui-message-chunks';
+export { ModelTextStreams, type TextPiece } from './model-text-streams';

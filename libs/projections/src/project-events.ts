@@ -99,7 +99,7 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
     span('model', {
       ...closed(e, 'completed', e.data.durationMs),
       model: e.data.model,
-      output: withoutUndefined({ text: e.data.text, toolCalls: e.data.toolCalls }),
+      output: withoutUndefined({ text: e.data.text, reasoning: e.data.reasoning, toolCalls: e.data.toolCalls }),
       usage: e.data.usage,
     });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.

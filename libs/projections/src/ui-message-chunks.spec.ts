@@ -77,4 +77,19 @@ describe("a run's log as the AI SDK's UI message stream", () => {
       { type: 'finish', finishReason: 'other' },
     ]);
   });
+
+  it('gives a call’s reasoning its own reasoning part, before the text', () => {
+    const drafts = completedRunDrafts();
+    const completed = drafts[4] as Extract<RunEventDraft, { type: 'model.completed' }>;
+    drafts[4] = { ...completed, data: { ...completed.data, reasoning: 'Greet back.' } };
+    const chunks = chunksOf(runLog(runId, drafts)).filter((c) => /^(reasoning|text)-/.test(c.type));
+    expect(chunks).toEqual([
+      { type: 'reasoning-start', id: 'span-model:reasoning' },
+      { type: 'reasoning-delta', id: 'span-model:reasoning', delta: 'Greet back.' },
+      { type: 'reasoning-end', id: 'span-model:reasoning' },
+      { type: 'text-start', id: 'span-model' },
+      { type: 'text-delta', id: 'span-model', delta: 'hello' },
+      { type: 'text-end', id: 'span-model' },
+    ]);
+  });
 });

@@ -36,6 +36,10 @@ export interface FakeOpenAIReply {
   error?: string;
   /** Wait this long before the body (non-streaming) or before each SSE chunk (streaming). */
   delayMs?: number;
+  /** Reasoning shown before the answer, as DeepSeek-style servers send it (`reasoning_content`). */
+  reasoning?: string;
+  /** Streaming: after this many chunks, wait for `until` before the rest (a test holds a reply half-said). */
+  pauseAfter?: { chunks: number; until: Promise<void> };
 }
 
 /** The OpenAI chat-completions request body, loosely typed: tests assert on what was sent. */
@@ -142,7 +146,8 @@ export class FakeOpenAIServer {
       return reply.error !== undefined ? sendJson(res, 500, errorBody(reply.error)) : sendJson(res, status, completion);
     }
     res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (const data of events) {
+    for (const [i, data] of events.entries()) {
+      if (i === reply.pauseAfter?.chunks) await reply.pauseAfter.until;
       await sleep(reply.delayMs, closed);
       if (closed.aborted) return; // the client went away (e.g. aborted): stop writing
       res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -171,13 +176,18 @@ function wireReply(reply: FakeOpenAIReply, body: FakeOpenAIRequestBody, requestN
     toolCalls.length > 0
       ? { role: 'assistant', content: reply.text || null, tool_calls: toolCalls }
       : { role: 'assistant', content: reply.text };
+  if (reply.reasoning !== undefined) Object.assign(message, { reasoning_content: reply.reasoning });
   const completion = { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage: fullUsage };
   const chunk = (delta: object, finishReason: string | null) => ({
     ...base,
     object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, finish_reason: finishReason }],
   });
-  const deltas = [...splitWords(reply.text).map((piece) => ({ content: piece })), ...toolCallDeltas(toolCalls)];
+  const deltas = [
+    ...splitWords(reply.reasoning ?? '').map((piece) => ({ reasoning_content: piece })),
+    ...splitWords(reply.text).map((piece) => ({ content: piece })),
+    ...toolCallDeltas(toolCalls),
+  ];
   const events: unknown[] = deltas.map((delta, i) => chunk(i === 0 ? { role: 'assistant', ...delta } : delta, null));
   if (reply.error !== undefined) return { completion, events: [...events, errorBody(reply.error)] };
   events.push(chunk({}, finish));

@@ -102,7 +102,14 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
       void spans.open(e, 'model', { label: e.data.model, model: e.data.model, input: e.data.prompt ?? e.data.messages }),
     'model.completed': (e) => {
       spans.close(e, 'completed', {
-        output: e.data.toolCalls?.length ? { text: e.data.text, toolCalls: e.data.toolCalls } : e.data.text,
+        output:
+          e.data.toolCalls?.length || e.data.reasoning !== undefined
+            ? {
+                text: e.data.text,
+                ...(e.data.reasoning !== undefined && { reasoning: e.data.reasoning }),
+                toolCalls: e.data.toolCalls ?? [],
+              }
+            : e.data.text,
         usage: e.data.usage,
       });
       view.usage = addCallUsage(view.usage, e.data.usage);

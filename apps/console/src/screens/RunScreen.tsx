@@ -38,7 +38,9 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         if (terminal) return setStream('ended');
         stop = followRun(runId, lastSeq, {
           onEvents: (more) => setEvents((prev) => [...prev, ...more]),
-          onToken: (t) => setStreamed((prev) => new Map(prev).set(t.spanId, (prev.get(t.spanId) ?? '') + t.delta)),
+          // The live text is the answer; a model's reasoning is read in the trace once the call ends.
+          onToken: (t) =>
+            t.part !== 'reasoning' && setStreamed((prev) => new Map(prev).set(t.spanId, (prev.get(t.spanId) ?? '') + t.delta)),
           onState: setStream,
           onError: (e) => setProblem(e.message),
         });

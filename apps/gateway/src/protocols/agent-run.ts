@@ -1,6 +1,6 @@
-import { followRunLog, readRunLog, type Bus } from '@spindle/bus';
+import { followRunLog, readRunLog, subscribeTokenDeltas, type Bus } from '@spindle/bus';
 import type { Logger } from 'pino';
-import { isRunId, SpindleError, type Principal, type RunEvent } from '@spindle/contracts';
+import { isRunId, SpindleError, type Principal, type RunEvent, type TokenDelta } from '@spindle/contracts';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 /** The workflow a protocol endpoint speaks for (A2A's agent, AG-UI's agent). */
@@ -51,6 +51,49 @@ export async function* followWithLog(
       yield { event, log };
     }
   } finally {
+    follower.stop();
+  }
+}
+
+/** What a live follower of a run yields: the log's next event (with the log so far), or a token delta. */
+export type LiveRunItem = { event: RunEvent; log: readonly RunEvent[] } | { token: TokenDelta };
+
+/**
+ * `followWithLog` with the run's token deltas (core NATS) interleaved as they arrive, for a
+ * protocol that streams text as the model says it. Tokens are not ordered against the log here:
+ * `ModelTextStreams` does that, and says from the log whatever a missed token did not.
+ */
+export async function* followWithTokens(bus: Bus, runId: string, logger: Logger): AsyncIterable<LiveRunItem> {
+  const tokens: TokenDelta[] = [];
+  let wake = (): void => undefined;
+  // Subscribed before the log is read: a token of a call the log has not reached yet waits for it.
+  const subscription = subscribeTokenDeltas(bus, runId, {
+    onMessage: (token) => {
+      tokens.push(token);
+      wake();
+    },
+    onInvalid: (subject, reason) => logger.warn({ subject, reason }, 'dropping a token delta that is not one'),
+  });
+  const log: RunEvent[] = [];
+  const follower = followRunLog(bus, runId, 0, {
+    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
+  });
+  const events = follower[Symbol.asyncIterator]();
+  try {
+    let pending = events.next();
+    for (;;) {
+      for (let token = tokens.shift(); token; token = tokens.shift()) yield { token };
+      const tokenCame = new Promise<undefined>((resolve) => (wake = () => resolve(undefined)));
+      const step = await Promise.race([pending, tokenCame]);
+      if (step === undefined) continue;
+      if (step.done) return;
+      log.push(step.value.event);
+      yield { event: step.value.event, log };
+      pending = events.next();
+    }
+  } finally {
+    subscription.close();
+    // Stopping ends the pending read (a generator's return() would wait behind it).
     follower.stop();
   }
 }

@@ -8,7 +8,7 @@ import { runEventSchemas, runEventTypes } from '../run-events';
  * and a reconnect does not replay them); `event: error` when the stream broke off (reconnect
  * with `Last-Event-ID`). Comment lines (`: heartbeat`) keep idle connections open.
  */
-export const tokenFrameSchema = tokenDeltaSchema.pick({ runId: true, nodeId: true, spanId: true, index: true, delta: true });
+export const tokenFrameSchema = tokenDeltaSchema.pick({ runId: true, nodeId: true, spanId: true, index: true, delta: true, part: true });
 export type TokenFrame = z.infer<typeof tokenFrameSchema>;
 
 export const streamErrorFrameSchema = z.object({ code: z.string(), detail: z.string() });

@@ -26,6 +26,8 @@ export const scriptTurnSchema = z
     when: z.string().min(1).max(1000).optional(),
     /** Tool calls, all in one reply. */
     calls: z.array(scriptToolCallSchema).min(1).max(16).optional(),
+    /** What the model shows of its reasoning before the turn's calls or answer. */
+    reasoning: z.string().min(1).max(100_000).optional(),
     /** The final answer: text, or JSON (written as JSON text, e.g. a structured answer or a manager's choice). */
     answer: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
   })

@@ -32,7 +32,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
   const earlier = input.messages.slice(0, input.messages.length - input.newMessages);
   const added = input.messages.slice(input.messages.length - input.newMessages);
   const onlyPrompt = added.length === 1 && added[0].role === 'user' && input.messages.length === 1;
-  await env.log.append({
+  const callSeq = await env.log.append({
     type: 'model.started',
     ...span,
     data: {
@@ -59,7 +59,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
       stream: input.stream,
       signal: ctx.signal,
       onDelta: input.stream
-        ? (text) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, text })
+        ? (text, part) => env.tokens.push({ nodeId: ctx.nodeId, spanId: ctx.spanId, afterSeq: ctx.startedSeq, callSeq, part, text })
         : undefined,
     });
   } catch (error) {
@@ -82,6 +82,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
     data: {
       model: input.model,
       text: result.text,
+      ...(result.reasoning ? { reasoning: result.reasoning } : {}),
       ...(result.toolCalls.length ? { toolCalls: result.toolCalls } : {}),
       usage: result.usage,
       finishReason: result.finishReason,

@@ -70,6 +70,7 @@ export class RunHistory {
         usage = e.data.runUsage ?? usage;
         this.parent(e)?.modelResults.push({
           text: e.data.text,
+          ...(e.data.reasoning !== undefined && { reasoning: e.data.reasoning }),
           usage: e.data.usage,
           finishReason: e.data.finishReason,
           toolCalls: e.data.toolCalls ?? [],

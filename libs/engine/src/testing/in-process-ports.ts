@@ -91,7 +91,7 @@ export function scriptedModel(replies: Array<string | Error | { toolCalls: ToolC
           finishReason: 'tool-calls',
           toolCalls: reply.toolCalls,
         };
-      if (request.stream) for (const word of reply.split(/(?<=\s)/)) request.onDelta?.(word);
+      if (request.stream) for (const word of reply.split(/(?<=\s)/)) request.onDelta?.(word, 'text');
       const words = reply.split(/\s+/).filter(Boolean).length;
       return { text: reply, usage: { inputTokens: 3, outputTokens: words, totalTokens: 3 + words }, finishReason: 'stop', toolCalls: [] };
     },

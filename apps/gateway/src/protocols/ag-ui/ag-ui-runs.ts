@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import { followWithLog, readAgentRun, type AgentWorkflow } from '../agent-run';
+import { followWithTokens, readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /**
  * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run (the last user message its
@@ -98,7 +98,12 @@ export class AgUiRuns {
   private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds): AsyncIterable<AgUiEvent> {
     const stream = new AgUiStream(ids);
     let tookOver = target.fromSeq === 0;
-    for await (const { event, log } of followWithLog(this.bus, target.runId, this.logger)) {
+    for await (const item of followWithTokens(this.bus, target.runId, this.logger)) {
+      if ('token' in item) {
+        if (tookOver) yield* stream.token(item.token);
+        continue;
+      }
+      const { event, log } = item;
       if (!tookOver && event.seq > target.fromSeq) {
         // The steps open where this stream takes the run over: the log before this event.
         yield* stream.takeOver(log.slice(0, -1));

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
 import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
-import { endsUiMessage, uiMessageChunksOf, type UiMessageChunk } from '@spindle/projections';
+import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from '@spindle/projections';
 import type { Logger } from 'pino';
 import { parseBody } from '../../http/parse-body';
 import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
-import { followWithLog, type AgentWorkflow } from '../agent-run';
+import { followWithTokens, type AgentWorkflow } from '../agent-run';
 
 /** Crockford's base32, as ULIDs (and so thread ids) are written. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -52,11 +52,16 @@ export class UiChats {
     return last && isTerminalEvent(last.event) ? undefined : latest.run_id;
   }
 
-  /** The run's answer as UI message chunks, from its start (a resume gets the whole message) to its end. */
+  /** The run's answer as UI message chunks from its start (a resume gets the whole message) to its end, said as the model says it. */
   async *chunks(runId: string): AsyncIterable<UiMessageChunk> {
     yield { type: 'start', messageId: runId };
-    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
-      for (const chunk of uiMessageChunksOf(event, log)) {
+    const texts = new ModelTextStreams();
+    for await (const item of followWithTokens(this.bus, runId, this.logger)) {
+      if ('token' in item) {
+        yield* texts.token(item.token).map(uiTextChunkOf);
+        continue;
+      }
+      for (const chunk of uiMessageChunksOf(item.event, item.log, texts)) {
         yield chunk;
         if (endsUiMessage(chunk)) return;
       }
