@@ -7,6 +7,7 @@ import {
   type Actor,
   type CancelOutcome,
   type RunControl,
+  type RunEvent,
 } from '@spindle/contracts';
 import { runPhase } from '@spindle/projections';
 
@@ -60,7 +61,10 @@ export class RunCanceller {
     }
     const control: RunControl = { type: 'cancel', requestedAt: new Date().toISOString(), ...(reason ? { reason } : {}), canceledBy: by };
     publishRunControl(this.bus, runId, control);
-    return { runId, status: (await this.settled(runId)) ? 'canceled' : 'cancel_requested' };
+    const end = await this.settled(runId);
+    // The run reached another end first: the cancel came too late, like one for a finished run.
+    if (end && end !== 'run.canceled') throw new SpindleError('conflict', `run ${runId} ended (${end}) before the cancel reached it`);
+    return { runId, status: end ? 'canceled' : 'cancel_requested' };
   }
 
   /** Appends `run.canceled` at the position read; false when the run moved on meanwhile. */
@@ -79,14 +83,14 @@ export class RunCanceller {
     }
   }
 
-  /** Waits, briefly, for the run's terminal event. */
-  private async settled(runId: string): Promise<boolean> {
+  /** Waits, briefly, for the run's terminal event: its type, or `undefined` while the run goes on. */
+  private async settled(runId: string): Promise<RunEvent['type'] | undefined> {
     const deadline = Date.now() + this.settleMs;
     while (Date.now() < deadline) {
       const last = await lastEventOf(this.bus, runId);
-      if (last && isTerminalEvent(last.event)) return true;
+      if (last && isTerminalEvent(last.event)) return last.event.type;
       await new Promise((r) => setTimeout(r, 50));
     }
-    return false;
+    return undefined;
   }
 }
