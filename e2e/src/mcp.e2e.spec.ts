@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ErrorCode,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RunEvent, RunSummary } from '@spindle/contracts';
 import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
 
@@ -136,6 +142,54 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
       type: 'run.canceled',
       data: { reason: expect.stringContaining('the MCP client canceled the tool call'), canceledBy: { kind: 'key' } },
     });
+  });
+
+  it('runs a call as a task when asked: the task at once, polled while the model works, the result once the run ends', async () => {
+    const client = await connect(stack.adminKey);
+    expect((await client.listTools()).tools.map((t) => t.execution)).toEqual([{ taskSupport: 'optional' }, { taskSupport: 'optional' }]);
+    gate.hold();
+    const stream = client.experimental.tasks.callToolStream({ name: 'weather', arguments: { city: 'Bergen' } }, CallToolResultSchema, {
+      task: { ttl: 60_000 },
+    });
+    const seen: Array<{ type: string; status?: string }> = [];
+    let result: CallToolResult | undefined;
+    for await (const message of stream) {
+      if (message.type === 'error') throw message.error;
+      if (message.type === 'result') result = message.result as CallToolResult;
+      else seen.push({ type: message.type, status: message.task.status });
+      // The model is held until the client has seen the task working; then it answers.
+      if (message.type === 'taskStatus' && message.task.status === 'working') gate.release();
+    }
+    expect(seen[0]).toEqual({ type: 'taskCreated', status: 'working' });
+    expect(seen.at(-1)).toEqual({ type: 'taskStatus', status: 'completed' });
+    expect(result?.structuredContent).toMatchObject({ forecast: 'sunny, 21 °C', parameters: { city: 'Bergen' } });
+    // The task is the run: its id is the run's, named on the result too.
+    const taskId = String((result?._meta?.[RELATED_TASK_META_KEY] as { taskId: string }).taskId);
+    expect(result?._meta?.['io.spindle/runId']).toBe(taskId);
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed', ttl: null });
+  });
+
+  it('cancels a task’s run, refuses to cancel it twice, and shows no one else’s or unknown tasks', async () => {
+    const client = await connect(stack.adminKey);
+    gate.hold();
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'echo', arguments: { input: 'a long one' }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    expect(created.task.status).toBe('working');
+    const cancelled = await client.experimental.tasks.cancelTask(taskId);
+    expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
+    gate.release();
+    await expect(client.experimental.tasks.cancelTask(taskId)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining('has already ended (cancelled)'),
+    });
+    const result = (await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)) as CallToolResult;
+    expect(result).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('the MCP client cancelled the task') }] });
+    const acme = await connect(acmeKey);
+    for (const id of [taskId, '01JQ0000000000000000000000', 'not-a-run'])
+      await expect(acme.experimental.tasks.getTask(id)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
   it("shows another tenant none of this tenant's tools", async () => {

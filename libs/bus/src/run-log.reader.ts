@@ -206,6 +206,8 @@ export function followRunLog(bus: Bus, runId: string, afterSeq = 0, opts: Follow
       .consume({ max_messages: 256 })
       .catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
     stopConsumer = () => messages.stop();
+    // Stopped while the consumer was being opened: nothing stopped it then.
+    if (stopped) messages.stop();
     try {
       for await (const msg of messages) {
         read++;

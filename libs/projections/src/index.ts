@@ -15,12 +15,15 @@ export { webhookEventAfter, type WebhookEventBody } from './webhook-events';
 export {
   MCP_RUN_META_KEY,
   mcpToolOf,
+  mcpTaskOf,
+  MCP_TASK_POLL_MS,
   startBodyOfToolCall,
   toolCallStepAfter,
   toolCallStepOf,
   type CatalogWorkflow,
   type McpTool,
   type McpToolResult,
+  type McpTask,
   type ToolCallStep,
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';

@@ -1,5 +1,6 @@
-import { MCP_RUN_META_KEY, mcpToolOf, startBodyOfToolCall, toolCallStepOf } from './mcp-tools';
-import { completedRunDrafts, runLog } from './run-events.fixture';
+import type { RunEventDraft } from '@spindle/contracts';
+import { MCP_RUN_META_KEY, mcpTaskOf, mcpToolOf, startBodyOfToolCall, toolCallStepOf } from './mcp-tools';
+import { completedRunDrafts, queued, runLog } from './run-events.fixture';
 
 const runId = '01JQ0000000000000000000000';
 const root = { spanId: 'root', path: 'root' };
@@ -11,6 +12,7 @@ describe('workflows as MCP tools', () => {
       name: 'weather',
       description: 'Forecasts.',
       inputSchema: parameters,
+      execution: { taskSupport: 'optional' },
     });
     const plain = mcpToolOf({ name: 'echo', version: 1, definition: { kind: 'graph', nodes: [] } });
     expect(plain.description).toContain('"echo" (version 1)');
@@ -55,5 +57,34 @@ describe("a run's log as a tool call", () => {
       answer: { structuredContent: { runId, status: 'awaiting', reason: 'tool_approval', requestIds: ['req-1'] } },
     });
     expect(awaiting && 'answer' in awaiting && awaiting.answer.isError).toBeFalsy();
+  });
+});
+
+describe('a run as an MCP task', () => {
+  const started: RunEventDraft = { type: 'run.started', ...root, data: { attempt: 1, worker: 'w1' } };
+  const taskAfter = (drafts: RunEventDraft[]) => mcpTaskOf(runLog(runId, [queued(), ...drafts]));
+
+  it('is working from its start, input_required while it waits for a person, and working again once answered', () => {
+    expect(taskAfter([])).toMatchObject({ taskId: runId, status: 'working', ttl: null, pollInterval: 1_000 });
+    const waiting: RunEventDraft = { type: 'run.awaiting', ...root, data: { reason: 'input', requestIds: ['req-1'] } };
+    expect(taskAfter([started, waiting])).toMatchObject({
+      status: 'input_required',
+      statusMessage: expect.stringContaining('/v1/requests'),
+    });
+    const resumed: RunEventDraft = { type: 'run.resumed', ...root, data: { attempt: 1, worker: 'w1', reason: 'answered' } };
+    const task = taskAfter([started, waiting, resumed]);
+    expect(task.status).toBe('working');
+    expect(Date.parse(task.lastUpdatedAt)).toBeGreaterThan(Date.parse(task.createdAt));
+  });
+
+  it('ends completed, failed with the error, or cancelled with the reason', () => {
+    expect(taskAfter(completedRunDrafts().slice(1))).toMatchObject({ status: 'completed' });
+    expect(
+      taskAfter([{ type: 'run.failed', ...root, data: { error: { code: 'provider_error', message: 'down' }, durationMs: 5 } }]),
+    ).toMatchObject({ status: 'failed', statusMessage: 'the run failed (provider_error): down' });
+    expect(taskAfter([{ type: 'run.canceled', ...root, data: { reason: 'stop' } }])).toMatchObject({
+      status: 'cancelled',
+      statusMessage: 'the run was canceled: stop',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventOf, RunEventType } from '@spindle/contracts';
+import { runPhase } from './run-requests';
 
 /**
  * Spindle's workflows as MCP tools, and a run's log as what an MCP `tools/call` answers: pure
@@ -13,7 +14,24 @@ export interface McpTool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; [key: string]: unknown };
+  /** Every workflow may run as a task: a client that asks gets the task at once and polls it. */
+  execution: { taskSupport: 'optional' };
 }
+
+/** An MCP task (the 2025-11-25 tasks extension): a tool call run as a task is its Spindle run, `taskId` the run id. */
+export interface McpTask {
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** Never expires on its own: the run's log is kept (the tenant's retention, not the task, decides). */
+  ttl: null;
+  pollInterval: number;
+}
+
+/** How often a client is asked to poll a task (ms): a run's steps take about that long to matter to a person watching. */
+export const MCP_TASK_POLL_MS = 1_000;
 
 /** An MCP `CallToolResult` (the fields Spindle fills). */
 export interface McpToolResult {
@@ -44,7 +62,35 @@ export function mcpToolOf(workflow: CatalogWorkflow): McpTool {
     name: workflow.name,
     description: description ?? `Runs the Spindle workflow "${workflow.name}" (version ${workflow.version}) and answers its output.`,
     inputSchema: parameters ?? { ...INPUT_ONLY_SCHEMA },
+    execution: { taskSupport: 'optional' },
   };
+}
+
+const taskEnd: {
+  readonly [T in 'run.completed' | 'run.failed' | 'run.canceled']: (e: RunEventOf<T>) => Pick<McpTask, 'status' | 'statusMessage'>;
+} = {
+  'run.completed': () => ({ status: 'completed' }),
+  'run.failed': (e) => ({ status: 'failed', statusMessage: `the run failed (${e.data.error.code}): ${e.data.error.message}` }),
+  'run.canceled': (e) => ({ status: 'cancelled', statusMessage: `the run was canceled${e.data.reason ? `: ${e.data.reason}` : ''}` }),
+};
+
+/** The task a run's log says: working, waiting for a person (`input_required`), or how it ended. `events` is the whole log. */
+export function mcpTaskOf(events: readonly RunEvent[]): McpTask {
+  const first = events[0]!;
+  const base = { taskId: first.runId, createdAt: first.at, lastUpdatedAt: events.at(-1)!.at, ttl: null, pollInterval: MCP_TASK_POLL_MS };
+  const phase = runPhase(events);
+  if (phase.phase === 'ended') {
+    const end = taskEnd[phase.terminal.type as keyof typeof taskEnd] as (e: RunEvent) => Pick<McpTask, 'status' | 'statusMessage'>;
+    return { ...base, ...end(phase.terminal) };
+  }
+  if (phase.phase === 'waiting') {
+    return {
+      ...base,
+      status: 'input_required',
+      statusMessage: `the run waits for a person: answer at /v1/requests (run ${first.runId})`,
+    };
+  }
+  return { ...base, status: 'working' };
 }
 
 /**

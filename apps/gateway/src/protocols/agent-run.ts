@@ -16,12 +16,17 @@ export interface AgentWorkflow {
  * tenant's runs.
  */
 export async function readAgentRun(bus: Bus, caller: Principal, workflow: AgentWorkflow, runId: string): Promise<RunEvent[] | undefined> {
+  const events = await readTenantRun(bus, caller, runId);
+  const queued = events?.[0];
+  return queued?.type === 'run.queued' && queued.data.workflow.name === workflow.name ? events : undefined;
+}
+
+/** The log of a run in the caller's tenant (of any workflow: an MCP task), or `undefined` for any other id. */
+export async function readTenantRun(bus: Bus, caller: Principal, runId: string): Promise<RunEvent[] | undefined> {
   if (!isRunId(runId)) return undefined;
   const { events } = await readRunLog(bus, runId);
   const queued = events[0];
-  if (queued?.type !== 'run.queued' || queued.data.tenant !== caller.tenant || queued.data.workflow.name !== workflow.name)
-    return undefined;
-  return events;
+  return queued?.type === 'run.queued' && queued.data.tenant === caller.tenant ? events : undefined;
 }
 
 /** The workflow a protocol endpoint names, latest version; one that does not exist is `404 workflow_not_found`. */
@@ -34,23 +39,29 @@ export async function findAgentWorkflow(catalog: WorkflowCatalogRepository, call
 /**
  * A run's events from its start, live to wherever the caller stops, each with the log up to and
  * including it (one array, grown in place: what a protocol's fold of the log reads). The reader
- * is stopped when the caller stops.
+ * is stopped when the caller stops, or when `signal` aborts (the client left): the follow then
+ * just ends.
  */
 export async function* followWithLog(
   bus: Bus,
   runId: string,
   logger: Logger,
+  signal?: AbortSignal,
 ): AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }> {
   const log: RunEvent[] = [];
   const follower = followRunLog(bus, runId, 0, {
     onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
   });
+  const stop = () => follower.stop();
+  if (signal?.aborted) stop();
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     for await (const { event } of follower) {
       log.push(event);
       yield { event, log };
     }
   } finally {
+    signal?.removeEventListener('abort', stop);
     follower.stop();
   }
 }

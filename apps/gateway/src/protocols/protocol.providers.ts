@@ -11,16 +11,28 @@ import { AgUiRuns } from './ag-ui/ag-ui-runs';
 import { UiChats } from './ui-chat/ui-chats';
 import { ThreadRepository } from '../threads/thread.repository';
 import { ThreadRuns } from '../threads/thread-runs.service';
+import { WorkflowTasks } from './mcp/workflow-tasks';
 import { WorkflowTools } from './mcp/workflow-tools';
 
 /** The standard protocols the gateway speaks besides its own API: MCP, A2A, AG-UI and the AI SDK's chat stream. */
 export function protocolProviders(): Provider[] {
   return [
     {
+      provide: WorkflowTasks,
+      inject: [RunCanceller, BUS, LOGGER],
+      useFactory: (canceller: RunCanceller, bus: Bus, logger: Logger) => new WorkflowTasks(canceller, bus, logger),
+    },
+    {
       provide: WorkflowTools,
-      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, BUS, LOGGER],
-      useFactory: (catalog: WorkflowCatalogRepository, starter: RunStarter, canceller: RunCanceller, bus: Bus, logger: Logger) =>
-        new WorkflowTools(catalog, starter, canceller, bus, logger),
+      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, WorkflowTasks, BUS, LOGGER],
+      useFactory: (
+        catalog: WorkflowCatalogRepository,
+        starter: RunStarter,
+        canceller: RunCanceller,
+        tasks: WorkflowTasks,
+        bus: Bus,
+        logger: Logger,
+      ) => new WorkflowTools(catalog, starter, canceller, tasks, bus, logger),
     },
     {
       provide: WorkflowAgents,

@@ -8,6 +8,7 @@ import {
   McpError,
   type CallToolRequest,
   type CallToolResult,
+  type CreateTaskResult,
   type RequestId,
   type ServerNotification,
   type ServerRequest,
@@ -20,6 +21,7 @@ import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { followWithLog } from '../agent-run';
+import { MCP_TASK_CAPABILITIES, type WorkflowTasks } from './workflow-tasks';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -43,6 +45,7 @@ export class WorkflowTools {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly starter: RunStarter,
     private readonly canceller: RunCanceller,
+    private readonly tasks: WorkflowTasks,
     private readonly bus: Bus,
     private readonly logger: Logger,
   ) {}
@@ -50,13 +53,18 @@ export class WorkflowTools {
   /** A protocol server for one HTTP request of `caller` (the endpoint is stateless; `session` only scopes request ids). */
   serverFor(caller: Principal, session: string, trace: Context): Server {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: {} },
-      instructions: 'Each tool runs one Spindle workflow to its end; its result is the run output.',
+      capabilities: { tools: {}, tasks: MCP_TASK_CAPABILITIES },
+      instructions:
+        'Each tool runs one Spindle workflow to its end; its result is the run output. ' +
+        'Ask for a task to have a long run answered at once and polled.',
     });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: (await this.catalog.listLatest(caller.tenant)).map(mcpToolOf),
     }));
+    this.tasks.register(server, caller);
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      // A task outlives the request that made it: only its start happens here.
+      if (request.params.task) return this.startTask(caller, trace, request.params);
       const key = callKey(caller, session, extra.requestId);
       const abort = new AbortController();
       const forward = () => abort.abort();
@@ -83,13 +91,9 @@ export class WorkflowTools {
     extra: CallExtra,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    const workflow = await this.catalog.find(caller.tenant, params.name);
-    if (!workflow) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}": this tenant has no workflow of that name`);
-    const body = startBodyOfToolCall(workflow.definition, params.arguments ?? {});
-    if (!body) throw new McpError(ErrorCode.InvalidParams, `tool "${params.name}" takes one argument, "input"`);
-    const started = await this.starter.start(caller, params.name, body, undefined, trace).catch((e: unknown) => startRefused(e));
-    if ('content' in started) return started;
-    const runId = started.accepted.runId;
+    const started = await this.start(caller, trace, params).catch((e: unknown) => startRefused(e));
+    if (typeof started !== 'string') return started;
+    const runId = started;
     const cancel = () =>
       void this.canceller
         .cancel(runId, 'the MCP client canceled the tool call', caller.actor)
@@ -100,6 +104,24 @@ export class WorkflowTools {
     } finally {
       signal.removeEventListener('abort', cancel);
     }
+  }
+
+  /** A tool call run as a task: the run starts, and the answer is the task; any refusal is the call's error. */
+  private async startTask(caller: Principal, trace: Context, params: CallToolRequest['params']): Promise<CreateTaskResult> {
+    const runId = await this.start(caller, trace, params).catch((e: unknown) => {
+      const refused = startRefused(e);
+      throw new McpError(ErrorCode.InvalidRequest, refused.content[0]!.text, { code: isSpindleError(e) ? e.code : 'internal' });
+    });
+    return this.tasks.created(caller, runId);
+  }
+
+  /** Starts the run a call asks for: its id. An unknown tool or arguments that do not fit are invalid params. */
+  private async start(caller: Principal, trace: Context, params: CallToolRequest['params']): Promise<string> {
+    const workflow = await this.catalog.find(caller.tenant, params.name);
+    if (!workflow) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}": this tenant has no workflow of that name`);
+    const body = startBodyOfToolCall(workflow.definition, params.arguments ?? {});
+    if (!body) throw new McpError(ErrorCode.InvalidParams, `tool "${params.name}" takes one argument, "input"`);
+    return (await this.starter.start(caller, params.name, body, undefined, trace)).accepted.runId;
   }
 
   /** Follows the run's log to the event that answers the call, sending progress on the way. */
@@ -130,7 +152,7 @@ function callKey(caller: Principal, session: string, requestId: RequestId): stri
  * any other refusal (a quota, the service unavailable) is the tool's result, as a tool error the
  * model can read, with its Spindle code.
  */
-function startRefused(e: unknown): CallToolResult {
+function startRefused(e: unknown): CallToolResult & { content: [{ type: 'text'; text: string }] } {
   if (!isSpindleError(e)) throw e;
   if (e.code === 'validation_failed' || e.code === 'workflow_not_found') {
     throw new McpError(ErrorCode.InvalidParams, e.message, { code: e.code, ...(e.issues && { issues: e.issues }) });
