@@ -36,6 +36,10 @@ const thinker = {
   kind: 'graph',
   nodes: [{ id: 'think', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', stream: true, output_key: 'answer' }],
 };
+const pal = {
+  kind: 'graph',
+  nodes: [{ id: 'pal', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', memory_key: 'messages', output_key: 'answer' }],
+};
 const REASONING = 'Two and two make four.';
 const ANSWER = 'It is four, of course.';
 
@@ -71,8 +75,12 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
       serviceEnv: (name): Record<string, string> => (name === 'runner' ? { SPINDLE_PLUGINS: 'examples/plugins/calculator.js' } : {}),
     });
     // Five chunks of reasoning and two words of the answer, then the provider waits for the test.
-    stack.fake.reply = () => ({ reasoning: REASONING, text: ANSWER, pauseAfter: { chunks: 7, until: halfway.passed()! } });
-    for (const [name, definition] of Object.entries({ support, confirm, thinker }))
+    stack.fake.reply = (body) => {
+      const said = (body.messages ?? []).filter((m) => m.role === 'user').map((m) => String(m.content));
+      if (!said.includes('What is two and two?')) return { text: `You said: ${said.join(' | ')}` };
+      return { reasoning: REASONING, text: ANSWER, pauseAfter: { chunks: 7, until: halfway.passed()! } };
+    };
+    for (const [name, definition] of Object.entries({ support, confirm, thinker, pal }))
       expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
   });
   afterEach(() => halfway.release());
@@ -147,6 +155,25 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     expect(ANSWER.startsWith(String(released?.delta))).toBe(true);
     expect(String(released?.delta).length).toBeLessThan(ANSWER.length);
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: ANSWER });
+  });
+
+  it('continues an AG-UI thread on a Spindle thread: the conversation carries over, the client’s state edits reach the run', async () => {
+    const agent = agentFor('pal', 'thread-4', 'My name is Ada.');
+    await run(agent, { runId: 'run-4a' });
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'You said: My name is Ada.' });
+    agent.addMessage({ id: 'thread-4-u2', role: 'user', content: 'What is my name?' });
+    agent.setState({ ...agent.state, mood: 'curious' });
+    const second = await run(agent, { runId: 'run-4b' });
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'You said: My name is Ada. | What is my name?' });
+    expect(second.events.find((e) => e.type === 'STATE_SNAPSHOT')).toMatchObject({ snapshot: { mood: 'curious' } });
+    // One Spindle thread for the AG-UI thread, holding both runs (and the state edit between them).
+    const { threads } = (await (await stack.api('/v1/threads')).json()) as {
+      threads: Array<{ threadId: string; metadata: { agUiThreadId?: string } }>;
+    };
+    const thread = threads.filter((t) => t.metadata.agUiThreadId === 'thread-4');
+    expect(thread).toHaveLength(1);
+    const { runs } = (await (await stack.api(`/v1/threads/${thread[0]!.threadId}/runs`)).json()) as { runs: Array<{ status: string }> };
+    expect(runs.filter((r) => r.status === 'completed').length).toBeGreaterThanOrEqual(2);
   });
 
   it('answers what it cannot run with RUN_ERROR in the stream, and a workflow that is not there with 404', async () => {

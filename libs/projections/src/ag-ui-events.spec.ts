@@ -24,7 +24,7 @@ describe("a run's log as AG-UI events", () => {
       'STEP_FINISHED',
       ...stream.slice(6).map((e) => e.type),
     ]);
-    expect(stream.find((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toMatchObject({ delta: 'hello', messageId: 'span-model' });
+    expect(stream.find((e) => e.type === 'TEXT_MESSAGE_CONTENT')).toMatchObject({ delta: 'hello', messageId: `${runId}.span-model` });
     expect(stream.at(-1)).toMatchObject({ type: 'RUN_FINISHED', ...ids, outcome: { type: 'success' }, result: expect.any(Object) });
     expect(stream.every((e) => typeof e.timestamp === 'number')).toBe(true);
   });
@@ -45,7 +45,7 @@ describe("a run's log as AG-UI events", () => {
       { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'calc' },
       { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"x":1}' },
       { type: 'TOOL_CALL_END', toolCallId: 'c1' },
-      { type: 'TOOL_CALL_RESULT', messageId: 'c1:result', toolCallId: 'c1', role: 'tool', content: '2' },
+      { type: 'TOOL_CALL_RESULT', messageId: `${runId}.c1:result`, toolCallId: 'c1', role: 'tool', content: '2' },
       {
         type: 'STATE_DELTA',
         delta: [
@@ -148,21 +148,21 @@ describe("a run's log as AG-UI events", () => {
       ...events.slice(4).flatMap((e, i) => stream.next(e, events.slice(0, i + 5))),
     ];
     expect(out.filter((e) => /^(REASONING|TEXT)_/.test(e.type)).map((e) => [e.type, e.messageId, e.delta])).toEqual([
-      ['REASONING_START', 'span-model:reasoning', undefined],
-      ['REASONING_MESSAGE_START', 'span-model:reasoning', undefined],
-      ['REASONING_MESSAGE_CONTENT', 'span-model:reasoning', 'Greet '],
-      ['REASONING_MESSAGE_END', 'span-model:reasoning', undefined],
-      ['REASONING_END', 'span-model:reasoning', undefined],
-      ['TEXT_MESSAGE_START', 'span-model', undefined],
-      ['TEXT_MESSAGE_CONTENT', 'span-model', 'hel'],
+      ['REASONING_START', `${runId}.span-model:reasoning`, undefined],
+      ['REASONING_MESSAGE_START', `${runId}.span-model:reasoning`, undefined],
+      ['REASONING_MESSAGE_CONTENT', `${runId}.span-model:reasoning`, 'Greet '],
+      ['REASONING_MESSAGE_END', `${runId}.span-model:reasoning`, undefined],
+      ['REASONING_END', `${runId}.span-model:reasoning`, undefined],
+      ['TEXT_MESSAGE_START', `${runId}.span-model`, undefined],
+      ['TEXT_MESSAGE_CONTENT', `${runId}.span-model`, 'hel'],
       // The log says the rest: the open text goes on first, then what the reasoning missed, as a message of its own.
-      ['TEXT_MESSAGE_CONTENT', 'span-model', 'lo'],
-      ['TEXT_MESSAGE_END', 'span-model', undefined],
-      ['REASONING_START', 'span-model:reasoning:1', undefined],
-      ['REASONING_MESSAGE_START', 'span-model:reasoning:1', undefined],
-      ['REASONING_MESSAGE_CONTENT', 'span-model:reasoning:1', 'back.'],
-      ['REASONING_MESSAGE_END', 'span-model:reasoning:1', undefined],
-      ['REASONING_END', 'span-model:reasoning:1', undefined],
+      ['TEXT_MESSAGE_CONTENT', `${runId}.span-model`, 'lo'],
+      ['TEXT_MESSAGE_END', `${runId}.span-model`, undefined],
+      ['REASONING_START', `${runId}.span-model:reasoning:1`, undefined],
+      ['REASONING_MESSAGE_START', `${runId}.span-model:reasoning:1`, undefined],
+      ['REASONING_MESSAGE_CONTENT', `${runId}.span-model:reasoning:1`, 'back.'],
+      ['REASONING_MESSAGE_END', `${runId}.span-model:reasoning:1`, undefined],
+      ['REASONING_END', `${runId}.span-model:reasoning:1`, undefined],
     ]);
   });
 });

@@ -76,10 +76,10 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'node.started': (e) => [{ type: 'STEP_STARTED', stepName: stepName(e) }],
   'node.completed': (e) => [{ type: 'STEP_FINISHED', stepName: stepName(e) }],
   'node.failed': (e) => [{ type: 'STEP_FINISHED', stepName: stepName(e) }],
-  'model.started': (e, { texts }) => texts.opened(e).flatMap(agUiTextOf),
+  'model.started': (e, { texts }) => texts.opened(e).flatMap((piece) => agUiTextOf(e.runId, piece)),
   // What the call's tokens did not say, from the log: a reader that resumes gets exactly what a live one did.
-  'model.completed': (e, { texts }) => texts.completed(e).flatMap(agUiTextOf),
-  'model.failed': (e, { texts }) => texts.failed(e).flatMap(agUiTextOf),
+  'model.completed': (e, { texts }) => texts.completed(e).flatMap((piece) => agUiTextOf(e.runId, piece)),
+  'model.failed': (e, { texts }) => texts.failed(e).flatMap((piece) => agUiTextOf(e.runId, piece)),
   'tool.called': (e) => [
     { type: 'TOOL_CALL_START', toolCallId: e.data.callId, toolCallName: e.data.name },
     { type: 'TOOL_CALL_ARGS', toolCallId: e.data.callId, delta: JSON.stringify(e.data.arguments) },
@@ -88,7 +88,7 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'tool.returned': (e) => [
     {
       type: 'TOOL_CALL_RESULT',
-      messageId: `${e.data.callId}:result`,
+      messageId: `${e.runId}.${e.data.callId}:result`,
       toolCallId: e.data.callId,
       role: 'tool',
       content: JSON.stringify(e.data.error ? { error: e.data.error } : (e.data.result ?? null)),
@@ -116,9 +116,13 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   custom: none,
 };
 
-/** A piece of a call's streamed output as AG-UI events: text as an assistant message, reasoning as a reasoning message. */
-export function agUiTextOf(piece: TextPiece): AgUiDraft[] {
-  const messageId = piece.id;
+/**
+ * A piece of a call's streamed output as AG-UI events: text as an assistant message, reasoning as
+ * a reasoning message. Message ids name the run too: an AG-UI thread holds many runs, and span ids
+ * are only unique within one.
+ */
+export function agUiTextOf(runId: string, piece: TextPiece): AgUiDraft[] {
+  const messageId = `${runId}.${piece.id}`;
   if (piece.part === 'text') {
     if (piece.kind === 'start') return [{ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' }];
     if (piece.kind === 'delta') return [{ type: 'TEXT_MESSAGE_CONTENT', messageId, delta: piece.delta }];
@@ -199,7 +203,7 @@ export class AgUiStream {
   /** The AG-UI events of a live token delta: text or reasoning as it is said. */
   token(token: TokenDelta): AgUiEvent[] {
     const timestamp = Date.now();
-    return this.texts.token(token).flatMap((piece) => agUiTextOf(piece).map((e) => ({ ...e, timestamp })));
+    return this.texts.token(token).flatMap((piece) => agUiTextOf(token.runId, piece).map((e) => ({ ...e, timestamp })));
   }
 
   /** Whether an event ends the AG-UI run. */

@@ -42,9 +42,15 @@ export function protocolProviders(): Provider[] {
     },
     {
       provide: AgUiRuns,
-      inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
-      useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
-        new AgUiRuns(starter, canceller, answers, bus, logger),
+      inject: [ThreadRepository, ThreadRuns, RunCanceller, RequestAnswers, BUS, LOGGER],
+      useFactory: (
+        threads: ThreadRepository,
+        threadRuns: ThreadRuns,
+        canceller: RunCanceller,
+        answers: RequestAnswers,
+        bus: Bus,
+        logger: Logger,
+      ) => new AgUiRuns(threads, threadRuns, canceller, answers, bus, logger),
     },
     {
       provide: UiChats,

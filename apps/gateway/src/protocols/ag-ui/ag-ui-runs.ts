@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import type { Bus } from '@spindle/bus';
 import {
   agUiRunInputSchema,
   answerBodySchema,
+  canonicalJson,
   isSpindleError,
   SpindleError,
   type AgUiRunInput,
@@ -14,18 +14,22 @@ import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@
 import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import type { RunStarter } from '../../runs/run-starter.service';
+import type { ThreadRepository } from '../../threads/thread.repository';
+import type { ThreadRuns } from '../../threads/thread-runs.service';
 import { followWithTokens, readAgentRun, type AgentWorkflow } from '../agent-run';
+import { openProtocolThread } from '../protocol-threads';
 
 /**
- * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run (the last user message its
- * input, `state` its state, `forwardedProps.parameters` its parameters) or, with `resume`, answers
- * the requests an earlier run was interrupted on and continues that run. Either way the answer is
+ * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run on the AG-UI thread's
+ * Spindle thread (the last user message its input, the thread's state with the client's edits its
+ * state, `forwardedProps.parameters` its parameters) or, with `resume`, answers the requests an
+ * earlier run was interrupted on and continues that run. Either way the answer is
  * RUN_STARTED, the run's events as AG-UI events, and RUN_FINISHED or RUN_ERROR.
  */
 export class AgUiRuns {
   constructor(
-    private readonly starter: RunStarter,
+    private readonly threads: ThreadRepository,
+    private readonly threadRuns: ThreadRuns,
     private readonly canceller: RunCanceller,
     private readonly answers: RequestAnswers,
     private readonly bus: Bus,
@@ -53,18 +57,43 @@ export class AgUiRuns {
     yield* this.follow(target, ids);
   }
 
+  /**
+   * A run on the AG-UI thread's Spindle thread, from the state the thread's last run left: the
+   * keys of the client's `state` that differ from it (the client's edits of shared state) are
+   * merged in first. A run still going on the thread is interrupted by the new one.
+   */
   private async start(caller: Principal, workflow: AgentWorkflow, input: AgUiRunInput, trace: Context) {
     const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
     const hasParameters = isRecord(workflow.definition) && 'parameters' in workflow.definition;
     const body = {
+      workflow: workflow.name,
       input: lastUserText(input.messages),
-      ...(input.state && { state: input.state }),
       ...(hasParameters && { parameters: isRecord(forwarded.parameters) ? forwarded.parameters : {} }),
+      multitaskStrategy: 'interrupt',
     };
-    // The client's thread and run ids make the idempotency key: the same run asked again is the same run.
-    const key = `ag-ui:${createHash('sha256').update(`${input.threadId}\n${input.runId}`).digest('hex')}`;
-    const started = await this.starter.start(caller, workflow.name, body, key, trace);
-    return { runId: started.accepted.runId, fromSeq: 0 };
+    const threadId = await openProtocolThread(this.threads, caller, 'ag-ui', workflow, input.threadId, { agUiThreadId: input.threadId });
+    await this.mergeEdits(caller, threadId, input.state);
+    const accepted = await this.threadRuns.start(caller, threadId, body, trace);
+    return { runId: accepted.runId, fromSeq: 0 };
+  }
+
+  /**
+   * Merges the keys of the client's state that differ from the thread's. The thread's run
+   * statuses are a projection: a run the client just saw finish may still count as busy for a
+   * moment, so a busy thread is asked again, briefly, before the refusal stands.
+   */
+  private async mergeEdits(caller: Principal, threadId: string, clientState: unknown): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const edits = changedKeys(clientState, (await this.threads.state(threadId)).state);
+      if (!edits) return;
+      try {
+        await this.threadRuns.setState(caller, threadId, { values: edits, mode: 'merge' });
+        return;
+      } catch (e) {
+        if (!isSpindleError(e) || e.code !== 'thread_busy' || attempt >= BUSY_ATTEMPTS) throw e;
+        await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
+      }
+    }
   }
 
   /** Answers each resumed interrupt (all of one run); a cancelled one cancels the run. The stream goes on from the last answer. */
@@ -116,6 +145,17 @@ export class AgUiRuns {
       }
     }
   }
+}
+
+/** How long a state edit waits for a thread the projection still shows busy: 40 × 50 ms. */
+const BUSY_ATTEMPTS = 40;
+const BUSY_PAUSE_MS = 50;
+
+/** The keys of the client's state whose values differ from the thread's (undefined when none do). */
+function changedKeys(client: unknown, thread: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!isRecord(client)) return undefined;
+  const changed = Object.entries(client).filter(([key, value]) => canonicalJson(value) !== canonicalJson(thread[key]));
+  return changed.length ? Object.fromEntries(changed) : undefined;
 }
 
 /** An interrupt's answer: `true`/`false` approve or decline, a string is text, an object is the answer as `…/respond` takes it. */

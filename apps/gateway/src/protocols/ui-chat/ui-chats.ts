@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
 import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
@@ -8,9 +7,7 @@ import { parseBody } from '../../http/parse-body';
 import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import { followWithTokens, type AgentWorkflow } from '../agent-run';
-
-/** Crockford's base32, as ULIDs (and so thread ids) are written. */
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { openProtocolThread, protocolThreadId } from '../protocol-threads';
 
 /**
  * The AI SDK's chat protocol over Spindle threads: a chat is a thread of its workflow (its id
@@ -31,7 +28,7 @@ export class UiChats {
     const chat = parseBody(uiChatRequestSchema, body ?? {});
     // Everything checked before the chat's thread is made: a refused message leaves nothing behind.
     const input = lastUserText(chat.messages);
-    const threadId = await this.threadOf(caller, workflow, chat.id);
+    const threadId = await openProtocolThread(this.threads, caller, 'ui-chat', workflow, chat.id, { chatId: chat.id });
     const accepted = await this.threadRuns.start(
       caller,
       threadId,
@@ -43,7 +40,7 @@ export class UiChats {
 
   /** The run answering the chat now, if one is: what a reloaded page resumes. */
   async activeRun(caller: Principal, workflow: AgentWorkflow, chatId: string): Promise<string | undefined> {
-    const threadId = chatThreadId(caller.tenant, workflow.name, chatId);
+    const threadId = protocolThreadId('ui-chat', caller.tenant, workflow.name, chatId);
     if (!(await this.threads.find(caller.tenant, threadId))) return undefined;
     const latest = (await this.threads.runs(threadId)).at(-1);
     if (!latest || !ACTIVE_STATUSES.includes(latest.status as never)) return undefined;
@@ -67,24 +64,6 @@ export class UiChats {
       }
     }
   }
-
-  private async threadOf(caller: Principal, workflow: AgentWorkflow, chatId: string): Promise<string> {
-    const threadId = chatThreadId(caller.tenant, workflow.name, chatId);
-    if (await this.threads.find(caller.tenant, threadId)) return threadId;
-    await this.threads.create(threadId, caller.tenant, { chatId, workflow: workflow.name }, caller.actor).catch(async (e: unknown) => {
-      // Two first messages at once: the other made it.
-      if (!(await this.threads.find(caller.tenant, threadId))) throw e;
-    });
-    return threadId;
-  }
-}
-
-/** A chat's thread: the same id for the same tenant, workflow and chat id, in the form of a thread id. */
-export function chatThreadId(tenant: string, workflow: string, chatId: string): string {
-  const digest = createHash('sha256').update(`ui-chat\n${tenant}\n${workflow}\n${chatId}`).digest();
-  let id = '';
-  for (let i = 0; i < 26; i++) id += CROCKFORD[digest[i]! % 32];
-  return `thr_${id}`;
 }
 
 /** The text of the chat's last user message (its text parts joined). */
