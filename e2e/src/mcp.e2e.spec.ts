@@ -5,7 +5,10 @@ import {
   CreateTaskResultSchema,
   ErrorCode,
   RELATED_TASK_META_KEY,
+  ElicitRequestSchema,
   type CallToolResult,
+  type ClientCapabilities,
+  type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunEvent, RunSummary } from '@spindle/contracts';
 import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
@@ -28,6 +31,18 @@ const weather = {
   ],
   edges: [{ from: 'look_up', to: 'forecast' }],
 };
+const booking = {
+  kind: 'graph',
+  nodes: [
+    { id: 'ask', type: 'human', prompt: 'Book the table for two?', form: 'boolean' },
+    { id: 'note', type: 'human', prompt: 'Any wishes?', form: 'text' },
+    { id: 'done', type: 'set', values: { booked: true } },
+  ],
+  edges: [
+    { from: 'ask', to: 'note' },
+    { from: 'note', to: 'done' },
+  ],
+};
 const echo = {
   kind: 'graph',
   nodes: [{ id: 'say', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', output_key: 'said' }],
@@ -40,10 +55,12 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
   let modelCalls = 0;
   const clients: Client[] = [];
 
-  const connect = async (key: string): Promise<Client> => {
-    const client = new Client({ name: 'spindle-e2e', version: '1.0.0' });
+  const connect = async (key: string, capabilities: ClientCapabilities = {}, viaFetch?: typeof fetch): Promise<Client> => {
+    const client = new Client({ name: 'spindle-e2e', version: '1.0.0' }, { capabilities });
     const url = new URL(`${stack.gatewayUrl}/v1/mcp`);
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}` } }, fetch: viaFetch }),
+    );
     clients.push(client);
     return client;
   };
@@ -63,7 +80,7 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
       await gate.passed();
       return { text: 'sunny, 21 °C' };
     };
-    for (const [name, definition] of Object.entries({ weather, echo }))
+    for (const [name, definition] of Object.entries({ weather, echo, booking }))
       expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
     expect((await stack.api('/v1/tenants', { method: 'POST', body: JSON.stringify({ id: 'acme', name: 'Acme' }) })).status).toBe(201);
     const made = await stack.api('/v1/keys', {
@@ -82,8 +99,8 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
     const client = await connect(stack.adminKey);
     expect(client.getServerVersion()).toMatchObject({ name: 'spindle' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'weather']);
-    expect(tools[1]).toMatchObject({ name: 'weather', description: weather.description, inputSchema: parameters });
+    expect(tools.map((t) => t.name)).toEqual(['booking', 'echo', 'weather']);
+    expect(tools[2]).toMatchObject({ name: 'weather', description: weather.description, inputSchema: parameters });
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { input: {} }, additionalProperties: false });
   });
 
@@ -146,7 +163,7 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
 
   it('runs a call as a task when asked: the task at once, polled while the model works, the result once the run ends', async () => {
     const client = await connect(stack.adminKey);
-    expect((await client.listTools()).tools.map((t) => t.execution)).toEqual([{ taskSupport: 'optional' }, { taskSupport: 'optional' }]);
+    expect(new Set((await client.listTools()).tools.map((t) => t.execution?.taskSupport))).toEqual(new Set(['optional']));
     gate.hold();
     const stream = client.experimental.tasks.callToolStream({ name: 'weather', arguments: { city: 'Bergen' } }, CallToolResultSchema, {
       task: { ttl: 60_000 },
@@ -190,6 +207,102 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
     const acme = await connect(acmeKey);
     for (const id of [taskId, '01JQ0000000000000000000000', 'not-a-run'])
       await expect(acme.experimental.tasks.getTask(id)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+  });
+
+  it('asks a client that takes elicitations each question of a person, and the run goes on with the answers', async () => {
+    const client = await connect(stack.adminKey, { elicitation: {} });
+    const asked: ElicitRequest['params'][] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return asked.length === 1
+        ? { action: 'accept', content: { approved: true } }
+        : { action: 'accept', content: { text: 'by the window' } };
+    });
+    const result = (await client.callTool({ name: 'booking', arguments: {} })) as CallToolResult;
+    expect(asked.map((p) => [p.message, 'requestedSchema' in p && p.requestedSchema])).toEqual([
+      ['Book the table for two?', { type: 'object', properties: { approved: { type: 'boolean', title: 'Yes' } }, required: ['approved'] }],
+      ['Any wishes?', { type: 'object', properties: { text: { type: 'string', title: 'Answer' } }, required: ['text'] }],
+    ]);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ booked: true });
+    // The answers are the run's, recorded as the caller's.
+    const runId = String(result._meta?.['io.spindle/runId']);
+    const { events } = (await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] };
+    expect(events.filter((e) => e.type === 'input.answered').map((e) => (e.data as { answer: unknown }).answer)).toEqual([
+      { approved: true },
+      { text: 'by the window' },
+    ]);
+  });
+
+  it('withdraws a question a person answered at /v1/requests meanwhile, and asks the next', async () => {
+    const client = await connect(stack.adminKey, { elicitation: {} });
+    const withdrawn: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      if (request.params.message === 'Any wishes?') return { action: 'accept', content: { text: 'none' } };
+      // The client's user leaves the first question open; it is answered elsewhere, and withdrawn.
+      await new Promise((resolve) => extra.signal.addEventListener('abort', resolve, { once: true }));
+      withdrawn.push(request.params.message);
+      return { action: 'cancel' };
+    });
+    const call = client.callTool({ name: 'booking', arguments: {} }) as Promise<CallToolResult>;
+    const open = await eventually(async () => {
+      const { requests } = (await (await stack.api('/v1/requests')).json()) as {
+        requests: Array<{ runId: string; requestId: string; prompt: string; status: string }>;
+      };
+      const waiting = requests.find((r) => r.prompt === 'Book the table for two?' && r.status === 'pending');
+      expect(waiting).toBeDefined();
+      return waiting!;
+    }, 200);
+    const answered = await stack.api(`/v1/runs/${open.runId}/requests/${open.requestId}/respond`, {
+      method: 'POST',
+      body: JSON.stringify({ approved: true }),
+    });
+    expect(answered.status).toBeLessThan(300);
+    const result = await call;
+    expect(withdrawn).toEqual(['Book the table for two?']);
+    expect(result.structuredContent).toMatchObject({ booked: true });
+  });
+
+  it('takes the answers and the cancellation that reach another gateway than the one holding the call', async () => {
+    const other = await stack.startService('gateway');
+    // A load balancer with no sticky sessions: the client's answers and cancellations go to the other gateway.
+    const aside: typeof fetch = (input, init) => {
+      const message = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : {};
+      const elsewhere = message.method === undefined || message.method === 'notifications/cancelled';
+      return fetch(elsewhere ? String(input).replace(stack.gatewayUrl, `http://127.0.0.1:${other.port}`) : input, init);
+    };
+    const client = await connect(stack.adminKey, { elicitation: {} }, aside);
+    client.setRequestHandler(ElicitRequestSchema, async (request) =>
+      request.params.message === 'Any wishes?'
+        ? { action: 'accept', content: { text: 'quiet' } }
+        : { action: 'accept', content: { approved: true } },
+    );
+    const booked = (await client.callTool({ name: 'booking', arguments: {} })) as CallToolResult;
+    expect(booked.structuredContent).toMatchObject({ booked: true });
+    gate.hold();
+    const canceling = new AbortController();
+    const call = client.callTool({ name: 'echo', arguments: { input: 'cancel me elsewhere' } }, undefined, { signal: canceling.signal });
+    const run = await eventually(async () => {
+      const [latest] = await runsOf('echo');
+      expect(latest?.status).toBe('running');
+      return latest!;
+    }, 200);
+    canceling.abort('stop');
+    await expect(call).rejects.toThrow();
+    await eventually(async () => expect((await runsOf('echo'))[0]).toMatchObject({ runId: run.runId, status: 'canceled' }), 200);
+  });
+
+  it('says where to answer when the client declines the question, or takes no elicitations, and leaves the request open', async () => {
+    const declining = await connect(stack.adminKey, { elicitation: {} });
+    declining.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' }));
+    const plain = await connect(stack.adminKey);
+    for (const client of [declining, plain]) {
+      const result = (await client.callTool({ name: 'booking', arguments: {} })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ status: 'awaiting', reason: 'input', requestIds: [expect.any(String)] });
+      const runId = String(result._meta?.['io.spindle/runId']);
+      const { events } = (await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] };
+      expect(events.at(-1)?.type).toBe('run.awaiting');
+    }
   });
 
   it("shows another tenant none of this tenant's tools", async () => {

@@ -18,7 +18,14 @@ export type { DurableSpec } from './durable-consumer';
 export { deadLetter, deadLetterStored } from './dead-letter';
 export { deadLetterExhaustedDeliveries } from './exhausted-deliveries';
 export type { ExhaustedDeliveriesOptions } from './exhausted-deliveries';
-export { publishTokenDelta, subscribeTokenDeltas, publishRunControl, subscribeRunControl } from './run-live-channels';
+export {
+  publishTokenDelta,
+  subscribeTokenDeltas,
+  publishRunControl,
+  subscribeRunControl,
+  publishMcpSessionMessage,
+  subscribeMcpSession,
+} from './run-live-channels';
 export type { LiveSubscription, LiveHandlers } from './run-live-channels';
 // The message and consumer types the bus hands to its users, so they need not import NATS.
 export type { Consumer, JsMsg } from '@nats-io/jetstream';

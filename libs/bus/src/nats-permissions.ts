@@ -52,12 +52,13 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         events,
         commands,
         `${ns}run.ctl.*`,
+        `${ns}mcp.ses.*`,
         `${ns}svc.*.*`,
         names.deadLetterSubject('admission'),
         // Erasing a run purges its subject of the log.
         `$JS.API.STREAM.PURGE.${names.eventsStream}`,
       ],
-      subscribe: [replies, `${ns}run.tok.*`],
+      subscribe: [replies, `${ns}run.tok.*`, `${ns}mcp.ses.*`],
     },
     runner: {
       publish: [

@@ -1,14 +1,24 @@
 import type { Msg } from '@nats-io/transport-node';
-import { runControlSchema, tokenDeltaSchema, type RunControl, type TokenDelta } from '@spindle/contracts';
+import {
+  jsonRpcMessageSchema,
+  runControlSchema,
+  tokenDeltaSchema,
+  type JsonRpcMessage,
+  type RunControl,
+  type TokenDelta,
+} from '@spindle/contracts';
 import type { z } from 'zod';
 import type { Bus } from './bus-connection';
 import { parseMessageJson } from './message-json';
 
 /**
- * The two channels of a run that are not part of its log, on core NATS (at most once, never
- * stored): token deltas while a model streams (`run.tok.<runId>`; the log keeps the full text)
- * and control messages to the runner executing the run (`run.ctl.<runId>`; a cancel it misses
- * is caught by the gateway's check of the log).
+ * The live channels, on core NATS (at most once, never stored): the two of a run that are not
+ * part of its log, token deltas while a model streams (`run.tok.<runId>`; the log keeps the full
+ * text) and control messages to the runner executing the run (`run.ctl.<runId>`; a cancel it
+ * misses is caught by the gateway's check of the log); and an MCP client session's messages
+ * about its calls in flight, to the gateway holding them (`mcp.ses.<key>`; an answer lost in a
+ * reconnect leaves its question open until the client gives up on the call, and the request
+ * stays answerable at /v1/requests).
  */
 export interface LiveSubscription {
   close(): void;
@@ -39,6 +49,15 @@ export function publishRunControl(bus: Bus, runId: string, control: RunControl):
 
 export function subscribeRunControl(bus: Bus, runId: string, handlers: LiveHandlers<RunControl>): LiveSubscription {
   return subscribeParsed(bus, bus.names.controlSubject(runId), runControlSchema, handlers);
+}
+
+/** A client's message about a call in flight (an answer to the server's request, a cancellation), to the gateway holding the call. */
+export function publishMcpSessionMessage(bus: Bus, sessionKey: string, message: JsonRpcMessage): void {
+  bus.nc.publish(bus.names.mcpSessionSubject(sessionKey), JSON.stringify(jsonRpcMessageSchema.parse(message)));
+}
+
+export function subscribeMcpSession(bus: Bus, sessionKey: string, handlers: LiveHandlers<JsonRpcMessage>): LiveSubscription {
+  return subscribeParsed(bus, bus.names.mcpSessionSubject(sessionKey), jsonRpcMessageSchema, handlers);
 }
 
 function subscribeParsed<S extends z.ZodType>(

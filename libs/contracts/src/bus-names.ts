@@ -18,6 +18,11 @@ export interface BusNames {
   tokenSubject(runId: string): string;
   /** Core NATS control messages (cancel) to whichever runner holds the run. */
   controlSubject(runId: string): string;
+  /**
+   * Core NATS: what an MCP client sends about its calls in flight (answers to the server's
+   * requests, cancellations), to whichever gateway holds the call. `sessionKey` is a hex digest.
+   */
+  mcpSessionSubject(sessionKey: string): string;
   querySubject(service: QueryService, op: string): string;
   readonly durables: {
     readonly runners: string;
@@ -32,6 +37,13 @@ export interface BusNames {
 export type QueryService = 'trace' | 'checkpoint' | 'approval';
 
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
+const SESSION_KEY_PATTERN = /^[0-9a-f]{32,64}$/;
+
+/** A subject token must not carry a dot or a wildcard: a session key is a hex digest and nothing else. */
+function assertSessionKey(key: string): string {
+  if (!SESSION_KEY_PATTERN.test(key)) throw new Error(`an MCP session key is 32 to 64 hex digits (got "${key.slice(0, 80)}")`);
+  return key;
+}
 
 export function busNames(namespace = ''): BusNames {
   if (namespace !== '' && !NAMESPACE_PATTERN.test(namespace)) {
@@ -53,6 +65,7 @@ export function busNames(namespace = ''): BusNames {
     deadLetterSubject: (service) => `${s}dlq.${service}`,
     tokenSubject: (runId) => `${s}run.tok.${assertRunId(runId)}`,
     controlSubject: (runId) => `${s}run.ctl.${assertRunId(runId)}`,
+    mcpSessionSubject: (sessionKey) => `${s}mcp.ses.${assertSessionKey(sessionKey)}`,
     querySubject: (service, op) => `${s}svc.${service}.${op}`,
     durables: {
       runners: 'runners',

@@ -16,6 +16,8 @@ export {
   MCP_RUN_META_KEY,
   mcpToolOf,
   mcpTaskOf,
+  mcpElicitationOf,
+  answerOfElicitation,
   MCP_TASK_POLL_MS,
   startBodyOfToolCall,
   toolCallStepAfter,
@@ -24,6 +26,8 @@ export {
   type McpTool,
   type McpToolResult,
   type McpTask,
+  type McpElicitation,
+  type OpenRequest,
   type ToolCallStep,
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';

@@ -1,5 +1,14 @@
 import type { RunEventDraft } from '@spindle/contracts';
-import { MCP_RUN_META_KEY, mcpTaskOf, mcpToolOf, startBodyOfToolCall, toolCallStepOf } from './mcp-tools';
+import {
+  answerOfElicitation,
+  MCP_RUN_META_KEY,
+  mcpElicitationOf,
+  mcpTaskOf,
+  mcpToolOf,
+  startBodyOfToolCall,
+  toolCallStepOf,
+  type OpenRequest,
+} from './mcp-tools';
 import { completedRunDrafts, queued, runLog } from './run-events.fixture';
 
 const runId = '01JQ0000000000000000000000';
@@ -86,5 +95,54 @@ describe('a run as an MCP task', () => {
       status: 'cancelled',
       statusMessage: 'the run was canceled: stop',
     });
+  });
+});
+
+describe('a request to a person as an MCP elicitation', () => {
+  const input = (form: Extract<OpenRequest, { kind: 'input' }>['form']): OpenRequest => ({
+    requestId: 'r1',
+    kind: 'input',
+    prompt: 'Go?',
+    form,
+  });
+  const call = { callId: 'c1', name: 'refund', arguments: { amount: 40 }, argumentsHash: 'a'.repeat(64) };
+
+  it('asks yes/no, text, plan and flat JSON answers as forms, and answers the request as /v1/requests takes it', () => {
+    const yes = input({ kind: 'boolean' });
+    expect(mcpElicitationOf(yes)?.requestedSchema.required).toEqual(['approved']);
+    expect(answerOfElicitation(yes, { approved: false })).toEqual({ approved: false });
+    expect(answerOfElicitation(input({ kind: 'text' }), { text: 'hi' })).toEqual({ text: 'hi' });
+    expect(answerOfElicitation(input({ kind: 'plan_review' }), { approved: false, text: 'shorter' })).toEqual({
+      approved: false,
+      text: 'shorter',
+    });
+    const schema = { type: 'object', properties: { seats: { type: 'integer' }, name: { type: 'string' } }, required: ['seats'] };
+    const json = input({ kind: 'json', schema });
+    expect(mcpElicitationOf(json)).toEqual({
+      message: 'Go?',
+      requestedSchema: { type: 'object', properties: schema.properties, required: ['seats'] },
+    });
+    expect(answerOfElicitation(json, { seats: 2 })).toEqual({ data: { seats: 2 } });
+  });
+
+  it('asks a tool call’s approval showing the call, and answers bound to that exact call', () => {
+    const approval: OpenRequest = { requestId: 'r2', kind: 'approval', prompt: 'Refund?', call };
+    expect(mcpElicitationOf(approval)?.message).toBe('Refund?\n\nThe call: refund({"amount":40})');
+    expect(answerOfElicitation(approval, { approve: true })).toEqual({
+      decision: 'approve',
+      callId: 'c1',
+      name: 'refund',
+      argumentsHash: 'a'.repeat(64),
+    });
+    expect(answerOfElicitation(approval, { approve: false, message: 'too much' })).toMatchObject({
+      decision: 'reject',
+      message: 'too much',
+    });
+  });
+
+  it('does not ask what a form cannot: nested JSON answers, or none described', () => {
+    expect(mcpElicitationOf(input({ kind: 'json', schema: { type: 'object', properties: { items: { type: 'array' } } } }))).toBeUndefined();
+    expect(mcpElicitationOf(input({ kind: 'json' }))).toBeUndefined();
+    expect(mcpElicitationOf(input({ kind: 'json', schema: { type: 'array' } }))).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventOf, RunEventType } from '@spindle/contracts';
-import { runPhase } from './run-requests';
+import { openRequestsOf, runPhase } from './run-requests';
 
 /**
  * Spindle's workflows as MCP tools, and a run's log as what an MCP `tools/call` answers: pure
@@ -183,4 +183,80 @@ function definitionFields(definition: unknown): { description?: string; paramete
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An open request to a person, as `openRequestsOf` lists it. */
+export type OpenRequest = ReturnType<typeof openRequestsOf>[number];
+
+/** An MCP form elicitation (`elicitation/create`, form mode): what to ask and the flat schema of the answer. */
+export interface McpElicitation {
+  message: string;
+  requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
+}
+
+const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * A request as an elicitation, when MCP's form mode can ask it: a yes/no, a text, a JSON answer
+ * whose schema is an object of primitive fields, a plan to approve or revise, or a tool call to
+ * approve (shown with its arguments). `undefined` for anything richer: the call then says where
+ * to answer, as for a client without elicitation.
+ */
+export function mcpElicitationOf(request: OpenRequest): McpElicitation | undefined {
+  if (request.kind === 'approval') {
+    const { name, arguments: args } = request.call;
+    return {
+      message: `${request.prompt}\n\nThe call: ${name}(${JSON.stringify(args)})`,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          approve: { type: 'boolean', title: `Run ${name} with these arguments` },
+          message: { type: 'string', title: 'Why (optional)' },
+        },
+        required: ['approve'],
+      },
+    };
+  }
+  const ask = (properties: McpElicitation['requestedSchema']['properties'], required: string[]) => ({
+    message: request.prompt,
+    requestedSchema: { type: 'object' as const, properties, required },
+  });
+  switch (request.form.kind) {
+    case 'boolean':
+      return ask({ approved: { type: 'boolean', title: 'Yes' } }, ['approved']);
+    case 'text':
+      return ask({ text: { type: 'string', title: 'Answer' } }, ['text']);
+    case 'plan_review':
+      return ask({ approved: { type: 'boolean', title: 'Approve the plan' }, text: { type: 'string', title: 'Revision' } }, ['approved']);
+    case 'json':
+      return flatObjectSchema(request.form.schema) ? ask(request.form.schema.properties, request.form.schema.required ?? []) : undefined;
+  }
+}
+
+/** What a person's elicitation answer (`content` of an `accept`) answers the request with: bound to the exact call for an approval. */
+export function answerOfElicitation(request: OpenRequest, content: Record<string, unknown>): Record<string, unknown> {
+  if (request.kind === 'approval') {
+    const { callId, name, argumentsHash } = request.call;
+    const message = typeof content.message === 'string' && content.message !== '' ? { message: content.message } : {};
+    return { decision: content.approve === true ? 'approve' : 'reject', callId, name, argumentsHash, ...message };
+  }
+  switch (request.form.kind) {
+    case 'boolean':
+      return { approved: content.approved };
+    case 'text':
+      return { text: content.text };
+    case 'plan_review':
+      return { approved: content.approved, ...(typeof content.text === 'string' && content.text !== '' && { text: content.text }) };
+    case 'json':
+      return { data: content };
+  }
+}
+
+function flatObjectSchema(
+  schema: Record<string, unknown> | undefined,
+): schema is { properties: McpElicitation['requestedSchema']['properties']; required?: string[] } {
+  if (!isRecord(schema) || schema.type !== 'object' || !isRecord(schema.properties)) return false;
+  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string')))
+    return false;
+  return Object.values(schema.properties).every((p) => isRecord(p) && typeof p.type === 'string' && PRIMITIVE_TYPES.has(p.type));
 }

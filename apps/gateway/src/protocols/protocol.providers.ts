@@ -11,6 +11,7 @@ import { AgUiRuns } from './ag-ui/ag-ui-runs';
 import { UiChats } from './ui-chat/ui-chats';
 import { ThreadRepository } from '../threads/thread.repository';
 import { ThreadRuns } from '../threads/thread-runs.service';
+import { McpSessionRelay } from './mcp/mcp-session-relay';
 import { WorkflowTasks } from './mcp/workflow-tasks';
 import { WorkflowTools } from './mcp/workflow-tools';
 
@@ -23,16 +24,23 @@ export function protocolProviders(): Provider[] {
       useFactory: (canceller: RunCanceller, bus: Bus, logger: Logger) => new WorkflowTasks(canceller, bus, logger),
     },
     {
+      provide: McpSessionRelay,
+      inject: [BUS, LOGGER],
+      useFactory: (bus: Bus, logger: Logger) => new McpSessionRelay(bus, logger),
+    },
+    {
       provide: WorkflowTools,
-      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, WorkflowTasks, BUS, LOGGER],
+      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, WorkflowTasks, McpSessionRelay, RequestAnswers, BUS, LOGGER],
       useFactory: (
         catalog: WorkflowCatalogRepository,
         starter: RunStarter,
         canceller: RunCanceller,
         tasks: WorkflowTasks,
+        relay: McpSessionRelay,
+        answers: RequestAnswers,
         bus: Bus,
         logger: Logger,
-      ) => new WorkflowTools(catalog, starter, canceller, tasks, bus, logger),
+      ) => new WorkflowTools(catalog, starter, canceller, tasks, relay, answers, bus, logger),
     },
     {
       provide: WorkflowAgents,

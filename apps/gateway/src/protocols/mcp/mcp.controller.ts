@@ -1,27 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import { Body, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SpindleError, type Principal } from '@spindle/contracts';
+import { jsonRpcMessageSchema, SpindleError, type JsonRpcMessage, type Principal } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
-import { WorkflowTools } from './workflow-tools';
+import { McpSessionRelay } from './mcp-session-relay';
+import { sessionIdFor, WorkflowTools } from './workflow-tools';
 
 /**
  * `/v1/mcp`: the Model Context Protocol's streamable HTTP transport, stateless (every POST
- * carries one JSON-RPC message and gets its answer, or an SSE stream of progress and answer).
+ * carries one JSON-RPC message and gets its answer, or an SSE stream of progress, questions for
+ * the client's user, and the answer; the client's answers to those come in POSTs of their own).
  * No session, so no GET stream and no DELETE: both answer 405, as the transport allows.
  */
 @Controller('v1/mcp')
 export class McpController {
-  constructor(private readonly tools: WorkflowTools) {}
+  constructor(
+    private readonly tools: WorkflowTools,
+    private readonly relay: McpSessionRelay,
+  ) {}
 
   @Post()
   async message(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const session = sessionOf(req, body, reply);
-    if (isCancellation(body)) this.tools.cancelCall(caller, session, body.params.requestId);
-    const server = this.tools.serverFor(caller, session, traceContextOf(req));
+    // What the client says about a call in flight goes to whichever gateway holds the call.
+    if (isCancellation(body) || isAnswer(body)) this.relay.relay(caller, session, body);
+    if (isAnswer(body)) {
+      void reply.status(202).send();
+      return;
+    }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = this.tools.serverFor(caller, session, traceContextOf(req), transport);
     reply.hijack();
     reply.raw.once('close', () => void server.close());
     await server.connect(transport);
@@ -48,12 +57,13 @@ const SESSION_HEADER = 'mcp-session-id';
 
 /**
  * The client's MCP session: an id handed out with the answer to `initialize`, which clients send
- * back on every request. Nothing is kept under it: it only tells apart two clients' request ids
- * (both count from 0), so a cancellation names the right call.
+ * back on every request. Nothing is kept under it: it tells apart two clients' request ids (both
+ * count from 0), so a cancellation or an answer reaches the right call, and carries whether the
+ * client takes form elicitations.
  */
 function sessionOf(req: FastifyRequest, body: unknown, reply: FastifyReply): string {
   if (isMessage(body) && body.method === 'initialize') {
-    const session = randomUUID();
+    const session = sessionIdFor(isMessage(body.params) ? (body.params as { capabilities?: unknown }).capabilities : undefined);
     reply.raw.setHeader(SESSION_HEADER, session);
     return session;
   }
@@ -65,8 +75,19 @@ function isMessage(body: unknown): body is { method?: unknown; params?: unknown 
   return typeof body === 'object' && body !== null && !Array.isArray(body);
 }
 
-function isCancellation(body: unknown): body is { params: { requestId: string | number } } {
+function isCancellation(body: unknown): body is JsonRpcMessage {
   if (!isMessage(body) || body.method !== 'notifications/cancelled' || !isMessage(body.params)) return false;
   const { requestId } = body.params as { requestId?: unknown };
   return typeof requestId === 'string' || typeof requestId === 'number';
+}
+
+/** A client's answer to a request of the server (an elicitation): a JSON-RPC result or error, no method. */
+function isAnswer(body: unknown): body is JsonRpcMessage {
+  return (
+    jsonRpcMessageSchema.safeParse(body).success &&
+    isMessage(body) &&
+    body.method === undefined &&
+    'id' in body &&
+    ('result' in body || 'error' in body)
+  );
 }

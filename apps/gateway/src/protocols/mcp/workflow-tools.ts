@@ -9,18 +9,28 @@ import {
   type CallToolRequest,
   type CallToolResult,
   type CreateTaskResult,
-  type RequestId,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Bus } from '@spindle/bus';
-import { isSpindleError, type Principal } from '@spindle/contracts';
-import { mcpToolOf, startBodyOfToolCall, toolCallStepOf } from '@spindle/projections';
+import { answerBodySchema, isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
+import {
+  answerOfElicitation,
+  mcpElicitationOf,
+  mcpToolOf,
+  openRequestsOf,
+  startBodyOfToolCall,
+  toolCallStepOf,
+} from '@spindle/projections';
 import type { Logger } from 'pino';
+import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { followWithLog } from '../agent-run';
+import type { CallWatch, McpSessionRelay } from './mcp-session-relay';
 import { MCP_TASK_CAPABILITIES, type WorkflowTasks } from './workflow-tasks';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -35,23 +45,22 @@ const SERVER_INFO = { name: 'spindle', title: 'Spindle workflows', version: '0.1
  * answers with the run's output, its failure as a tool error, or where a person must answer.
  */
 export class WorkflowTools {
-  /**
-   * Calls in flight in this process, by who called, their MCP session and JSON-RPC id: a stateless
-   * endpoint hears `notifications/cancelled` in another POST than the call's own.
-   */
-  private readonly inFlight = new Map<string, AbortController>();
-
   constructor(
     private readonly catalog: WorkflowCatalogRepository,
     private readonly starter: RunStarter,
     private readonly canceller: RunCanceller,
     private readonly tasks: WorkflowTasks,
+    private readonly relay: McpSessionRelay,
+    private readonly answers: RequestAnswers,
     private readonly bus: Bus,
     private readonly logger: Logger,
   ) {}
 
-  /** A protocol server for one HTTP request of `caller` (the endpoint is stateless; `session` only scopes request ids). */
-  serverFor(caller: Principal, session: string, trace: Context): Server {
+  /**
+   * A protocol server for one HTTP request of `caller` on `transport` (the endpoint is stateless:
+   * `session` only tells which client's calls are which, and whether it takes form elicitations).
+   */
+  serverFor(caller: Principal, session: string, trace: Context, transport: Transport): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {}, tasks: MCP_TASK_CAPABILITIES },
       instructions:
@@ -65,22 +74,17 @@ export class WorkflowTools {
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       // A task outlives the request that made it: only its start happens here.
       if (request.params.task) return this.startTask(caller, trace, request.params);
-      const key = callKey(caller, session, extra.requestId);
       const abort = new AbortController();
-      const forward = () => abort.abort();
-      extra.signal.addEventListener('abort', forward, { once: true });
-      this.inFlight.set(key, abort);
-      return this.call(caller, trace, request.params, extra, abort.signal).finally(() => {
-        extra.signal.removeEventListener('abort', forward);
-        if (this.inFlight.get(key) === abort) this.inFlight.delete(key);
+      const cancel = () => abort.abort();
+      extra.signal.addEventListener('abort', cancel, { once: true });
+      const watch = this.relay.watch(caller, session, { requestId: extra.requestId, transport, onCancel: cancel });
+      const person = takesFormElicitation(session) ? watch : undefined;
+      return this.call(caller, trace, request.params, extra, abort.signal, person).finally(() => {
+        extra.signal.removeEventListener('abort', cancel);
+        watch.close();
       });
     });
     return server;
-  }
-
-  /** `notifications/cancelled` for a call: its run is canceled (when the call is in flight here). */
-  cancelCall(caller: Principal, session: string, requestId: RequestId): void {
-    this.inFlight.get(callKey(caller, session, requestId))?.abort();
   }
 
   /** `signal`: the call was canceled (its connection closed, or the client sent `notifications/cancelled`). */
@@ -90,6 +94,7 @@ export class WorkflowTools {
     params: CallToolRequest['params'],
     extra: CallExtra,
     signal: AbortSignal,
+    person: CallWatch | undefined,
   ): Promise<CallToolResult> {
     const started = await this.start(caller, trace, params).catch((e: unknown) => startRefused(e));
     if (typeof started !== 'string') return started;
@@ -100,7 +105,7 @@ export class WorkflowTools {
         .catch((err: unknown) => this.logger.warn({ err, runId }, 'could not cancel the run of a canceled tool call'));
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      return await this.answerOf(runId, extra);
+      return await this.answerOf(caller, runId, extra, signal, person);
     } finally {
       signal.removeEventListener('abort', cancel);
     }
@@ -124,14 +129,27 @@ export class WorkflowTools {
     return (await this.starter.start(caller, params.name, body, undefined, trace)).accepted.runId;
   }
 
-  /** Follows the run's log to the event that answers the call, sending progress on the way. */
-  private async answerOf(runId: string, extra: CallExtra): Promise<CallToolResult> {
+  /**
+   * Follows the run's log to the event that answers the call, sending progress on the way. A run
+   * waiting for a person asks the client's user instead, when the client takes elicitations and
+   * the requests fit a form, and goes on once they answered.
+   */
+  private async answerOf(
+    caller: Principal,
+    runId: string,
+    extra: CallExtra,
+    signal: AbortSignal,
+    person: CallWatch | undefined,
+  ): Promise<CallToolResult> {
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
-    for await (const { event } of followWithLog(this.bus, runId, this.logger)) {
+    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
       const step = toolCallStepOf(event);
       if (step === null) continue;
-      if ('answer' in step) return step.answer;
+      if ('answer' in step) {
+        if (event.type === 'run.awaiting' && person && (await this.askPerson(caller, runId, log, person, signal))) continue;
+        return step.answer;
+      }
       if (progressToken !== undefined) {
         await extra.sendNotification({
           method: 'notifications/progress',
@@ -141,10 +159,66 @@ export class WorkflowTools {
     }
     throw new McpError(ErrorCode.InternalError, `the log of run ${runId} ended without an outcome`);
   }
+
+  /** Whether the request was answered (or the run ended) before `signal` stopped the watch. */
+  private async answeredElsewhere(runId: string, requestId: string, signal: AbortSignal): Promise<boolean> {
+    for await (const { event } of followWithLog(this.bus, runId, this.logger, signal)) {
+      if (isTerminalEvent(event)) return true;
+      if ((event.type === 'input.answered' || event.type === 'approval.resolved') && event.data.requestId === requestId) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Asks each open request by elicitation and answers it as the person did (an approval bound to
+   * the exact call shown). True when every one is answered (by them, or by someone else meanwhile);
+   * false when one cannot be asked, or is declined or dismissed: the call then says where to answer.
+   */
+  private async askPerson(caller: Principal, runId: string, log: readonly RunEvent[], person: CallWatch, signal: AbortSignal) {
+    for (const request of openRequestsOf(log)) {
+      const elicitation = mcpElicitationOf(request);
+      if (!elicitation) return false;
+      // Someone may answer at /v1/requests while the client's user looks at the question: then it is withdrawn.
+      const stop = new AbortController();
+      const asking = AbortSignal.any([signal, stop.signal]);
+      const answeredThere = this.answeredElsewhere(runId, request.requestId, asking).then((found) => (found && stop.abort(), found));
+      const reply = await person.elicit(elicitation, asking);
+      stop.abort();
+      if (await answeredThere) continue;
+      if (reply.action !== 'accept' || !reply.content) return false;
+      const body = answerBodySchema.safeParse(answerOfElicitation(request, reply.content));
+      if (!body.success) return false;
+      const answered = await this.answers.answer(caller, runId, request.requestId, body.data).then(
+        () => true,
+        (e: unknown) => {
+          if (!isSpindleError(e)) throw e;
+          // Answered differently through /v1/requests meanwhile: the run goes on all the same.
+          return e.code === 'conflict';
+        },
+      );
+      if (!answered) return false;
+    }
+    return true;
+  }
 }
 
-function callKey(caller: Principal, session: string, requestId: RequestId): string {
-  return JSON.stringify([caller.tenant, caller.actor.id, session, requestId]);
+/** Whether the client said at `initialize` that it takes form elicitations (its session id carries it). */
+export function takesFormElicitation(session: string): boolean {
+  return session.endsWith(FORM_ELICITATION_SUFFIX);
+}
+
+/** A session id for a client with these capabilities: marked when it takes form elicitations. */
+export function sessionIdFor(capabilities: unknown): string {
+  const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined;
+  // `{}` is form mode (as before modes existed); with modes named, `form` must be one.
+  const forms = isRecord(elicitation) && (Object.keys(elicitation).length === 0 || isRecord(elicitation.form));
+  return `${randomUUID()}${forms ? FORM_ELICITATION_SUFFIX : ''}`;
+}
+
+const FORM_ELICITATION_SUFFIX = '.forms';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
