@@ -136,10 +136,7 @@ describe('gateway repositories on Postgres', () => {
     const rows = new AdmissionRepository();
     const limits = { window: 3, defaultMaxRunning: 2 };
     const start = (runId: string, tenant: string) =>
-      db.transaction().execute(async (trx) => {
-        await rows.lock(trx);
-        return rows.enqueueAndAdmit(trx, { runId, tenant, queuedAt: new Date().toISOString(), trace: null }, limits);
-      });
+      rows.enqueueAndAdmit(db, { runId, tenant, queuedAt: new Date().toISOString(), trace: null }, limits);
     // Twelve starts of one tenant at the same moment: its limit of two is never passed.
     const states = await Promise.all(Array.from({ length: 12 }, (_, i) => start(`adm-a-${i}`, T)));
     expect(states.filter((s) => s === 'admitted')).toHaveLength(2);
@@ -150,7 +147,7 @@ describe('gateway repositories on Postgres', () => {
     // Queued first by the projection, which has no trace context: the gateway's start adds its own.
     await rows.enqueue(db, [{ runId: 'adm-c-0', tenant: T, queuedAt: new Date().toISOString(), trace: null }]);
     const traced = { runId: 'adm-c-0', tenant: T, queuedAt: new Date().toISOString(), trace: { traceparent: '00-ab-cd-01' } };
-    expect(await db.transaction().execute(async (trx) => (await rows.lock(trx), rows.enqueueAndAdmit(trx, traced, limits)))).toBe('exists');
+    expect(await rows.enqueueAndAdmit(db, traced, limits)).toBe('exists');
     const row = await db.selectFrom('run_admissions').select('trace').where('run_id', '=', 'adm-c-0').executeTakeFirstOrThrow();
     expect(row.trace).toEqual({ traceparent: '00-ab-cd-01' });
     expect(await rows.admittedCount(db)).toBe(2);

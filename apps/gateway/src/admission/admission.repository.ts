@@ -60,41 +60,21 @@ export class AdmissionRepository {
 
   /**
    * Queues one run and admits it at once when nothing waits before it and there is room (the window,
-   * the tenant's limit): a start on a quiet system needs no admission pass. Call it in a transaction
-   * that holds the admission `lock`, taken by an earlier statement, so the counts see every admission
-   * committed before it. `exists` when the row was there already (the projection queued it first).
+   * the tenant's limit): a start on a quiet system needs no admission pass. One round trip: the
+   * database function `admission_enqueue` (migration 0010) takes the admission lock and then counts,
+   * so the counts see every admission committed before it. `exists` when the row was there already
+   * (the projection queued it first).
    */
   async enqueueAndAdmit(
-    trx: Transaction<GatewayTables>,
+    db: Kysely<GatewayTables>,
     run: QueuedRun,
     limits: { window: number; defaultMaxRunning: number },
   ): Promise<'admitted' | 'waiting' | 'exists'> {
-    const { rows } = await sql<{ inserted: boolean; state: 'admitted' | 'waiting' }>`
-      with decided as (
-        select
-          (select count(*) from run_admissions where state = 'waiting') = 0
-          and (select count(*) from run_admissions where state = 'admitted') < ${limits.window}
-          and (select count(*) from run_admissions where tenant_id = ${run.tenant} and state in ('admitted', 'running'))
-            < coalesce((select max_running from tenants where id = ${run.tenant}), ${limits.defaultMaxRunning}) as now
-      ),
-      added as (
-        insert into run_admissions (run_id, tenant_id, queued_at, state, admitted_at, trace)
-        select ${run.runId}, ${run.tenant}, ${run.queuedAt}::timestamptz,
-          case when now then 'admitted' else 'waiting' end, case when now then now() end,
-          ${run.trace ? JSON.stringify(run.trace) : null}::jsonb
-        from decided
-        -- The projection may have queued the run first, without its trace context: keep the gateway's.
-        on conflict (run_id) do update set trace = coalesce(run_admissions.trace, excluded.trace)
-          where run_admissions.state = 'waiting' and run_admissions.trace is null
-        returning (xmax = 0) as inserted, state
-      ),
-      served as (
-        insert into tenant_dispatch (tenant_id, last_admitted_at)
-        select ${run.tenant}, now() from added where inserted and state = 'admitted'
-        on conflict (tenant_id) do update set last_admitted_at = excluded.last_admitted_at
-      )
-      select inserted, state from added`.execute(trx);
-    return rows[0]?.inserted ? rows[0].state : 'exists';
+    const trace = run.trace ? JSON.stringify(run.trace) : null;
+    const { rows } = await sql<{ outcome: 'admitted' | 'waiting' | 'exists' }>`
+      select admission_enqueue(${ADMISSION_LOCK}, ${run.runId}, ${run.tenant}, ${run.queuedAt}::timestamptz,
+        ${trace}::jsonb, ${limits.window}, ${limits.defaultMaxRunning}) as outcome`.execute(db);
+    return rows[0]?.outcome ?? 'exists';
   }
 
   async anyWaiting(db: GatewayDb): Promise<boolean> {

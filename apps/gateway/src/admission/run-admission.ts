@@ -79,10 +79,7 @@ export class RunAdmission {
 
   private async queueOne(run: QueuedRun): Promise<void> {
     const limits = { window: this.quotas.dispatchWindow, defaultMaxRunning: this.quotas.maxRunning };
-    const state = await this.db.transaction().execute(async (trx) => {
-      await this.rows.lock(trx);
-      return this.rows.enqueueAndAdmit(trx, run, limits);
-    });
+    const state = await this.rows.enqueueAndAdmit(this.db, run, limits);
     if (state === 'admitted') return this.send([run]);
     this.mayWait = true;
     await this.admit();

@@ -318,4 +318,45 @@ export const gatewayMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0010_admission_enqueue': {
+    // A start's admission in one round trip (it was four: begin, lock, the statement, commit).
+    // Each statement of a plpgsql function takes a new snapshot, so the counts after the lock see
+    // every admission committed before it was granted, as in the transaction this replaces.
+    async up(db: Kysely<unknown>) {
+      await sql`
+        create function admission_enqueue(
+          p_lock bigint, p_run_id text, p_tenant text, p_queued_at timestamptz, p_trace jsonb, p_window integer, p_default_max integer
+        ) returns text language plpgsql volatile as $fn$
+        declare
+          outcome text;
+        begin
+          perform pg_advisory_xact_lock(p_lock);
+          with decided as (
+            select
+              (select count(*) from run_admissions where state = 'waiting') = 0
+              and (select count(*) from run_admissions where state = 'admitted') < p_window
+              and (select count(*) from run_admissions where tenant_id = p_tenant and state in ('admitted', 'running'))
+                < coalesce((select max_running from tenants where id = p_tenant), p_default_max) as now
+          ),
+          added as (
+            insert into run_admissions (run_id, tenant_id, queued_at, state, admitted_at, trace)
+            select p_run_id, p_tenant, p_queued_at,
+              case when decided.now then 'admitted' else 'waiting' end, case when decided.now then now() end, p_trace
+            from decided
+            -- The projection may have queued the run first, without its trace context: keep the gateway's.
+            on conflict (run_id) do update set trace = coalesce(run_admissions.trace, excluded.trace)
+              where run_admissions.state = 'waiting' and run_admissions.trace is null
+            returning (xmax = 0) as inserted, state
+          ),
+          served as (
+            insert into tenant_dispatch (tenant_id, last_admitted_at)
+            select p_tenant, now() from added where inserted and state = 'admitted'
+            on conflict (tenant_id) do update set last_admitted_at = excluded.last_admitted_at
+          )
+          select case when inserted then state else 'exists' end into outcome from added;
+          return coalesce(outcome, 'exists');
+        end
+        $fn$`.execute(db);
+    },
+  },
 };
