@@ -90,8 +90,8 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger)
     onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
   });
   const events = follower[Symbol.asyncIterator]();
+  let pending = events.next();
   try {
-    let pending = events.next();
     for (;;) {
       for (let token = tokens.shift(); token; token = tokens.shift()) yield { token };
       const tokenCame = new Promise<undefined>((resolve) => (wake = () => resolve(undefined)));
@@ -104,7 +104,9 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger)
     }
   } finally {
     subscription.close();
-    // Stopping ends the pending read (a generator's return() would wait behind it).
+    // Stopping ends the pending read (a generator's return() would wait behind it); a read that
+    // fails after the caller left has no one to tell.
     follower.stop();
+    pending.catch(() => undefined);
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -12,7 +13,6 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Bus } from '@spindle/bus';
 import { answerBodySchema, isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
@@ -41,8 +41,10 @@ const SERVER_INFO = { name: 'spindle', title: 'Spindle workflows', version: '0.1
 /**
  * The caller's tenant's workflows as MCP tools. `tools/list` lists them with their parameters as
  * the input schema; `tools/call` starts a run, reports each node's end as a progress notification
- * (when the call asked for progress), cancels the run when the client cancels the call, and
- * answers with the run's output, its failure as a tool error, or where a person must answer.
+ * (when the call asked for progress), asks the client's user what a person must answer (when it
+ * takes elicitations), cancels the run when the client cancels the call, and answers with the
+ * run's output, its failure as a tool error, or where a person must answer. A call asked as a task
+ * answers with the task at once (`WorkflowTasks`).
  */
 export class WorkflowTools {
   constructor(
