@@ -1,6 +1,6 @@
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
-import { providerGate, startStack, type Stack } from '@spindle/testing';
+import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
 
 /**
  * Issue 16: AG-UI with the official client (`@ag-ui/client`'s HttpAgent, which verifies the
@@ -155,6 +155,46 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     expect(ANSWER.startsWith(String(released?.delta))).toBe(true);
     expect(String(released?.delta).length).toBeLessThan(ANSWER.length);
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: ANSWER });
+  });
+
+  it('stops following the run when the client leaves, and the run goes on without it', async () => {
+    halfway.hold();
+    const leaving = new AbortController();
+    const res = await fetch(`${stack.gatewayUrl}/v1/ag-ui/thinker`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${stack.adminKey}` },
+      body: JSON.stringify({
+        threadId: 'thread-5',
+        runId: 'run-5',
+        messages: [{ id: 'u5', role: 'user', content: 'What is two and two?' }],
+      }),
+      signal: leaving.signal,
+    });
+    // Read until the answer has begun: the provider holds the rest, so the run is in the model.
+    const reader = res.body!.getReader();
+    let seen = '';
+    while (!seen.includes('TEXT_MESSAGE_CONTENT')) seen += new TextDecoder().decode((await reader.read()).value);
+    const { runs } = (await (await stack.api('/v1/runs?workflow=thinker')).json()) as { runs: Array<{ runId: string; status: string }> };
+    const runId = runs[0]!.runId;
+    const readers = async () => {
+      const jsm = await stack.bus.js.jetstreamManager();
+      let n = 0;
+      for await (const c of jsm.consumers.list(stack.bus.names.eventsStream)) {
+        const filters = [c.config.filter_subject, ...(c.config.filter_subjects ?? [])];
+        if (filters.includes(stack.bus.names.eventSubject(runId))) n++;
+      }
+      return n;
+    };
+    expect(await readers()).toBe(1);
+    leaving.abort();
+    await eventually(async () => expect(await readers()).toBe(0), 200);
+    expect((await (await stack.api(`/v1/runs/${runId}`)).json()) as { status: string }).toMatchObject({ status: 'running' });
+    halfway.release();
+    await eventually(
+      async () =>
+        expect((await (await stack.api(`/v1/runs/${runId}`)).json()) as { status: string }).toMatchObject({ status: 'completed' }),
+      200,
+    );
   });
 
   it('continues an AG-UI thread on a Spindle thread: the conversation carries over, the client’s state edits reach the run', async () => {

@@ -71,10 +71,10 @@ export type LiveRunItem = { event: RunEvent; log: readonly RunEvent[] } | { toke
 
 /**
  * `followWithLog` with the run's token deltas (core NATS) interleaved as they arrive, for a
- * protocol that streams text as the model says it. Tokens are not ordered against the log here:
+ * protocol that streams text as the model says it, until `signal` says the client left. Tokens are not ordered against the log here:
  * `ModelTextStreams` does that, and says from the log whatever a missed token did not.
  */
-export async function* followWithTokens(bus: Bus, runId: string, logger: Logger): AsyncIterable<LiveRunItem> {
+export async function* followWithTokens(bus: Bus, runId: string, logger: Logger, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
   const tokens: TokenDelta[] = [];
   let wake = (): void => undefined;
   // Subscribed before the log is read: a token of a call the log has not reached yet waits for it.
@@ -91,8 +91,12 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger)
   });
   const events = follower[Symbol.asyncIterator]();
   let pending = events.next();
+  // The client left: the read ends (the run goes on; its log has everything).
+  const leave = () => (follower.stop(), wake());
+  signal?.addEventListener('abort', leave, { once: true });
   try {
     for (;;) {
+      if (signal?.aborted) return;
       for (let token = tokens.shift(); token; token = tokens.shift()) yield { token };
       const tokenCame = new Promise<undefined>((resolve) => (wake = () => resolve(undefined)));
       const step = await Promise.race([pending, tokenCame]);
@@ -103,6 +107,7 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger)
       pending = events.next();
     }
   } finally {
+    signal?.removeEventListener('abort', leave);
     subscription.close();
     // Stopping ends the pending read (a generator's return() would wait behind it); a read that
     // fails after the caller left has no one to tell.

@@ -36,7 +36,8 @@ export class AgUiRuns {
     private readonly logger: Logger,
   ) {}
 
-  async *events(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context): AsyncIterable<AgUiEvent> {
+  /** `gone`: the client left, and the stream stops following the run. */
+  async *events(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const parsed = agUiRunInputSchema.safeParse(body ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
@@ -54,7 +55,7 @@ export class AgUiRuns {
       yield runError(e.code, e.message);
       return;
     }
-    yield* this.follow(target, ids);
+    yield* this.follow(target, ids, gone);
   }
 
   /**
@@ -124,10 +125,10 @@ export class AgUiRuns {
   }
 
   /** The run's events after `fromSeq` as AG-UI events, until one ends the AG-UI run. */
-  private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds): AsyncIterable<AgUiEvent> {
+  private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const stream = new AgUiStream(ids);
     let tookOver = target.fromSeq === 0;
-    for await (const item of followWithTokens(this.bus, target.runId, this.logger)) {
+    for await (const item of followWithTokens(this.bus, target.runId, this.logger, gone)) {
       if ('token' in item) {
         if (tookOver) yield* stream.token(item.token);
         continue;

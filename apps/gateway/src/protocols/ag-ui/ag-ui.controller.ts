@@ -30,7 +30,9 @@ export class AgUiController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const events = this.runs.events(caller, await findAgentWorkflow(this.catalog, caller, name), body, traceContextOf(req));
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    const events = this.runs.events(caller, await findAgentWorkflow(this.catalog, caller, name), body, traceContextOf(req), gone.signal);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });

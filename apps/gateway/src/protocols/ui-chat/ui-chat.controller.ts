@@ -50,7 +50,10 @@ export class UiChatController {
 
   private stream(reply: FastifyReply, runId: string): void {
     reply.hijack();
-    const chunks = this.chats.chunks(runId);
+    // A reload or a closed tab: the answer stops following the run (the run goes on; a reload resumes it).
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    const chunks = this.chats.chunks(runId, gone.signal);
     const stream = createUIMessageStream({
       execute: async ({ writer }) => {
         for await (const chunk of chunks) writer.write(chunk as UIMessageChunk);

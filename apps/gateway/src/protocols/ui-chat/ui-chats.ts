@@ -50,10 +50,10 @@ export class UiChats {
   }
 
   /** The run's answer as UI message chunks from its start (a resume gets the whole message) to its end, said as the model says it. */
-  async *chunks(runId: string): AsyncIterable<UiMessageChunk> {
+  async *chunks(runId: string, gone?: AbortSignal): AsyncIterable<UiMessageChunk> {
     yield { type: 'start', messageId: runId };
     const texts = new ModelTextStreams();
-    for await (const item of followWithTokens(this.bus, runId, this.logger)) {
+    for await (const item of followWithTokens(this.bus, runId, this.logger, gone)) {
       if ('token' in item) {
         yield* texts.token(item.token).map(uiTextChunkOf);
         continue;
