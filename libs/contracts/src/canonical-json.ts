@@ -45,3 +45,8 @@ export function canonicalJson(value: unknown): string {
   }
   return out;
 }
+
+/** A JSON object (not an array, not null): what a field read from untrusted JSON must be before its keys are read. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

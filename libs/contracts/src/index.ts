@@ -3,7 +3,7 @@ export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
-export { canonicalJson } from './canonical-json';
+export { canonicalJson, isJsonObject } from './canonical-json';
 export {
   SCOPES,
   scopeSchema,

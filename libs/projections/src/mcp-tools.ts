@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventOf, RunEventType } from '@spindle/contracts';
+import { isJsonObject, type RunEvent, type RunEventOf, type RunEventType } from '@spindle/contracts';
 import { openRequestsOf, runPhase } from './run-requests';
 
 /**
@@ -172,17 +172,13 @@ export function toolCallStepOf(event: RunEvent): ToolCallStep {
 
 /** `description` and `parameters` of a stored definition of any kind, read defensively (it is catalog data). */
 function definitionFields(definition: unknown): { description?: string; parameters?: McpTool['inputSchema'] } {
-  if (!isRecord(definition)) return {};
+  if (!isJsonObject(definition)) return {};
   const { description, parameters } = definition;
   return {
     ...(typeof description === 'string' && { description }),
     // Arguments are an object whatever else the schema says: MCP asks for `type: object`.
-    ...(isRecord(parameters) && { parameters: { ...parameters, type: 'object' as const } }),
+    ...(isJsonObject(parameters) && { parameters: { ...parameters, type: 'object' as const } }),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An open request to a person, as `openRequestsOf` lists it. */
@@ -255,8 +251,8 @@ export function answerOfElicitation(request: OpenRequest, content: Record<string
 function flatObjectSchema(
   schema: Record<string, unknown> | undefined,
 ): schema is { properties: McpElicitation['requestedSchema']['properties']; required?: string[] } {
-  if (!isRecord(schema) || schema.type !== 'object' || !isRecord(schema.properties)) return false;
+  if (!isJsonObject(schema) || schema.type !== 'object' || !isJsonObject(schema.properties)) return false;
   if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string')))
     return false;
-  return Object.values(schema.properties).every((p) => isRecord(p) && typeof p.type === 'string' && PRIMITIVE_TYPES.has(p.type));
+  return Object.values(schema.properties).every((p) => isJsonObject(p) && typeof p.type === 'string' && PRIMITIVE_TYPES.has(p.type));
 }

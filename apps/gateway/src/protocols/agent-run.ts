@@ -49,9 +49,7 @@ export async function* followWithLog(
   signal?: AbortSignal,
 ): AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }> {
   const log: RunEvent[] = [];
-  const follower = followRunLog(bus, runId, 0, {
-    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
-  });
+  const follower = logFollower(bus, runId, logger);
   const stop = () => follower.stop();
   if (signal?.aborted) stop();
   signal?.addEventListener('abort', stop, { once: true });
@@ -71,8 +69,9 @@ export type LiveRunItem = { event: RunEvent; log: readonly RunEvent[] } | { toke
 
 /**
  * `followWithLog` with the run's token deltas (core NATS) interleaved as they arrive, for a
- * protocol that streams text as the model says it, until `signal` says the client left. Tokens are not ordered against the log here:
- * `ModelTextStreams` does that, and says from the log whatever a missed token did not.
+ * protocol that streams text as the model says it, until `signal` says the client left. Tokens
+ * are not ordered against the log here: `ModelTextStreams` does that, and says from the log
+ * whatever a missed token did not.
  */
 export async function* followWithTokens(bus: Bus, runId: string, logger: Logger, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
   const tokens: TokenDelta[] = [];
@@ -86,9 +85,7 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger,
     onInvalid: (subject, reason) => logger.warn({ subject, reason }, 'dropping a token delta that is not one'),
   });
   const log: RunEvent[] = [];
-  const follower = followRunLog(bus, runId, 0, {
-    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
-  });
+  const follower = logFollower(bus, runId, logger);
   const events = follower[Symbol.asyncIterator]();
   let pending = events.next();
   // The client left: the read ends (the run goes on; its log has everything).
@@ -114,4 +111,11 @@ export async function* followWithTokens(bus: Bus, runId: string, logger: Logger,
     follower.stop();
     pending.catch(() => undefined);
   }
+}
+
+/** A run's log from its start, live; a message that is not part of it is skipped and logged. */
+function logFollower(bus: Bus, runId: string, logger: Logger) {
+  return followRunLog(bus, runId, 0, {
+    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
+  });
 }

@@ -4,6 +4,7 @@ import {
   agUiRunInputSchema,
   answerBodySchema,
   canonicalJson,
+  isJsonObject,
   isSpindleError,
   SpindleError,
   type AgUiRunInput,
@@ -64,12 +65,12 @@ export class AgUiRuns {
    * merged in first. A run still going on the thread is interrupted by the new one.
    */
   private async start(caller: Principal, workflow: AgentWorkflow, input: AgUiRunInput, trace: Context) {
-    const forwarded = isRecord(input.forwardedProps) ? input.forwardedProps : {};
-    const hasParameters = isRecord(workflow.definition) && 'parameters' in workflow.definition;
+    const forwarded = isJsonObject(input.forwardedProps) ? input.forwardedProps : {};
+    const hasParameters = isJsonObject(workflow.definition) && 'parameters' in workflow.definition;
     const body = {
       workflow: workflow.name,
       input: lastUserText(input.messages),
-      ...(hasParameters && { parameters: isRecord(forwarded.parameters) ? forwarded.parameters : {} }),
+      ...(hasParameters && { parameters: isJsonObject(forwarded.parameters) ? forwarded.parameters : {} }),
       multitaskStrategy: 'interrupt',
     };
     const threadId = await openProtocolThread(this.threads, caller, 'ag-ui', workflow, input.threadId, { agUiThreadId: input.threadId });
@@ -154,7 +155,7 @@ const BUSY_PAUSE_MS = 50;
 
 /** The keys of the client's state whose values differ from the thread's (undefined when none do). */
 function changedKeys(client: unknown, thread: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!isRecord(client)) return undefined;
+  if (!isJsonObject(client)) return undefined;
   const changed = Object.entries(client).filter(([key, value]) => canonicalJson(value) !== canonicalJson(thread[key]));
   return changed.length ? Object.fromEntries(changed) : undefined;
 }
@@ -183,8 +184,4 @@ function lastUserText(messages: AgUiRunInput['messages']): string | null {
 
 function runError(code: string, message: string): AgUiEvent {
   return { type: 'RUN_ERROR', code, message, timestamp: Date.now() };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

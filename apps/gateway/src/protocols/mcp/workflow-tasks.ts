@@ -69,7 +69,8 @@ export class WorkflowTasks {
       throw e;
     });
     const task = mcpTaskOf(await this.logOf(caller, taskId));
-    if (task.status !== 'cancelled' && task.status !== 'working' && task.status !== 'input_required') throw alreadyEnded(task);
+    // The run reached its own end first.
+    if (task.status === 'completed' || task.status === 'failed') throw alreadyEnded(task);
     return task;
   }
 }

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Bus } from '@spindle/bus';
-import { answerBodySchema, isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
+import { answerBodySchema, isJsonObject, isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
 import {
   answerOfElicitation,
   mcpElicitationOf,
@@ -211,17 +211,13 @@ export function takesFormElicitation(session: string): boolean {
 
 /** A session id for a client with these capabilities: marked when it takes form elicitations. */
 export function sessionIdFor(capabilities: unknown): string {
-  const elicitation = isRecord(capabilities) ? capabilities.elicitation : undefined;
+  const elicitation = isJsonObject(capabilities) ? capabilities.elicitation : undefined;
   // `{}` is form mode (as before modes existed); with modes named, `form` must be one.
-  const forms = isRecord(elicitation) && (Object.keys(elicitation).length === 0 || isRecord(elicitation.form));
+  const forms = isJsonObject(elicitation) && (Object.keys(elicitation).length === 0 || isJsonObject(elicitation.form));
   return `${randomUUID()}${forms ? FORM_ELICITATION_SUFFIX : ''}`;
 }
 
 const FORM_ELICITATION_SUFFIX = '.forms';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A start the gateway refused: arguments that do not fit are the call's fault (invalid params);
