@@ -119,6 +119,41 @@ describe('@spindle/client against the real stack', () => {
     expect(Object.keys(document.paths as object)).toContain('/v1/runs/{id}/events');
   });
 
+  it('searches runs by the words of their input, sorted and paged by the trace projection, refusing what it cannot answer', async () => {
+    const names = ['Grace Hopper', 'Grace Kelly', 'Alan Turing'];
+    const started = [];
+    for (const name of names) started.push((await spindle.runs.start('hello', { input: { name } })).runId);
+    for (const runId of started) for await (const event of spindle.runs.follow(runId)) void event;
+    // The trace projection applies the ends after the log has them.
+    const search = async () => {
+      for (;;) {
+        const page = await spindle.runs.list({ q: 'grace', workflow: 'hello', status: 'completed', limit: 1 });
+        if (page.nextCursor) return page;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const first = await search();
+    const second = await spindle.runs.list({ q: 'grace', workflow: 'hello', status: 'completed', limit: 1, cursor: first.nextCursor! });
+    expect([...first.runs, ...second.runs].map((r) => r.runId)).toEqual([started[1], started[0]]);
+    expect(second.nextCursor).toBeNull();
+    expect((await spindle.runs.list({ q: started[2]!, limit: 5 })).runs.map((r) => r.runId)).toEqual([started[2]]);
+
+    const refused = async (query: Record<string, string>) => {
+      const res = await stack.api(`/v1/runs?${new URLSearchParams(query)}`);
+      const body = (await res.json()) as { code: string; errors?: Array<{ field: string }> };
+      return [res.status, body.code, body.errors?.map((e) => e.field)];
+    };
+    const byTokens = await spindle.runs.list({ sort: 'tokens', limit: 1 });
+    expect(await refused({ cursor: byTokens.nextCursor! })).toEqual([400, 'validation_failed', ['query.cursor']]);
+    expect(await refused({ q: 'a\u0000b' })).toEqual([400, 'validation_failed', ['query.q']]);
+    expect(await refused({ from: 'yesterday' })).toEqual([400, 'validation_failed', ['query.from']]);
+    expect(await refused({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })).toEqual([400, 'validation_failed', ['query.from']]);
+    expect(await refused({ errorCode: 'Not A Code' })).toEqual([400, 'validation_failed', ['query.errorCode']]);
+    expect(await refused({ parameter: 'no-equals-sign' })).toEqual([400, 'validation_failed', ['query.parameter']]);
+    expect(await refused({ sort: 'name' })).toEqual([400, 'validation_failed', ['query.sort']]);
+    expect(await refused({ order: 'sideways' })).toEqual([400, 'validation_failed', ['query.order']]);
+  });
+
   it('rejects with typed errors carrying code and status', async () => {
     const missing = await spindle.runs.get('no-such-run').catch((e: unknown) => e);
     expect(isSpindleApiError(missing, 'run_not_found')).toBe(true);

@@ -57,6 +57,7 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
     forked_from: jsonb(creation?.forkedFrom ?? undefined),
     started_by: jsonb(creation?.startedBy ?? undefined),
     canceled_by: jsonb(patch.canceledBy),
+    parameters: jsonb(creation?.parameters ?? undefined),
   };
 }
 

@@ -34,7 +34,11 @@ export async function loadRunIdentities(trx: TraceDb, runIds: readonly string[])
  * terminal run or a closed span stays as it is, and the first start of a run is kept.
  */
 export async function upsertPatches(trx: TraceDb, patches: RowPatches, identities: ReadonlyMap<string, StoredRunIdentity>): Promise<void> {
-  const runRows = [...patches.runs.values()].flatMap((p) => runRowOf(p, identities.get(p.runId)) ?? []);
+  const runRows = [...patches.runs.values()].flatMap((p) => {
+    const row = runRowOf(p, identities.get(p.runId));
+    // The batch's words become a tsvector in the database, with the one text search config the list asks with.
+    return row ? [{ ...row, search: sql<string>`to_tsvector('simple', ${p.searchText ?? ''})` }] : [];
+  });
   for (const part of chunks(runRows)) {
     await trx
       .insertInto('runs')
@@ -49,6 +53,8 @@ export async function upsertPatches(trx: TraceDb, patches: RowPatches, identitie
           forked_from: eb.fn.coalesce('runs.forked_from', 'excluded.forked_from'),
           started_by: eb.fn.coalesce('runs.started_by', 'excluded.started_by'),
           canceled_by: eb.fn.coalesce('runs.canceled_by', 'excluded.canceled_by'),
+          parameters: eb.fn.coalesce('runs.parameters', 'excluded.parameters'),
+          search: sql<string>`runs.search || excluded.search`,
           input_tokens: sql<number>`runs.input_tokens + excluded.input_tokens`,
           output_tokens: sql<number>`runs.output_tokens + excluded.output_tokens`,
           total_tokens: sql<number>`runs.total_tokens + excluded.total_tokens`,

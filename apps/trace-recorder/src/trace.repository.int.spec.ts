@@ -3,7 +3,7 @@ import type { TraceTables } from '@spindle/db';
 import { testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { TraceProjection } from './trace.projection';
-import { TraceRepository } from './trace.repository';
+import { TraceRepository, type RunListFilter } from './trace.repository';
 import { completedRun, failedRun, logged, openTraceSchema, queued, usage } from './trace-test.fixture';
 
 /**
@@ -30,6 +30,8 @@ describe('the trace projection and its reads against Postgres', () => {
       ),
     );
   beforeEach(() => db.transaction().execute((trx) => projection.reset(trx)));
+  const list = (filter: Omit<RunListFilter, 'sort' | 'order'> & Partial<Pick<RunListFilter, 'sort' | 'order'>>) =>
+    repo.listRuns({ sort: 'started', order: 'desc', ...filter });
 
   const rowsOf = async (runId: string) => ({
     run: await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst(),
@@ -131,25 +133,20 @@ describe('the trace projection and its reads against Postgres', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const page = await repo.listRuns({ tenant: 'default', limit: 2, cursor });
+      const page = await list({ tenant: 'default', limit: 2, cursor });
       seen.push(...ids(page));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
     }
     expect(seen).toEqual(['f', 'e', 'd', 'c', 'b', 'a']);
 
-    expect(ids(await repo.listRuns({ tenant: 'default', limit: 50, workflow: 'support', status: 'completed' }))).toEqual(['c', 'a']);
-    expect(ids(await repo.listRuns({ tenant: 'default', limit: 50, workflow: 'orders' }))).toEqual(['b']);
-    const first = await repo.listRuns({ tenant: 'default', limit: 1, status: 'queued' });
+    expect(ids(await list({ tenant: 'default', limit: 50, workflow: 'support', status: 'completed' }))).toEqual(['c', 'a']);
+    expect(ids(await list({ tenant: 'default', limit: 50, workflow: 'orders' }))).toEqual(['b']);
+    const first = await list({ tenant: 'default', limit: 1, status: 'queued' });
     expect(ids(first)).toEqual(['f']);
-    expect(ids(await repo.listRuns({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined }))).toEqual([
-      'e',
-      'd',
-    ]);
-    expect(
-      (await repo.listRuns({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined })).nextCursor,
-    ).toBeNull();
-    await expect(repo.listRuns({ tenant: 'default', limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
+    expect(ids(await list({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined }))).toEqual(['e', 'd']);
+    expect((await list({ tenant: 'default', limit: 5, status: 'queued', cursor: first.nextCursor ?? undefined })).nextCursor).toBeNull();
+    await expect(list({ tenant: 'default', limit: 5, cursor: 'garbage' })).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
   it('empties all three tables on reset', async () => {
@@ -166,11 +163,11 @@ describe('the trace projection and its reads against Postgres', () => {
       ...asTenant('acme', logged('acme-2', completedRun('support', usage(1, 1)), { start: '2025-03-02T11:00:00.000Z' })),
       ...asTenant('globex', logged('globex-1', completedRun('support', usage(100, 100)), { start: '2025-03-02T12:00:00.000Z' })),
     ]);
-    expect((await repo.listRuns({ tenant: 'acme', limit: 50 })).runs.map((r) => [r.runId, r.tenant])).toEqual([
+    expect((await list({ tenant: 'acme', limit: 50 })).runs.map((r) => [r.runId, r.tenant])).toEqual([
       ['acme-2', 'acme'],
       ['acme-1', 'acme'],
     ]);
-    expect((await repo.listRuns({ tenant: 'globex', limit: 50, workflow: 'support' })).runs.map((r) => r.runId)).toEqual(['globex-1']);
+    expect((await list({ tenant: 'globex', limit: 50, workflow: 'support' })).runs.map((r) => r.runId)).toEqual(['globex-1']);
     expect(await repo.tenantUsage('acme', '2025-03-02T00:00:00.000Z')).toEqual({
       usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17, costUsd: 0 },
       runs: 2,
@@ -180,6 +177,112 @@ describe('the trace projection and its reads against Postgres', () => {
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0 },
       runs: 0,
     });
+  });
+});
+
+describe('the runs list searched and sorted against Postgres', () => {
+  let store: Awaited<ReturnType<typeof openTraceSchema>>;
+  let repo: TraceRepository;
+  const projection = new TraceProjection('trace-recorder');
+  const tenant = 'acme';
+
+  /** A run with its own input, output, parameters, usage and duration, queued at `start`. */
+  function run(
+    runId: string,
+    o: { input: unknown; output?: unknown; parameters?: Record<string, unknown>; tokens: number; ms: number; start: string },
+  ) {
+    const drafts = o.output === undefined ? failedRun() : completedRun('support', { ...usage(o.tokens, 0), costUsd: o.tokens / 1000 });
+    const items = logged(runId, drafts, { start: o.start });
+    return items.map(({ event }) => {
+      if (event.type === 'run.queued') return { ...event, data: { ...event.data, tenant, input: o.input, parameters: o.parameters } };
+      if (event.type === 'run.completed')
+        return { ...event, data: { ...event.data, output: o.output as Record<string, unknown>, durationMs: o.ms } };
+      if (event.type === 'run.failed') return { ...event, data: { ...event.data, durationMs: o.ms } };
+      return event;
+    });
+  }
+
+  beforeAll(async () => {
+    store = await openTraceSchema(testNamespace());
+    repo = new TraceRepository(store.db);
+    const events = [
+      run('run-parcel', {
+        input: { q: 'Where is my parcel?' },
+        output: { a: 'Shipped to Lyon' },
+        parameters: { tier: 2 },
+        tokens: 30,
+        ms: 900,
+        start: '2025-04-01T09:00:00.000Z',
+      }),
+      run('run-refund', {
+        input: { q: 'A refund for order 4411' },
+        output: { a: 'Refunded' },
+        parameters: { tier: '2' },
+        tokens: 10,
+        ms: 300,
+        start: '2025-04-02T09:00:00.000Z',
+      }),
+      run('run-lost', {
+        input: { q: 'parcel lost in Lyon' },
+        parameters: { tier: 1 },
+        tokens: 0,
+        ms: 50,
+        start: '2025-04-03T09:00:00.000Z',
+      }),
+      run('run_5x', { input: 'plain', output: { a: 'ok' }, tokens: 20, ms: 600, start: '2025-04-04T09:00:00.000Z' }),
+    ].flat();
+    await store.db.transaction().execute((trx) => projection.apply(trx, events));
+  });
+  afterAll(() => store.drop());
+
+  const ids = (filter: Partial<RunListFilter>) =>
+    repo.listRuns({ tenant, sort: 'started', order: 'desc', limit: 50, ...filter }).then((page) => page.runs.map((r) => r.runId));
+
+  it('finds runs by words of their input or output, as prefixes, all words together', async () => {
+    expect(await ids({ q: 'parcel' })).toEqual(['run-lost', 'run-parcel']);
+    expect(await ids({ q: 'PARC lyon' })).toEqual(['run-lost', 'run-parcel']);
+    expect(await ids({ q: 'shipped lyon' })).toEqual(['run-parcel']);
+    expect(await ids({ q: '4411' })).toEqual(['run-refund']);
+    expect(await ids({ q: 'nothing-like-this' })).toEqual([]);
+  });
+
+  it('finds a run by the start of its id, reading % and _ as themselves', async () => {
+    expect(await ids({ q: 'run-re' })).toEqual(['run-refund']);
+    // Unescaped, `_` would match the `-` of every other id and `%` anything.
+    expect(await ids({ q: 'run_' })).toEqual(['run_5x']);
+    expect(await ids({ q: 'run%' })).toEqual([]);
+  });
+
+  it('filters by error code, parameter value (as JSON or as text) and time window', async () => {
+    expect(await ids({ errorCode: 'function_failed' })).toEqual(['run-lost']);
+    expect(await ids({ parameter: 'tier=2' })).toEqual(['run-refund', 'run-parcel']);
+    expect(await ids({ parameter: 'tier=1' })).toEqual(['run-lost']);
+    expect(await ids({ parameter: 'tier=' })).toEqual([]);
+    expect(await ids({ from: '2025-04-02T00:00:00Z', to: '2025-04-04T00:00:00Z' })).toEqual(['run-lost', 'run-refund']);
+    expect(await ids({ q: 'parcel', from: '2025-04-02T00:00:00Z' })).toEqual(['run-lost']);
+  });
+
+  it.each([
+    ['duration', 'desc', ['run-parcel', 'run_5x', 'run-refund', 'run-lost']],
+    ['duration', 'asc', ['run-lost', 'run-refund', 'run_5x', 'run-parcel']],
+    ['tokens', 'desc', ['run-parcel', 'run_5x', 'run-refund', 'run-lost']],
+    ['cost', 'asc', ['run-lost', 'run-refund', 'run_5x', 'run-parcel']],
+    ['started', 'asc', ['run-parcel', 'run-refund', 'run-lost', 'run_5x']],
+  ] as const)('sorts by %s %s and pages through every run once', async (sort, order, expected) => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await repo.listRuns({ tenant, sort, order, limit: 1, cursor });
+      seen.push(...page.runs.map((r) => r.runId));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(expected);
+  });
+
+  it("never shows another tenant's runs, whatever the search", async () => {
+    expect(await ids({ tenant: 'globex', q: 'parcel' })).toEqual([]);
+    expect(await ids({ tenant: 'globex', q: 'run-' })).toEqual([]);
   });
 });
 

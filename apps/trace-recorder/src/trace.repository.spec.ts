@@ -1,6 +1,6 @@
 import type { TraceTables } from '@spindle/db';
+import { encodeRunListCursor } from '@spindle/db';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 import { listRunsQuery } from './trace.repository';
 
 // Compiles only: no connection.
@@ -13,40 +13,44 @@ const db = new Kysely<TraceTables>({
   },
 });
 
+const newest = { sort: 'started', order: 'desc' } as const;
+
 describe('listRunsQuery', () => {
   it('walks (queued_at, run_id) downwards from the cursor with a row comparison the paging indexes serve', () => {
-    const cursor = encodeRunCursor({ queuedAt: '2025-03-01T10:00:00.123456+00:00', runId: 'run-9' });
-    const query = listRunsQuery(db, { tenant: 'acme', workflow: 'support', status: 'completed', limit: 20, cursor }).compile();
+    const cursor = encodeRunListCursor({ ...newest, value: '2025-03-01T10:00:00.123456+00:00', runId: 'run-9' });
+    const query = listRunsQuery(db, { tenant: 'acme', workflow: 'support', status: 'completed', ...newest, limit: 20, cursor }).compile();
     expect(query.sql).toBe(
-      'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" ' +
-        'where "tenant" = $1 and "workflow" = $2 and "status" = $3 and ("queued_at", "run_id") < ($4::timestamptz, $5) ' +
-        'order by "queued_at" desc, "run_id" desc limit $6',
+      'select *, to_json(queued_at) #>> \'{}\' as "sort_value" from "runs" ' +
+        'where "tenant" = $1 and "workflow" = $2 and "status" = $3 and (queued_at, run_id) < ($4::timestamptz, $5) ' +
+        'order by queued_at desc, run_id desc limit $6',
     );
     expect(query.parameters).toEqual(['acme', 'support', 'completed', '2025-03-01T10:00:00.123456+00:00', 'run-9', 21]);
   });
 
-  it('leaves out the filters and the cursor nobody asked for', () => {
-    const query = listRunsQuery(db, { tenant: 'acme', limit: 50 }).compile();
+  it('orders by the sort key exactly as its index has it, upwards from the cursor when ascending', () => {
+    const cursor = encodeRunListCursor({ sort: 'duration', order: 'asc', value: '-1', runId: 'r1' });
+    const query = listRunsQuery(db, { tenant: 'acme', sort: 'duration', order: 'asc', limit: 5, cursor }).compile();
     expect(query.sql).toBe(
-      'select *, to_json(queued_at) #>> \'{}\' as "queued_at_text" from "runs" where "tenant" = $1 ' +
-        'order by "queued_at" desc, "run_id" desc limit $2',
+      'select *, coalesce(duration_ms, -1)::text as "sort_value" from "runs" where "tenant" = $1 ' +
+        'and (coalesce(duration_ms, -1), run_id) > ($2::double precision, $3) order by coalesce(duration_ms, -1) asc, run_id asc limit $4',
     );
   });
-});
 
-describe('run cursor', () => {
-  it('round-trips and is opaque', () => {
-    const cursor = encodeRunCursor({ queuedAt: '2025-03-01T10:00:00.5+00:00', runId: 'r"1' });
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeRunCursor(cursor)).toEqual({ queuedAt: '2025-03-01T10:00:00.5+00:00', runId: 'r"1' });
+  it('matches words as prefixes or the run id as a prefix with like-wildcards escaped, and parameters as text or JSON', () => {
+    const query = listRunsQuery(db, { tenant: 'acme', q: 'Parcel 50%_off', parameter: 'tier=2', ...newest, limit: 5 }).compile();
+    expect(query.sql).toContain(
+      "(parameters @> $2::jsonb or parameters @> $3::jsonb) and (run_id like $4 or search @@ to_tsquery('simple', $5))",
+    );
+    expect(query.parameters).toEqual(
+      expect.arrayContaining(['{"tier":"2"}', '{"tier":2}', 'Parcel 50\\%\\_off%', 'parcel:* & 50:* & off:*']),
+    );
   });
 
-  it.each(['', 'not-a-cursor', Buffer.from('["x","y"]').toString('base64url'), Buffer.from('{"a":1}').toString('base64url')])(
-    'refuses %j as a validation failure naming the cursor',
-    (text) => {
-      expect(() => decodeRunCursor(text)).toThrow(
-        expect.objectContaining({ code: 'validation_failed', issues: [expect.objectContaining({ field: 'cursor' })] }),
-      );
-    },
-  );
+  it('leaves out the filters and the cursor nobody asked for', () => {
+    const query = listRunsQuery(db, { tenant: 'acme', ...newest, limit: 50 }).compile();
+    expect(query.sql).toBe(
+      'select *, to_json(queued_at) #>> \'{}\' as "sort_value" from "runs" where "tenant" = $1 ' +
+        'order by queued_at desc, run_id desc limit $2',
+    );
+  });
 });

@@ -1,13 +1,28 @@
-import type { RunStatus, RunSummary, RunTrace, Usage } from '@spindle/contracts';
-import type { TraceTables } from '@spindle/db';
+import {
+  parseParameterFilter,
+  searchWords,
+  type RunSort,
+  type RunStatus,
+  type RunSummary,
+  type RunTrace,
+  type SortOrder,
+  type Usage,
+} from '@spindle/contracts';
+import { decodeRunListCursor, encodeRunListCursor, type TraceTables } from '@spindle/db';
 import { assembleTrace, toRunSummary } from '@spindle/projections';
-import { sql, type Kysely } from 'kysely';
-import { decodeRunCursor, encodeRunCursor } from './run-cursor';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 
 export interface RunListFilter {
   tenant: string;
   workflow?: string;
   status?: RunStatus;
+  q?: string;
+  from?: string;
+  to?: string;
+  errorCode?: string;
+  parameter?: string;
+  sort: RunSort;
+  order: SortOrder;
   limit: number;
   cursor?: string;
 }
@@ -44,12 +59,15 @@ export class TraceRepository {
       });
   }
 
-  /** Newest first; `nextCursor` is null on the last page. */
+  /** In the asked order (newest first by default); `nextCursor` is null on the last page. */
   async listRuns(filter: RunListFilter): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
     const rows = await listRunsQuery(this.db, filter).execute();
     const page = rows.slice(0, filter.limit);
     const last = page.at(-1);
-    const nextCursor = rows.length > filter.limit && last ? encodeRunCursor({ queuedAt: last.queued_at_text, runId: last.run_id }) : null;
+    const nextCursor =
+      rows.length > filter.limit && last
+        ? encodeRunListCursor({ sort: filter.sort, order: filter.order, value: last.sort_value, runId: last.run_id })
+        : null;
     return { runs: page.map(toRunSummary), nextCursor };
   }
 
@@ -79,25 +97,61 @@ export class TraceRepository {
   }
 }
 
-/** One page plus one row (to know whether another page follows), walking the paging index. */
+/**
+ * The sort's key as SQL, exactly as its index has it; and its value's text for the next cursor
+ * (the database's own text of a timestamp keeps its microseconds).
+ */
+const sortKeys: Record<RunSort, { key: RawBuilder<unknown>; text: RawBuilder<string>; cast: RawBuilder<unknown> }> = {
+  started: { key: sql`queued_at`, text: sql<string>`to_json(queued_at) #>> '{}'`, cast: sql`timestamptz` },
+  duration: { key: sql`coalesce(duration_ms, -1)`, text: sql<string>`coalesce(duration_ms, -1)::text`, cast: sql`double precision` },
+  tokens: { key: sql`total_tokens`, text: sql<string>`total_tokens::text`, cast: sql`bigint` },
+  cost: { key: sql`cost_usd`, text: sql<string>`cost_usd::text`, cast: sql`double precision` },
+};
+
+/**
+ * One page plus one row (to know whether another page follows). Every filter is one an index
+ * answers within the tenant: the sort's own index, the full-text index of the run's words, the
+ * run id prefix index, the error code's and the parameters' indexes.
+ */
 export function listRunsQuery(db: Kysely<TraceTables>, filter: RunListFilter) {
-  let query = db
-    .selectFrom('runs')
-    .selectAll()
-    // The database's text of the timestamp keeps its microseconds for the next cursor.
-    .select(sql<string>`to_json(queued_at) #>> '{}'`.as('queued_at_text'));
-  const { tenant, workflow, status, cursor } = filter;
-  query = query.where('tenant', '=', tenant);
+  const { tenant, workflow, status, q, from, to, errorCode, parameter, sort, order, cursor } = filter;
+  const { key, text, cast } = sortKeys[sort];
+  let query = db.selectFrom('runs').selectAll().select(text.as('sort_value')).where('tenant', '=', tenant);
   if (workflow !== undefined) query = query.where('workflow', '=', workflow);
   if (status !== undefined) query = query.where('status', '=', status);
+  if (from !== undefined) query = query.where('queued_at', '>=', new Date(from));
+  if (to !== undefined) query = query.where('queued_at', '<', new Date(to));
+  if (errorCode !== undefined) query = query.where('error_code', '=', errorCode);
+  if (parameter !== undefined) query = query.where(parameterMatch(parameter));
+  if (q !== undefined) query = query.where(textMatch(q));
   if (cursor !== undefined) {
-    const after = decodeRunCursor(cursor);
-    query = query.where((eb) =>
-      eb(eb.refTuple('queued_at', 'run_id'), '<', eb.tuple(sql<Date>`${after.queuedAt}::timestamptz`, after.runId)),
-    );
+    const after = decodeRunListCursor(cursor, { sort, order });
+    const comparison = order === 'desc' ? sql`<` : sql`>`;
+    query = query.where(sql<boolean>`(${key}, run_id) ${comparison} (${after.value}::${cast}, ${after.runId})`);
   }
+  const direction = order === 'desc' ? sql`desc` : sql`asc`;
   return query
-    .orderBy('queued_at', 'desc')
-    .orderBy('run_id', 'desc')
+    .orderBy(sql`${key} ${direction}`)
+    .orderBy(sql`run_id ${direction}`)
     .limit(filter.limit + 1);
+}
+
+/** Words as prefixes in the run's input or output, or the start of its run id (`like` with its wildcards escaped). */
+function textMatch(q: string): RawBuilder<boolean> {
+  const words = searchWords(q);
+  const idPrefix = `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (words.length === 0) return sql<boolean>`run_id like ${idPrefix}`;
+  // Words are letters and digits only, so the query text cannot be malformed.
+  const tsquery = words.map((w) => `${w}:*`).join(' & ');
+  return sql<boolean>`(run_id like ${idPrefix} or search @@ to_tsquery('simple', ${tsquery}))`;
+}
+
+/** The parameter's value as text, and as the JSON number or boolean it may have been sent as. */
+function parameterMatch(filter: string): RawBuilder<boolean> {
+  const { key, value } = parseParameterFilter(filter);
+  const candidates: unknown[] = [value];
+  if (value === 'true' || value === 'false') candidates.push(value === 'true');
+  else if (value.trim() !== '' && Number.isFinite(Number(value))) candidates.push(Number(value));
+  const contained = candidates.map((v) => sql`parameters @> ${JSON.stringify({ [key]: v })}::jsonb`);
+  return sql<boolean>`(${sql.join(contained, sql` or `)})`;
 }

@@ -44,6 +44,17 @@ export type {
 export { runCommandSchema, tokenDeltaSchema, tokenPartSchema, runControlSchema } from './run-commands';
 export type { RunCommand, TokenDelta, TokenPart, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
+export {
+  RUN_SORT_KEYS,
+  runSortSchema,
+  sortOrderSchema,
+  runSearchFields,
+  timeWindowIssue,
+  searchWords,
+  parseParameterFilter,
+  PARAMETER_FILTER_PATTERN,
+} from './run-search';
+export type { RunSort, SortOrder } from './run-search';
 export type { RunStatus } from './run-status';
 export {
   runSummarySchema,

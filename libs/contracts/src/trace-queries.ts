@@ -3,6 +3,7 @@ import { actorSchema, tenantIdSchema } from './identity';
 import { errorInfoSchema, usageSchema, workflowRefSchema, type Usage } from './run-events';
 import { runStatusSchema } from './run-status';
 import { runIdSchema } from './run-id';
+import { runSearchFields, runSortSchema, sortOrderSchema } from './run-search';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
 export const runSummarySchema = z.object({
@@ -88,6 +89,9 @@ export const traceQuerySchemas = {
     tenant: tenantIdSchema,
     workflow: z.string().optional(),
     status: runStatusSchema.optional(),
+    ...runSearchFields,
+    sort: runSortSchema.default('started'),
+    order: sortOrderSchema.default('desc'),
     limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().optional(),
   }),

@@ -20,3 +20,5 @@ export * from './checkpoint/index';
 export * from './approval';
 export { encodeKeysetCursor, decodeKeysetCursor, olderThanCursor } from './keyset-cursor';
 export type { KeysetCursor } from './keyset-cursor';
+export { encodeRunListCursor, decodeRunListCursor } from './run-list-cursor';
+export type { RunListCursor } from './run-list-cursor';

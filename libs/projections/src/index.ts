@@ -1,5 +1,6 @@
 export { projectEvents } from './project-events';
 export { spanKey } from './row-patches';
+export { searchTextOf, SEARCH_TEXT_BUDGET } from './search-text';
 export type { RowPatches, RunPatch, RunCreation, SpanPatch, SpanKind, SpanStatus } from './row-patches';
 export { assembleTrace, toRunSummary, toTraceSpan } from './assemble-trace';
 export type { StoredRunRow, StoredSpanRow } from './assemble-trace';

@@ -20,12 +20,15 @@ describe('projectEvents', () => {
         forkedFrom: null,
         tenant: 'default',
         startedBy: null,
+        parameters: null,
       },
       status: 'completed',
       startedAt: at(2),
       endedAt: at(7),
       durationMs: 60,
       usage: usage(3, 2),
+      // The words of the input, then of the output: what the runs list's text search finds.
+      searchText: 'hi hello',
       lastSeq: 7,
     });
     expect(spans.get(spanKey('r1', 'root'))).toEqual({
@@ -128,6 +131,7 @@ describe('projectEvents', () => {
       endedAt: at(7),
       durationMs: 60,
       usage: usage(0, 0),
+      searchText: 'hello',
       lastSeq: 7,
     });
     expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({

@@ -9,6 +9,7 @@ import {
   type RunStatus,
 } from '@spindle/contracts';
 import { spanKey, type RowPatches, type RunPatch, type SpanKind, type SpanPatch } from './row-patches';
+import { joinSearchText, searchTextOf } from './search-text';
 import { toolCallInput, toolName, toolResult } from './tool-events';
 
 /** What a handler may change: the event's run, and the span the event belongs to. */
@@ -58,7 +59,9 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
       forkedFrom: e.data.forkedFrom ?? null,
       tenant: e.data.tenant ?? DEFAULT_TENANT,
       startedBy: e.data.startedBy ?? null,
+      parameters: e.data.parameters ?? null,
     };
+    run.searchText = joinSearchText(run.searchText, searchTextOf(e.data.input));
     setRunStatus(run, 'queued');
     span('run', { status: 'running', startedAt: e.at, startSeq: e.seq, input: e.data.input });
   },
@@ -70,7 +73,10 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'run.resumed': (_e, { run }) => setRunStatus(run, 'running'),
   // Handed back to the queue by a runner shutting down: waiting for another runner.
   'run.yielded': (_e, { run }) => setRunStatus(run, 'queued'),
-  'run.completed': (e, target) => endRun(e, target, 'completed', { output: e.data.output }),
+  'run.completed': (e, target) => {
+    target.run.searchText = joinSearchText(target.run.searchText, searchTextOf(e.data.output));
+    endRun(e, target, 'completed', { output: e.data.output });
+  },
   'run.failed': (e, target) => endRun(e, target, 'failed', { error: e.data.error }),
   'run.canceled': (e, target) => {
     if (e.data.canceledBy) target.run.canceledBy = e.data.canceledBy;

@@ -13,6 +13,8 @@ export interface RunCreation {
   forkedFrom: { runId: string; seq: number; checkpointId?: string; forkedBy?: Actor } | null;
   tenant: string;
   startedBy: Actor | null;
+  /** The run's parameters, for the list's parameter filter. */
+  parameters: Record<string, unknown> | null;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface RunPatch {
   error?: ErrorInfo;
   /** Who canceled the run, when someone did. */
   canceledBy?: Actor;
+  /** Words of the run's input and output this batch saw, added to the run's search words. */
+  searchText?: string;
   usage: Usage;
   lastSeq: number;
 }

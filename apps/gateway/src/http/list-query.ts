@@ -1,5 +1,5 @@
-import { SpindleError } from '@spindle/contracts';
-import { decodeKeysetCursor } from '@spindle/db';
+import { SpindleError, type RunSort, type SortOrder } from '@spindle/contracts';
+import { decodeKeysetCursor, decodeRunListCursor } from '@spindle/db';
 import { RUN_ID } from './path-params';
 
 /** Printable ASCII: a cursor's timestamp is the database's own text of one. */
@@ -26,4 +26,13 @@ export function requireIssuedCursor<Q extends { cursor?: string }>(query: Q): Q 
   throw new SpindleError('validation_failed', `invalid request: query.cursor: ${message}`, {
     issues: [{ field: 'query.cursor', message }],
   });
+}
+
+/**
+ * A runs list query whose `cursor`, if any, is one the runs list issued for the same sort and
+ * order: a forged one (a NUL in its id, a value that is no number) never reaches the database.
+ */
+export function requireIssuedRunCursor<Q extends { cursor?: string; sort: RunSort; order: SortOrder }>(query: Q): Q {
+  if (query.cursor !== undefined) decodeRunListCursor(query.cursor, query);
+  return query;
 }

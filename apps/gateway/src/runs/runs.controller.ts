@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
-import { requireIssuedCursor } from '../http/list-query';
+import { requireIssuedRunCursor } from '../http/list-query';
 import { parseBody } from '../http/parse-body';
 import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
@@ -94,7 +94,7 @@ export class RunsController {
 
   @Get('runs')
   list(@Caller() caller: Principal, @Query() query: unknown) {
-    return this.reads.list({ ...requireIssuedCursor(parseBody(runsListQuerySchema, query, 'query')), tenant: caller.tenant });
+    return this.reads.list({ ...requireIssuedRunCursor(parseBody(runsListQuerySchema, query, 'query')), tenant: caller.tenant });
   }
 
   /** The run, with its workflow's latest version now (is what it ran still current?) and, while queued, its place. */

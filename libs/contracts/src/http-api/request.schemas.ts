@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_ID_PATTERN } from '../run-id';
 import { runStatusSchema } from '../run-status';
+import { runSearchFields, runSortSchema, sortOrderSchema, timeWindowIssue } from '../run-search';
 import { requestStatusSchema } from '../service-queries';
 import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
 import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
@@ -51,12 +52,20 @@ export const listCursorSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor this service issued')
   .describe("The previous page's `nextCursor`: the page after it.");
 
-export const runsListQuerySchema = z.strictObject({
-  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'not a workflow name').optional(),
-  status: runStatusSchema.optional(),
-  limit: listLimitSchema,
-  cursor: listCursorSchema.optional(),
-});
+export const runsListQuerySchema = z
+  .strictObject({
+    workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'not a workflow name').optional(),
+    status: runStatusSchema.optional(),
+    ...runSearchFields,
+    sort: runSortSchema.default('started'),
+    order: sortOrderSchema.default('desc'),
+    limit: listLimitSchema,
+    cursor: listCursorSchema.describe("The previous page's `nextCursor`, asked with the same `sort` and `order`.").optional(),
+  })
+  .superRefine((query, ctx) => {
+    const issue = timeWindowIssue(query);
+    if (issue) ctx.addIssue({ code: 'custom', path: ['from'], message: issue });
+  });
 /** The filters of `GET /v1/runs` as the gateway reads them; a client may leave any out. */
 export type RunListFilter = Partial<z.output<typeof runsListQuerySchema>>;
 

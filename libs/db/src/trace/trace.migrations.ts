@@ -131,4 +131,35 @@ export const traceMigrations: Record<string, Migration> = {
     },
   },
   '0006_run_progress_queued_at': runProgressQueuedAtMigration,
+  '0007_run_search': {
+    async up(db: Kysely<unknown>) {
+      await sql`alter table runs
+        add column parameters jsonb,
+        add column error_code text generated always as (error ->> 'code') stored,
+        add column search tsvector not null default ''::tsvector`.execute(db);
+      // Runs projected before: their parameters from the stored log, their words from the root span.
+      await sql`update runs r set parameters = e.event -> 'data' -> 'parameters'
+        from run_events e where e.run_id = r.run_id and e.seq = 1 and e.type = 'run.queued'`.execute(db);
+      await sql`update runs r set search =
+          jsonb_to_tsvector('simple', coalesce(s.input, 'null'), '["string", "numeric"]') ||
+          jsonb_to_tsvector('simple', coalesce(s.output, 'null'), '["string", "numeric"]')
+        from spans s where s.run_id = r.run_id and s.span_id = r.root_span_id
+          and octet_length(coalesce(s.input::text, '') || coalesce(s.output::text, '')) < 262144`.execute(db);
+      // Each sort walks its own index within the tenant, in either direction; the filters narrow with theirs.
+      await sql`create index runs_tenant_duration_idx on runs (tenant, (coalesce(duration_ms, -1)), run_id)`.execute(db);
+      await sql`create index runs_tenant_tokens_idx on runs (tenant, total_tokens, run_id)`.execute(db);
+      await sql`create index runs_tenant_cost_idx on runs (tenant, cost_usd, run_id)`.execute(db);
+      await sql`create index runs_tenant_error_idx on runs (tenant, error_code, queued_at desc, run_id desc)
+        where error_code is not null`.execute(db);
+      await sql`create index runs_tenant_run_id_prefix_idx on runs (tenant, run_id text_pattern_ops)`.execute(db);
+      await sql`create index runs_search_idx on runs using gin (search)`.execute(db);
+      await sql`create index runs_parameters_idx on runs using gin (parameters jsonb_path_ops)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table runs drop column parameters, drop column error_code, drop column search`.execute(db);
+      await sql`drop index runs_tenant_duration_idx, runs_tenant_tokens_idx, runs_tenant_cost_idx, runs_tenant_run_id_prefix_idx`.execute(
+        db,
+      );
+    },
+  },
 };

@@ -37,6 +37,12 @@ export interface RunsTable {
   tenant: string;
   started_by: Json | null;
   canceled_by: Json | null;
+  /** The run's parameters (`run.queued`), for the list's `parameter=key=value` filter. */
+  parameters: Json | null;
+  /** Generated from `error`: the list's error code filter reads an index of it. */
+  error_code: ColumnType<string | null, never, never>;
+  /** Words of the run's input and output (`tsvector`, 'simple' config): the list's text search. */
+  search: ColumnType<string, string | undefined, string>;
 }
 
 export interface SpansTable {

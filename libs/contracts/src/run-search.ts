@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * How the runs list is searched and sorted: the HTTP query (`GET /v1/runs`) and the trace
+ * recorder's `listRuns` share these, so what the gateway lets through is what the index answers.
+ */
+
+/** started: when queued; duration: a run still going sorts as the shortest; tokens: total; cost: USD. */
+export const RUN_SORT_KEYS = ['started', 'duration', 'tokens', 'cost'] as const;
+export const runSortSchema = z.enum(RUN_SORT_KEYS).describe('The column the list is ordered by (default `started`).');
+export type RunSort = z.infer<typeof runSortSchema>;
+
+export const sortOrderSchema = z.enum(['desc', 'asc']).describe('Default `desc`: newest, longest, largest first.');
+export type SortOrder = z.infer<typeof sortOrderSchema>;
+
+/** Printable text only: a control character (NUL above all) never reaches the database. */
+const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
+
+export const runSearchTextSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(PRINTABLE, 'no control characters')
+  .describe(
+    'Words that must all appear (as word prefixes) in the run’s input or output, or the start of a run id. ' +
+      'Punctuation separates words; at most 8 words count.',
+  );
+
+export const errorCodeFilterSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'not an error code')
+  .describe('Runs that ended with this error code (`canceled` for canceled runs).');
+
+/** `key=value`: a run parameter's exact value (a number or `true`/`false` matches that JSON value or its text). */
+export const PARAMETER_FILTER_PATTERN = /^([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^\u0000-\u001f\u007f]{0,200})$/;
+export const parameterFilterSchema = z
+  .string()
+  .regex(PARAMETER_FILTER_PATTERN, 'not key=value (a parameter name, `=`, then its value)')
+  .describe('`key=value`: runs started with this parameter value.');
+
+const instantSchema = z.iso.datetime({ offset: true });
+
+/** The search fields both shapes share, with the check no single field can make. */
+export const runSearchFields = {
+  q: runSearchTextSchema.optional(),
+  from: instantSchema.describe('Runs queued at or after this instant (ISO 8601 with offset).').optional(),
+  to: instantSchema.describe('Runs queued before this instant.').optional(),
+  errorCode: errorCodeFilterSchema.optional(),
+  parameter: parameterFilterSchema.optional(),
+} as const;
+
+/** `from` must not come after `to`: an empty window is a mistake, not an empty page. */
+export function timeWindowIssue(query: { from?: string; to?: string }): string | undefined {
+  if (query.from === undefined || query.to === undefined) return undefined;
+  return Date.parse(query.from) > Date.parse(query.to) ? '`from` is after `to`' : undefined;
+}
+
+/** The words of a search text the full-text index is asked for: letters and digits, at most 8 of at most 64 characters. */
+export function searchWords(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8).map((w) => w.slice(0, 64));
+}
+
+/** A parameter filter's key and value. */
+export function parseParameterFilter(text: string): { key: string; value: string } {
+  const match = PARAMETER_FILTER_PATTERN.exec(text);
+  if (!match) throw new Error(`not a parameter filter: ${text}`);
+  return { key: match[1]!, value: match[2]! };
+}
