@@ -145,6 +145,7 @@ describe('the console in a browser, against the real stack', () => {
       ],
     });
     await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
+    await put('note', { kind: 'graph', nodes: [{ id: 'note', type: 'set', values: { noted: true } }] });
   });
   afterAll(async () => {
     await browser?.close();
@@ -253,9 +254,143 @@ describe('the console in a browser, against the real stack', () => {
     await until(async () => (await events(waiting)).some((e) => e.type === 'run.awaiting'), 'wait');
     await page.goto(`${stack.gatewayUrl}/#/runs/${waiting}`);
     await page.locator('.flow-node[data-node-id="sign_off"][data-state="waiting"]').waitFor();
+    // Cancel asks first; keeping the run changes nothing.
     await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByRole('button', { name: 'Keep it running' }).click();
+    expect((await events(waiting)).at(-1)?.type).toBe('run.awaiting');
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByLabel('cancel reason').fill('released without sign-off');
+    await page.getByRole('button', { name: 'Yes, cancel it' }).click();
     await page.locator('[data-testid="run-status"]', { hasText: 'canceled' }).waitFor({ timeout: 15_000 });
-    expect((await events(waiting)).at(-1)?.type).toBe('run.canceled');
+    expect((await events(waiting)).at(-1)).toMatchObject({
+      type: 'run.canceled',
+      data: { reason: expect.stringContaining('released without sign-off') },
+    });
+    // Drawn as canceled, with who and why: not as failed, not as still waiting.
+    await page.locator('.flow-node[data-node-id="sign_off"][data-state="canceled"]').waitFor();
+    expect(await page.locator('[data-testid="canceled-banner"]').textContent()).toMatch(
+      /^Canceled by bootstrap admin: .*released without sign-off/,
+    );
+  });
+
+  it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {
+    const names = ['Quokka one', 'Quokka two', 'Quokka three', 'Wombat'];
+    const ids: string[] = [];
+    for (const name of names) ids.push(await start('note', { animal: name }));
+    const quokkas = ids.slice(0, 3).reverse();
+    await until(async () => {
+      const res = await api('/v1/runs?q=quokka&limit=5');
+      return ((await res.json()) as { runs: unknown[] }).runs.length === 3;
+    }, 'the trace projection to hold the runs');
+    await page.goto(`${stack.gatewayUrl}/#/workflows`);
+    // `/` opens the runs page with its search field focused.
+    await page.keyboard.press('/');
+    await page.locator('#search:focus').waitFor();
+    await page.keyboard.type('quokka');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => location.hash.includes('q=quokka'));
+    const shown = () => page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-id')));
+    await until(async () => JSON.stringify(await shown()) === JSON.stringify(quokkas), 'three quokka runs');
+    // Sorted oldest first by the started column's header, then a page of one at a time through the URL's own cursor.
+    await page.getByRole('button', { name: /^started/ }).click();
+    await until(async () => JSON.stringify(await shown()) === JSON.stringify([...quokkas].reverse()), 'oldest first');
+    await page.goto(`${stack.gatewayUrl}/#/runs?q=quokka`);
+    const pageOf = async (expected: string[]) =>
+      until(async () => JSON.stringify(await shown()) === JSON.stringify(expected), `${expected}`);
+    await pageOf(quokkas);
+    expect(await page.locator(`tr[data-run-id="${ids[3]}"]`).count()).toBe(0);
+    await page.getByRole('button', { name: 'copy run id ' + quokkas[0] }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/runs-search.png` });
+  });
+
+  it('pages through the runs list with Older and Newer, fifty at a time', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++) ids.push(await start('note', { batch: 'paging-batch' }));
+    await until(
+      async () => ((await (await api('/v1/runs?q=paging&limit=60')).json()) as { runs: unknown[] }).runs.length === 52,
+      'the trace projection to hold the runs',
+    );
+    await page.goto(`${stack.gatewayUrl}/#/runs?q=paging-batch`);
+    const rows = page.locator('tr[data-run-id]');
+    await until(async () => (await rows.count()) === 50, 'a first page of fifty');
+    expect(await rows.first().getAttribute('data-run-id')).toBe(ids[51]);
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await until(async () => (await rows.count()) === 2, 'a second page of two');
+    expect(await rows.evaluateAll((r) => r.map((x) => x.getAttribute('data-run-id')))).toEqual([ids[1], ids[0]]);
+    expect(await page.getByTestId('page-number').textContent()).toBe('page 2');
+    expect(await page.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await until(async () => (await rows.count()) === 50, 'the first page again');
+    expect(await rows.first().getAttribute('data-run-id')).toBe(ids[51]);
+  });
+
+  it('shows a clear not-found page for an unknown run and an unknown page', async () => {
+    await page.goto(`${stack.gatewayUrl}/#/runs/01NOSUCHRUN0000000000000000`);
+    await page.getByTestId('not-found').waitFor();
+    expect(await page.getByTestId('not-found').textContent()).toContain('No run 01NOSUCHRUN0000000000000000 here.');
+    expect(await page.getByTestId('run-status').count()).toBe(0);
+    await page.goto(`${stack.gatewayUrl}/#/nowhere/at/all`);
+    expect(await page.getByTestId('not-found').textContent()).toContain('There is no page at #/nowhere/at/all.');
+  });
+
+  it('follows the system colour scheme, and keeps a theme picked with the toggle', async () => {
+    const dark = await browser.newPage({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
+    try {
+      await dark.goto(stack.gatewayUrl);
+      const theme = () => dark.evaluate(() => document.documentElement.dataset.theme);
+      const background = () => dark.evaluate(() => getComputedStyle(document.body.parentElement!).backgroundColor);
+      expect(await theme()).toBe('dark');
+      expect(await background()).toBe('rgb(17, 20, 25)');
+      await dark.emulateMedia({ colorScheme: 'light' });
+      await dark.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+      expect(await background()).toBe('rgb(245, 246, 248)');
+      // system → dark → light → system; a choice outlives a reload and the system's preference.
+      await dark.getByTestId('theme-toggle').click();
+      expect(await theme()).toBe('dark');
+      await dark.reload();
+      expect(await theme()).toBe('dark');
+      await dark.getByTestId('theme-toggle').click();
+      await dark.emulateMedia({ colorScheme: 'dark' });
+      expect(await theme()).toBe('light');
+      await dark.getByTestId('theme-toggle').click();
+      expect(await theme()).toBe('dark');
+    } finally {
+      await dark.close();
+    }
+  });
+
+  it('answers its keyboard shortcuts: help, go to, and stepping the replay', async () => {
+    const runId = await start('support-desk', 'Where is my order?');
+    await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
+    await page.goto(`${stack.gatewayUrl}/#/workflows`);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    await page.waitForFunction(() => location.hash === '#/inbox');
+    await page.keyboard.press('g');
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => location.hash === '#/runs');
+
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}?at=0`);
+    await page.locator('[data-testid="cursor"]').waitFor();
+    const at = () => page.evaluate(() => new URLSearchParams(location.hash.split('?')[1]).get('at'));
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => !location.hash.endsWith('at=0'));
+    const first = Number(await at());
+    expect(first).toBeGreaterThan(0);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((n) => Number(new URLSearchParams(location.hash.split('?')[1]).get('at')) > n, first);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((n) => new URLSearchParams(location.hash.split('?')[1]).get('at') === String(n), first);
+    // Typing in a field is typing, not a shortcut.
+    await page.goto(`${stack.gatewayUrl}/#/runs`);
+    await page.getByLabel('filter by workflow').fill('g');
+    await page.getByLabel('filter by workflow').press('r');
+    expect(await page.evaluate(() => location.hash)).toContain('workflow=gr');
   });
 
   it('checks a JSON answer against its schema in the inbox before sending it', async () => {

@@ -1,9 +1,12 @@
 import type { Me } from '@spindle/client';
 import { useSession } from './auth/session';
+import { Shortcuts } from './components/Shortcuts';
 import { SignedInAs } from './components/SignedInAs';
+import { ThemeToggle } from './components/ThemeToggle';
 import { useRoute } from './router';
 import { ApiReference } from './screens/ApiReference';
 import { InboxScreen } from './screens/InboxScreen';
+import { NotFound } from './screens/NotFound';
 import { RunScreen } from './screens/RunScreen';
 import { RunsScreen } from './screens/RunsScreen';
 import { SignInScreen } from './screens/SignInScreen';
@@ -17,6 +20,7 @@ export function App() {
     <div className="app">
       <header className="topbar">
         <span className="brand">Spindle</span>
+        <ThemeToggle />
       </header>
       <main>
         {session.state === 'signed-out' && <SignInScreen config={session.config} problem={session.problem} />}
@@ -26,6 +30,8 @@ export function App() {
     </div>
   );
 }
+
+const SECTIONS = new Set(['workflows', 'runs', 'inbox', 'api']);
 
 function Console({ me }: { me: Me }) {
   const route = useRoute();
@@ -49,13 +55,16 @@ function Console({ me }: { me: Me }) {
           </a>
         </nav>
         <SignedInAs me={me} />
+        <ThemeToggle />
       </header>
+      <Shortcuts />
       <main>
         {section === 'workflows' && <WorkflowsScreen selected={id} />}
         {section === 'runs' && !id && <RunsScreen query={route.query} />}
         {section === 'runs' && id && <RunScreen key={id} runId={id} query={route.query} />}
         {section === 'inbox' && <InboxScreen />}
         {section === 'api' && <ApiReference />}
+        {!SECTIONS.has(section ?? '') && <NotFound what={`There is no page at #/${route.segments.join('/')}.`} />}
       </main>
     </div>
   );

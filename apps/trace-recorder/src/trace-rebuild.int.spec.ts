@@ -56,7 +56,7 @@ describe('rebuilding the trace from the log', () => {
     store = await openTraceSchema(namespace);
     repository = new TraceRepository(store.db);
     before = await traces();
-    listedBefore = await repository.listRuns({ tenant: 'default', limit: 50 });
+    listedBefore = await repository.listRuns({ tenant: 'default', sort: 'started', order: 'desc', limit: 50 });
   });
   afterAll(async () => {
     await client?.close();
@@ -71,7 +71,7 @@ describe('rebuilding the trace from the log', () => {
 
     expect(result).toEqual({ events: EVENT_COUNT, runs: 3 });
     expect(JSON.parse(JSON.stringify(await traces()))).toEqual(JSON.parse(JSON.stringify(before)));
-    expect(await repository.listRuns({ tenant: 'default', limit: 50 })).toEqual(listedBefore);
+    expect(await repository.listRuns({ tenant: 'default', sort: 'started', order: 'desc', limit: 50 })).toEqual(listedBefore);
   });
 
   it('gives the same rows when it runs beside a live recorder sharing its durable consumer', async () => {

@@ -14,7 +14,7 @@ export const sortOrderSchema = z.enum(['desc', 'asc']).describe('Default `desc`:
 export type SortOrder = z.infer<typeof sortOrderSchema>;
 
 /** Printable text only: a control character (NUL above all) never reaches the database. */
-const PRINTABLE = /^[^\u0000-\u001f\u007f]*$/;
+const PRINTABLE = /^\P{Cc}*$/u;
 
 export const runSearchTextSchema = z
   .string()
@@ -32,7 +32,7 @@ export const errorCodeFilterSchema = z
   .describe('Runs that ended with this error code (`canceled` for canceled runs).');
 
 /** `key=value`: a run parameter's exact value (a number or `true`/`false` matches that JSON value or its text). */
-export const PARAMETER_FILTER_PATTERN = /^([A-Za-z_][A-Za-z0-9_.-]{0,63})=([^\u0000-\u001f\u007f]{0,200})$/;
+export const PARAMETER_FILTER_PATTERN = /^([A-Za-z_][A-Za-z0-9_.-]{0,63})=(\P{Cc}{0,200})$/u;
 export const parameterFilterSchema = z
   .string()
   .regex(PARAMETER_FILTER_PATTERN, 'not key=value (a parameter name, `=`, then its value)')

@@ -8,6 +8,7 @@ import {
   type StartRunOptions,
 } from '@spindle/client';
 import { storedCredential } from '../auth/session-storage';
+import type { RunsFilter } from '../model/runs-filter';
 
 let credentialRejected: (problem: SpindleApiError) => void = () => undefined;
 
@@ -48,19 +49,26 @@ export const api = {
   rollback: (name: string, version: number) => signedIn((c) => c.workflows.rollback(name, version)),
   startRun: (name: string, body: Pick<StartRunOptions, 'input' | 'state' | 'parameters' | 'version'>) =>
     signedIn((c) => c.runs.start(name, body)),
-  /** Empty filters (the screen's unset fields) are left out. */
-  runs: (filter: { workflow?: string; status?: string; cursor?: string }) =>
+  /** One page of the runs the filter finds; empty fields are left out of the query. */
+  runs: (filter: RunsFilter) =>
     signedIn((c) =>
       c.runs.list({
+        q: filter.q || undefined,
         workflow: filter.workflow || undefined,
         status: (filter.status || undefined) as RunListFilter['status'],
+        errorCode: filter.errorCode || undefined,
+        parameter: filter.parameter || undefined,
+        from: filter.from || undefined,
+        to: filter.to || undefined,
+        sort: filter.sort,
+        order: filter.order,
         cursor: filter.cursor || undefined,
         limit: 50,
       }),
     ),
   events: (runId: string, after = 0) => signedIn((c) => c.runs.events(runId, { after })),
   trace: (runId: string) => signedIn((c) => c.runs.trace(runId)),
-  cancel: (runId: string) => signedIn((c) => c.runs.cancel(runId)),
+  cancel: (runId: string, reason?: string) => signedIn((c) => c.runs.cancel(runId, { reason })),
   inbox: () => signedIn((c) => c.requests.list({ status: 'pending', limit: 200 })),
   runRequests: (runId: string) => signedIn((c) => c.runs.requests(runId)),
   // Who answers is the signed-in principal; `respondedBy` is for a key's client relaying a person.

@@ -89,14 +89,14 @@ describe('the console session', () => {
       'fetch',
       vi.fn(async () => (store.set('spindle.credential', 'spk_next'), problem(401, 'unauthenticated', 'the API key was revoked'))),
     );
-    await expect(api.runs({})).rejects.toMatchObject({ status: 401 });
+    await expect(api.runs({ sort: 'started', order: 'desc' })).rejects.toMatchObject({ status: 401 });
     expect(snapshot().state).toBe('signed-in');
 
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => problem(401, 'unauthenticated', 'the API key was revoked')),
     );
-    await expect(api.runs({})).rejects.toMatchObject({ status: 401 });
+    await expect(api.runs({ sort: 'started', order: 'desc' })).rejects.toMatchObject({ status: 401 });
     expect(snapshot()).toMatchObject({ state: 'signed-out', problem: 'Signed out: the API key was revoked' });
     expect(store.size).toBe(0);
   });

@@ -1,6 +1,7 @@
 import type { RunEvent } from '@spindle/contracts';
 import { useEffect, useState } from 'react';
 import { nextStep, previousStep } from '../model/replay-cursor';
+import { isTypingTarget } from '../model/shortcuts';
 
 /** Play, pause, step and drag through the recorded events; `undefined` cursor = live. */
 export function ReplayControls({
@@ -23,6 +24,21 @@ export function ReplayControls({
     }, 600);
     return () => clearInterval(timer);
   }, [playing, at, events, onCursor]);
+  // ← / → step and space plays, unless a field (the cursor's own slider included) has the keys.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      if (e.key === 'ArrowLeft') onCursor(previousStep(events, at));
+      else if (e.key === 'ArrowRight') onCursor(nextStep(events, at));
+      else if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) {
+        if (cursor === undefined) onCursor(0);
+        setPlaying((p) => !p);
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [events, at, cursor, onCursor]);
   return (
     <div className="replay" data-testid="replay">
       <button onClick={() => onCursor(0)} title="jump to start" aria-label="jump to start">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cost, tokenSplit } from './format';
+import { cost, dateTime, relativeTime, tokenSplit } from './format';
 
 describe('cost and token formatting', () => {
   it('never shows an unpriced call as free, and says what a partly priced total leaves out', () => {
@@ -16,5 +16,18 @@ describe('cost and token formatting', () => {
     expect(tokenSplit({ inputTokens: 120, cachedInputTokens: 80, outputTokens: 40, reasoningTokens: 12 })).toBe(
       '120 in (80 cached) / 40 out (12 reasoning)',
     );
+  });
+});
+
+describe('times', () => {
+  it('shows a date with the time, and how long ago it was', () => {
+    expect(dateTime(new Date(2026, 11, 1, 8, 4, 5).toISOString())).toBe('2026-12-01 08:04:05');
+    expect(dateTime(null)).toBe('–');
+    const now = Date.parse('2026-12-01T12:00:00Z');
+    expect(relativeTime('2026-12-01T11:59:30Z', now)).toBe('just now');
+    expect(relativeTime('2026-12-01T11:55:00Z', now)).toBe('5 min ago');
+    expect(relativeTime('2026-12-01T09:00:00Z', now)).toBe('3 h ago');
+    expect(relativeTime('2026-11-28T12:00:00Z', now)).toBe('3 d ago');
+    expect(relativeTime('2026-12-01T12:10:00Z', now)).toBe('in 10 min');
   });
 });

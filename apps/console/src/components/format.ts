@@ -19,4 +19,24 @@ export function tokenSplit(usage: {
   return `${usage.inputTokens} in${cached} / ${usage.outputTokens} out${reasoning}`;
 }
 export const time = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleTimeString() : '–');
+
+/** `2026-12-01 18:40:12` in the browser's zone: sortable by eye, with its date. */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+/** `just now`, `5 min ago`, `3 h ago`, `2 d ago` (or `in …` for a clock ahead of this one). */
+export function relativeTime(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '';
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  const ahead = seconds < 0;
+  const s = Math.abs(seconds);
+  const amount =
+    s < 45 ? undefined : s < 3600 ? `${Math.round(s / 60)} min` : s < 86_400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+  if (!amount) return 'just now';
+  return ahead ? `in ${amount}` : `${amount} ago`;
+}
 export const json = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));

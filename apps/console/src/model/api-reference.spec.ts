@@ -34,17 +34,40 @@ describe('the API reference of the real document', () => {
   });
 
   it('shows parameters with their place, whether required, and their type', () => {
-    expect(find('listRuns')?.parameters).toEqual([
-      { name: 'workflow', in: 'query', required: false, type: 'string' },
-      {
-        name: 'status',
-        in: 'query',
-        required: false,
-        type: '"queued" | "running" | "awaiting_input" | "awaiting_approval" | "completed" | "failed" | "canceled"',
-      },
-      { name: 'limit', in: 'query', required: false, type: 'string', description: 'Page size: 1 to 200, default 50.' },
-      { name: 'cursor', in: 'query', required: false, type: 'string', description: "The previous page's `nextCursor`: the page after it." },
+    const parameters = find('listRuns')?.parameters ?? [];
+    expect(parameters.map((p) => p.name)).toEqual([
+      'workflow',
+      'status',
+      'q',
+      'from',
+      'to',
+      'errorCode',
+      'parameter',
+      'sort',
+      'order',
+      'limit',
+      'cursor',
     ]);
+    expect(parameters.find((p) => p.name === 'status')).toEqual({
+      name: 'status',
+      in: 'query',
+      required: false,
+      type: '"queued" | "running" | "awaiting_input" | "awaiting_approval" | "completed" | "failed" | "canceled"',
+    });
+    expect(parameters.find((p) => p.name === 'sort')).toEqual({
+      name: 'sort',
+      in: 'query',
+      required: false,
+      type: '"started" | "duration" | "tokens" | "cost"',
+      description: 'The column the list is ordered by (default `started`).',
+    });
+    expect(parameters.find((p) => p.name === 'limit')).toEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      type: 'string',
+      description: 'Page size: 1 to 200, default 50.',
+    });
   });
 
   it('outlines request and response bodies through their components', () => {

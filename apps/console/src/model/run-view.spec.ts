@@ -202,6 +202,22 @@ describe('deriving the run view from events', () => {
   });
 });
 
+describe('a canceled run', () => {
+  it('draws the nodes it stopped as canceled, and leaves finished ones as they were', () => {
+    const events = recordedRun().slice(0, 14);
+    seq = 14;
+    events.push(ev(86, 'run.canceled', { reason: 'wrong customer', durationMs: 86, canceledBy: { kind: 'user', id: 'u1', name: 'Ada' } }));
+    const view = deriveRunView(events);
+    expect(view.status).toBe('canceled');
+    const states = new Set([...view.nodes.values()].map((n) => n.state));
+    expect(states.has('running')).toBe(false);
+    expect(states.has('canceled')).toBe(true);
+    expect(deriveRunView(events.slice(0, 14)).nodes).toEqual(
+      new Map([...view.nodes].map(([id, n]) => [id, n.state === 'canceled' ? { ...n, state: 'running' } : n])),
+    );
+  });
+});
+
 describe('the replay cursor', () => {
   it('steps between node completions and reads ?at= safely', () => {
     const events = recordedRun();

@@ -83,7 +83,10 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     },
     'run.completed': (e) => spans.closeRun(e, 'completed', { output: e.data.output }),
     'run.failed': (e) => spans.closeRun(e, 'failed', { error: e.data.error }),
-    'run.canceled': (e) => spans.closeRun(e, 'canceled', {}),
+    'run.canceled': (e) => {
+      spans.closeRun(e, 'canceled', {});
+      nodes.canceled();
+    },
     'node.started': (e) => {
       const execution = nodes.started(e);
       spans.open(e, 'node', { nodeType: e.data.nodeType, input: e.data.input, execution });

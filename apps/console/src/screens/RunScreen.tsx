@@ -1,17 +1,19 @@
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
 import { useEffect, useMemo, useState } from 'react';
-import type { WorkflowGraph } from '@spindle/client';
+import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
 import { followRun, type StreamState } from '../api/run-stream';
 import { DetailPane } from '../components/DetailPane';
-import { cost, ms } from '../components/format';
+import { cost, dateTime, ms } from '../components/format';
 import { GraphPane } from '../components/GraphPane';
 import { ReplayControls } from '../components/ReplayControls';
 import { RequestForm } from '../components/RequestForm';
 import { TimelinePane } from '../components/TimelinePane';
 import { parseCursor } from '../model/replay-cursor';
 import { deriveRunView, statusAfter, type RunView } from '../model/run-view';
+import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
+import { NotFound } from './NotFound';
 
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.canceled']);
 
@@ -27,6 +29,8 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const [graph, setGraph] = useState<WorkflowGraph>();
   const [selected, setSelected] = useState<string>();
   const [problem, setProblem] = useState<string>();
+  const [missing, setMissing] = useState(false);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
 
   useEffect(() => {
     let stop: (() => void) | undefined;
@@ -45,7 +49,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
           onError: (e) => setProblem(e.message),
         });
       },
-      (e: Error) => setProblem(e.message),
+      (e: Error) => (isSpindleApiError(e) && e.status === 404 ? setMissing(true) : setProblem(e.message)),
     );
     return () => {
       live = false;
@@ -74,6 +78,8 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
     if (last) setSelected(last.key);
   };
 
+  const canceled = events.findLast((e) => e.type === 'run.canceled');
+  if (missing) return <NotFound what={`No run ${runId} here.`} detail="It never existed, was erased, or belongs to another tenant." />;
   return (
     <section className="run-screen">
       <header className="run-head">
@@ -90,15 +96,30 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         <span>{ms(view.latencyMs)}</span>
         <span>{view.usage.totalTokens} tokens</span>
         <span>{cost(view.usage)}</span>
-        {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && (
-          <button className="danger" onClick={() => void api.cancel(runId).catch((e: Error) => setProblem(e.message))}>
+        {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && !confirmingCancel && (
+          <button className="danger" onClick={() => setConfirmingCancel(true)}>
             Cancel run
           </button>
+        )}
+        {confirmingCancel && !TERMINAL.has(events.at(-1)?.type ?? '') && (
+          <CancelConfirm
+            onCancel={(reason) => {
+              setConfirmingCancel(false);
+              void api.cancel(runId, reason).catch((e: Error) => setProblem(e.message));
+            }}
+            onKeep={() => setConfirmingCancel(false)}
+          />
         )}
         <button onClick={() => void exportTrace(runId)}>Export trace</button>
         <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
         {problem && <span className="error">{problem}</span>}
       </header>
+      {canceled?.type === 'run.canceled' && (
+        <div className="canceled-banner" data-testid="canceled-banner">
+          Canceled{canceled.data.canceledBy ? ` by ${actorLabel(canceled.data.canceledBy)}` : ''}
+          {canceled.data.reason ? `: ${canceled.data.reason}` : ''} <span className="muted">at {dateTime(canceled.at)}</span>
+        </div>
+      )}
       <ReplayControls events={events} cursor={cursor} onCursor={setCursor} />
       {replaying && (
         <div className="replay-banner" data-testid="replay-banner">
@@ -125,6 +146,21 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         </div>
       </div>
     </section>
+  );
+}
+
+/** Cancel asks first, and takes a reason the log keeps with who canceled. */
+function CancelConfirm({ onCancel, onKeep }: { onCancel: (reason: string | undefined) => void; onKeep: () => void }) {
+  const [reason, setReason] = useState('');
+  return (
+    <span className="confirm" role="group" aria-label="confirm cancel">
+      Cancel this run?
+      <input placeholder="reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="cancel reason" />
+      <button className="danger" onClick={() => onCancel(reason.trim() || undefined)}>
+        Yes, cancel it
+      </button>
+      <button onClick={onKeep}>Keep it running</button>
+    </span>
   );
 }
 

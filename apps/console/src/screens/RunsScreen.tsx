@@ -1,73 +1,175 @@
+import type { RunSort } from '@spindle/contracts';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
-import { cost, ms, time } from '../components/format';
+import { CopyId } from '../components/CopyId';
+import { cost, dateTime, ms, relativeTime } from '../components/format';
 import { usePolling } from '../components/usePolling';
 import { actorLabel } from '../model/actor-label';
+import { atPage, fromLocalInput, readRunsFilter, sortedBy, toLocalInput, withFilter, type RunsFilterKey } from '../model/runs-filter';
 import { navigate } from '../router';
 
 const STATUSES = ['', 'queued', 'running', 'awaiting_input', 'awaiting_approval', 'completed', 'failed', 'canceled'];
 
-/** Runs, newest first, refreshed every two seconds; filters live in the URL. */
+/**
+ * Runs as the trace projection finds them: searched, filtered and sorted by the gateway (never
+ * here), a page at a time, refreshed every two seconds. Every filter lives in the URL.
+ */
 export function RunsScreen({ query }: { query: URLSearchParams }) {
-  const workflow = query.get('workflow') ?? '';
-  const status = query.get('status') ?? '';
-  const { data, error } = usePolling(() => api.runs({ workflow, status }), 2000, [workflow, status]);
-  const setFilter = (key: string, value: string) => {
-    const q = new URLSearchParams(query);
-    if (value) q.set(key, value);
-    else q.delete(key);
-    navigate(`/runs?${q}`, true);
+  const filter = readRunsFilter(query);
+  const key = query.toString();
+  const { data, error } = usePolling(() => api.runs(filter), 2000, [key]);
+  // The cursors of the pages before this one, to go back a page (a deep link starts afresh).
+  const earlier = useRef<string[]>([]);
+  const show = (next: URLSearchParams) => navigate(`/runs${next.size ? `?${next}` : ''}`, true);
+  const setFilter = (name: Exclude<RunsFilterKey, 'cursor'>, value: string) => {
+    earlier.current = [];
+    show(withFilter(query, name, value));
   };
+  const sortBy = (column: RunSort) => {
+    earlier.current = [];
+    show(sortedBy(query, column));
+  };
+  const older = () => {
+    if (!data?.nextCursor) return;
+    earlier.current.push(filter.cursor ?? '');
+    show(atPage(query, data.nextCursor));
+  };
+  const newer = () => show(atPage(query, earlier.current.pop() || undefined));
+  const header = (label: string, column: RunSort) => (
+    <th aria-sort={filter.sort === column ? (filter.order === 'desc' ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className="sort" onClick={() => sortBy(column)}>
+        {label}
+        {filter.sort === column ? (filter.order === 'desc' ? ' ↓' : ' ↑') : ''}
+      </button>
+    </th>
+  );
   return (
     <section className="page">
       <h1>Runs</h1>
       <div className="filters">
+        <SearchBox value={filter.q ?? ''} onSearch={(q) => setFilter('q', q)} />
         <input
           placeholder="workflow"
-          value={workflow}
+          value={filter.workflow ?? ''}
           onChange={(e) => setFilter('workflow', e.target.value)}
           aria-label="filter by workflow"
         />
-        <select value={status} onChange={(e) => setFilter('status', e.target.value)} aria-label="filter by status">
+        <select value={filter.status ?? ''} onChange={(e) => setFilter('status', e.target.value)} aria-label="filter by status">
           {STATUSES.map((s) => (
             <option key={s} value={s}>
               {s || 'any status'}
             </option>
           ))}
         </select>
-        {error && <span className="error">{error}</span>}
+        <input
+          placeholder="error code"
+          value={filter.errorCode ?? ''}
+          onChange={(e) => setFilter('errorCode', e.target.value.trim())}
+          aria-label="filter by error code"
+        />
+        <input
+          placeholder="parameter=value"
+          value={filter.parameter ?? ''}
+          onChange={(e) => setFilter('parameter', e.target.value)}
+          aria-label="filter by parameter"
+        />
+        <TimeFilter label="from" aria="queued from" value={filter.from} onChange={(v) => setFilter('from', v)} />
+        <TimeFilter label="to" aria="queued before" value={filter.to} onChange={(v) => setFilter('to', v)} />
+        {key && (
+          <button type="button" onClick={() => ((earlier.current = []), navigate('/runs', true))}>
+            Clear
+          </button>
+        )}
       </div>
+      {error && <p className="error">{error}</p>}
       <table className="grid" data-testid="runs-table">
         <thead>
           <tr>
             <th>run</th>
             <th>workflow</th>
-            <th>version</th>
             <th>status</th>
-            <th>started</th>
+            {header('started', 'started')}
             <th>by</th>
-            <th>duration</th>
-            <th>tokens</th>
-            <th>cost</th>
+            {header('duration', 'duration')}
+            {header('tokens', 'tokens')}
+            {header('cost', 'cost')}
+            <th>error</th>
           </tr>
         </thead>
         <tbody>
           {data?.runs.map((r) => (
             <tr key={r.runId} data-run-id={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
-              <td className="mono">{r.runId.slice(-10)}</td>
-              <td>{r.workflow.name}</td>
-              <td>v{r.workflow.version}</td>
+              <td>
+                <CopyId id={r.runId} />
+              </td>
+              <td>
+                {r.workflow.name} <span className="muted">v{r.workflow.version}</span>
+              </td>
               <td>
                 <span className={`status ${r.status}`}>{r.status}</span>
               </td>
-              <td>{time(r.startedAt ?? r.queuedAt)}</td>
+              <td title={r.startedAt ?? r.queuedAt}>
+                {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted">{relativeTime(r.startedAt ?? r.queuedAt)}</span>
+              </td>
               <td>{actorLabel(r.startedBy)}</td>
               <td>{ms(r.durationMs)}</td>
               <td>{r.usage.totalTokens}</td>
               <td>{cost(r.usage)}</td>
+              <td className="mono">{r.status === 'failed' ? r.error?.code : ''}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {data && data.runs.length === 0 && <p className="muted empty">No run matches.</p>}
+      <nav className="pager" aria-label="pages">
+        <button type="button" onClick={newer} disabled={!filter.cursor}>
+          ← Newer
+        </button>
+        <span className="muted" data-testid="page-number">
+          page {filter.cursor ? earlier.current.length + 1 : 1}
+        </span>
+        <button type="button" onClick={older} disabled={!data?.nextCursor}>
+          Older →
+        </button>
+      </nav>
     </section>
+  );
+}
+
+/** One end of the time window, in the browser's zone. */
+function TimeFilter(props: { label: string; aria: string; value: string | undefined; onChange: (iso: string) => void }) {
+  return (
+    <label className="inline">
+      {props.label}
+      <input
+        type="datetime-local"
+        value={toLocalInput(props.value)}
+        onChange={(e) => props.onChange(fromLocalInput(e.target.value))}
+        aria-label={props.aria}
+      />
+    </label>
+  );
+}
+
+/** The search field: searches on Enter or once typing pauses; `/` anywhere on the page focuses it. */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => onSearch(text.trim()), 400);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return (
+    <input
+      id="search"
+      type="search"
+      className="search"
+      placeholder="Search runs: words in inputs and outputs, or a run id   ( / )"
+      value={text}
+      onChange={(e) => setText(e.target.value)}
+      onKeyDown={(e) => e.key === 'Enter' && onSearch(text.trim())}
+      aria-label="search runs"
+    />
   );
 }

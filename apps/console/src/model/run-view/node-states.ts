@@ -31,6 +31,11 @@ export class NodeStates {
     this.view.nodes.set(nodeId, { state, executions: current?.executions ?? 1 });
   }
 
+  /** A canceled run stops its nodes where they were: drawn as canceled, not as failed or still going. */
+  canceled() {
+    for (const [nodeId, node] of this.view.nodes) if (node.state === 'running' || node.state === 'waiting') this.set(nodeId, 'canceled');
+  }
+
   /** A node that waited for a person goes on. */
   resumed(nodeId: string | undefined) {
     if (nodeId && this.view.nodes.get(nodeId)?.state === 'waiting') this.set(nodeId, 'running');

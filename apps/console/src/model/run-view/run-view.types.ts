@@ -1,6 +1,6 @@
 import type { ErrorInfo, Usage } from '@spindle/contracts';
 
-export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting';
+export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting' | 'canceled';
 export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request';
 export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
 export type RunStatusView = 'queued' | 'running' | 'awaiting_input' | 'awaiting_approval' | 'completed' | 'failed' | 'canceled';

@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { createShortcutReader, isTypingTarget, SHORTCUTS } from '../model/shortcuts';
+import { navigate } from '../router';
+
+/** The page-wide shortcuts (a run's replay keys are its own), and the help they open with `?`. */
+export function Shortcuts() {
+  const [help, setHelp] = useState(false);
+  useEffect(() => {
+    const read = createShortcutReader();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      const action = read(e.key, e.timeStamp);
+      if (!action) return;
+      e.preventDefault();
+      if (action === 'help') return setHelp((shown) => !shown);
+      if (action === 'close') return setHelp(false);
+      if (action === 'search') return focusSearch();
+      navigate({ 'go-runs': '/runs', 'go-workflows': '/workflows', 'go-inbox': '/inbox', 'go-dashboard': '/overview' }[action]);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  if (!help) return null;
+  return (
+    <div className="overlay" role="dialog" aria-label="keyboard shortcuts" onClick={() => setHelp(false)}>
+      <div className="help" onClick={(e) => e.stopPropagation()}>
+        <h2>Keyboard shortcuts</h2>
+        <table>
+          <tbody>
+            {SHORTCUTS.map(([keys, what]) => (
+              <tr key={keys}>
+                <td>
+                  <kbd>{keys}</kbd>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" onClick={() => setHelp(false)}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The runs search, from anywhere: the runs page opens first when another is shown. */
+function focusSearch() {
+  const field = document.getElementById('search');
+  if (field) return field.focus();
+  navigate('/runs');
+  // The runs page renders after the hash change is handled: look for its field for a second of frames.
+  let frames = 60;
+  const tryFocus = () => {
+    const shown = document.getElementById('search');
+    if (shown) shown.focus();
+    else if (--frames > 0) requestAnimationFrame(tryFocus);
+  };
+  requestAnimationFrame(tryFocus);
+}
