@@ -273,6 +273,36 @@ describe('the console in a browser, against the real stack', () => {
     );
   });
 
+  it("shows an agent's model call as a conversation: messages by role, the tool call and its result as blocks, then the answer", async () => {
+    const runId = await start('support-desk', 'Where is order A-1002?');
+    await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+    const calls = page.locator('[data-span-kind="model"][data-node-id="order_agent"]');
+    await until(async () => (await calls.count()) === 2, "both of the agent's model calls");
+    await calls.nth(1).click();
+    const conversation = page.getByTestId('conversation');
+    await conversation.waitFor();
+    // The question was sent in the first call: here it is an earlier message, folded away but present.
+    const roles = await conversation.locator('.message').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-role')));
+    expect(roles.slice(-4)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(await conversation.locator('.earlier .message').textContent()).toContain('Where is order A-1002?');
+    const call = conversation.getByTestId('tool-call-block');
+    expect(await call.textContent()).toMatch(/tool call · lookup_order call_1/);
+    expect(await call.textContent()).toContain('"orderId": "A-1002"');
+    expect(await conversation.getByTestId('tool-result-block').textContent()).toMatch(/tool result · lookup_order call_1/);
+    expect(await conversation.locator('.message.answer').textContent()).toContain('Order A-1002 shipped with DHL.');
+    expect(await conversation.getByTestId('finish-reason').textContent()).toBe('stop');
+    expect(await conversation.getByTestId('token-split').textContent()).toBe('60 input · 0 cached · 9 output · 0 reasoning');
+    // The JSON folds.
+    const key = call.locator('.json-key', { hasText: 'orderId' });
+    expect(await key.isVisible()).toBe(true);
+    await call.locator('summary').first().click();
+    expect(await key.isVisible()).toBe(false);
+    await call.locator('summary').first().click();
+    expect(await key.isVisible()).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/conversation.png` });
+  });
+
   it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {
     const names = ['Quokka one', 'Quokka two', 'Quokka three', 'Wombat'];
     const ids: string[] = [];

@@ -1,9 +1,21 @@
 import { useState } from 'react';
 import { spanTimes, type RunView, type SpanView } from '../model/run-view';
 import { cost, json, ms, tokenSplit } from './format';
-import { addCallUsage, EMPTY_USAGE, type Usage } from '@spindle/contracts';
+import { addCallUsage, EMPTY_USAGE, type RunEvent, type Usage } from '@spindle/contracts';
+import { ConversationView } from './ConversationView';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
-export function DetailPane({ view, spanKey, streamed }: { view: RunView; spanKey?: string; streamed: ReadonlyMap<string, string> }) {
+export function DetailPane({
+  view,
+  events,
+  spanKey,
+  streamed,
+}: {
+  view: RunView;
+  /** The events the view was derived from (the replay's slice): a model span's conversation is read from them. */
+  events: readonly RunEvent[];
+  spanKey?: string;
+  streamed: ReadonlyMap<string, string>;
+}) {
   const span = spanKey ? view.byKey.get(spanKey) : undefined;
   const [compareWith, setCompareWith] = useState<string>();
   if (!span) return <div className="detail-pane muted">Select a span on the timeline or a node on the graph.</div>;
@@ -31,14 +43,15 @@ export function DetailPane({ view, spanKey, streamed }: { view: RunView; spanKey
         </div>
       )}
       <div className={other ? 'side-by-side' : ''}>
-        <SpanCard span={span} view={view} streamed={streamed} />
-        {other && <SpanCard span={other} view={view} streamed={streamed} />}
+        <SpanCard span={span} view={view} events={events} streamed={streamed} />
+        {other && <SpanCard span={other} view={view} events={events} streamed={streamed} />}
       </div>
     </div>
   );
 }
 
-function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; streamed: ReadonlyMap<string, string> }) {
+function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEvent[]; streamed: ReadonlyMap<string, string> }) {
+  const { span, view, events, streamed } = props;
   const { durationMs, selfMs } = spanTimes(span, view);
   const children = span.children.map((k) => view.byKey.get(k)).filter((c): c is SpanView => c !== undefined);
   const tools = children.filter((c) => c.kind === 'tool');
@@ -84,13 +97,14 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
         <dd>
           {ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span>
         </dd>
-        {span.model && (
+        {/* A model span's model, tokens and cost are in its conversation's facts. */}
+        {span.model && span.kind !== 'model' && (
           <>
             <dt>model</dt>
             <dd>{span.model}</dd>
           </>
         )}
-        {usage && (
+        {usage && span.kind !== 'model' && (
           <>
             <dt>tokens</dt>
             <dd>{tokenSplit(usage)}</dd>
@@ -114,13 +128,19 @@ function SpanCard({ span, view, streamed }: { span: SpanView; view: RunView; str
           <pre className="streamed">{text}</pre>
         </>
       )}
-      <h4>input</h4>
-      <pre>{json(span.input)}</pre>
-      <h4>{span.kind === 'node' ? 'output (state delta)' : 'output'}</h4>
-      {span.status === 'running' || span.status === 'waiting' ? (
-        <p className="muted">not finished at this point</p>
+      {span.kind === 'model' ? (
+        <ConversationView events={events} spanId={span.spanId} />
       ) : (
-        <pre>{json(span.output)}</pre>
+        <>
+          <h4>input</h4>
+          <pre>{json(span.input)}</pre>
+          <h4>{span.kind === 'node' ? 'output (state delta)' : 'output'}</h4>
+          {span.status === 'running' || span.status === 'waiting' ? (
+            <p className="muted">not finished at this point</p>
+          ) : (
+            <pre>{json(span.output)}</pre>
+          )}
+        </>
       )}
       {tools.length > 0 && (
         <>

@@ -88,6 +88,7 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
                 style={style}
                 onClick={() => onSelect(span.key)}
                 data-span-kind={span.kind}
+                data-node-id={span.nodeId}
                 data-status={span.status}
               >
                 <div className="tlabel" style={{ paddingLeft: row.depth * 12 }}>

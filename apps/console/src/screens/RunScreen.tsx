@@ -65,6 +65,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const cursor = parseCursor(query.get('at'), events.length);
   const replaying = cursor !== undefined;
   const view = useMemo(() => deriveRunView(events, cursor ?? events.length), [events, cursor]);
+  const shown = useMemo(() => (cursor === undefined ? events : events.slice(0, cursor)), [events, cursor]);
   // The run's own status never rolls back with the replay cursor.
   const status = useMemo(() => events.reduce(statusAfter, 'queued' as RunView['status']), [events]);
   const setCursor = (at: number | undefined) => {
@@ -142,7 +143,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
           <TimelinePane view={view} selected={selected} onSelect={setSelected} />
         </div>
         <div className="pane detail">
-          <DetailPane view={view} spanKey={selected} streamed={streamed} />
+          <DetailPane view={view} events={shown} spanKey={selected} streamed={streamed} />
         </div>
       </div>
     </section>

@@ -1,0 +1,122 @@
+import { sha256 } from 'js-sha256';
+import type { ErrorInfo, RunEvent, RunEventOf, Usage } from '@spindle/contracts';
+
+/** One piece of a message, drawn as its own block. */
+export type ConversationBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'tool-call'; callId: string; name: string; arguments: unknown }
+  | { kind: 'tool-result'; callId: string; name: string; result: unknown; isError: boolean }
+  /** An earlier message the call sent that this run's log does not hold (a thread's memory from another run). */
+  | { kind: 'missing'; hash: string };
+
+export interface ConversationMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  blocks: ConversationBlock[];
+  /** Sent again from earlier in the conversation (logged by an earlier call), not new in this call. */
+  earlier: boolean;
+}
+
+/** A model call as the model saw it and answered: what was sent, what came back, what it cost. */
+export interface Conversation {
+  model: string;
+  responseModel?: string;
+  tools: string[];
+  messages: ConversationMessage[];
+  /** Absent while the call is in flight, or when it failed. */
+  response?: ConversationMessage;
+  finishReason?: string;
+  usage?: Usage;
+  error?: ErrorInfo;
+  durationMs?: number;
+}
+
+/**
+ * The conversation of the model call logged under `spanId`, from the log alone. A call logs only
+ * the messages it added, and the earlier ones by hash: those are found in the calls before it.
+ */
+export function conversationOf(events: readonly RunEvent[], spanId: string): Conversation | undefined {
+  const byHash = new Map<string, ConversationMessage>();
+  let conversation: Conversation | undefined;
+  for (const event of events) {
+    if (event.spanId !== spanId) {
+      if (event.type === 'model.started') rememberMessages(byHash, event);
+      continue;
+    }
+    if (event.type === 'model.started') conversation = opened(event, byHash);
+    else if (conversation && event.type === 'model.completed') closed(conversation, event);
+    else if (conversation && event.type === 'model.failed') {
+      conversation.error = event.data.error;
+      conversation.durationMs = event.data.durationMs;
+    }
+  }
+  return conversation;
+}
+
+function opened(event: RunEventOf<'model.started'>, byHash: Map<string, ConversationMessage>): Conversation {
+  const { data } = event;
+  const messages: ConversationMessage[] = [];
+  if (data.system !== undefined) messages.push({ role: 'system', blocks: [{ kind: 'text', text: data.system }], earlier: false });
+  for (const hash of data.history ?? [])
+    messages.push({ ...(byHash.get(hash) ?? { role: 'user', blocks: [{ kind: 'missing', hash }] }), earlier: true });
+  if (data.prompt !== undefined) messages.push({ role: 'user', blocks: [{ kind: 'text', text: data.prompt }], earlier: false });
+  for (const m of data.messages ?? []) messages.push(messageOf(m));
+  return { model: data.model, tools: data.tools ?? [], messages };
+}
+
+function closed(conversation: Conversation, event: RunEventOf<'model.completed'>) {
+  const { data } = event;
+  const blocks: ConversationBlock[] = [];
+  if (data.reasoning) blocks.push({ kind: 'reasoning', text: data.reasoning });
+  if (data.text) blocks.push({ kind: 'text', text: data.text });
+  for (const call of data.toolCalls ?? []) blocks.push({ kind: 'tool-call', callId: call.id, name: call.name, arguments: call.arguments });
+  conversation.response = { role: 'assistant', blocks, earlier: false };
+  conversation.finishReason = data.finishReason;
+  conversation.usage = data.usage;
+  conversation.durationMs = data.durationMs;
+  if (data.responseModel) conversation.responseModel = data.responseModel;
+}
+
+/**
+ * The messages a call added, by the hash later calls name them with. A single-prompt call logs
+ * its prompt without one: its hash is the engine's (`messageHash`) of the message it sent.
+ */
+function rememberMessages(byHash: Map<string, ConversationMessage>, event: RunEventOf<'model.started'>) {
+  const { prompt, messages = [] } = event.data;
+  if (prompt !== undefined) byHash.set(messageHash({ role: 'user', content: prompt }), messageOf({ role: 'user', content: prompt }));
+  for (const logged of messages) if (typeof logged.hash === 'string') byHash.set(logged.hash, messageOf(logged));
+}
+
+/** The engine's hash of a chat message: SHA-256 of its JSON, first 16 hex digits. */
+export function messageHash(message: Record<string, unknown>): string {
+  return sha256(JSON.stringify(message)).slice(0, 16);
+}
+
+/** A logged chat message (`role`, `content`, tool calls or the call it answers) as blocks. */
+function messageOf(logged: Record<string, unknown>): ConversationMessage {
+  const content = typeof logged.content === 'string' ? logged.content : '';
+  if (logged.role === 'tool') {
+    const block: ConversationBlock = {
+      kind: 'tool-result',
+      callId: String(logged.toolCallId ?? ''),
+      name: String(logged.toolName ?? ''),
+      result: parsedOrText(content),
+      isError: logged.isError === true,
+    };
+    return { role: 'tool', blocks: [block], earlier: false };
+  }
+  const blocks: ConversationBlock[] = content ? [{ kind: 'text', text: content }] : [];
+  const calls = Array.isArray(logged.toolCalls) ? (logged.toolCalls as Array<Record<string, unknown>>) : [];
+  for (const call of calls)
+    blocks.push({ kind: 'tool-call', callId: String(call.id ?? ''), name: String(call.name ?? ''), arguments: call.arguments });
+  return { role: logged.role === 'assistant' ? 'assistant' : 'user', blocks, earlier: false };
+}
+
+/** A tool's result is JSON text: shown as the value it encodes, or as the text when it is not JSON. */
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
