@@ -12,6 +12,7 @@ import { fmt, median } from './stats';
 import { measureResume } from './durable.bench';
 import { measureAuthOverhead } from './auth.bench';
 import { measureMaskingCost } from './masking.bench';
+import { measureRunSearch } from './run-search.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
@@ -55,6 +56,8 @@ async function main() {
     const auth = await measureAuthOverhead(stack);
     console.log('bench: secret masking per event…');
     const masking = measureMaskingCost();
+    console.log('bench: the runs list searched with 100,000 runs in the trace projection…');
+    const search = await measureRunSearch(client, stack);
     console.log('bench: 1,000 runs held by one runner, half waiting on a person…');
     const held = await measureThousandRuns(client, stack);
 
@@ -98,6 +101,10 @@ async function main() {
           fmt(held.slowestFinishMs, 0),
         ].join('; '),
       ],
+      ...search.searches.map((q): [string, string] => [
+        `runs list, ${fmt(search.runs, 0)} runs: ${q.name} (${q.matched} shown) p50 / p95 ms`,
+        `${fmt(q.medianMs)} / ${fmt(q.p95Ms)}`,
+      ]),
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
       ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
@@ -115,7 +122,7 @@ async function main() {
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, auth, masking }, null, 2),
+      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, auth, masking }, null, 2),
     );
   } finally {
     await stack.stop();
