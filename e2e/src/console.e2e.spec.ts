@@ -303,6 +303,54 @@ describe('the console in a browser, against the real stack', () => {
     await page.screenshot({ path: `${SHOTS}/conversation.png` });
   });
 
+  it('forks from the replay cursor with an edited state, opens the fork, and compares it with its parent', async () => {
+    await put('pricing', {
+      kind: 'graph',
+      nodes: [
+        { id: 'base', type: 'set', values: { price: 10 } },
+        { id: 'label', type: 'set', values: { label: 'price is {{price}}' } },
+      ],
+      edges: [{ from: 'base', to: 'label' }],
+    });
+    const parent = await start('pricing');
+    await until(async () => (await events(parent)).at(-1)?.type === 'run.completed', 'the run to end');
+    const afterBase = (await events(parent)).find((e) => e.type === 'checkpoint.saved')!.seq;
+    await page.goto(`${stack.gatewayUrl}/#/runs/${parent}?at=${afterBase}`);
+    await page.getByRole('button', { name: `Fork from event ${afterBase}` }).click();
+    const editor = page.getByLabel('state for the fork');
+    expect(JSON.parse(await editor.inputValue())).toMatchObject({ price: 10 });
+    // Checked against the state as one types: a number stays a number.
+    await editor.fill(JSON.stringify({ ...JSON.parse(await editor.inputValue()), price: 'ten' }));
+    expect(await page.getByTestId('fork-problem').textContent()).toBe('price was a number; it cannot become a string');
+    expect(await page.getByRole('button', { name: 'Fork run' }).isDisabled()).toBe(true);
+    await editor.fill(JSON.stringify({ ...JSON.parse(await editor.inputValue()), price: 99 }));
+    expect(await page.getByTestId('fork-changes').textContent()).toBe('changes: price');
+    await page.getByRole('button', { name: 'Fork run' }).click();
+    await page.waitForFunction((id) => location.hash.startsWith('#/runs/') && !location.hash.includes(id), parent);
+    const child = decodeURIComponent(await page.evaluate(() => location.hash.slice('#/runs/'.length).split('?')[0]!));
+    await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 15_000 });
+    const forked = await events(child);
+    expect(forked[0]).toMatchObject({ type: 'run.queued', data: { forkedFrom: { runId: parent, seq: afterBase } } });
+    expect(forked.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { label: 'price is 99' } } });
+
+    // Compare with… offers the parent first.
+    expect(await page.getByLabel('compare with run').inputValue()).toBe(parent);
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const nodes = page.getByTestId('compare-nodes');
+    await nodes.waitFor();
+    const differs = (nodeId: string) => nodes.locator(`tr[data-node-id="${nodeId}"]`).getAttribute('data-differs');
+    expect(await differs('label')).toBe('true');
+    // The fork started after `base`: it never ran it.
+    expect(await differs('base')).toBe('true');
+    // This run (the fork) on the left, its parent on the right.
+    expect(await nodes.locator('tr[data-node-id="base"] td').allTextContents()).toEqual([
+      'not reached',
+      expect.stringMatching(/^completed · /),
+    ]);
+    expect(await nodes.textContent()).toContain('price is 99');
+    await page.screenshot({ path: `${SHOTS}/compare.png` });
+  });
+
   it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {
     const names = ['Quokka one', 'Quokka two', 'Quokka three', 'Wombat'];
     const ids: string[] = [];

@@ -5,6 +5,7 @@ import { SignedInAs } from './components/SignedInAs';
 import { ThemeToggle } from './components/ThemeToggle';
 import { useRoute } from './router';
 import { ApiReference } from './screens/ApiReference';
+import { CompareScreen } from './screens/CompareScreen';
 import { InboxScreen } from './screens/InboxScreen';
 import { NotFound } from './screens/NotFound';
 import { RunScreen } from './screens/RunScreen';
@@ -31,7 +32,7 @@ export function App() {
   );
 }
 
-const SECTIONS = new Set(['workflows', 'runs', 'inbox', 'api']);
+const SECTIONS = new Set(['workflows', 'runs', 'inbox', 'api', 'compare']);
 
 function Console({ me }: { me: Me }) {
   const route = useRoute();
@@ -64,6 +65,7 @@ function Console({ me }: { me: Me }) {
         {section === 'runs' && id && <RunScreen key={id} runId={id} query={route.query} />}
         {section === 'inbox' && <InboxScreen />}
         {section === 'api' && <ApiReference />}
+        {section === 'compare' && id && route.segments[2] && <CompareScreen key={route.segments.join('/')} a={id} b={route.segments[2]} />}
         {!SECTIONS.has(section ?? '') && <NotFound what={`There is no page at #/${route.segments.join('/')}.`} />}
       </main>
     </div>

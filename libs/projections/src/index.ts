@@ -35,3 +35,4 @@ export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from '
 export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from './ag-ui-events';
 export { endsUiMessage, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from './ui-message-chunks';
 export { ModelTextStreams, type TextPiece } from './model-text-streams';
+export { stateAt } from './checkpoint-state';

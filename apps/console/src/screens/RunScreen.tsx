@@ -3,7 +3,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
 import { followRun, type StreamState } from '../api/run-stream';
+import { CompareWith } from '../components/CompareWith';
 import { DetailPane } from '../components/DetailPane';
+import { ForkPanel } from '../components/ForkPanel';
 import { cost, dateTime, ms } from '../components/format';
 import { GraphPane } from '../components/GraphPane';
 import { ReplayControls } from '../components/ReplayControls';
@@ -31,6 +33,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const [problem, setProblem] = useState<string>();
   const [missing, setMissing] = useState(false);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [forking, setForking] = useState(false);
 
   useEffect(() => {
     let stop: (() => void) | undefined;
@@ -111,6 +114,12 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
             onKeep={() => setConfirmingCancel(false)}
           />
         )}
+        {events.length > 0 && !forking && (
+          <button onClick={() => setForking(true)} title="A new run from the last checkpoint at or before the replay cursor">
+            Fork from {replaying ? `event ${cursor}` : 'here'}
+          </button>
+        )}
+        <CompareWith runId={runId} workflow={queued?.data.workflow.name} forkedFrom={queued?.data.forkedFrom?.runId} />
         <button onClick={() => void exportTrace(runId)}>Export trace</button>
         <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
         {problem && <span className="error">{problem}</span>}
@@ -122,6 +131,9 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         </div>
       )}
       <ReplayControls events={events} cursor={cursor} onCursor={setCursor} />
+      {forking && (
+        <ForkPanel key={cursor ?? 'end'} runId={runId} events={events} cursor={cursor ?? events.length} onClose={() => setForking(false)} />
+      )}
       {replaying && (
         <div className="replay-banner" data-testid="replay-banner">
           replay: event {cursor} of {events.length} — nothing is executed again
