@@ -273,7 +273,7 @@ describe('the console in a browser, against the real stack', () => {
     );
   });
 
-  it("shows an agent's model call as a conversation: messages by role, the tool call and its result as blocks, then the answer", async () => {
+  it("shows an agent's model call as a conversation: messages by role, the tool call and its result as blocks, the answer", async () => {
     const runId = await start('support-desk', 'Where is order A-1002?');
     await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
     await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
@@ -349,6 +349,60 @@ describe('the console in a browser, against the real stack', () => {
     ]);
     expect(await nodes.textContent()).toContain('price is 99');
     await page.screenshot({ path: `${SHOTS}/compare.png` });
+  });
+
+  it('draws the overview dashboards from the projections: a few hundred runs, their failures and waiting requests', async () => {
+    await put('order-check', {
+      kind: 'graph',
+      nodes: [
+        { id: 'check', type: 'condition', expression: 'input.startsWith("FAIL")' },
+        { id: 'reject', type: 'fail', code: 'node_failed', message: 'order {{input}} rejected' },
+        { id: 'accept', type: 'set', values: { accepted: '{{input}}' } },
+      ],
+      edges: [
+        { from: 'check', to: 'reject', handle: 'true' },
+        { from: 'check', to: 'accept', handle: 'false' },
+      ],
+    });
+    await put('review', { kind: 'graph', nodes: [{ id: 'review', type: 'human', prompt: 'Looks right?', form: 'boolean' }] });
+    // 240 lookups, one in six of an order that fails; four reviews left waiting.
+    const ids: string[] = [];
+    for (let i = 0; i < 240; i++) ids.push(await start('order-check', i % 6 === 0 ? `FAIL-${i}` : 'A-1002'));
+    for (let i = 0; i < 4; i++) ids.push(await start('review'));
+    const overview = async (workflow: string) =>
+      (await (await api(`/v1/overview?workflow=${workflow}&days=7`)).json()) as {
+        totals: { runs: number; completed: number; failed: number };
+        topErrors: Array<{ code: string; runs: number }>;
+        pendingRequests: { buckets: Array<{ requests: number }> };
+      };
+    await until(async () => {
+      const { totals } = await overview('order-check');
+      return totals.completed + totals.failed === 240;
+    }, 'every lookup to end and be projected');
+    await until(async () => (await overview('review')).pendingRequests.buckets[0]?.requests === 4, 'the reviews to wait');
+    const figures = await overview('order-check');
+    expect(figures.totals).toMatchObject({ runs: 240, completed: 200, failed: 40 });
+    expect(figures.topErrors).toEqual([{ code: 'node_failed', runs: 40 }]);
+
+    await page.goto(`${stack.gatewayUrl}/#/overview?workflow=order-check&days=7`);
+    const tile = (label: string) => page.locator(`.tile[data-label="${label}"] .tile-value`);
+    await until(async () => (await tile('runs').textContent()) === '240', 'the tiles');
+    expect(await tile('failed').textContent()).toBe('40');
+    expect(await tile('succeeded').textContent()).toBe('83.3 %');
+    expect(await page.getByTestId('top-errors').textContent()).toContain('node_failed40 runs');
+    expect(await page.getByTestId('slowest-nodes').textContent()).toContain('check');
+    // Today's bar is drawn, in both of its statuses.
+    expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThanOrEqual(2);
+    // An error code leads to its runs.
+    await page.getByTestId('top-errors').getByRole('link').click();
+    await page.waitForFunction(() => location.hash.startsWith('#/runs?') && location.hash.includes('errorCode='));
+    await until(async () => (await page.locator('tr[data-run-id]').count()) === 40, 'the failed lookups listed');
+
+    await page.goto(`${stack.gatewayUrl}/#/overview?days=7`);
+    await page.locator('.tile[data-label="waiting for a person"] .tile-value').waitFor();
+    await until(async () => Number((await tile('waiting for a person').textContent()) ?? 0) >= 4, 'the waiting reviews');
+    await page.locator('.recharts-bar-rectangle').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
   });
 
   it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {

@@ -45,6 +45,8 @@ const NOT_OURS: Record<string, Outcome> = {
   'DELETE /v1/agents/:name': { status: 404, code: 'not_found' },
   'POST /v1/workflows/:name/runs': { status: 404, code: 'workflow_not_found' },
   'GET /v1/runs': { status: 200, list: true },
+  // Acme's own figures: none of default's runs, nodes or requests are counted or named.
+  'GET /v1/overview': { status: 200 },
   'GET /v1/runs/:id': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/trace': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/events': { status: 404, code: 'run_not_found' },

@@ -29,6 +29,7 @@ export class ApprovalQueriesHandler implements OnModuleInit, OnModuleDestroy {
       approvalQuerySchemas,
       {
         listRequests: ({ waitForSeq: _seq, ...filter }) => this.reader.listRequests(filter),
+        pendingAges: (q) => this.reader.pendingAges(q.tenant, q.workflow),
         eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
       },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },

@@ -129,6 +129,23 @@ describe('listRequests over NATS (approval service on NATS and Postgres)', () =>
     expect(ids((await list({ status: 'pending', limit: 3, cursor: first.nextCursor })).requests)).toEqual(['q6-in']);
   });
 
+  it('counts the pending requests by age for the overview, overall or for one workflow', async () => {
+    const ages = (payload: Record<string, unknown>) =>
+      query<ApprovalQueryResults['pendingAges']>(client, 'approval', 'pendingAges', { tenant: 'default', ...payload });
+    // Asked in 2025: every pending one has waited over a week; answered and canceled ones are not counted.
+    expect(await ages({})).toEqual({
+      buckets: [
+        { age: 'under 1 h', requests: 0 },
+        { age: '1–24 h', requests: 0 },
+        { age: '1–7 d', requests: 0 },
+        { age: 'over 7 d', requests: 4 },
+      ],
+      oldestRequestedAt: '2025-03-01T10:00:04.000Z',
+    });
+    expect((await ages({ workflow: 'billing' })).buckets.map((b) => b.requests)).toEqual([0, 0, 0, 0]);
+    expect(await ages({ tenant: 'acme' })).toMatchObject({ oldestRequestedAt: null });
+  });
+
   it('waits for a seq of the run that is not applied yet, and answers after a bounded wait when it never comes', async () => {
     const asked = list({ runId: 'run-q7', waitForSeq: 5 });
     await writeLog(client, 'run-q7', [

@@ -1,4 +1,4 @@
-import type { ApprovalQueryResults, RequestStatus } from '@spindle/contracts';
+import { PENDING_AGE_BUCKETS, type ApprovalQueryResults, type PendingAges, type RequestStatus } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
 import { sql, type Kysely } from 'kysely';
 import { toHumanRequest } from './human-request.mapper';
@@ -28,6 +28,30 @@ export class RequestsReader {
       .groupBy('kind')
       .execute();
     return rows.map((r) => ({ kind: r.kind, count: Number(r.n), oldest: r.oldest }));
+  }
+
+  /** One tenant's pending requests (optionally one workflow's) by how long they have waited, with the oldest's time. */
+  async pendingAges(tenant: string, workflow?: string): Promise<PendingAges> {
+    const now = new Date(this.now());
+    const ago = (hours: number) => new Date(now.getTime() - hours * 3_600_000);
+    let query = this.db
+      .selectFrom('requests')
+      .select([
+        sql<number>`count(*) filter (where requested_at > ${ago(1)})::int`.as('hour'),
+        sql<number>`count(*) filter (where requested_at <= ${ago(1)} and requested_at > ${ago(24)})::int`.as('day'),
+        sql<number>`count(*) filter (where requested_at <= ${ago(24)} and requested_at > ${ago(24 * 7)})::int`.as('week'),
+        sql<number>`count(*) filter (where requested_at <= ${ago(24 * 7)})::int`.as('older'),
+        sql<Date | null>`min(requested_at)`.as('oldest'),
+      ])
+      .where('tenant', '=', tenant)
+      .where('status', '=', 'pending');
+    if (workflow !== undefined) query = query.where('workflow', '=', workflow);
+    const row = await query.executeTakeFirstOrThrow();
+    const counts = [row.hour, row.day, row.week, row.older];
+    return {
+      buckets: PENDING_AGE_BUCKETS.map((age, i) => ({ age, requests: counts[i] ?? 0 })),
+      oldestRequestedAt: row.oldest ? new Date(row.oldest).toISOString() : null,
+    };
   }
 
   /** Oldest first (the inbox order); `nextCursor` is null on the last page. */

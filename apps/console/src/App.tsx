@@ -1,4 +1,5 @@
 import type { Me } from '@spindle/client';
+import { lazy, Suspense } from 'react';
 import { useSession } from './auth/session';
 import { Shortcuts } from './components/Shortcuts';
 import { SignedInAs } from './components/SignedInAs';
@@ -32,7 +33,10 @@ export function App() {
   );
 }
 
-const SECTIONS = new Set(['workflows', 'runs', 'inbox', 'api', 'compare']);
+// The charting library is the console's largest part: loaded with the overview, not before.
+const OverviewScreen = lazy(() => import('./screens/OverviewScreen').then((m) => ({ default: m.OverviewScreen })));
+
+const SECTIONS = new Set(['overview', 'workflows', 'runs', 'inbox', 'api', 'compare']);
 
 function Console({ me }: { me: Me }) {
   const route = useRoute();
@@ -42,6 +46,9 @@ function Console({ me }: { me: Me }) {
       <header className="topbar">
         <span className="brand">Spindle</span>
         <nav>
+          <a href="#/overview" className={section === 'overview' ? 'active' : ''}>
+            Overview
+          </a>
           <a href="#/workflows" className={section === 'workflows' ? 'active' : ''}>
             Workflows
           </a>
@@ -60,6 +67,11 @@ function Console({ me }: { me: Me }) {
       </header>
       <Shortcuts />
       <main>
+        {section === 'overview' && (
+          <Suspense fallback={<p className="page muted">Loading…</p>}>
+            <OverviewScreen query={route.query} />
+          </Suspense>
+        )}
         {section === 'workflows' && <WorkflowsScreen selected={id} />}
         {section === 'runs' && !id && <RunsScreen query={route.query} />}
         {section === 'runs' && id && <RunScreen key={id} runId={id} query={route.query} />}

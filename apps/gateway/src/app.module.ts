@@ -17,6 +17,7 @@ import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
 import { RunCanceller } from './runs/run-canceller.service';
 import { RunReads } from './runs/run-reads.service';
+import { OverviewController } from './overview/overview.controller';
 import { RunEraser } from './runs/run-eraser.service';
 import { ProjectionRunner } from '@spindle/projection-kit';
 import { RunStarter } from './runs/run-starter.service';
@@ -62,6 +63,7 @@ export class GatewayModule {
         WorkflowsController,
         AgentsController,
         RunsController,
+        OverviewController,
         RequestsController,
         CheckpointsController,
         KeysController,

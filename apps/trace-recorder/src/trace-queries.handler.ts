@@ -7,6 +7,7 @@ import { BUS, LOGGER } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
+import { runsOverview } from './runs-overview.query';
 import { TraceRepository } from './trace.repository';
 
 /** Answers `svc.trace.getRun | getTrace | listRuns` over NATS request/reply. */
@@ -32,6 +33,7 @@ export class TraceQueriesHandler implements OnModuleInit, OnModuleDestroy {
         getTrace: async (q) => ({ trace: await this.repository.getTrace(q.runId) }),
         listRuns: (q) => this.repository.listRuns(q),
         tenantUsage: (q) => this.repository.tenantUsage(q.tenant, q.since),
+        overview: (q) => runsOverview(this.db, q),
         eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
       },
       { appliedSeq: (runId) => appliedSeq(progressTables(this.db), runId), logger: this.logger },

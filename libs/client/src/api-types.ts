@@ -22,6 +22,7 @@ export type {
   NewKeyBody,
   NewTenantBody,
   OpenApiDocument,
+  Overview,
   RequestList,
   RequestListFilter,
   RunAccepted,

@@ -17,6 +17,7 @@ import type {
   NewKeyBody,
   NewTenantBody,
   OpenApiDocument,
+  Overview,
   RequestList,
   RequestListFilter,
   RunAccepted,
@@ -84,6 +85,9 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
     authConfig: (o: CallOptions = {}) => http.json<AuthConfig>('/v1/auth/config', o),
     /** The API's OpenAPI 3.1 document (public), as the gateway serves it. */
     openapi: (o: CallOptions = {}) => http.json<OpenApiDocument>('/v1/openapi.json', o),
+    /** The dashboards' figures over the last `days` UTC days (default 14), overall or for one workflow. */
+    overview: (o: CallOptions & { workflow?: string; days?: number } = {}) =>
+      http.json<Overview>('/v1/overview', { query: { workflow: o.workflow, days: o.days }, signal: o.signal }),
 
     workflows: {
       list: (o: CallOptions = {}) => http.json<WorkflowList>('/v1/workflows', o),

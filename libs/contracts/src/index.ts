@@ -109,6 +109,7 @@ export {
   listCursorSchema,
   runsListQuerySchema,
   requestsListQuerySchema,
+  overviewQuerySchema,
   eventsQuerySchema,
   graphQuerySchema,
   rollbackBodySchema,
@@ -282,3 +283,13 @@ export {
 } from './a2a';
 export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './ag-ui';
 export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';
+export {
+  overviewSchema,
+  runsOverviewSchema,
+  pendingAgesSchema,
+  overviewDaySchema,
+  PENDING_AGE_BUCKETS,
+  runsOverviewQuerySchema,
+  pendingAgesQuerySchema,
+} from './overview';
+export type { Overview, OverviewDay, RunsOverview, PendingAges } from './overview';

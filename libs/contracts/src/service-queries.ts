@@ -1,3 +1,4 @@
+import { pendingAgesQuerySchema, type PendingAges } from './overview';
 import { z } from 'zod';
 import { actorSchema, tenantIdSchema } from './identity';
 import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
@@ -90,10 +91,13 @@ export const approvalQuerySchemas = {
     /** Opaque, from the previous page's `nextCursor`. */
     cursor: z.string().optional(),
   }),
+  /** The overview dashboards' pending requests by age. */
+  pendingAges: pendingAgesQuerySchema,
   eraseRun: eraseRunQuerySchema,
 } as const;
 export type ApprovalQueryOp = keyof typeof approvalQuerySchemas;
 export interface ApprovalQueryResults {
   listRequests: { requests: HumanRequest[]; nextCursor: string | null };
+  pendingAges: PendingAges;
   eraseRun: EraseRunResult;
 }

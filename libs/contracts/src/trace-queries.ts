@@ -4,6 +4,7 @@ import { errorInfoSchema, usageSchema, workflowRefSchema, type Usage } from './r
 import { runStatusSchema } from './run-status';
 import { runIdSchema } from './run-id';
 import { runSearchFields, runSortSchema, sortOrderSchema } from './run-search';
+import { runsOverviewQuerySchema, type RunsOverview } from './overview';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
 export const runSummarySchema = z.object({
@@ -97,6 +98,8 @@ export const traceQuerySchemas = {
   }),
   /** What a tenant's runs queued since `since` used: the daily budget check. */
   tenantUsage: z.object({ tenant: tenantIdSchema, since: z.iso.datetime({ offset: true }) }),
+  /** The overview dashboards' runs, nodes and errors since `from`. */
+  overview: runsOverviewQuerySchema,
   eraseRun: eraseRunQuerySchema,
 } as const;
 export type TraceQueryOp = keyof typeof traceQuerySchemas;
@@ -107,6 +110,7 @@ export interface TraceQueryResults {
   getTrace: { trace: RunTrace | null };
   listRuns: { runs: RunSummary[]; nextCursor: string | null };
   tenantUsage: { usage: Usage; runs: number };
+  overview: RunsOverview;
   eraseRun: EraseRunResult;
 }
 

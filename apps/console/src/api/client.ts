@@ -43,6 +43,7 @@ export const api = {
   /** Checks a credential before it is kept: a refusal is the caller's to show, not a sign-out. */
   me: (credential?: string) => createSpindleClient({ token: credential }).me(),
   workflows: () => signedIn((c) => c.workflows.list()),
+  overview: (o: { workflow?: string; days: number }) => signedIn((c) => c.overview(o)),
   versions: (name: string) => signedIn((c) => c.workflows.versions(name)),
   graph: (name: string, version?: number) => signedIn((c) => c.workflows.graph(name, { version })),
   workflow: (name: string) => signedIn((c) => c.workflows.get(name)),

@@ -34,8 +34,12 @@ export function ConversationView({ events, spanId }: { events: readonly RunEvent
           <>
             <dt>tokens</dt>
             <dd data-testid="token-split">
-              {usage.inputTokens} input · {usage.cachedInputTokens ?? 0} cached · {usage.outputTokens} output · {usage.reasoningTokens ?? 0}{' '}
-              reasoning
+              {[
+                `${usage.inputTokens} input`,
+                `${usage.cachedInputTokens ?? 0} cached`,
+                `${usage.outputTokens} output`,
+                `${usage.reasoningTokens ?? 0} reasoning`,
+              ].join(' · ')}
             </dd>
             <dt>cost</dt>
             <dd>{cost(usage)}</dd>

@@ -39,6 +39,7 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   // Runs.
   ['POST /v1/workflows/:name/runs', { need: 'runs:write' }],
   ['GET /v1/runs', { need: 'runs:read' }],
+  ['GET /v1/overview', { need: 'runs:read' }],
   ['GET /v1/runs/:id', { need: 'runs:read', run: 'id' }],
   ['GET /v1/runs/:id/trace', { need: 'runs:read', run: 'id' }],
   ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id' }],

@@ -50,6 +50,11 @@ export class RequestAnswers {
     return query<ApprovalQueryResults['listRequests']>(this.bus, 'approval', 'listRequests', filter, this.projectionWaitMs + 5_000);
   }
 
+  /** The tenant's pending requests by age, for the overview. */
+  pendingAges(filter: { tenant: string; workflow?: string }): Promise<ApprovalQueryResults['pendingAges']> {
+    return query<ApprovalQueryResults['pendingAges']>(this.bus, 'approval', 'pendingAges', filter, this.projectionWaitMs + 5_000);
+  }
+
   /** The named catalog version, if its graph has the structure the run was checkpointed with. */
   private async upgradeTo(tenant: string, runId: string, version: number): Promise<DefinitionUpgrade> {
     const { events } = await readRunLog(this.bus, runId);

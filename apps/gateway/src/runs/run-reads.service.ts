@@ -73,6 +73,11 @@ export class RunReads {
     return this.ask('listRuns', filter);
   }
 
+  /** The overview's figures of the tenant's runs since `from`. */
+  overview(filter: TraceQuery<'overview'>): Promise<TraceQueryResults['overview']> {
+    return this.ask('overview', filter);
+  }
+
   private async isTerminal(runId: string): Promise<boolean> {
     const last = await lastEventOf(this.bus, runId);
     return last ? isTerminalEvent(last.event) : false;

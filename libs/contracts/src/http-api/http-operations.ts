@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { runSummarySchema, runTraceSchema } from '../trace-queries';
 import { threadSchema } from '../threads';
+import { overviewSchema } from '../overview';
 import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
 import { MAX_SEQ } from './decimal-integer';
@@ -456,6 +457,18 @@ function runOperations(): HttpOperation[] {
       summary: 'List runs, newest first',
       query: rq.runsListQuerySchema,
       responses: { 200: ok('One page; `nextCursor` asks for the next.', rs.runListSchema) },
+    },
+    {
+      operationId: 'getOverview',
+      method: 'GET',
+      path: '/v1/overview',
+      tag: 'runs',
+      summary: 'Overview of runs',
+      description:
+        "The dashboards' figures of the caller's tenant, overall or for one workflow: runs per status, p50/p95 duration, tokens and " +
+        'cost per UTC day; top error codes; the slowest nodes; pending requests by age.',
+      query: rq.overviewQuerySchema,
+      responses: { 200: ok('The figures of the window.', overviewSchema) },
     },
     {
       operationId: 'getRun',

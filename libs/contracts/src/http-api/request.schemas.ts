@@ -69,6 +69,12 @@ export const runsListQuerySchema = z
 /** The filters of `GET /v1/runs` as the gateway reads them; a client may leave any out. */
 export type RunListFilter = Partial<z.output<typeof runsListQuerySchema>>;
 
+/** `GET /v1/overview`: one workflow or all, over the last `days` UTC days (today included). */
+export const overviewQuerySchema = z.strictObject({
+  workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'not a workflow name').optional().describe('Only this workflow (default: all).'),
+  days: queryInteger({ min: 1, max: 90 }).default(14).describe('UTC days, today included: 1 to 90, default 14.'),
+});
+
 export const requestsListQuerySchema = z.strictObject({
   status: requestStatusSchema.optional(),
   limit: listLimitSchema,
