@@ -77,4 +77,3 @@ function toSummary(row: Pick<Selectable<CheckpointsTable>, (typeof SUMMARY_COLUM
     savedAt: row.saved_at.toISOString(),
   };
 }
-
