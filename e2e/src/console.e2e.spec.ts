@@ -146,6 +146,14 @@ describe('the console in a browser, against the real stack', () => {
     });
     await put('sign-off', { kind: 'graph', nodes: [{ id: 'sign_off', type: 'human', prompt: 'Sign off the release?', form: 'boolean' }] });
     await put('note', { kind: 'graph', nodes: [{ id: 'note', type: 'set', values: { noted: true } }] });
+    await put('pricing', {
+      kind: 'graph',
+      nodes: [
+        { id: 'base', type: 'set', values: { price: 10 } },
+        { id: 'label', type: 'set', values: { label: 'price is {{price}}' } },
+      ],
+      edges: [{ from: 'base', to: 'label' }],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -304,14 +312,6 @@ describe('the console in a browser, against the real stack', () => {
   });
 
   it('forks from the replay cursor with an edited state, opens the fork, and compares it with its parent', async () => {
-    await put('pricing', {
-      kind: 'graph',
-      nodes: [
-        { id: 'base', type: 'set', values: { price: 10 } },
-        { id: 'label', type: 'set', values: { label: 'price is {{price}}' } },
-      ],
-      edges: [{ from: 'base', to: 'label' }],
-    });
     const parent = await start('pricing');
     await until(async () => (await events(parent)).at(-1)?.type === 'run.completed', 'the run to end');
     const afterBase = (await events(parent)).find((e) => e.type === 'checkpoint.saved')!.seq;
@@ -403,6 +403,41 @@ describe('the console in a browser, against the real stack', () => {
     await until(async () => Number((await tile('waiting for a person').textContent()) ?? 0) >= 4, 'the waiting reviews');
     await page.locator('.recharts-bar-rectangle').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
+  });
+
+  it("shows the run's log as a filterable event table, kept in step with the replay cursor", async () => {
+    const runId = await start('pricing');
+    await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
+    const log = await events(runId);
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+    await page.locator('.timeline-modes').getByRole('button', { name: 'events' }).click();
+    const table = page.getByTestId('event-table');
+    const seqs = () => table.locator('.erow-wrap').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-seq'))));
+    await until(async () => (await seqs()).length === log.length, 'every event listed');
+    // Filtered by a family of types, and by node.
+    await table.getByLabel('event type').selectOption('node.');
+    expect(await seqs()).toEqual(log.filter((e) => e.type.startsWith('node.')).map((e) => e.seq));
+    await table.getByLabel('event node or path').fill('label');
+    expect(await seqs()).toEqual(log.filter((e) => e.type.startsWith('node.') && e.nodeId === 'label').map((e) => e.seq));
+    const completed = log.find((e) => e.type === 'node.completed' && e.nodeId === 'label')!;
+    // A row opens to the whole event.
+    await table.locator(`.erow-wrap[data-seq="${completed.seq}"] .erow`).click();
+    expect(await table.locator('.event-json').textContent()).toContain('"price is 10"');
+    // Its seq moves the replay cursor there; the cursor's row is marked, later ones dimmed.
+    await table
+      .locator(`.erow-wrap[data-seq="${completed.seq}"]`)
+      .getByRole('button', { name: String(completed.seq) })
+      .click();
+    await page.waitForFunction((seq) => location.hash.endsWith(`at=${seq}`), completed.seq);
+    expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(completed.seq));
+    await table.getByLabel('event node or path').fill('');
+    await table.getByLabel('event type').selectOption('');
+    expect(await table.locator('.erow-wrap.future').count()).toBe(log.length - completed.seq);
+    // The cursor moved elsewhere (the replay's step back) moves the mark.
+    await page.getByRole('button', { name: 'step back' }).click();
+    await page.waitForFunction((seq) => !location.hash.endsWith(`at=${seq}`), completed.seq);
+    const at = Number(await page.evaluate(() => new URLSearchParams(location.hash.split('?')[1]).get('at')));
+    expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(at));
   });
 
   it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {

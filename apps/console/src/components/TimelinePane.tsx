@@ -1,16 +1,27 @@
+import type { RunEvent } from '@spindle/contracts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { spanTimes, type RunView } from '../model/run-view';
 import { passedTo } from '../model/swimlanes';
 import { timelineRows } from '../model/timeline-rows';
 import { ms } from './format';
+import { EventTable } from './EventTable';
 import { SwimlanePane } from './SwimlanePane';
 
 const ROW = 26;
 
 /** The run on its time axis: every span nested under its parent (virtualized), or one swimlane per agent and branch. */
-export function TimelinePane({ view, selected, onSelect }: { view: RunView; selected?: string; onSelect: (key: string) => void }) {
-  const [mode, setMode] = useState<'spans' | 'lanes'>('spans');
+export function TimelinePane(props: {
+  view: RunView;
+  /** The whole log, and the replay cursor (events shown), for the raw event table. */
+  events: RunEvent[];
+  cursor: number;
+  onCursor: (at: number) => void;
+  selected?: string;
+  onSelect: (key: string) => void;
+}) {
+  const { view, selected, onSelect } = props;
+  const [mode, setMode] = useState<'spans' | 'lanes' | 'events'>('spans');
   return (
     <div className="timeline">
       <div className="timeline-head">
@@ -21,16 +32,19 @@ export function TimelinePane({ view, selected, onSelect }: { view: RunView; sele
           <button className={mode === 'lanes' ? 'active' : ''} onClick={() => setMode('lanes')}>
             lanes
           </button>
+          <button className={mode === 'events' ? 'active' : ''} onClick={() => setMode('events')}>
+            events
+          </button>
         </span>
         <span>end-to-end {ms(view.latencyMs)}</span>
       </div>
-      {mode === 'spans' ? (
-        <SpanRows view={view} selected={selected} onSelect={onSelect} />
-      ) : (
+      {mode === 'spans' && <SpanRows view={view} selected={selected} onSelect={onSelect} />}
+      {mode === 'lanes' && (
         <div className="timeline-scroll">
           <SwimlanePane view={view} selected={selected} onSelect={onSelect} />
         </div>
       )}
+      {mode === 'events' && <EventTable events={props.events} cursor={props.cursor} onCursor={props.onCursor} />}
     </div>
   );
 }

@@ -152,7 +152,14 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
           )}
         </div>
         <div className="pane timeline-pane">
-          <TimelinePane view={view} selected={selected} onSelect={setSelected} />
+          <TimelinePane
+            view={view}
+            events={events}
+            cursor={cursor ?? events.length}
+            onCursor={(at) => setCursor(at >= events.length ? undefined : at)}
+            selected={selected}
+            onSelect={setSelected}
+          />
         </div>
         <div className="pane detail">
           <DetailPane view={view} events={shown} spanKey={selected} streamed={streamed} />
