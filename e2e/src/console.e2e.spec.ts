@@ -598,6 +598,32 @@ describe('the console in a browser, against the real stack', () => {
     expect(await page.locator('.handoff-edge').count()).toBe(0);
   });
 
+  it('draws a pattern as its agents and who can hand off to whom, with the compiled nodes on demand', async () => {
+    const runId = await start('refund-desk', 'A refund for A-1002, please');
+    await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'the handoff run');
+    await page.goto(`${stack.gatewayUrl}/#/workflows/refund-desk`);
+    const node = (id: string) => page.locator(`.flow-node[data-node-id="${id}"]`);
+    await node('front_desk').waitFor();
+    expect(await page.locator('.flow-node').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-node-id')))).toEqual([
+      'input',
+      'front_desk',
+      'billing',
+      'output',
+    ]);
+    expect(await page.locator('.react-flow__edge-text').allTextContents()).toEqual(
+      expect.arrayContaining(['first turn', 'hands off', 'answers']),
+    );
+    await page.getByRole('button', { name: 'compiled nodes' }).click();
+    await node('handoff-loop').waitFor();
+    expect(await node('front_desk').count()).toBe(1);
+    expect(await node('input').count()).toBe(0);
+    // On the run's page the agents are lit by the run's events.
+    await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
+    await page.locator('.flow-node[data-node-id="billing"][data-state="completed"]').waitFor();
+    expect(await node('front_desk').getAttribute('data-state')).toBe('completed');
+    await page.screenshot({ path: `${SHOTS}/pattern-agents.png` });
+  });
+
   it('compares two versions of a workflow, and rolls back to the older one', async () => {
     await put('versioned', { kind: 'graph', nodes: [{ id: 'greet', type: 'set', values: { tone: 'formal' } }] });
     const v2 = { kind: 'graph', nodes: [{ id: 'greet', type: 'set', values: { tone: 'casual' } }] };

@@ -46,7 +46,7 @@ export const api = {
   overview: (o: { workflow?: string; days: number }) => signedIn((c) => c.overview(o)),
   versions: (name: string) => signedIn((c) => c.workflows.versions(name)),
   graph: (name: string, version?: number) => signedIn((c) => c.workflows.graph(name, { version })),
-  workflow: (name: string) => signedIn((c) => c.workflows.get(name)),
+  workflow: (name: string, version?: number) => signedIn((c) => c.workflows.get(name, { version })),
   diff: (name: string, from: number, to: number) => signedIn((c) => c.workflows.diff(name, from, to)),
   rollback: (name: string, version: number) => signedIn((c) => c.workflows.rollback(name, version)),
   startRun: (name: string, body: Pick<StartRunOptions, 'input' | 'state' | 'parameters' | 'version'>) =>

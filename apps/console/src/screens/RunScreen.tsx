@@ -7,7 +7,7 @@ import { CompareWith } from '../components/CompareWith';
 import { DetailPane } from '../components/DetailPane';
 import { ForkPanel } from '../components/ForkPanel';
 import { cost, dateTime, ms } from '../components/format';
-import { GraphPane } from '../components/GraphPane';
+import { WorkflowGraphView } from '../components/WorkflowGraphView';
 import { ReplayControls } from '../components/ReplayControls';
 import { RequestForm } from '../components/RequestForm';
 import { TimelinePane } from '../components/TimelinePane';
@@ -143,8 +143,9 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
       <div className="panes">
         <div className="pane graph-pane" data-testid="graph">
           {graph && (
-            <GraphPane
+            <WorkflowGraphView
               graph={graph}
+              definition={queued?.data.definition}
               overlay={view}
               selectedNode={selected ? view.byKey.get(selected)?.nodeId : undefined}
               onSelectNode={selectNode}

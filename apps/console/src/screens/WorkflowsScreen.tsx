@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isSpindleApiError, type CatalogDiff, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
-import { GraphPane } from '../components/GraphPane';
+import { WorkflowGraphView } from '../components/WorkflowGraphView';
 import { usePolling } from '../components/usePolling';
 import { sampleOf } from '../model/schema-sample';
 import { navigate } from '../router';
@@ -28,6 +28,7 @@ export function WorkflowsScreen({ selected }: { selected?: string }) {
 
 function WorkflowDetail({ name }: { name: string }) {
   const [graph, setGraph] = useState<WorkflowGraph>();
+  const [definition, setDefinition] = useState<unknown>();
   const [versions, setVersions] = useState<number[]>([]);
   const [version, setVersion] = useState<number>();
   // An empty object fits any workflow that reads `input.<key>`; a parameters schema gets a value it accepts.
@@ -61,14 +62,15 @@ function WorkflowDetail({ name }: { name: string }) {
     }
   };
   useEffect(() => {
-    void api.workflow(name).then(
+    void api.workflow(name, version).then(
       (w) => {
+        setDefinition(w.definition);
         const schema = (w.definition as { parameters?: unknown }).parameters;
         setParameters(schema ? JSON.stringify(sampleOf(schema), null, 2) : undefined);
       },
       () => undefined,
     );
-  }, [name]);
+  }, [name, version]);
   useEffect(() => {
     void api.graph(name, version).then(setGraph, (e: Error) => setProblem(e.message));
   }, [name, version]);
@@ -122,7 +124,7 @@ function WorkflowDetail({ name }: { name: string }) {
         )}
       </h2>
       {diff && <VersionDiffView diff={diff} onRollBack={() => void rollBack(diff.from)} />}
-      <div className="graph-box">{graph && <GraphPane graph={graph} />}</div>
+      <div className="graph-box">{graph && <WorkflowGraphView graph={graph} definition={definition} />}</div>
       <div className="start-form">
         <label>
           input (JSON)

@@ -1,0 +1,42 @@
+import type { WorkflowGraph } from '@spindle/client';
+import { useMemo, useState } from 'react';
+import { agentGraph } from '../model/pattern-agents';
+import { GraphPane, type GraphOverlay } from './GraphPane';
+
+/**
+ * A workflow's graph; for a pattern, its agents and who passes to whom, with the compiled nodes
+ * one click away.
+ */
+export function WorkflowGraphView(props: {
+  graph: WorkflowGraph;
+  /** The definition as stored (or as the run queued it). */
+  definition?: unknown;
+  overlay?: GraphOverlay;
+  selectedNode?: string;
+  onSelectNode?: (id: string) => void;
+}) {
+  const agents = useMemo(() => agentGraph(props.definition, props.graph.name, props.graph.version), [props.definition, props.graph]);
+  const [compiled, setCompiled] = useState(false);
+  const shown = agents && !compiled ? agents : props.graph;
+  return (
+    <div className="graph-view">
+      {agents && (
+        <span className="graph-modes" role="group" aria-label="graph view">
+          <button className={compiled ? '' : 'active'} onClick={() => setCompiled(false)}>
+            agents
+          </button>
+          <button className={compiled ? 'active' : ''} onClick={() => setCompiled(true)}>
+            compiled nodes
+          </button>
+        </span>
+      )}
+      <GraphPane
+        key={shown === agents ? 'agents' : 'compiled'}
+        graph={shown}
+        overlay={props.overlay}
+        selectedNode={props.selectedNode}
+        onSelectNode={props.onSelectNode}
+      />
+    </div>
+  );
+}
