@@ -526,6 +526,34 @@ describe('the console in a browser, against the real stack', () => {
     }
   });
 
+  it('stays usable at 820 px: no page scrolls sideways, and the top bar keeps one line', async () => {
+    const runId = await start('support-desk', 'narrow screens');
+    await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
+    const narrow = await browser.newPage({ viewport: { width: 820, height: 900 } });
+    try {
+      await narrow.goto(stack.gatewayUrl);
+      await signInWithKey(narrow, stack.adminKey);
+      for (const [hash, ready] of [
+        ['#/runs', 'tr[data-run-id]'],
+        ['#/overview', '.tile'],
+        ['#/workflows/support-desk', '.flow-node'],
+        [`#/runs/${runId}`, '.flow-node[data-state="completed"]'],
+        ['#/inbox', 'main'],
+      ] as const) {
+        await narrow.goto(`${stack.gatewayUrl}/${hash}`);
+        await narrow.locator(ready).first().waitFor();
+        const widths = await narrow.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          topbar: document.querySelector('.topbar')!.getBoundingClientRect().height,
+        }));
+        expect({ hash, ...widths }).toEqual({ hash, page: 820, topbar: expect.any(Number) });
+        expect(widths.topbar).toBeLessThan(48);
+      }
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it('answers its keyboard shortcuts: help, go to, and stepping the replay', async () => {
     const runId = await start('support-desk', 'Where is my order?');
     await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');

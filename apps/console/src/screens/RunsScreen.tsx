@@ -82,44 +82,46 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
         )}
       </div>
       {error && <p className="error">{error}</p>}
-      <table className="grid" data-testid="runs-table">
-        <thead>
-          <tr>
-            <th>run</th>
-            <th>workflow</th>
-            <th>status</th>
-            {header('started', 'started')}
-            <th>by</th>
-            {header('duration', 'duration')}
-            {header('tokens', 'tokens')}
-            {header('cost', 'cost')}
-            <th>error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data?.runs.map((r) => (
-            <tr key={r.runId} data-run-id={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
-              <td>
-                <CopyId id={r.runId} />
-              </td>
-              <td>
-                {r.workflow.name} <span className="muted">v{r.workflow.version}</span>
-              </td>
-              <td>
-                <span className={`status ${r.status}`}>{r.status}</span>
-              </td>
-              <td title={r.startedAt ?? r.queuedAt}>
-                {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted">{relativeTime(r.startedAt ?? r.queuedAt)}</span>
-              </td>
-              <td>{actorLabel(r.startedBy)}</td>
-              <td>{ms(r.durationMs)}</td>
-              <td>{r.usage.totalTokens}</td>
-              <td>{cost(r.usage)}</td>
-              <td className="mono">{r.status === 'failed' ? r.error?.code : ''}</td>
+      <div className="table-scroll">
+        <table className="grid runs-grid" data-testid="runs-table">
+          <thead>
+            <tr>
+              <th>run</th>
+              <th>workflow</th>
+              <th>status</th>
+              {header('started', 'started')}
+              <th className="wide-only">by</th>
+              {header('duration', 'duration')}
+              {header('tokens', 'tokens')}
+              {header('cost', 'cost')}
+              <th>error</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data?.runs.map((r) => (
+              <tr key={r.runId} data-run-id={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
+                <td>
+                  <CopyId id={r.runId} />
+                </td>
+                <td>
+                  {r.workflow.name} <span className="muted">v{r.workflow.version}</span>
+                </td>
+                <td>
+                  <span className={`status ${r.status}`}>{r.status}</span>
+                </td>
+                <td className="when" title={`${r.startedAt ?? r.queuedAt} (${relativeTime(r.startedAt ?? r.queuedAt)})`}>
+                  {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted wide-only">{relativeTime(r.startedAt ?? r.queuedAt)}</span>
+                </td>
+                <td className="wide-only">{actorLabel(r.startedBy)}</td>
+                <td>{ms(r.durationMs)}</td>
+                <td>{r.usage.totalTokens}</td>
+                <td>{cost(r.usage)}</td>
+                <td className="mono">{r.status === 'failed' ? r.error?.code : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {data && data.runs.length === 0 && <p className="muted empty">No run matches.</p>}
       <nav className="pager" aria-label="pages">
         <button type="button" onClick={newer} disabled={!filter.cursor}>
