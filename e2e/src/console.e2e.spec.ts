@@ -588,21 +588,35 @@ describe('the console in a browser, against the real stack', () => {
     expect(await page.evaluate(() => location.hash)).toContain('workflow=gr');
   });
 
-  it('checks a JSON answer against its schema in the inbox before sending it', async () => {
+  it('asks a JSON answer with a form made from its schema, checks it before sending, and confirms it was sent', async () => {
     const runId = await start('refund-form');
     await until(async () => (await events(runId)).some((e) => e.type === 'run.awaiting'), 'the form');
     await page.goto(`${stack.gatewayUrl}/#/inbox`);
     const card = page.locator(`[data-kind="json"]`).first();
     await card.waitFor();
-    const field = card.getByLabel('answer data');
-    await field.fill('{"amount": -5}');
+    // The form, made from the schema: its field checked as typed.
+    const amount = card.getByLabel('amount');
+    await amount.fill('-5');
     await expect(card.locator('[data-testid="data-problems"]').textContent()).resolves.toContain('data.amount: must be >= 0');
     expect(await card.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    // The raw editor holds the same answer, and stays available.
+    await card.getByRole('button', { name: 'JSON' }).click();
+    const field = card.getByLabel('answer data');
+    expect(JSON.parse(await field.inputValue())).toEqual({ amount: -5 });
     await field.fill('{"amount": 12.5}');
     expect(await card.locator('[data-testid="data-problems"]').count()).toBe(0);
+    await card.getByRole('button', { name: 'form' }).click();
+    expect(await card.getByLabel('amount').inputValue()).toBe('12.5');
     await card.getByRole('button', { name: 'Send' }).click();
+    // Confirmed before it goes: what was sent, and that the run goes on.
+    const note = page.getByTestId('answered-note');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('You answered {"amount":12.5} for refund-form · node amount');
     await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'completion after the answer');
     expect((await events(runId)).find((e) => e.type === 'input.answered')).toMatchObject({ data: { answer: { data: { amount: 12.5 } } } });
+    expect(await page.locator(`[data-kind="json"][data-request-id]`).count()).toBe(0);
+    await note.getByRole('button', { name: 'dismiss' }).click();
+    expect(await page.getByTestId('answered-note').count()).toBe(0);
   });
 
   it('draws a lane per agent and the handoff between them as an edge', async () => {

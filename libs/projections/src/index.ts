@@ -36,3 +36,5 @@ export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEve
 export { endsUiMessage, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from './ui-message-chunks';
 export { ModelTextStreams, type TextPiece } from './model-text-streams';
 export { stateAt } from './checkpoint-state';
+export { formFieldsOf } from './form-fields';
+export type { FormField } from './form-fields';

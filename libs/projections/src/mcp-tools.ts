@@ -1,4 +1,5 @@
 import { isJsonObject, type RunEvent, type RunEventOf, type RunEventType } from '@spindle/contracts';
+import { formFieldsOf } from './form-fields';
 import { openRequestsOf, runPhase } from './run-requests';
 
 /**
@@ -190,8 +191,6 @@ export interface McpElicitation {
   requestedSchema: { type: 'object'; properties: Record<string, Record<string, unknown>>; required?: string[] };
 }
 
-const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean']);
-
 /**
  * A request as an elicitation, when MCP's form mode can ask it: a yes/no, a text, a JSON answer
  * whose schema is an object of primitive fields, a plan to approve or revise, or a tool call to
@@ -251,8 +250,5 @@ export function answerOfElicitation(request: OpenRequest, content: Record<string
 function flatObjectSchema(
   schema: Record<string, unknown> | undefined,
 ): schema is { properties: McpElicitation['requestedSchema']['properties']; required?: string[] } {
-  if (!isJsonObject(schema) || schema.type !== 'object' || !isJsonObject(schema.properties)) return false;
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string')))
-    return false;
-  return Object.values(schema.properties).every((p) => isJsonObject(p) && typeof p.type === 'string' && PRIMITIVE_TYPES.has(p.type));
+  return formFieldsOf(schema) !== undefined;
 }
