@@ -627,7 +627,14 @@ describe('the console in a browser, against the real stack', () => {
     await page.getByRole('button', { name: 'lanes' }).click();
     const lanes = page.locator('[data-testid="swimlanes"] .lane-row');
     await lanes.first().waitFor();
-    expect(await lanes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lane')))).toEqual(['agent:front_desk', 'agent:billing']);
+    expect(await lanes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lane')))).toEqual([
+      'top',
+      'agent:front_desk',
+      'agent:billing',
+    ]);
+    // On a time axis, the run's own nodes first, each bar named when there is room.
+    expect(await page.getByTestId('lane-axis').locator('.lane-tick').first().textContent()).toBe('0 ms');
+    expect(await page.locator('.lane-row[data-lane="top"] .lane-bar-label').allTextContents()).toContain('handoff-loop');
     const edge = page.locator('.handoff-edge');
     expect(await edge.count()).toBe(1);
     expect(await edge.getAttribute('data-from-lane')).toBe('agent:front_desk');

@@ -1,10 +1,12 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RunView } from '../model/run-view';
-import { swimlanes } from '../model/swimlanes';
+import { swimlanes, timeTicks } from '../model/swimlanes';
 import { ms } from './format';
 
 const LANE = 30;
 const LABEL = 180;
+/** The time axis above the lanes. */
+const AXIS = 20;
 
 /**
  * A lane per agent and fork branch on the run's time axis, with an arrow from each agent that
@@ -21,16 +23,28 @@ export function SwimlanePane({ view, selected, onSelect }: { view: RunView; sele
     observer.observe(el);
     return () => observer.disconnect();
   }, [lanes.length > 0]);
-  if (lanes.length === 0)
-    return <div className="lanes-empty muted">No agents or fork branches in this run{view.events ? ' so far' : ''}.</div>;
+  if (lanes.length === 0) return <div className="lanes-empty muted">No node has run{view.events ? ' so far' : ''}.</div>;
 
   const start = view.firstMs ?? 0;
   const total = Math.max(1, view.latencyMs);
   const x = (at: number) => ((at - start) / total) * width;
   const row = new Map(lanes.map((lane, i) => [lane.id, i]));
   const y = (laneId: string) => (row.get(laneId) ?? 0) * LANE + LANE / 2;
+  const ticks = timeTicks(total, width);
   return (
-    <div ref={box} className="lanes" data-testid="swimlanes" style={{ height: lanes.length * LANE }}>
+    <div ref={box} className="lanes" data-testid="swimlanes" style={{ height: AXIS + lanes.length * LANE }}>
+      <div className="lane-axis" style={{ height: AXIS, marginLeft: LABEL }} data-testid="lane-axis">
+        {ticks.map((at) => (
+          <span key={at} className="lane-tick" style={{ left: (at / total) * width }}>
+            {ms(at)}
+          </span>
+        ))}
+      </div>
+      <svg className="lane-grid" style={{ left: LABEL, top: AXIS }} width={width} height={lanes.length * LANE}>
+        {ticks.map((at) => (
+          <line key={at} x1={(at / total) * width} x2={(at / total) * width} y1={0} y2={lanes.length * LANE} />
+        ))}
+      </svg>
       {lanes.map((lane) => (
         <div key={lane.id} className="lane-row" data-lane={lane.id} style={{ height: LANE }}>
           <div className="lane-name" style={{ width: LABEL }} title={lane.label}>
@@ -44,12 +58,14 @@ export function SwimlanePane({ view, selected, onSelect }: { view: RunView; sele
                 style={{ left: x(bar.startMs), width: Math.max(3, x(bar.endMs) - x(bar.startMs)) }}
                 title={`${bar.label}: ${ms(bar.endMs - bar.startMs)}`}
                 onClick={() => onSelect(bar.key)}
-              />
+              >
+                {x(bar.endMs) - x(bar.startMs) > 48 && <span className="lane-bar-label">{bar.label}</span>}
+              </div>
             ))}
           </div>
         </div>
       ))}
-      <svg className="handoff-layer" style={{ left: LABEL }} width={width} height={lanes.length * LANE}>
+      <svg className="handoff-layer" style={{ left: LABEL, top: AXIS }} width={width} height={lanes.length * LANE}>
         <defs>
           <marker id="handoff-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" />

@@ -1,7 +1,7 @@
 import type { RunEvent } from '@spindle/contracts';
 import { describe, expect, it } from 'vitest';
 import { deriveRunView } from './run-view';
-import { swimlanes } from './swimlanes';
+import { swimlanes, timeTicks } from './swimlanes';
 
 let seq = 0;
 const t = (ms: number) => Date.UTC(2026, 10, 30) + ms;
@@ -52,9 +52,11 @@ describe('swimlanes', () => {
   it('draws one lane per agent in the order they first ran, a bar per execution, and an edge per handoff', () => {
     const { lanes, handoffs } = swimlanes(deriveRunView(handoffRun()));
     expect(lanes.map((l) => [l.id, l.bars.length])).toEqual([
+      ['top', 1],
       ['agent:triage', 2],
       ['agent:billing', 1],
     ]);
+    expect(lanes[0]?.bars[0]).toMatchObject({ label: 'handoff-loop', status: 'running' });
     expect(handoffs).toEqual([
       {
         fromKey: 's-t1|root/handoff-loop[1]/triage',
@@ -116,10 +118,25 @@ describe('swimlanes', () => {
       ),
     ];
     const { lanes, handoffs } = swimlanes(deriveRunView(events));
-    // A set node in a branch is not a lane of its own; the branch and the agents are.
-    expect(lanes.map((l) => l.id)).toEqual(['agent:manager', 'branch:split[a]', 'agent:writer']);
+    // A set node in a branch is not a lane of its own; the branch and the agents are, after the run's top-level fork.
+    expect(lanes.map((l) => l.id)).toEqual(['top', 'agent:manager', 'branch:split[a]', 'agent:writer']);
+    expect(lanes[0]?.bars.map((b) => b.label)).toEqual(['split']);
     expect(handoffs).toMatchObject([{ fromLane: 'agent:manager', toLane: 'agent:writer', fromMs: t(5), toMs: t(8) }]);
     // The writer is still running: its bar reaches the last event of the slice.
-    expect(lanes[2].bars[0]).toMatchObject({ status: 'running', startMs: t(8), endMs: t(9) });
+    expect(lanes[3].bars[0]).toMatchObject({ status: 'running', startMs: t(8), endMs: t(9) });
+  });
+});
+
+describe('the time axis of the lanes', () => {
+  it('ticks at round times, about one per 90 px', () => {
+    expect(timeTicks(1000, 900)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    expect(timeTicks(1000, 450)).toEqual([0, 200, 400, 600, 800, 1000]);
+    expect(timeTicks(207, 400)).toEqual([0, 100, 200]);
+    expect(timeTicks(7_300, 300)).toEqual([0, 5000]);
+  });
+
+  it('has only its origin for an empty run or no room', () => {
+    expect(timeTicks(0, 500)).toEqual([0]);
+    expect(timeTicks(500, 0)).toEqual([0]);
   });
 });

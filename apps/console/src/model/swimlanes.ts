@@ -57,7 +57,7 @@ export function passedTo(span: SpanView): { agent: string; note?: string } | und
 }
 
 /**
- * One lane per agent and per fork branch, in the order they first ran, each with a bar per
+ * The run's top-level nodes on one lane; then one lane per agent and per fork branch, in the order they first ran, each with a bar per
  * execution; and the handoffs between them: from an agent that passed control to the first
  * execution of the named agent that started after it finished. A handoff whose target has not
  * started yet in this slice is not drawn, so the replayed view only shows what had happened.
@@ -98,5 +98,34 @@ export function swimlanes(view: RunView): Swimlanes {
       ...(target.note ? { note: target.note } : {}),
     });
   }
-  return { lanes: [...lanes.values()], handoffs };
+  const top = topLevelLane(view);
+  return { lanes: top ? [top, ...lanes.values()] : [...lanes.values()], handoffs };
+}
+
+/** The run's own steps: its top-level nodes that are not agents (those have lanes of their own), first. */
+function topLevelLane(view: RunView): Lane | undefined {
+  const bars = view.spans
+    .filter((s) => s.kind === 'node' && s.nodeType !== 'agent' && s.parentKey && view.byKey.get(s.parentKey)?.kind === 'run')
+    .map((span) => ({
+      key: span.key,
+      label: span.nodeId ?? span.label,
+      startMs: span.startMs,
+      endMs: span.endMs ?? view.lastMs ?? span.startMs,
+      status: span.status,
+    }));
+  return bars.length ? { id: 'top', label: 'top-level nodes', bars } : undefined;
+}
+
+/**
+ * Round times (1, 2 or 5 × a power of ten ms) for the lanes' time axis, about one per `spacingPx`
+ * of `widthPx`, from 0 up to `totalMs`.
+ */
+export function timeTicks(totalMs: number, widthPx: number, spacingPx = 90): number[] {
+  if (totalMs <= 0 || widthPx <= 0) return [0];
+  const rough = totalMs / Math.max(1, Math.floor(widthPx / spacingPx));
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= rough) ?? 10 * power;
+  const ticks: number[] = [];
+  for (let at = 0; at <= totalMs + 1e-9; at += step) ticks.push(Math.round(at * 1000) / 1000);
+  return ticks;
 }

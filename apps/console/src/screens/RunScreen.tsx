@@ -120,8 +120,13 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
           </button>
         )}
         <CompareWith runId={runId} workflow={queued?.data.workflow.name} forkedFrom={queued?.data.forkedFrom?.runId} />
-        <button onClick={() => void exportTrace(runId)}>Export trace</button>
-        <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
+        <details className="menu">
+          <summary>Export</summary>
+          <div className="menu-items">
+            <button onClick={() => void exportTrace(runId)}>Export trace</button>
+            <button onClick={() => download(`${runId}-events.json`, events)}>Export events</button>
+          </div>
+        </details>
         {problem && <span className="error">{problem}</span>}
       </header>
       {canceled?.type === 'run.canceled' && (
