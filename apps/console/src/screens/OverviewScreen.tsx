@@ -139,7 +139,9 @@ function Dashboards({ overview }: { overview: Overview }) {
                   <td className="mono">
                     <a href={runsLink(`&errorCode=${encodeURIComponent(e.code)}`)}>{e.code}</a>
                   </td>
-                  <td className="num">{e.runs.toLocaleString()} runs</td>
+                  <td className="num">
+                    {e.runs.toLocaleString()} run{e.runs === 1 ? '' : 's'}
+                  </td>
                 </tr>
               ))}
               {overview.topErrors.length === 0 && (
