@@ -13,6 +13,7 @@ import { measureResume } from './durable.bench';
 import { measureAuthOverhead } from './auth.bench';
 import { measureMaskingCost } from './masking.bench';
 import { measureRunSearch } from './run-search.bench';
+import { measureConsoleScrub } from './console-scrub.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
@@ -58,6 +59,8 @@ async function main() {
     const masking = measureMaskingCost();
     console.log('bench: the runs list searched with 100,000 runs in the trace projection…');
     const search = await measureRunSearch(client, stack);
+    console.log("bench: the console's replay scrubber on a run of 10,000 events and more, in Chromium…");
+    const scrub = await measureConsoleScrub(client, stack);
     console.log('bench: 1,000 runs held by one runner, half waiting on a person…');
     const held = await measureThousandRuns(client, stack);
 
@@ -105,6 +108,10 @@ async function main() {
         `runs list, ${fmt(search.runs, 0)} runs: ${q.name} (${q.matched} shown) p50 / p95 ms`,
         `${fmt(q.medianMs)} / ${fmt(q.p95Ms)}`,
       ]),
+      [
+        `console replay scrub, slider → painted, ${fmt(scrub.events, 0)} events, ${scrub.scrubs} moves: median / max ms`,
+        `${fmt(scrub.medianMs)} / ${fmt(scrub.maxMs)}`,
+      ],
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
       ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
@@ -122,7 +129,11 @@ async function main() {
     mkdirSync('bench-results', { recursive: true });
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
-      JSON.stringify({ throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, auth, masking }, null, 2),
+      JSON.stringify(
+        { throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, scrub, auth, masking },
+        null,
+        2,
+      ),
     );
   } finally {
     await stack.stop();

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startOidcIssuer, startStack, type LocalOidcIssuer, type Stack } from '@spindle/testing';
+import { startOidcIssuer, startStack, type LocalOidcIssuer, type Stack, launchChromium, signInWithKey } from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, signInWithKey } from './browser';
 
 const SHOTS = resolve(__dirname, '../..', process.env.SPINDLE_SCREENSHOTS ?? 'tmp/screenshots');
 

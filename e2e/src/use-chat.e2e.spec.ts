@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunEvent, ThreadRuns } from '@spindle/contracts';
-import { eventually, providerGate, startStack, type FakeOpenAIRequestBody, type Stack } from '@spindle/testing';
-import { launchChromium } from './browser';
+import { eventually, providerGate, startStack, type FakeOpenAIRequestBody, type Stack, launchChromium } from '@spindle/testing';
 
 /**
  * Issue 16: a minimal React page with a stock `useChat` (`ai` + `@ai-sdk/react`, the default

@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** Debian's Chromium, headless; never a browser downloaded by a tool. */
 export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  // Loaded here, not with the library: most tests never start a browser. (A require, since Jest's
+  // module registry runs without dynamic import.)
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
   return chromium.launch({
     executablePath,
     headless: true,
