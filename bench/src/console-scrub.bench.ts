@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The scrub runs in the page: its code is typed against the DOM.
-import { launchChromium, signInWithKey, type Stack } from '@spindle/testing';
+import { launchChromium, longLoopWorkflow, signInWithKey, type Stack } from '@spindle/testing';
 import type { GatewayClient } from './gateway-client';
 import { median } from './stats';
 
@@ -17,21 +17,7 @@ export interface ConsoleScrub {
  * derived again from the new prefix and painted), 15 moves across the run.
  */
 export async function measureConsoleScrub(client: GatewayClient, stack: Stack): Promise<ConsoleScrub> {
-  await client.putWorkflow('bench-long-loop', {
-    kind: 'graph',
-    // 1,000 rounds of five nodes: a loop.iteration and five node spans each, 11,000 events and more.
-    nodes: [
-      {
-        id: 'rounds',
-        type: 'loop',
-        max_steps: 1_000,
-        body: {
-          nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })),
-          edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })),
-        },
-      },
-    ],
-  });
+  await client.putWorkflow('bench-long-loop', longLoopWorkflow());
   const runId = await client.startRun('bench-long-loop', { input: 'x' });
   const total = (await client.waitTerminal(runId)).length;
   const browser = await launchChromium();

@@ -24,12 +24,15 @@ export async function measureRunSearch(client: GatewayClient, stack: Stack, runs
         input_tokens, output_tokens, total_tokens, cost_usd, error, last_seq, root_span_id, tenant, parameters, search)
       select 'bench-search-' || lpad(i::text, 7, '0'), 'support-' || (i % 20), 1,
         case when i % 10 = 0 then 'failed' else 'completed' end,
-        now() - (i * interval '26 seconds'), now() - (i * interval '26 seconds'), now() - (i * interval '26 seconds') + interval '2 seconds',
+        now() - (i * interval '26 seconds'), now() - (i * interval '26 seconds'),
+        now() - (i * interval '26 seconds') + interval '2 seconds',
         (i * 7919) % 30000, (i * 31) % 4000, (i * 17) % 900, (i * 31) % 4000 + (i * 17) % 900, ((i * 13) % 1000) / 10000.0,
-        case when i % 10 = 0 then jsonb_build_object('code', case when i % 30 = 0 then 'model_error' else 'tool_failed' end, 'message', 'x') end,
+        case when i % 10 = 0
+          then jsonb_build_object('code', case when i % 30 = 0 then 'model_error' else 'tool_failed' end, 'message', 'x') end,
         9, 'root-' || i, 'default', jsonb_build_object('tier', case when i % 4 = 0 then 'gold' else 'basic' end, 'shard', i % 16),
-        to_tsvector('simple', ${WORDS[0]!} || ' customer ' || i || ' ' || (array[${sql.join(WORDS.map((w) => sql`${w}`))}]::text[])[1 + i % 10]
-          || ' order ' || md5(i::text)) || case when i % 997 = 0 then to_tsvector('simple', 'zeppelin') else ''::tsvector end
+        to_tsvector('simple', ${WORDS[0]!} || ' customer ' || i || ' '
+          || (array[${sql.join(WORDS.map((w) => sql`${w}`))}]::text[])[1 + i % 10] || ' order ' || md5(i::text))
+          || case when i % 997 = 0 then to_tsvector('simple', 'zeppelin') else ''::tsvector end
       from generate_series(1, ${runs}) as i`.execute(db);
     await sql`analyze runs`.execute(db);
     const week = new Date(Date.now() - 7 * 86_400_000).toISOString();

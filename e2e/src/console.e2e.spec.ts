@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
-import { startStack, stopProcess, type FakeOpenAIReply, type Stack, launchChromium, signInWithKey } from '@spindle/testing';
+import {
+  startStack,
+  stopProcess,
+  type FakeOpenAIReply,
+  type Stack,
+  launchChromium,
+  longLoopWorkflow,
+  signInWithKey,
+} from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
 
 /** Screenshots go to tmp/ unless asked for the docs: `SPINDLE_SCREENSHOTS=docs/screenshots npx nx run e2e:e2e`. */
@@ -695,21 +703,7 @@ describe('the console in a browser, against the real stack', () => {
   });
 
   it('scrubs a 10,000-event run: every position shows that prefix of the log (its timing is in npm run bench)', async () => {
-    await put('long-loop', {
-      kind: 'graph',
-      // 1,000 rounds of five nodes: a loop.iteration and five node spans each, 11,000 events and more.
-      nodes: [
-        {
-          id: 'rounds',
-          type: 'loop',
-          max_steps: 1_000,
-          body: {
-            nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })),
-            edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })),
-          },
-        },
-      ],
-    });
+    await put('long-loop', longLoopWorkflow());
     const runId = await start('long-loop');
     await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'the long run', 120_000);
     const total = (await events(runId)).length;

@@ -24,3 +24,24 @@ export async function signInWithKey(page: Page, key: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in with key' }).click();
   await page.locator('[data-testid="signed-in-as"]').waitFor();
 }
+
+/**
+ * A workflow of `rounds` loop rounds of five `set` nodes: a loop.iteration and five node spans a
+ * round, so 1,000 rounds log more than 11,000 events (the console's long-run checks).
+ */
+export function longLoopWorkflow(rounds = 1_000) {
+  return {
+    kind: 'graph',
+    nodes: [
+      {
+        id: 'rounds',
+        type: 'loop',
+        max_steps: rounds,
+        body: {
+          nodes: ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, type: 'set', values: { [id]: '{{input}}' } })),
+          edges: ['b', 'c', 'd', 'e'].map((to, i) => ({ from: ['a', 'b', 'c', 'd'][i], to })),
+        },
+      },
+    ],
+  };
+}

@@ -30,4 +30,4 @@ export { metricValue } from './prometheus-text';
 export { OtlpCollector } from './otlp-collector';
 export type { CollectedSpan } from './otlp-collector';
 export { rowsOfStack } from './stack-tables';
-export { launchChromium, signInWithKey } from './browser';
+export { launchChromium, signInWithKey, longLoopWorkflow } from './browser';
