@@ -588,6 +588,12 @@ describe('the console in a browser, against the real stack', () => {
     await page.waitForFunction((n) => Number(new URLSearchParams(location.hash.split('?')[1]).get('at')) > n, first);
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction((n) => new URLSearchParams(location.hash.split('?')[1]).get('at') === String(n), first);
+    // Space plays the replay from there, and pauses it.
+    await page.keyboard.press(' ');
+    await page.getByRole('button', { name: 'pause' }).waitFor();
+    await page.waitForFunction((n) => Number(new URLSearchParams(location.hash.split('?')[1]).get('at')) > n, first);
+    await page.keyboard.press(' ');
+    await page.getByRole('button', { name: 'play' }).waitFor();
     // Typing in a field is typing, not a shortcut.
     await page.goto(`${stack.gatewayUrl}/#/runs`);
     await page.getByLabel('filter by workflow').fill('g');
