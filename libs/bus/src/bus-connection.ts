@@ -41,6 +41,10 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
     timeout: opts.connectTimeoutMs ?? 5_000,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // The client otherwise builds an Error (a stack capture) for every request and publish ack in
+    // case it times out: a top frame of the gateway's profile on the start path. Bus faults carry
+    // their own context (`asBusFault`), so the captured trace is not needed.
+    noAsyncTraces: true,
     ...authOptions(opts.auth),
     ...(opts.tls ? { tls: opts.tls } : {}),
   });
