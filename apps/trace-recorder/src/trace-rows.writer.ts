@@ -37,7 +37,8 @@ export async function upsertPatches(trx: TraceDb, patches: RowPatches, identitie
   const runRows = [...patches.runs.values()].flatMap((p) => {
     const row = runRowOf(p, identities.get(p.runId));
     // The batch's words become a tsvector in the database, with the one text search config the list asks with.
-    return row ? [{ ...row, search: sql<string>`to_tsvector('simple', ${p.searchText ?? ''})` }] : [];
+    const search = p.searchText ? sql<string>`to_tsvector('simple', ${p.searchText})` : sql<string>`''::tsvector`;
+    return row ? [{ ...row, search }] : [];
   });
   for (const part of chunks(runRows)) {
     await trx

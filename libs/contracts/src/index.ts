@@ -44,16 +44,7 @@ export type {
 export { runCommandSchema, tokenDeltaSchema, tokenPartSchema, runControlSchema } from './run-commands';
 export type { RunCommand, TokenDelta, TokenPart, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
-export {
-  RUN_SORT_KEYS,
-  runSortSchema,
-  sortOrderSchema,
-  runSearchFields,
-  timeWindowIssue,
-  searchWords,
-  parseParameterFilter,
-  PARAMETER_FILTER_PATTERN,
-} from './run-search';
+export { RUN_SORT_KEYS, runSortSchema, sortOrderSchema, searchWords, parseParameterFilter } from './run-search';
 export type { RunSort, SortOrder } from './run-search';
 export type { RunStatus } from './run-status';
 export {
@@ -283,13 +274,5 @@ export {
 } from './a2a';
 export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './ag-ui';
 export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';
-export {
-  overviewSchema,
-  runsOverviewSchema,
-  pendingAgesSchema,
-  overviewDaySchema,
-  PENDING_AGE_BUCKETS,
-  runsOverviewQuerySchema,
-  pendingAgesQuerySchema,
-} from './overview';
+export { overviewSchema, runsOverviewSchema, pendingAgesSchema, overviewDaySchema, PENDING_AGE_BUCKETS } from './overview';
 export type { Overview, OverviewDay, RunsOverview, PendingAges } from './overview';

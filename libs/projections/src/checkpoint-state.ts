@@ -4,7 +4,7 @@
  */
 export function stateAt(
   initial: Record<string, unknown> | undefined,
-  path: ReadonlyArray<{ state: unknown; changes: unknown }>,
+  path: ReadonlyArray<{ state?: unknown; changes?: unknown }>,
 ): Record<string, unknown> | undefined {
   let state = initial;
   for (const checkpoint of path) {

@@ -6,6 +6,7 @@ import { formFieldsOf, type FormField } from '@spindle/projections';
 import { checkJsonAnswer } from '../model/json-answer';
 import { fieldText, withFieldValue } from '../model/json-form';
 import { json } from './format';
+import { ModeToggle } from './ModeToggle';
 
 /** Answers one request with the form it asks for; a refusal shows the field at fault. */
 export function RequestForm({ request, onAnswered }: { request: HumanRequest; onAnswered?: (summary: string) => void }) {
@@ -98,14 +99,16 @@ export function RequestForm({ request, onAnswered }: { request: HumanRequest; on
       {kind === 'json' && (
         <>
           {fields && (
-            <span className="graph-modes inline-modes" role="group" aria-label="answer with">
-              <button className={raw ? '' : 'active'} onClick={() => setRaw(false)}>
-                form
-              </button>
-              <button className={raw ? 'active' : ''} onClick={() => setRaw(true)}>
-                JSON
-              </button>
-            </span>
+            <ModeToggle
+              label="answer with"
+              className="graph-modes inline-modes"
+              modes={[
+                ['form', 'form'],
+                ['json', 'JSON'],
+              ]}
+              value={raw ? 'json' : 'form'}
+              onChange={(mode) => setRaw(mode === 'json')}
+            />
           )}
           {fields && !raw ? (
             <SchemaForm fields={fields} text={data} onChange={setData} />

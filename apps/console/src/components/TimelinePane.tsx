@@ -6,6 +6,7 @@ import { passedTo } from '../model/swimlanes';
 import { timelineRows } from '../model/timeline-rows';
 import { ms } from './format';
 import { EventTable } from './EventTable';
+import { ModeToggle } from './ModeToggle';
 import { SwimlanePane } from './SwimlanePane';
 
 const ROW = 26;
@@ -25,17 +26,17 @@ export function TimelinePane(props: {
   return (
     <div className="timeline">
       <div className="timeline-head">
-        <span className="timeline-modes">
-          <button className={mode === 'spans' ? 'active' : ''} onClick={() => setMode('spans')}>
-            spans
-          </button>
-          <button className={mode === 'lanes' ? 'active' : ''} onClick={() => setMode('lanes')}>
-            lanes
-          </button>
-          <button className={mode === 'events' ? 'active' : ''} onClick={() => setMode('events')}>
-            events
-          </button>
-        </span>
+        <ModeToggle
+          label="timeline view"
+          className="timeline-modes"
+          modes={[
+            ['spans', 'spans'],
+            ['lanes', 'lanes'],
+            ['events', 'events'],
+          ]}
+          value={mode}
+          onChange={setMode}
+        />
         <span>end-to-end {ms(view.latencyMs)}</span>
       </div>
       {mode === 'spans' && <SpanRows view={view} selected={selected} onSelect={onSelect} />}

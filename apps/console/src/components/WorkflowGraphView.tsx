@@ -2,6 +2,7 @@ import type { WorkflowGraph } from '@spindle/client';
 import { useMemo, useState } from 'react';
 import { agentGraph } from '../model/pattern-agents';
 import { GraphPane, type GraphOverlay } from './GraphPane';
+import { ModeToggle } from './ModeToggle';
 
 /**
  * A workflow's graph; for a pattern, its agents and who passes to whom, with the compiled nodes
@@ -21,14 +22,16 @@ export function WorkflowGraphView(props: {
   return (
     <div className="graph-view">
       {agents && (
-        <span className="graph-modes" role="group" aria-label="graph view">
-          <button className={compiled ? '' : 'active'} onClick={() => setCompiled(false)}>
-            agents
-          </button>
-          <button className={compiled ? 'active' : ''} onClick={() => setCompiled(true)}>
-            compiled nodes
-          </button>
-        </span>
+        <ModeToggle
+          label="graph view"
+          className="graph-modes"
+          modes={[
+            ['agents', 'agents'],
+            ['compiled', 'compiled nodes'],
+          ]}
+          value={compiled ? 'compiled' : 'agents'}
+          onChange={(mode) => setCompiled(mode === 'compiled')}
+        />
       )}
       <GraphPane
         key={shown === agents ? 'agents' : 'compiled'}

@@ -1,4 +1,4 @@
-import type { RunEvent } from '@spindle/contracts';
+import type { RunEvent, RunEventOf } from '@spindle/contracts';
 import { stateAt } from '@spindle/projections';
 
 /** Where a fork from a replay cursor starts: the last checkpoint at or before it, and the state there. */
@@ -17,12 +17,12 @@ export interface ForkPoint {
  */
 export function forkPointAt(events: readonly RunEvent[], cursor: number): ForkPoint | undefined {
   const queued = events[0]?.type === 'run.queued' ? events[0] : undefined;
-  const path = events.filter((e) => e.type === 'checkpoint.saved' && e.seq <= cursor);
+  const path = events.filter((e): e is RunEventOf<'checkpoint.saved'> => e.type === 'checkpoint.saved' && e.seq <= cursor);
   const last = path.at(-1);
-  if (!queued || last?.type !== 'checkpoint.saved') return undefined;
+  if (!queued || !last) return undefined;
   const state = stateAt(
     queued.data.state,
-    path.map((e) => (e.type === 'checkpoint.saved' ? { state: e.data.state, changes: e.data.changes } : { state: undefined, changes: {} })),
+    path.map((e) => e.data),
   );
   if (!state) return undefined;
   return { checkpointId: last.data.checkpointId, seq: last.seq, step: last.data.step, frontier: last.data.frontier, state };

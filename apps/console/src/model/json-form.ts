@@ -1,10 +1,11 @@
+import { isJsonObject } from '@spindle/contracts';
 import type { FormField } from '@spindle/projections';
 
 /** The answer being written, as an object; text that is not a JSON object yet counts as empty. */
 export function answerObject(text: string): Record<string, unknown> {
   try {
     const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return isJsonObject(value) ? value : {};
   } catch {
     return {};
   }

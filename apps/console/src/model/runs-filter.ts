@@ -1,4 +1,5 @@
 import type { RunSort, SortOrder } from '@spindle/contracts';
+import { dateTime } from '../components/format';
 
 /** What the runs list asks the gateway for; every field lives in the URL so a search can be saved and shared. */
 export interface RunsFilter {
@@ -60,11 +61,8 @@ export function atPage(query: URLSearchParams, cursor: string | undefined): URLS
 
 /** `2026-12-01T18:40` as a `datetime-local` input shows it, in the browser's zone; '' for none. */
 export function toLocalInput(iso: string | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  return dateTime(iso).slice(0, 16).replace(' ', 'T');
 }
 
 /** A `datetime-local` value (the browser's zone) as the instant the gateway takes; '' for none. */
