@@ -61,15 +61,25 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
       .where('status', '=', 'pending')
       .execute();
   }
-  for (const ended of changes.endedRuns) {
-    await trx.updateTable('runs').set({ status: ended.status }).where('run_id', '=', ended.runId).execute();
-    await trx
-      .updateTable('requests')
-      .set({ status: 'canceled' })
-      .where('run_id', '=', ended.runId)
-      .where('status', '=', 'pending')
-      .execute();
-  }
+  await closeEndedRuns(trx, changes.endedRuns);
+}
+
+/** One statement per terminal status and one for their pending requests, however many runs ended in the batch. */
+async function closeEndedRuns(trx: ApprovalDb, endedRuns: RequestChanges['endedRuns']): Promise<void> {
+  if (endedRuns.length === 0) return;
+  const byStatus = new Map<string, string[]>();
+  for (const { runId, status } of endedRuns) byStatus.set(status, [...(byStatus.get(status) ?? []), runId]);
+  for (const [status, runIds] of byStatus) await trx.updateTable('runs').set({ status }).where('run_id', 'in', runIds).execute();
+  await trx
+    .updateTable('requests')
+    .set({ status: 'canceled' })
+    .where(
+      'run_id',
+      'in',
+      endedRuns.map((r) => r.runId),
+    )
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 async function runsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, { tenant: string; workflow: string }>> {

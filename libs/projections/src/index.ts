@@ -12,7 +12,7 @@ export type { ExecutionPlan } from './execution-plan';
 export { admissionStateAfter, pickAdmissions } from './admission';
 export type { AdmissionState, TenantQueue } from './admission';
 export { threadRunStatusAfter } from './thread-runs';
-export { webhookEventAfter, type WebhookEventBody } from './webhook-events';
+export { webhookEventAfter, webhookSubscribes, type WebhookEventBody, type WebhookRun, type WebhookSubscription } from './webhook-events';
 export {
   MCP_RUN_META_KEY,
   mcpToolOf,

@@ -41,3 +41,41 @@ export const webhookEventAfter: { readonly [T in RunEventType]: ((e: RunEventOf<
   'context.truncated': null,
   custom: null,
 };
+
+/** A subscription as the projection matches it against a run's event. */
+export interface WebhookSubscription {
+  id: string;
+  tenant: string;
+  /** The event types it asked for. */
+  events: readonly string[];
+  workflow: string | null;
+  threadId: string | null;
+  scheduleId: string | null;
+  /** Told only of the runs that name it. */
+  namedOnly: boolean;
+}
+
+/** The run a webhook event is about, as its `run.queued` described it. */
+export interface WebhookRun {
+  tenant: string;
+  workflow: string;
+  threadId: string | null;
+  scheduleId: string | null;
+  /** The subscriptions the run named. */
+  named: readonly string[];
+}
+
+/**
+ * Whether a subscription is told of this event of this run: its tenant's, asking for the type,
+ * and either named by the run or (unless it waits to be named) matching every filter it set.
+ */
+export function webhookSubscribes(hook: WebhookSubscription, run: WebhookRun, eventType: string): boolean {
+  if (hook.tenant !== run.tenant || !hook.events.includes(eventType)) return false;
+  if (run.named.includes(hook.id)) return true;
+  return (
+    !hook.namedOnly &&
+    (hook.workflow === null || hook.workflow === run.workflow) &&
+    (hook.threadId === null || hook.threadId === run.threadId) &&
+    (hook.scheduleId === null || hook.scheduleId === run.scheduleId)
+  );
+}

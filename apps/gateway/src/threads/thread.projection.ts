@@ -2,7 +2,7 @@ import type { RunEvent, ThreadRunStatus } from '@spindle/contracts';
 import { threadRunStatusAfter } from '@spindle/projections';
 import type { GatewayTables } from '@spindle/db';
 import type { Fold } from '@spindle/projection-kit';
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 
 /**
  * The threads' view of the log, folded with the admission (one consumer, one transaction): a
@@ -14,6 +14,7 @@ export class ThreadProjection implements Fold<GatewayTables> {
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const status = new Map<string, ThreadRunStatus>();
     const rolledBack: string[] = [];
+    const outputs: RawBuilder<unknown>[] = [];
     for (const e of events) {
       if (e.type === 'run.queued' && e.data.thread) {
         const { id, position, multitaskStrategy, rollsBack } = e.data.thread;
@@ -38,13 +39,12 @@ export class ThreadProjection implements Fold<GatewayTables> {
       }
       const next = (threadRunStatusAfter[e.type] as ((e: RunEvent) => ThreadRunStatus) | null)?.(e);
       if (next) status.set(e.runId, next);
-      if (e.type === 'run.completed')
-        await trx
-          .updateTable('thread_runs')
-          .set({ output: JSON.stringify(e.data.output) })
-          .where('run_id', '=', e.runId)
-          .execute();
+      if (e.type === 'run.completed') outputs.push(sql`(${e.runId}, ${JSON.stringify(e.data.output ?? null)})`);
     }
+    // One statement for the batch's completed runs (most on no thread), after the inserts above.
+    if (outputs.length)
+      await sql`update thread_runs set output = v.output::jsonb from (values ${sql.join(outputs)}) as v(run_id, output)
+        where thread_runs.run_id = v.run_id`.execute(trx);
     // One statement per status, not per run: most runs of a batch are on no thread at all.
     const byStatus = new Map<ThreadRunStatus, string[]>();
     for (const [runId, next] of status) byStatus.set(next, [...(byStatus.get(next) ?? []), runId]);

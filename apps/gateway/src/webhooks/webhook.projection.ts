@@ -1,19 +1,21 @@
 import { DEFAULT_TENANT, type RunEvent, type WebhookEvent } from '@spindle/contracts';
-import { webhookEventAfter, type WebhookEventBody } from '@spindle/projections';
+import {
+  webhookEventAfter,
+  webhookSubscribes,
+  type WebhookEventBody,
+  type WebhookRun,
+  type WebhookSubscription,
+} from '@spindle/projections';
 import type { GatewayTables } from '@spindle/db';
 import type { Fold } from '@spindle/projection-kit';
 import { sql, type Transaction } from 'kysely';
 import { ulid } from 'ulid';
 
-type RunInfo = {
-  tenant: string;
-  workflow: string;
-  version: number;
-  threadId: string | null;
-  scheduleId: string | null;
-  /** The subscriptions the run named. */
-  named: string[];
-};
+/** A run as its `run.queued` described it, with its workflow's version for the payload. */
+type RunInfo = WebhookRun & { version: number };
+
+/** A run event a subscription may be told of. */
+type Told = { e: RunEvent; event: WebhookEventBody };
 
 /**
  * The run events subscriptions are told of, turned into deliveries (one per subscription and
@@ -22,29 +24,29 @@ type RunInfo = {
  */
 export class WebhookProjection implements Fold<GatewayTables> {
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
-    const runs = new Map<string, RunInfo>();
+    const queued = new Map<string, RunInfo>();
     const ended = new Set<string>();
+    const told: Told[] = [];
     for (const e of events) {
       if (e.type === 'run.queued') {
-        const info = {
+        queued.set(e.runId, {
           tenant: e.data.tenant ?? DEFAULT_TENANT,
           workflow: e.data.workflow.name,
           version: e.data.workflow.version,
           threadId: e.data.thread?.id ?? null,
           scheduleId: e.data.scheduledBy?.scheduleId ?? null,
           named: e.data.webhooks ?? [],
-        };
-        runs.set(e.runId, info);
+        });
         continue;
       }
       const event = (webhookEventAfter[e.type] as ((e: RunEvent) => WebhookEventBody) | null)?.(e);
       if (!event) continue;
-      const run = runs.get(e.runId) ?? (await this.runInfo(trx, e.runId));
-      if (run) await this.deliver(trx, e, run, event);
+      told.push({ e, event });
       if (e.type !== 'run.awaiting') ended.add(e.runId);
     }
+    await this.deliver(trx, told, queued);
     // One insert for the batch's new runs, but those that also ended in it; then the ended ones go.
-    const open = [...runs].filter(([runId]) => !ended.has(runId));
+    const open = [...queued].filter(([runId]) => !ended.has(runId));
     if (open.length)
       await trx
         .insertInto('webhook_runs')
@@ -85,65 +87,100 @@ export class WebhookProjection implements Fold<GatewayTables> {
       .execute();
   }
 
-  private async runInfo(trx: Transaction<GatewayTables>, runId: string): Promise<RunInfo | undefined> {
-    const row = await trx.selectFrom('webhook_runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
-    return (
-      row && {
-        tenant: row.tenant_id,
-        workflow: row.workflow,
-        version: row.workflow_version,
-        threadId: row.thread_id,
-        scheduleId: row.schedule_id,
-        named: (row.webhook_ids as string[] | null) ?? [],
-      }
+  /**
+   * The batch's deliveries, one per subscription and event, in at most three statements however
+   * many runs the batch ends: the runs queued before the batch, their tenants' subscriptions to
+   * the batch's event types, and the deliveries.
+   */
+  private async deliver(trx: Transaction<GatewayTables>, told: readonly Told[], queued: ReadonlyMap<string, RunInfo>): Promise<void> {
+    if (told.length === 0) return;
+    const runs = new Map([
+      ...(await this.storedRuns(
+        trx,
+        told.map((t) => t.e.runId).filter((id) => !queued.has(id)),
+      )),
+      ...queued,
+    ]);
+    const hooks = await this.subscriptions(
+      trx,
+      [...new Set([...runs.values()].map((r) => r.tenant))],
+      [...new Set(told.map((t) => t.event.type))],
     );
-  }
-
-  private async deliver(trx: Transaction<GatewayTables>, e: RunEvent, run: RunInfo, event: WebhookEventBody) {
-    const subscribers = await trx
-      .selectFrom('webhooks')
-      .select('id')
-      .where('tenant_id', '=', run.tenant)
-      .where('deleted_at', 'is', null)
-      .where(sql<boolean>`events ? ${event.type}`)
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('named_only', '=', false),
-            eb.or([eb('workflow', 'is', null), eb('workflow', '=', run.workflow)]),
-            eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', run.threadId)]),
-            eb.or([eb('schedule_id', 'is', null), eb('schedule_id', '=', run.scheduleId)]),
-          ]),
-          ...(run.named.length ? [eb('id', 'in', run.named)] : []),
-        ]),
-      )
-      .execute();
-    if (subscribers.length === 0) return;
-    const eventId = `evt_${e.runId}_${e.seq}`;
-    const payload: WebhookEvent = {
-      id: eventId,
-      type: event.type,
-      createdAt: e.at,
-      data: { ...event.data, workflow: { name: run.workflow, version: run.version }, threadId: run.threadId, scheduleId: run.scheduleId },
-    };
     const now = new Date();
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(
-        subscribers.map((s) => ({
+    const deliveries = told.flatMap(({ e, event }) => {
+      const run = runs.get(e.runId);
+      if (!run) return [];
+      const eventId = `evt_${e.runId}_${e.seq}`;
+      const payload: WebhookEvent = {
+        id: eventId,
+        type: event.type,
+        createdAt: e.at,
+        data: { ...event.data, workflow: { name: run.workflow, version: run.version }, threadId: run.threadId, scheduleId: run.scheduleId },
+      };
+      const json = JSON.stringify(payload);
+      return hooks
+        .filter((hook) => webhookSubscribes(hook, run, event.type))
+        .map((hook) => ({
           id: `whd_${ulid()}`,
-          webhook_id: s.id,
+          webhook_id: hook.id,
           run_id: e.runId,
           event_id: eventId,
           event_type: event.type,
-          payload: JSON.stringify(payload),
+          payload: json,
           status: 'pending' as const,
           next_attempt_at: now,
           created_at: now,
           delivered_at: null,
-        })),
-      )
+        }));
+    });
+    if (deliveries.length === 0) return;
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(deliveries)
       .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
       .execute();
+  }
+
+  private async storedRuns(trx: Transaction<GatewayTables>, runIds: readonly string[]): Promise<Map<string, RunInfo>> {
+    if (runIds.length === 0) return new Map();
+    const rows = await trx
+      .selectFrom('webhook_runs')
+      .selectAll()
+      .where('run_id', 'in', [...new Set(runIds)])
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.run_id,
+        {
+          tenant: row.tenant_id,
+          workflow: row.workflow,
+          version: row.workflow_version,
+          threadId: row.thread_id,
+          scheduleId: row.schedule_id,
+          named: (row.webhook_ids as string[] | null) ?? [],
+        },
+      ]),
+    );
+  }
+
+  /** The tenants' live subscriptions to any of these event types. */
+  private async subscriptions(trx: Transaction<GatewayTables>, tenants: string[], types: string[]): Promise<WebhookSubscription[]> {
+    if (tenants.length === 0) return [];
+    const rows = await trx
+      .selectFrom('webhooks')
+      .select(['id', 'tenant_id', 'events', 'workflow', 'thread_id', 'schedule_id', 'named_only'])
+      .where('tenant_id', 'in', tenants)
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`events ?| ${types}::text[]`)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      tenant: r.tenant_id,
+      events: r.events as string[],
+      workflow: r.workflow,
+      threadId: r.thread_id,
+      scheduleId: r.schedule_id,
+      namedOnly: r.named_only,
+    }));
   }
 }
