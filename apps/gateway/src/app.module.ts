@@ -30,6 +30,7 @@ import { RequestAnswers } from './requests/request-answers.service';
 import { RequestsController } from './requests/requests.controller';
 import { AuditController } from './identity/audit.controller';
 import { identityProviders } from './identity/identity.providers';
+import { RunOwnership } from './identity/run-ownership';
 import { admissionProviders } from './admission/admission.providers';
 import { threadProviders } from './threads/thread.providers';
 import { ThreadsController } from './threads/threads.controller';
@@ -112,6 +113,7 @@ export class GatewayModule {
             StartQuotas,
             LOGGER,
             WebhookRepository,
+            RunOwnership,
           ],
           useFactory: (
             bus: Bus,
@@ -122,9 +124,19 @@ export class GatewayModule {
             quotas: StartQuotas,
             logger: Logger,
             webhooks: WebhookRepository,
+            ownership: RunOwnership,
           ) =>
-            new RunStarter(bus, catalog, agents, keys, admission, quotas, logger, config.maxEventBytes, (tenant, ids) =>
-              webhooks.requireAll(tenant, ids),
+            new RunStarter(
+              bus,
+              catalog,
+              agents,
+              keys,
+              admission,
+              quotas,
+              logger,
+              config.maxEventBytes,
+              (tenant, ids) => webhooks.requireAll(tenant, ids),
+              ownership,
             ),
         },
         {

@@ -18,6 +18,16 @@ export interface ReadOptions {
   onSkip?: (skipped: SkippedMessage) => void;
 }
 
+/** The last message of a run's subject as a read found it: where a later read may stop (opaque outside this library). */
+export type RunLogEnd = StoredMsg;
+
+/** A run's last event, where its log stood, and the message it ended at. */
+export interface RunLogTail {
+  event: RunEvent;
+  position: LogPosition;
+  end: RunLogEnd;
+}
+
 /** The stream sequence of the last message on the run's subject, whatever it holds. */
 async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undefined> {
   try {
@@ -36,25 +46,21 @@ async function lastMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undef
  * forged or replayed event) is settled by a full read. Forging the writers' headers takes
  * publish rights the NATS permissions give writers only.
  */
-export async function lastEventOf(
-  bus: Bus,
-  runId: string,
-  opts: ReadOptions = {},
-): Promise<{ event: RunEvent; position: LogPosition } | undefined> {
+export async function lastEventOf(bus: Bus, runId: string, opts: ReadOptions = {}): Promise<RunLogTail | undefined> {
   const last = await lastMessageOf(bus, runId);
   if (!last) return undefined;
   const decoded = await decodeRunMessage(bus, last).catch((e) => Promise.reject(asBusFault(e, `reading run ${runId}'s log`)));
   const event = decoded.ok ? decoded.events.at(-1) : undefined;
   if (event && writtenByWriter(last, runId, event.seq)) {
-    if (isOnlyMessage(last)) return { event, position: { seq: event.seq, streamSeq: last.seq, messages: 1 } };
+    if (isOnlyMessage(last)) return { event, position: { seq: event.seq, streamSeq: last.seq, messages: 1 }, end: last };
     // Logs written before writers counted their messages held one event per message.
     const expected = Number(last.header?.get(MESSAGE_COUNT_HEADER) || event.seq);
     const messages = await messagesOn(bus, runId);
-    if (expected === messages) return { event, position: { seq: event.seq, streamSeq: last.seq, messages } };
+    if (expected === messages) return { event, position: { seq: event.seq, streamSeq: last.seq, messages }, end: last };
   }
-  const { events, position } = await readRunLog(bus, runId, 0, opts);
+  const { events, position } = await readRunLog(bus, runId, 0, { ...opts, end: last });
   const lastEvent = events.at(-1);
-  return lastEvent && position ? { event: lastEvent, position } : undefined;
+  return lastEvent && position ? { event: lastEvent, position, end: last } : undefined;
 }
 
 /**
@@ -110,17 +116,18 @@ async function firstMessageOf(bus: Bus, runId: string): Promise<StoredMsg | unde
 }
 
 /**
- * Every event of a run's log with `seq > afterSeq`, read once up to the current end. `position`
- * is the last valid event's seq and the stream sequence of the subject's last message (a writer
- * appends after it, past any message that is not part of the log).
+ * Every event of a run's log with `seq > afterSeq`, read once up to the current end, or up to
+ * `end` (a message an earlier read found last: a reader that follows the rest live stops there).
+ * `position` is the last valid event's seq and the stream sequence of the subject's last message
+ * (a writer appends after it, past any message that is not part of the log).
  */
 export async function readRunLog(
   bus: Bus,
   runId: string,
   afterSeq = 0,
-  opts: ReadOptions = {},
+  opts: ReadOptions & { end?: RunLogEnd } = {},
 ): Promise<{ events: RunEvent[]; position: LogPosition | undefined }> {
-  const last = await lastMessageOf(bus, runId);
+  const last = opts.end ?? (await lastMessageOf(bus, runId));
   if (!last) return { events: [], position: undefined };
   const only = await onlyMessageEvents(bus, runId, last);
   if (only) return { events: only.events.filter((e) => e.seq > afterSeq), position: only.position };

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { lastEventOf, readRunLog, type Bus } from '@spindle/bus';
+import { lastEventOf, readRunLog, type Bus, type RunLogEnd, type RunLogTail } from '@spindle/bus';
 import { isTerminalEvent, type RunEvent, type TokenDelta, type TokenFrame } from '@spindle/contracts';
 import type { Logger } from 'pino';
 import type { RunFeedHub } from './run-feed.hub';
@@ -17,6 +17,8 @@ export interface StreamOptions {
   headers?: Record<string, string>;
   /** Called when the client goes away before the run ended (`cancelOnDisconnect`). */
   onClientGone?: () => void;
+  /** The run's last event and log end, as the request's check of the run just read them: not read again. */
+  tail?: RunLogTail;
 }
 
 /**
@@ -33,6 +35,8 @@ export class RunEventStream {
   private attached = false;
   private detach?: () => void;
   private readonly pending: Array<{ event: RunEvent; frame: string }> = [];
+  /** Where the history read stops: the feed delivers what comes after. */
+  private historyEnd?: RunLogEnd;
   /** Frames written in this turn of the event loop, sent as one write when it ends. */
   private outbox: string[] = [];
   /** Set once the stream ends on our side (terminal event, shutdown, failure): a close after that is not the client leaving. */
@@ -69,7 +73,8 @@ export class RunEventStream {
   async attach(): Promise<void> {
     if (this.attached) return;
     this.attached = true;
-    const last = await lastEventOf(this.bus, this.opts.runId);
+    const last = this.opts.tail ?? (await lastEventOf(this.bus, this.opts.runId));
+    this.historyEnd = last?.end;
     if (!last || isTerminalEvent(last.event)) return;
     const from = { streamSeq: last.position.streamSeq + 1, cursor: { lastSeq: last.event.seq, ended: false } };
     this.detach = await this.hub.attach(this.opts.runId, from, {
@@ -87,7 +92,9 @@ export class RunEventStream {
     });
     try {
       await this.attach();
-      for (const event of (await readRunLog(this.bus, this.opts.runId, this.opts.afterSeq)).events) {
+      // Up to where the feed starts (or the run's end): one read of the log's end per stream, not two.
+      const history = await readRunLog(this.bus, this.opts.runId, this.opts.afterSeq, { end: this.historyEnd });
+      for (const event of history.events) {
         this.writeLive(event, `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       }
       this.live = true;

@@ -1,4 +1,4 @@
-import { lastEventOf, query, readRunLog, type Bus } from '@spindle/bus';
+import { lastEventOf, query, readRunLog, type Bus, type RunLogTail } from '@spindle/bus';
 import {
   isRunId,
   isTerminalEvent,
@@ -30,10 +30,15 @@ export class RunReads {
    * not be a run are not found either.
    */
   async requireRun(runId: string): Promise<number> {
+    return (await this.requireLast(runId)).event.seq;
+  }
+
+  /** As `requireRun`, with the run's last event and where its log ended (a stream starts from there). */
+  async requireLast(runId: string): Promise<RunLogTail> {
     this.refuseExpired(runId);
     const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
     if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
-    return last.event.seq;
+    return last;
   }
 
   /** A ULID run id says when the run was made: past the retention, its log is gone or going. */

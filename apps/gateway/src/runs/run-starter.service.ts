@@ -9,6 +9,7 @@ import { SpindleError, startRunBodySchema, type Principal, type RunAccepted, typ
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
+import type { RunOwnership } from '../identity/run-ownership';
 import { resolveAgentRefs } from '../agents/agent-refs.resolver';
 import { resolveSubgraphs } from '../workflows/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
@@ -47,6 +48,8 @@ export class RunStarter {
     private readonly maxEventBytes?: number,
     /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
     private readonly requireWebhooks: (tenant: string, ids: readonly string[]) => Promise<void> = async () => undefined,
+    /** Told whose each queued run is, so the reads that follow a start need not ask the log. */
+    private readonly owners?: Pick<RunOwnership, 'remember'>,
   ) {}
 
   async start(
@@ -103,6 +106,7 @@ export class RunStarter {
             ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
           },
         });
+        this.owners?.remember(runId, tenant);
         await opts.beforeDispatch?.(runId);
       } catch (e) {
         throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Bus } from '@spindle/bus';
+import type { Bus, RunLogTail } from '@spindle/bus';
 import {
   cancelBodySchema,
   eventsQuerySchema,
@@ -153,8 +153,8 @@ export class RunsController {
     const { after } = parseBody(eventsQuerySchema, query, 'query');
     if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
     const resumeFrom = parseLastEventId(lastEventId);
-    await this.reads.requireRun(id);
-    const stream = this.eventStream(reply, id, Math.max(after, resumeFrom));
+    const tail = await this.reads.requireLast(id);
+    const stream = this.eventStream(reply, id, Math.max(after, resumeFrom), undefined, undefined, tail);
     reply.hijack();
     await this.serve(stream);
   }
@@ -167,12 +167,19 @@ export class RunsController {
     });
   }
 
-  private eventStream(reply: FastifyReply, runId: string, afterSeq: number, headers?: Record<string, string>, onClientGone?: () => void) {
+  private eventStream(
+    reply: FastifyReply,
+    runId: string,
+    afterSeq: number,
+    headers?: Record<string, string>,
+    onClientGone?: () => void,
+    tail?: RunLogTail,
+  ) {
     return new RunEventStream(
       this.bus,
       this.feeds,
       reply.raw,
-      { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers, onClientGone },
+      { runId, afterSeq, heartbeatMs: this.config.heartbeatMs, headers, onClientGone, tail },
       this.logger,
     );
   }
