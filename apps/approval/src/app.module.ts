@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { approvalMigrations, type ApprovalTables } from '@spindle/db';
-import { ProjectionRunner } from '@spindle/projection-kit';
+import { PROJECTION_GATHER_MS, ProjectionRunner } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
@@ -38,6 +38,7 @@ export class ApprovalModule {
           useFactory: (bus: Bus, db: Kysely<ApprovalTables>, logger: Logger, metrics: Registry) =>
             new ProjectionRunner<ApprovalTables>(bus, db, new RequestsProjection(bus.names.durables.approval), logger, {
               lingerMs: 50,
+              gatherMs: PROJECTION_GATHER_MS,
               metrics,
               retentionMs: config.retentionMs,
             }),

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { checkpointMigrations, type CheckpointTables } from '@spindle/db';
-import { ProjectionRunner } from '@spindle/projection-kit';
+import { PROJECTION_GATHER_MS, ProjectionRunner } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
@@ -36,7 +36,7 @@ export class CheckpointModule {
               db,
               new CheckpointProjection(bus.names.durables.checkpoint, settings.ttlHours),
               logger,
-              { lingerMs: 50, metrics, retentionMs: config.retentionMs },
+              { lingerMs: 50, gatherMs: PROJECTION_GATHER_MS, metrics, retentionMs: config.retentionMs },
             ),
         },
         CheckpointQueriesHandler,

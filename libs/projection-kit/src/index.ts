@@ -1,5 +1,5 @@
 export type { Projection } from './projection';
-export { ProjectionRunner, isDataRejection } from './projection-runner';
+export { ProjectionRunner, isDataRejection, PROJECTION_GATHER_MS } from './projection-runner';
 export { ProjectionMetrics } from './projection-metrics';
 export { RunActivityMetrics } from './run-activity-metrics';
 export type { WorkflowLookup } from './run-activity-metrics';

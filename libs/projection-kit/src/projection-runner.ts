@@ -19,11 +19,20 @@ import type { Projection } from './projection';
 import { planRunBatch, type Delivered, type RunBatchPlan } from './run-batch-plan';
 import { endsOf, forgetProgress, loadProgress, lockRuns, progressTables, recordProgress, runsQueuedBefore } from './run-progress';
 
+/**
+ * How long a projection that no request path waits on (trace, checkpoint, approval) gathers a
+ * batch after its first message: a run's start and its first events land in one transaction, and
+ * the projections' work moves out of the moment a run starts, when the runner needs the CPU.
+ */
+export const PROJECTION_GATHER_MS = 20;
+
 export interface ProjectionRunnerOptions {
   /** Messages per batch (one transaction). */
   batchSize?: number;
   /** After a small batch, wait this long so a trickle is applied in batches. */
   lingerMs?: number;
+  /** Hold a batch's first message this long for what follows it (see `pullBatches`). */
+  gatherMs?: number;
   /** Told what each committed batch applied, and why messages were dead-lettered. */
   onBatch?: (batch: AppliedBatch) => void;
   onDeadLetter?: (kind: string) => void;
@@ -125,6 +134,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
       signal: this.stopping.signal,
       batchSize: this.opts.batchSize ?? 500,
       lingerMs: this.opts.lingerMs ?? 0,
+      gatherMs: this.opts.gatherMs ?? 0,
       onError: (e) => this.logger.error({ err: e }, `${this.projection.name}: projecting run events failed; retrying`),
     });
   }
