@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
-import { PROJECTION_GATHER_MS, ProjectionRunner, RunActivityMetrics, type AppliedBatch } from '@spindle/projection-kit';
+import { ProjectionRunner, RunActivityMetrics, type AppliedBatch } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -32,7 +32,6 @@ export class AppModule {
               metrics,
               onBatch,
               retentionMs: config.retentionMs,
-              gatherMs: PROJECTION_GATHER_MS,
             });
           },
         },
