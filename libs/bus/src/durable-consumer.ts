@@ -67,6 +67,22 @@ export async function pullBatches(
   const batchSize = opts.batchSize ?? 500;
   const linger = opts.lingerMs ?? 0;
   const gather = opts.gatherMs ?? 0;
+  /**
+   * A batch that fails (the store refused it for now: a deadlock, an outage) is handed back by
+   * `handle` and comes again on the same consumer. Tearing the consumer down instead lost the
+   * redeliveries the server sent to its last pull request until the ack wait ran out (30 s of a
+   * stalled projection, longer when it kept happening).
+   */
+  const handleOnce = async (batch: JsMsg[]): Promise<boolean> => {
+    try {
+      await handle(batch);
+      return true;
+    } catch (e) {
+      if (opts.signal.aborted || bus.nc.isClosed()) return true;
+      opts.onError(e);
+      return false;
+    }
+  };
   while (!opts.signal.aborted) {
     try {
       const consumer = await ensureDurable(bus, spec);
@@ -84,9 +100,10 @@ export async function pullBatches(
           const drained = msg.info.pending === 0 && messages.getPending() <= 1;
           if (drained || batch.length >= batchSize) {
             const full = batch.length >= batchSize;
-            await handle(batch);
+            const handled = await handleOnce(batch);
             batch = [];
-            if (!full && linger > 0) await delay(linger);
+            if (!handled) await delay(250);
+            else if (!full && linger > 0) await delay(linger);
           }
         }
         if (batch.length > 0) await handle(batch);
