@@ -18,7 +18,7 @@ export interface ReadOptions {
   onSkip?: (skipped: SkippedMessage) => void;
 }
 
-/** The last message of a run's subject as a read found it: where a later read may stop (opaque outside this library). */
+/** The last message of a run's subject as a read found it: where a later read may stop (handed back as it is, never built). */
 export type RunLogEnd = StoredMsg;
 
 /** A run's last event, where its log stood, and the message it ended at. */

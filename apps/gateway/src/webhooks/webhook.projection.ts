@@ -14,6 +14,9 @@ import { ulid } from 'ulid';
 /** A run as its `run.queued` described it, with its workflow's version for the payload. */
 type RunInfo = WebhookRun & { version: number };
 
+/** Deliveries per insert statement (ten columns each). */
+const DELIVERIES_PER_INSERT = 1_000;
+
 /** A run event a subscription may be told of. */
 type Told = { e: RunEvent; event: WebhookEventBody };
 
@@ -88,9 +91,9 @@ export class WebhookProjection implements Fold<GatewayTables> {
   }
 
   /**
-   * The batch's deliveries, one per subscription and event, in at most three statements however
-   * many runs the batch ends: the runs queued before the batch, their tenants' subscriptions to
-   * the batch's event types, and the deliveries.
+   * The batch's deliveries, one per subscription and event, in three statements however many runs
+   * the batch ends (the last split beyond a thousand deliveries): the runs queued before the
+   * batch, their tenants' subscriptions to the batch's event types, and the deliveries.
    */
   private async deliver(trx: Transaction<GatewayTables>, told: readonly Told[], queued: ReadonlyMap<string, RunInfo>): Promise<void> {
     if (told.length === 0) return;
@@ -133,12 +136,14 @@ export class WebhookProjection implements Fold<GatewayTables> {
           delivered_at: null,
         }));
     });
-    if (deliveries.length === 0) return;
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(deliveries)
-      .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
-      .execute();
+    // In parts well under Postgres' 65,535 bind parameters: a batch may end many runs, each told to many subscriptions.
+    for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_INSERT) {
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(deliveries.slice(i, i + DELIVERIES_PER_INSERT))
+        .onConflict((oc) => oc.columns(['webhook_id', 'event_id']).doNothing())
+        .execute();
+    }
   }
 
   private async storedRuns(trx: Transaction<GatewayTables>, runIds: readonly string[]): Promise<Map<string, RunInfo>> {
