@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { RunEvent } from '@spindle/contracts';
 import { createDatabase, serviceSchema } from '@spindle/db';
 import type { Stack } from '@spindle/testing';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { chainOfFunctions, type GatewayClient } from './gateway-client';
 import { cpuBetween, readCpuByProcess } from './process-cpu';
 import { median, percentile, poolMap } from './stats';
@@ -12,6 +12,22 @@ export interface ConcurrentChains {
   nodesPerSec: number;
   /** CPU every process on the machine used per node over all rounds, µs, by role, largest first. */
   cpuPerNodeUs: Array<[string, number]>;
+  /**
+   * Round trips per run over all rounds, counted by the servers: Postgres transactions committed in
+   * the stack's database, JetStream API requests of the account, messages stored on the events
+   * stream. Unlike CPU time (±25 % between identical runs on a shared 2-core machine), these hold
+   * still, so a change's effect on them is seen in one run.
+   */
+  perRun?: { pgTransactions: number; jetStreamApiRequests: number; logMessages: number };
+}
+
+type Counts = { pgTransactions: number; jetStreamApiRequests: number; logMessages: number };
+
+async function countRoundTrips(stack: Stack, db: Kysely<unknown>): Promise<Counts> {
+  const { rows } = await sql<{ n: string }>`select xact_commit as n from pg_stat_database where datname = current_database()`.execute(db);
+  const account = await stack.bus.jsm.getAccountInfo();
+  const events = await stack.bus.jsm.streams.info(stack.bus.names.eventsStream);
+  return { pgTransactions: Number(rows[0]?.n ?? 0), jetStreamApiRequests: account.api.total, logMessages: events.state.messages };
 }
 
 /**
@@ -20,10 +36,19 @@ export interface ConcurrentChains {
  * Median of `rounds`. With it, what the rounds cost in CPU per node, process by process: on a
  * machine this size the sum is what bounds nodes per second.
  */
-export async function measureConcurrentChains(client: GatewayClient, concurrency = 20, nodes = 50, rounds = 3): Promise<ConcurrentChains> {
+export async function measureConcurrentChains(
+  client: GatewayClient,
+  stack?: Stack,
+  concurrency = 20,
+  nodes = 50,
+  rounds = 3,
+): Promise<ConcurrentChains> {
   const workflow = `bench-chain-${nodes}`;
   await client.putWorkflow(workflow, chainOfFunctions(nodes));
   const rates: number[] = [];
+  const url = stack?.env.DATABASE_URL;
+  const db = url ? createDatabase({ url, schema: 'public', maxConnections: 1 }) : undefined;
+  const countsBefore = stack && db && (await countRoundTrips(stack, db));
   const cpuBefore = readCpuByProcess();
   for (let r = 0; r < rounds; r++) {
     const started = performance.now();
@@ -34,7 +59,18 @@ export async function measureConcurrentChains(client: GatewayClient, concurrency
   }
   const executed = rounds * concurrency * nodes;
   const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
-  return { nodesPerSec: median(rates), cpuPerNodeUs };
+  if (!stack || !db || !countsBefore) return { nodesPerSec: median(rates), cpuPerNodeUs };
+  // Postgres 15 flushes a backend's counters within a second of its last transaction.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const after = await countRoundTrips(stack, db);
+  await db.destroy();
+  const runs = rounds * concurrency;
+  const perRun = {
+    pgTransactions: (after.pgTransactions - countsBefore.pgTransactions) / runs,
+    jetStreamApiRequests: (after.jetStreamApiRequests - countsBefore.jetStreamApiRequests) / runs,
+    logMessages: (after.logMessages - countsBefore.logMessages) / runs,
+  };
+  return { nodesPerSec: median(rates), cpuPerNodeUs, perRun };
 }
 
 export interface ProjectionLag {

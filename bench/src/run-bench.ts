@@ -5,7 +5,7 @@ import { GatewayClient } from './gateway-client';
 import { measureLogThroughput } from './log-throughput.bench';
 import { measureSseFanout } from './sse-fanout.bench';
 import { compareWithLangGraph, langgraphConcurrentNodesPerSec } from './engine-compare.bench';
-import { measureConcurrentChains, measureProjectionLag, measureThousandRuns } from './durable-path.bench';
+import { measureConcurrentChains, measureProjectionLag, measureThousandRuns, type ConcurrentChains } from './durable-path.bench';
 import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLatency } from './start-latency.bench';
 import { testEnv } from '@spindle/testing';
 import { fmt, median } from './stats';
@@ -36,7 +36,7 @@ async function main() {
     const versus = await compareWithLangGraph(stack.bus, testEnv().databaseUrl);
     console.log('bench: 20 concurrent 50-node runs, through the stack and LangGraph.js…');
     const concurrent = {
-      spindle: await measureConcurrentChains(client),
+      spindle: await measureConcurrentChains(client, stack),
       langgraph: await langgraphConcurrentNodesPerSec(testEnv().databaseUrl, `${stack.namespace}_langgraph_c`),
     };
     console.log('bench: projection lag at 2,000 events/s, three rounds…');
@@ -101,6 +101,7 @@ async function main() {
       ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraph.nodesPerSec, 0)],
       ['ratio stack / LangGraph.js nodes/s', fmt(concurrent.spindle.nodesPerSec / concurrent.langgraph.nodesPerSec, 1)],
       ...cpuRows('stack', concurrent.spindle.cpuPerNodeUs),
+      ...roundTripRows(concurrent.spindle.perRun),
       ...cpuRows('LangGraph.js', concurrent.langgraph.cpuPerNodeUs),
       [
         `projection lag append → trace row p50 / p99 ms, at ${fmt(lag.eventsPerSec, 0)} events/s, median of 3 rounds`,
@@ -176,5 +177,16 @@ function cpuRows(what: string, perNodeUs: Array<[string, number]>): Array<[strin
       `${fmt(total, 0)} (${perNodeUs.map(([role, us]) => `${role} ${fmt(us, 0)}`).join(', ')})`,
     ],
     [`nodes/s ${cores} cores allow at that CPU per node, ${what}`, fmt((cores * 1e6) / total, 0)],
+  ];
+}
+
+/** What a run of the concurrent figure cost in round trips, as the servers counted them. */
+function roundTripRows(perRun: ConcurrentChains['perRun']): Array<[string, string]> {
+  if (!perRun) return [];
+  return [
+    [
+      'per 50-node run, 20 concurrent: Postgres transactions / JetStream API requests / log messages',
+      [perRun.pgTransactions, perRun.jetStreamApiRequests, perRun.logMessages].map((n) => fmt(n, 1)).join(' / '),
+    ],
   ];
 }
