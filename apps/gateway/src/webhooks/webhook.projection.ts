@@ -106,7 +106,8 @@ export class WebhookProjection implements Fold<GatewayTables> {
     ]);
     const hooks = await this.subscriptions(
       trx,
-      [...new Set([...runs.values()].map((r) => r.tenant))],
+      // Only the tenants of runs with something to tell: a run merely queued in the batch asks for nothing.
+      [...new Set(told.flatMap((t) => runs.get(t.e.runId)?.tenant ?? []))],
       [...new Set(told.map((t) => t.event.type))],
     );
     const now = new Date();
