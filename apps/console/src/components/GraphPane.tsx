@@ -92,6 +92,11 @@ function stepNodes(placed: PlacedNode[], overlay: GraphOverlay | undefined, sele
       selected: selectedNode === p.id,
     },
     style: { width: p.width, height: p.height },
+    // The layout fixes each node's size. React Flow hides a node it has not measured, and a new
+    // nodes array (every state change) resets what it measured: a state change that lands between
+    // its measuring and the next render left a node hidden for good. Told the size, it never hides
+    // one, and carries the measured handles over from one array to the next.
+    measured: { width: p.width, height: p.height },
     draggable: false,
   }));
 }
