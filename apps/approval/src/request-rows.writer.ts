@@ -1,6 +1,6 @@
 import { DEFAULT_TENANT } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { RequestChanges } from './request-changes';
 
 type ApprovalDb = Kysely<ApprovalTables> | Transaction<ApprovalTables>;
@@ -64,22 +64,16 @@ export async function writeRequestChanges(trx: ApprovalDb, changes: RequestChang
   await closeEndedRuns(trx, changes.endedRuns);
 }
 
-/** One statement per terminal status and one for their pending requests, however many runs ended in the batch. */
+/** One statement for the batch's ended runs and their pending requests, however many runs ended in it. */
 async function closeEndedRuns(trx: ApprovalDb, endedRuns: RequestChanges['endedRuns']): Promise<void> {
   if (endedRuns.length === 0) return;
-  const byStatus = new Map<string, string[]>();
-  for (const { runId, status } of endedRuns) byStatus.set(status, [...(byStatus.get(status) ?? []), runId]);
-  for (const [status, runIds] of byStatus) await trx.updateTable('runs').set({ status }).where('run_id', 'in', runIds).execute();
-  await trx
-    .updateTable('requests')
-    .set({ status: 'canceled' })
-    .where(
-      'run_id',
-      'in',
-      endedRuns.map((r) => r.runId),
+  const ended = sql.join(endedRuns.map(({ runId, status }) => sql`(${runId}, ${status})`));
+  // Two tables, neither read by the other's update: one statement does both.
+  await sql`with closed as (
+      update runs set status = ended.status from (values ${ended}) as ended(run_id, status) where runs.run_id = ended.run_id
     )
-    .where('status', '=', 'pending')
-    .execute();
+    update requests set status = 'canceled'
+    where run_id in (select run_id from (values ${ended}) as ended(run_id, status)) and status = 'pending'`.execute(trx);
 }
 
 async function runsOf(trx: ApprovalDb, runIds: readonly string[]): Promise<Map<string, { tenant: string; workflow: string }>> {

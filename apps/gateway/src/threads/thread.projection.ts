@@ -2,7 +2,7 @@ import type { RunEvent, ThreadRunStatus } from '@spindle/contracts';
 import { threadRunStatusAfter } from '@spindle/projections';
 import type { GatewayTables } from '@spindle/db';
 import type { Fold } from '@spindle/projection-kit';
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 
 /**
  * The threads' view of the log, folded with the admission (one consumer, one transaction): a
@@ -12,9 +12,8 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
  */
 export class ThreadProjection implements Fold<GatewayTables> {
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
-    const status = new Map<string, ThreadRunStatus>();
+    const moves = new Map<string, { status: ThreadRunStatus; output?: string }>();
     const rolledBack: string[] = [];
-    const outputs: RawBuilder<unknown>[] = [];
     for (const e of events) {
       if (e.type === 'run.queued' && e.data.thread) {
         const { id, position, multitaskStrategy, rollsBack } = e.data.thread;
@@ -38,23 +37,10 @@ export class ThreadProjection implements Fold<GatewayTables> {
         rolledBack.push(...(rollsBack ?? []));
       }
       const next = (threadRunStatusAfter[e.type] as ((e: RunEvent) => ThreadRunStatus) | null)?.(e);
-      if (next) status.set(e.runId, next);
-      if (e.type === 'run.completed') outputs.push(sql`(${e.runId}, ${JSON.stringify(e.data.output ?? null)})`);
+      if (next) moves.set(e.runId, { ...moves.get(e.runId), status: next });
+      if (e.type === 'run.completed') moves.set(e.runId, { status: 'completed', output: JSON.stringify(e.data.output ?? null) });
     }
-    // One statement for the batch's completed runs (most on no thread), after the inserts above.
-    if (outputs.length)
-      await sql`update thread_runs set output = v.output::jsonb from (values ${sql.join(outputs)}) as v(run_id, output)
-        where thread_runs.run_id = v.run_id`.execute(trx);
-    // One statement per status, not per run: most runs of a batch are on no thread at all.
-    const byStatus = new Map<ThreadRunStatus, string[]>();
-    for (const [runId, next] of status) byStatus.set(next, [...(byStatus.get(next) ?? []), runId]);
-    for (const [next, runIds] of byStatus)
-      await trx
-        .updateTable('thread_runs')
-        .set({ status: next })
-        .where('run_id', 'in', runIds)
-        .where('status', '!=', 'rolled_back')
-        .execute();
+    await moveThreadRuns(trx, moves);
     if (rolledBack.length) await trx.updateTable('thread_runs').set({ status: 'rolled_back' }).where('run_id', 'in', rolledBack).execute();
   }
 
@@ -69,4 +55,22 @@ export class ThreadProjection implements Fold<GatewayTables> {
       .where('run_id', 'in', [...runIds])
       .execute();
   }
+}
+
+/**
+ * Every run of the batch moved to its new status (a rolled-back one stays so) and a completed
+ * one's end state kept, in one statement after the inserts: most runs of a batch are on no
+ * thread at all, and this costs them one round trip per batch, not one per status.
+ */
+async function moveThreadRuns(
+  trx: Transaction<GatewayTables>,
+  moves: ReadonlyMap<string, { status: ThreadRunStatus; output?: string }>,
+): Promise<void> {
+  if (moves.size === 0) return;
+  const rows = [...moves].map(([runId, m]) => sql`(${runId}, ${m.status}, ${m.output ?? null})`);
+  await sql`update thread_runs
+    set status = case when thread_runs.status = 'rolled_back' then thread_runs.status else v.status end,
+      output = coalesce(v.output::jsonb, thread_runs.output)
+    from (values ${sql.join(rows)}) as v(run_id, status, output)
+    where thread_runs.run_id = v.run_id`.execute(trx);
 }
