@@ -3,7 +3,7 @@ import type { TraceTables } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { projectEvents } from '@spindle/projections';
 import { sql, type Transaction } from 'kysely';
-import { closeOrphanSpans, insertEvents, loadRunIdentities, upsertPatches } from './trace-rows.writer';
+import { closeOrphanSpans, insertEventsReadingRuns, upsertPatches } from './trace-rows.writer';
 
 /**
  * The trace: runs (status, timings, totals), spans (paired start and end, input, delta, usage,
@@ -16,9 +16,8 @@ export class TraceProjection implements Projection<TraceTables> {
   constructor(readonly durable: string) {}
 
   async apply(trx: Transaction<TraceTables>, events: readonly RunEvent[]): Promise<void> {
-    await insertEvents(trx, events);
     const patches = projectEvents(events);
-    await upsertPatches(trx, patches, await loadRunIdentities(trx, [...patches.runs.keys()]));
+    await upsertPatches(trx, patches, await insertEventsReadingRuns(trx, events, [...patches.runs.keys()]));
     const ended = [...patches.runs.values()].filter((p) => p.status && terminalStatuses.includes(p.status)).map((p) => p.runId);
     await closeOrphanSpans(trx, ended);
   }
