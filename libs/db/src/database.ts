@@ -1,5 +1,6 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, sql, type Migration } from 'kysely';
 import { Pool } from 'pg';
+import { PostgresDialect } from './postgres-dialect';
 
 export interface DatabaseOptions {
   url: string;
@@ -19,7 +20,7 @@ export function createDatabase<DB>(opts: DatabaseOptions): Kysely<DB> {
     options: `-c search_path=${opts.schema}`,
     connectionTimeoutMillis: 5_000,
   });
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DB>({ dialect: new PostgresDialect(pool) });
 }
 
 /**

@@ -1,4 +1,5 @@
 export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchema } from './database';
+export { PostgresDialect } from './postgres-dialect';
 export type { DatabaseOptions } from './database';
 export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace/trace.tables';
 export { traceMigrations } from './trace/trace.migrations';

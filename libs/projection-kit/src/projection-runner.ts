@@ -17,7 +17,16 @@ import type { Registry } from 'prom-client';
 import { ProjectionMetrics } from './projection-metrics';
 import type { Projection } from './projection';
 import { planRunBatch, type Delivered, type RunBatchPlan } from './run-batch-plan';
-import { endsOf, forgetProgress, loadProgress, lockRuns, progressTables, recordProgress, runsQueuedBefore } from './run-progress';
+import {
+  endsOf,
+  forgetProgress,
+  loadProgress,
+  lockRuns,
+  progressTables,
+  recordProgress,
+  recordProgressAndCommit,
+  runsQueuedBefore,
+} from './run-progress';
 
 /**
  * How long a projection that nobody reads live (checkpoint, approval) gathers a batch after its
@@ -187,7 +196,8 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
     const events = [...plans.values()].flatMap((p) => p.apply);
     if (events.length === 0) return plans;
     await this.projection.apply(trx, events);
-    await recordProgress(progressTables(trx), endsOf(events));
+    // The last statement: the progress goes with COMMIT (the round trip a batch would spend on it alone).
+    await recordProgressAndCommit(progressTables(trx), endsOf(events));
     return plans;
   }
 

@@ -1,6 +1,7 @@
 import { terminalEventTypes } from '@spindle/contracts';
 import type { ProjectionProgressTables } from '@spindle/db';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { escapeLiteral } from 'pg';
 import type { LogCursorState } from '@spindle/bus';
 
 type ProgressDb = Kysely<ProjectionProgressTables>;
@@ -58,11 +59,47 @@ export async function clearProgress(db: ProgressDb): Promise<void> {
 /**
  * Serializes transactions over the same runs (replicas share a durable; a rebuild runs beside a
  * live consumer), taking the locks in one order so two batches cannot deadlock. `lockClass`
- * keeps one projection's locks apart from another's in a shared database.
+ * keeps one projection's locks apart from another's in a shared database. No parameters (the
+ * ids, run ids of letters, digits, `_` and `-`, are escaped literals all the same): as a
+ * transaction's first statement, its BEGIN travels with it.
  */
 export async function lockRuns(db: ProgressDb, lockClass: number, runIds: readonly string[]): Promise<void> {
-  await sql`select pg_advisory_xact_lock(${lockClass}, k)
-    from (select distinct hashtext(id) as k from unnest(${[...runIds]}::text[]) as ids(id) order by k) as keys`.execute(db);
+  const ids = runIds.map((id) => escapeLiteral(id)).join(', ');
+  await sql
+    .raw(
+      `select pg_advisory_xact_lock(${integer(lockClass)}, k)
+      from (select distinct hashtext(id) as k from unnest(array[${ids}]::text[]) as ids(id) order by k) as keys`,
+    )
+    .execute(db);
+}
+
+/**
+ * `recordProgress` and COMMIT in one round trip: the transaction's last statement. A simple query
+ * of two statements (Postgres stops at the first error, leaving the transaction to roll back),
+ * hence no parameters: every value (a run id, an event type, a time, all validated with the event)
+ * is an escaped literal or a checked integer.
+ */
+export async function recordProgressAndCommit(db: ProgressDb, ends: ReadonlyMap<string, RunEnd>): Promise<void> {
+  const rows = [...ends]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([runId, end]) => {
+      const queuedAt = end.queuedAt ? `${escapeLiteral(end.queuedAt)}::timestamptz` : 'default';
+      return `(${escapeLiteral(runId)}, ${integer(end.seq)}, ${escapeLiteral(end.type)}, ${queuedAt})`;
+    });
+  if (rows.length === 0) return void (await sql.raw('commit').execute(db));
+  await sql
+    .raw(
+      `insert into run_progress (run_id, last_seq, last_type, queued_at) values ${rows.join(', ')}
+      on conflict (run_id) do update set last_seq = excluded.last_seq, last_type = excluded.last_type
+      where run_progress.last_seq < excluded.last_seq;
+      commit`,
+    )
+    .execute(db);
+}
+
+function integer(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not an integer: ${n}`);
+  return String(n);
 }
 
 /** Where a run's progress moves to, and when it was queued when the batch holds its first event. */

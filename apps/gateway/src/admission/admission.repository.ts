@@ -28,7 +28,8 @@ const ADMISSION_LOCK = 0x5b1d_0002;
 export class AdmissionRepository {
   /** Holds the admission lock until the transaction ends; later statements see every earlier admission. */
   async lock(trx: Transaction<GatewayTables>): Promise<void> {
-    await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
+    // A literal, not a parameter: as a transaction's first statement, its BEGIN travels with it.
+    await sql`select pg_advisory_xact_lock(${sql.lit(ADMISSION_LOCK)})`.execute(trx);
   }
 
   /**
