@@ -18,7 +18,7 @@ export interface ConcurrentChains {
    * stream. Unlike CPU time (±25 % between identical runs on a shared 2-core machine), these hold
    * still, so a change's effect on them is seen in one run.
    */
-  perRun?: { pgTransactions: number; jetStreamApiRequests: number; logMessages: number };
+  perRun?: Counts;
 }
 
 type Counts = { pgTransactions: number; jetStreamApiRequests: number; logMessages: number };

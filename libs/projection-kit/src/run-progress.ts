@@ -35,21 +35,8 @@ export async function appliedSeq(db: ProgressDb, runId: string): Promise<number>
 
 /** Moves each run to its new end; never backwards (a replica that applied more wins). */
 export async function recordProgress(db: ProgressDb, ends: ReadonlyMap<string, RunEnd>): Promise<void> {
-  // Sorted by run, so two replicas updating the same rows take their row locks in one order.
-  const rows = [...ends]
-    .map(([run_id, end]) => ({ run_id, last_seq: end.seq, last_type: end.type, ...(end.queuedAt && { queued_at: end.queuedAt }) }))
-    .sort((a, b) => (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0));
-  if (rows.length === 0) return;
-  await db
-    .insertInto('run_progress')
-    .values(rows)
-    .onConflict((oc) =>
-      oc
-        .column('run_id')
-        .doUpdateSet((eb) => ({ last_seq: eb.ref('excluded.last_seq'), last_type: eb.ref('excluded.last_type') }))
-        .where('run_progress.last_seq', '<', (eb) => eb.ref('excluded.last_seq')),
-    )
-    .execute();
+  const upsert = progressUpsert(ends);
+  if (upsert) await sql.raw(upsert).execute(db);
 }
 
 export async function clearProgress(db: ProgressDb): Promise<void> {
@@ -75,26 +62,30 @@ export async function lockRuns(db: ProgressDb, lockClass: number, runIds: readon
 
 /**
  * `recordProgress` and COMMIT in one round trip: the transaction's last statement. A simple query
- * of two statements (Postgres stops at the first error, leaving the transaction to roll back),
- * hence no parameters: every value (a run id, an event type, a time, all validated with the event)
- * is an escaped literal or a checked integer.
+ * of two statements (Postgres stops at the first error, leaving the transaction to roll back).
  */
 export async function recordProgressAndCommit(db: ProgressDb, ends: ReadonlyMap<string, RunEnd>): Promise<void> {
+  const upsert = progressUpsert(ends);
+  await sql.raw(upsert ? `${upsert};\ncommit` : 'commit').execute(db);
+}
+
+/**
+ * The progress upsert, sorted by run so two replicas updating the same rows take their row locks
+ * in one order; undefined when there is nothing to move. No parameters, so it can share a simple
+ * query with COMMIT: every value (a run id, an event type, a time, all validated with the event)
+ * is an escaped literal or a checked integer.
+ */
+function progressUpsert(ends: ReadonlyMap<string, RunEnd>): string | undefined {
   const rows = [...ends]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([runId, end]) => {
       const queuedAt = end.queuedAt ? `${escapeLiteral(end.queuedAt)}::timestamptz` : 'default';
       return `(${escapeLiteral(runId)}, ${integer(end.seq)}, ${escapeLiteral(end.type)}, ${queuedAt})`;
     });
-  if (rows.length === 0) return void (await sql.raw('commit').execute(db));
-  await sql
-    .raw(
-      `insert into run_progress (run_id, last_seq, last_type, queued_at) values ${rows.join(', ')}
-      on conflict (run_id) do update set last_seq = excluded.last_seq, last_type = excluded.last_type
-      where run_progress.last_seq < excluded.last_seq;
-      commit`,
-    )
-    .execute(db);
+  if (rows.length === 0) return undefined;
+  return `insert into run_progress (run_id, last_seq, last_type, queued_at) values ${rows.join(', ')}
+    on conflict (run_id) do update set last_seq = excluded.last_seq, last_type = excluded.last_type
+    where run_progress.last_seq < excluded.last_seq`;
 }
 
 function integer(n: number): string {
