@@ -17,7 +17,7 @@ export function renderReport(
   fuzz: Record<string, Record<string, unknown>> = {},
 ) {
   const header = [
-    'killed (SIGKILL)',
+    'fault',
     'runs in flight',
     'their outcomes',
     'lost / duplicated events',
@@ -46,7 +46,9 @@ export function renderReport(
     ];
   };
   const rows = [
-    ...results.map((r) => row(r.target, r.inFlight, r.target === 'postgres' && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1))),
+    ...results.map((r) =>
+      row(r.target, r.inFlight, r.target.startsWith('postgres') && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1)),
+    ),
     row('all runs', [...findings.keys()], '-'),
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -59,7 +61,9 @@ export function renderReport(
     `nats-server${run.postgres ? ' and a PostgreSQL' : ''} of the run's own, each service signed in to NATS with its own credentials and`,
     'subject permissions, a fake model provider with 40–400 ms of latency, and a mixed load through the HTTP',
     'API: model chains, forks, tool loops, loops, runs waiting on a person (most answered), cancels and forks',
-    'of finished runs. Each target below was killed with SIGKILL while runs were in flight, then started again.',
+    'of finished runs. Each target below was killed with SIGKILL while runs were in flight, then started again;',
+    '`postgres-stop` is `pg_ctl stop -m fast` (what a failover or a restart does: every session terminated) for',
+    '30 s, during which no service may exit.',
     '',
     'Every run is then checked: it ended or legitimately waits; its log is gapless with one terminal event and',
     'nothing else on its subject; the trace the recorder serves equals a fold of the log; no model call reached',

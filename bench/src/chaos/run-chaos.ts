@@ -5,18 +5,19 @@ import { busNames } from '@spindle/contracts';
 import {
   recordedFigures,
   startNatsServer,
+  startOwnPostgres,
   startStack,
   stopProcess,
   testEnv,
   testNamespace,
   type NatsServerProcess,
+  type OwnPostgres,
   type Stack,
 } from '@spindle/testing';
 import { callsByKey, checkRun, type RunFindings } from './chaos-checks';
 import { ChaosDriver } from './chaos-driver';
 import { renderReport, type TargetResult } from './chaos-report';
 import { chaosProvider, chaosWorkflows, type ProviderCall } from './chaos-workflows';
-import { startOwnPostgres, type OwnPostgres } from './own-postgres';
 
 /**
  * `npm run chaos` (and `-- --short` in CI): the stack as separate processes (2 runners) on a
@@ -29,10 +30,12 @@ import { startOwnPostgres, type OwnPostgres } from './own-postgres';
 const short = process.argv.includes('--short');
 const ROOT = join(__dirname, '../../..');
 
-type Target = 'runner' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres';
+type Target = 'runner' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres' | 'postgres-stop';
 const TARGETS: Target[] = short
-  ? ['runner', 'trace-recorder', 'nats-server', 'gateway']
-  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres'];
+  ? ['runner', 'trace-recorder', 'nats-server', 'gateway', 'postgres-stop']
+  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres', 'postgres-stop'];
+/** How long Postgres stays stopped (`pg_ctl stop -m fast`, as in a failover) before it starts again. */
+const POSTGRES_OUTAGE_MS = short ? 10_000 : 30_000;
 
 async function main() {
   const namespace = testNamespace('chaos');
@@ -43,7 +46,7 @@ async function main() {
       { user: 'chaos-driver', password: JSON.stringify(password('driver')) },
     ]),
   });
-  const postgres = short ? undefined : await startOwnPostgres();
+  const postgres = await startOwnPostgres();
   const calls: ProviderCall[] = [];
   const runnerEnv = {
     SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'),
@@ -72,6 +75,7 @@ async function main() {
       await until(() => driver.inFlight().length >= 4 || driver.startedCount >= total, 30_000);
       const inFlight = driver.inFlight().map((r) => r.runId);
       const recoverySeconds = await killAndRestart(target, stack, nats, postgres, runnerEnv);
+      assertNoneExited(stack, target);
       results.push({ target, inFlight, recoverySeconds });
       console.log(`chaos: killed ${target} with ${inFlight.length} runs in flight; ready again after ${recoverySeconds.toFixed(1)} s`);
       await new Promise((r) => setTimeout(r, 2_000));
@@ -122,6 +126,13 @@ async function killAndRestart(
     await postgres.kill();
     await pause();
     await postgres.start();
+  } else if (target === 'postgres-stop') {
+    if (!postgres) return 0;
+    await postgres.stopFast();
+    await new Promise((r) => setTimeout(r, POSTGRES_OUTAGE_MS));
+    // Every service rode the outage out: none of them may have exited meanwhile.
+    assertNoneExited(stack, target);
+    await postgres.start();
   } else {
     const victim = stack.processes.find((p) => p.name === target && p.child.exitCode === null && p.child.signalCode === null);
     if (!victim) throw new Error(`no running ${target}`);
@@ -140,6 +151,12 @@ async function killAndRestart(
   const began = Date.now();
   await allReady(stack);
   return (Date.now() - began) / 1_000;
+}
+
+/** A service that exited without being killed (an uncaught error during an outage, say) fails the run. */
+function assertNoneExited(stack: Stack, target: Target): void {
+  const exited = stack.processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null);
+  if (exited.length > 0) throw new Error(`chaos: ${exited.map((p) => p.id).join(', ')} exited by itself during the ${target} fault`);
 }
 
 /** Every service reports ready, and a read through the gateway, NATS, the recorder and Postgres answers. */

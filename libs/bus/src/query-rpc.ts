@@ -26,7 +26,9 @@ export function serveQueries(bus: Bus, service: QueryService, handlers: QueryHan
             if (!isSpindleError(e)) onError(e);
             reply = {
               ok: false,
-              error: isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: 'query failed' },
+              error: isSpindleError(e)
+                ? { code: e.code, message: e.message, ...(e.retryAfterSec !== undefined ? { retryAfterSec: e.retryAfterSec } : {}) }
+                : { code: 'internal', message: 'query failed' },
             };
           }
           msg.respond(await fitReply(bus, JSON.stringify(reply)));
@@ -50,7 +52,7 @@ export async function query<T>(bus: Bus, service: QueryService, op: string, payl
   }
   if (reply.ok) return reply.result;
   const code: ErrorCode = reply.error.code in ErrorCodes ? (reply.error.code as ErrorCode) : 'internal';
-  throw new SpindleError(code, reply.error.message);
+  throw new SpindleError(code, reply.error.message, { retryAfterSec: reply.error.retryAfterSec });
 }
 
 /** A reply too large for one NATS message travels through the object store. */

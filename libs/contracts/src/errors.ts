@@ -52,6 +52,8 @@ export const ErrorCodes = {
   service_unavailable: 'service_unavailable',
   /** NATS (the log, the command queue) did not answer: an infrastructure fault, never the run's. */
   bus_unavailable: 'bus_unavailable',
+  /** PostgreSQL did not answer (down, failing over, unreachable): an infrastructure fault; retry after `Retry-After`. */
+  database_unavailable: 'database_unavailable',
   internal: 'internal',
   // run and node failures (engine and runner)
   node_failed: 'node_failed',
@@ -117,6 +119,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   definition_mismatch: false,
   service_unavailable: true,
   bus_unavailable: true,
+  database_unavailable: true,
   internal: false,
   node_failed: false,
   node_timeout: true,
@@ -213,4 +216,12 @@ export function isSpindleError(e: unknown): e is SpindleError {
  */
 export function isInfrastructureFault(e: unknown): boolean {
   return isSpindleError(e) && (e.code === 'run_lost' || e.code === 'bus_unavailable');
+}
+
+/**
+ * A dependency did not answer (a service, NATS, Postgres): whatever asked may simply ask again on
+ * its next pass. An error that is not a `SpindleError` counts too: nothing classified it.
+ */
+export function isOutage(e: unknown): boolean {
+  return !isSpindleError(e) || e.code === 'service_unavailable' || e.code === 'bus_unavailable' || e.code === 'database_unavailable';
 }

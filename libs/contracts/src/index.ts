@@ -1,4 +1,13 @@
-export { ErrorCodes, retryableByCode, SpindleError, RunCanceledError, PublicError, isSpindleError, isInfrastructureFault } from './errors';
+export {
+  ErrorCodes,
+  retryableByCode,
+  SpindleError,
+  RunCanceledError,
+  PublicError,
+  isSpindleError,
+  isInfrastructureFault,
+  isOutage,
+} from './errors';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime } from './run-id';

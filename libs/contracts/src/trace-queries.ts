@@ -115,4 +115,4 @@ export interface TraceQueryResults {
 }
 
 /** Every request/reply answer has this shape, so a caller never has to guess at a failure. */
-export type QueryReply<T> = { ok: true; result: T } | { ok: false; error: { code: string; message: string } };
+export type QueryReply<T> = { ok: true; result: T } | { ok: false; error: { code: string; message: string; retryAfterSec?: number } };

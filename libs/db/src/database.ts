@@ -7,6 +7,11 @@ export interface DatabaseOptions {
   /** The owning service's schema; every unqualified table name resolves inside it. */
   schema: string;
   maxConnections?: number;
+  /**
+   * Told of an idle connection that broke (a restart, a failover). The pool drops it and the next
+   * query opens a new one; without a listener the pool's 'error' event would end the process.
+   */
+  onConnectionError?: (e: Error) => void;
 }
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -20,6 +25,7 @@ export function createDatabase<DB>(opts: DatabaseOptions): Kysely<DB> {
     options: `-c search_path=${opts.schema}`,
     connectionTimeoutMillis: 5_000,
   });
+  pool.on('error', opts.onConnectionError ?? (() => undefined));
   return new Kysely<DB>({ dialect: new PostgresDialect(pool) });
 }
 

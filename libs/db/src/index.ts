@@ -1,5 +1,6 @@
 export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchema } from './database';
 export { PostgresDialect } from './postgres-dialect';
+export { isDatabaseFault, asDatabaseFault, DATABASE_RETRY_AFTER_SEC } from './database-faults';
 export type { DatabaseOptions } from './database';
 export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace/trace.tables';
 export { traceMigrations } from './trace/trace.migrations';

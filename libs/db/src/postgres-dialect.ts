@@ -87,8 +87,17 @@ class PostgresConnection implements DatabaseConnection {
   private pendingBegin?: string;
   /** A rollback failed: the session may still be in a transaction, so it never goes back to the pool. */
   private discard = false;
+  /**
+   * The connection broke while checked out (the server shut down, a failover): the statement in
+   * flight, if any, fails with it; the client is destroyed on release. Without a listener, `pg`
+   * emits the error on a client nobody listens to, and the process dies.
+   */
+  private broken?: Error;
+  private readonly onError = (e: Error) => void (this.broken ??= e);
 
-  constructor(private readonly client: StatusReportingClient) {}
+  constructor(private readonly client: StatusReportingClient) {
+    client.on('error', this.onError);
+  }
 
   beginWithNextStatement(begin: string): void {
     this.pendingBegin = begin;
@@ -134,7 +143,8 @@ class PostgresConnection implements DatabaseConnection {
 
   release(): void {
     this.pendingBegin = undefined;
-    this.client.release(this.discard ? new Error('discarded: its rollback failed') : undefined);
+    this.client.removeListener('error', this.onError);
+    this.client.release(this.broken ?? (this.discard ? new Error('discarded: its rollback failed') : undefined));
   }
 }
 

@@ -1,5 +1,6 @@
 import { serveQueries, type Bus, type Subscription } from '@spindle/bus';
 import { SpindleError, type QueryService } from '@spindle/contracts';
+import { asDatabaseFault } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { z } from 'zod';
 
@@ -28,15 +29,20 @@ export function serveProjectionQueries<S extends Record<string, z.ZodType>, R ex
   handlers: QueryHandlersFor<S, R>,
   opts: ProjectionQueriesOptions,
 ): Subscription[] {
+  const answer = async (op: string, payload: unknown) => {
+    const query = parseQuery(schemas, op, payload) as { runId?: unknown; waitForSeq?: unknown };
+    if (typeof query.runId === 'string' && typeof query.waitForSeq === 'number') {
+      await waitForAppliedSeq(opts.appliedSeq, query.runId, query.waitForSeq, opts.maxWaitMs);
+    }
+    return handlers[op as keyof S](query as never);
+  };
   const entries = Object.keys(schemas).map((op) => [
     op,
-    async (payload: unknown) => {
-      const query = parseQuery(schemas, op, payload) as { runId?: unknown; waitForSeq?: unknown };
-      if (typeof query.runId === 'string' && typeof query.waitForSeq === 'number') {
-        await waitForAppliedSeq(opts.appliedSeq, query.runId, query.waitForSeq, opts.maxWaitMs);
-      }
-      return handlers[op as keyof S](query as never);
-    },
+    // A read that found Postgres gone answers `database_unavailable` (503, Retry-After), not `internal`.
+    (payload: unknown) =>
+      answer(op, payload).catch((e: unknown) => {
+        throw asDatabaseFault(e);
+      }),
   ]);
   return serveQueries(bus, service, Object.fromEntries(entries), (e) => opts.logger.error({ err: e }, `${service} query failed`));
 }

@@ -1,5 +1,6 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { READINESS, type ReadinessCheck, type ServiceConfig } from '@spindle/service-kit';
+import { LOGGER, READINESS, type ReadinessCheck, type ServiceConfig } from '@spindle/service-kit';
+import type { Logger } from '@spindle/telemetry';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { connectServiceDatabase } from './connect-database';
 import { DATABASE } from './tokens';
@@ -32,9 +33,17 @@ export class DatabaseModule {
       providers: [
         {
           provide: DATABASE,
-          inject: [READINESS],
-          useFactory: async (readiness: ReadinessCheck[]) => {
-            const { db } = await connectServiceDatabase(opts.config, opts.owner, opts.migrations);
+          inject: [READINESS, LOGGER],
+          useFactory: async (readiness: ReadinessCheck[], logger: Logger) => {
+            const { db } = await connectServiceDatabase(opts.config, opts.owner, opts.migrations, {
+              onWait: (e, waitMs) => logger.warn({ err: e, waitMs }, 'PostgreSQL does not answer yet; waiting for it'),
+              // The error carries its pg client: only what it says is logged.
+              onConnectionError: (e) =>
+                logger.warn(
+                  { code: (e as { code?: unknown }).code, reason: e.message },
+                  'a PostgreSQL connection broke; the pool opens a new one',
+                ),
+            });
             readiness.push({ name: 'postgres', check: async () => void (await sql`select 1`.execute(db)) });
             return db;
           },

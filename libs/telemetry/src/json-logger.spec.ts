@@ -64,4 +64,16 @@ describe('createLogger', () => {
     expect(raw[0]).not.toMatch(/sk-(proj|ant)-/);
     expect(JSON.parse(raw[0])).toMatchObject({ msg: 'call with [masked] failed', err: { message: 'provider said: bad key [masked]' } });
   });
+
+  it('leaves out the pg client an error carries (its connection parameters, the password among them)', () => {
+    const { stream, lines } = captureLines();
+    const logger = createLogger('gateway', { destination: stream });
+    const err = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+      client: { connectionParameters: { user: 'spindle', password: 'hunter2-hunter2' } },
+    });
+    logger.warn({ err }, 'a connection broke');
+    expect(lines[0]).toMatchObject({ err: { message: 'terminating connection due to administrator command', code: '57P01' } });
+    expect(JSON.stringify(lines[0])).not.toContain('hunter2');
+  });
 });

@@ -35,9 +35,20 @@ export function createLogger(service: string, opts: JsonLoggerOptions = {}): Log
         censor: '[redacted]',
       },
       hooks: { streamWrite: maskLine },
+      serializers: { err: errorFields },
     },
     opts.destination,
   );
+}
+
+/**
+ * pino's error serializer, less the `client` a `pg` error carries: the whole connection with its
+ * parameters (the password among them) and type tables, kilobytes on every line of an outage.
+ */
+function errorFields(e: unknown): unknown {
+  const fields = pino.stdSerializers.err(e as Error) as unknown as Record<string, unknown>;
+  if (fields && typeof fields === 'object' && 'client' in fields) delete fields.client;
+  return fields;
 }
 
 function activeTraceFields(): Record<string, string> {

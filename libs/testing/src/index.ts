@@ -31,3 +31,4 @@ export { OtlpCollector } from './otlp-collector';
 export type { CollectedSpan } from './otlp-collector';
 export { rowsOfStack } from './stack-tables';
 export { launchChromium, signInWithKey, longLoopWorkflow } from './browser';
+export { startOwnPostgres, type OwnPostgres } from './own-postgres';

@@ -37,6 +37,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   definition_mismatch: 409,
   service_unavailable: 503,
   bus_unavailable: 503,
+  database_unavailable: 503,
   internal: 500,
   node_failed: 500,
   node_timeout: 504,

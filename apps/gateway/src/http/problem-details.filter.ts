@@ -1,5 +1,6 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { isSpindleError, SpindleError } from '@spindle/contracts';
+import { asDatabaseFault, isDatabaseFault } from '@spindle/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusByCode } from './http-status.map';
@@ -26,6 +27,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   private toSpindleError(e: unknown): SpindleError {
     if (isSpindleError(e)) return e;
+    // Postgres not answering is an outage (503, Retry-After), not the gateway's bug.
+    if (isDatabaseFault(e)) return asDatabaseFault(e) as SpindleError;
     // Nest hands Fastify's own request errors (body too large, media type, a body shorter than its
     // Content-Length) over as HTTP exceptions. Fields are checked by our own code, so what is left
     // at 4xx is the HTTP request itself being malformed.

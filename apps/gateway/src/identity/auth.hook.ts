@@ -1,5 +1,6 @@
 import { isSpindleError, SpindleError, type Principal } from '@spindle/contracts';
 import type { Authenticator } from '@spindle/identity';
+import { asDatabaseFault } from '@spindle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/problem-response';
 import { isApiRoute, ROUTE_ACCESS, routeKey, type RouteAccess } from './route-access';
@@ -37,7 +38,9 @@ export function installAuthentication(fastify: FastifyInstance, resolveDeps: () 
       deps ??= resolveDeps();
       request.principal = await admit(request, access, deps);
     } catch (e) {
-      if (isSpindleError(e)) return sendProblem(reply, e);
+      // The key or tenant lookup found Postgres gone: a 503 with Retry-After, never a 500.
+      const refusal = asDatabaseFault(e);
+      if (isSpindleError(refusal)) return sendProblem(reply, refusal);
       throw e;
     }
   });

@@ -1,6 +1,6 @@
 import { Inject, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
-import type { GatewayTables } from '@spindle/db';
+import { isDatabaseFault, type GatewayTables } from '@spindle/db';
 import { ApiKeyVerifier, Authenticator, OidcVerifier } from '@spindle/identity';
 import { DATABASE } from '@spindle/service-db';
 import { BUS, LOGGER } from '@spindle/service-kit';
@@ -52,6 +52,7 @@ export function identityProviders(config: GatewayConfig): Provider[] {
           find: (id) => keys.findForVerification(id),
           touch: (id, at) => void keys.touch(id, at).catch((err: unknown) => logger.warn({ err, keyId: id }, 'could not record a key use')),
           cacheMs: config.auth.keyCacheMs,
+          isOutage: isDatabaseFault,
         }),
     },
     {

@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
-import { isTerminalEvent, SpindleError, type Principal } from '@spindle/contracts';
+import { isOutage, isTerminalEvent, SpindleError, type Principal } from '@spindle/contracts';
 import type { Logger } from 'pino';
 import type { RunCanceller } from '../runs/run-canceller.service';
 import type { RunStarter } from '../runs/run-starter.service';
@@ -110,8 +110,8 @@ export class Scheduler {
         await decide('started', accepted.runId, null);
         await trx.updateTable('schedules').set({ last_run_id: accepted.runId }).where('id', '=', s.id).execute();
       } catch (e) {
-        // The bus will come back: the firing waits for the next pass. Anything else is the firing's own fault.
-        if (!(e instanceof SpindleError) || e.code === 'service_unavailable' || e.code === 'bus_unavailable') throw e;
+        // The bus or the database will come back: the firing waits for the next pass. Anything else is the firing's own fault.
+        if (isOutage(e) || !(e instanceof SpindleError)) throw e;
         await decide('failed', null, `${e.code}: ${e.message}`);
       }
     });

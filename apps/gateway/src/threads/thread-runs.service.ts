@@ -1,6 +1,7 @@
 import { context, type Context } from '@opentelemetry/api';
 import { lastEventOf, query, type Bus } from '@spindle/bus';
 import {
+  isOutage,
   SpindleError,
   threadRunBodySchema,
   threadStateBodySchema,
@@ -162,7 +163,7 @@ export class ThreadRuns {
       return row.run_id;
     } catch (e) {
       // The bus or the database will come back: the run waits for the next pass. Anything else is the run's own fault.
-      const transient = !(e instanceof SpindleError) || e.code === 'service_unavailable' || e.code === 'bus_unavailable';
+      const transient = isOutage(e);
       if (transient) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
       await this.threads.startedAs(row.run_id, transient ? 'pending' : 'failed', transient ? undefined : toErrorBody(e));
       return undefined;

@@ -96,4 +96,34 @@ describe('API keys', () => {
     await verifier.verify(made.token);
     expect(store.lookups).toHaveLength(3);
   });
+
+  it('stand through a store outage for the grace period, as old as they were, and not for other failures', async () => {
+    const made = generateApiKey();
+    const other = generateApiKey();
+    let failure: Error | undefined;
+    const store = storeOf([stored(made), stored(other)]);
+    const find = (id: string) => (failure ? Promise.reject(failure) : store.find(id));
+    let now = 0;
+    const verifier = new ApiKeyVerifier({
+      ...store,
+      find,
+      cacheMs: 5_000,
+      outageGraceMs: 60_000,
+      isOutage: (e) => (e as Error).message === 'database down',
+      now: () => now,
+    });
+    await verifier.verify(made.token);
+    failure = new Error('database down');
+    now += 30_000;
+    await expect(verifier.verify(made.token)).resolves.toMatchObject({ tenant: 'acme' });
+    // Never looked up before the outage: nothing to stand on.
+    await expect(verifier.verify(other.token)).rejects.toThrow('database down');
+    // Each use during the outage did not renew the grace: it ends 60 s after the cached answer's time.
+    now = 5_000 + 60_000;
+    await expect(verifier.verify(made.token)).rejects.toThrow('database down');
+    // Within the grace, a failure that is no outage is not hidden.
+    failure = new Error('a bug');
+    now = 10_000;
+    await expect(verifier.verify(made.token)).rejects.toThrow('a bug');
+  });
 });

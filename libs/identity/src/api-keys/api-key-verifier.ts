@@ -25,6 +25,14 @@ export interface ApiKeyVerifierOptions {
   now?: () => number;
   /** Most keys kept in memory. */
   maxCached?: number;
+  /**
+   * `find` failed because the store did not answer (Postgres down or failing over): a key looked
+   * up before still stands, for at most `outageGraceMs` past its cache time, so what needs no
+   * database (a run's events, its stream) keeps working through the outage.
+   */
+  isOutage?: (e: unknown) => boolean;
+  /** Default 10 minutes. A revocation written just before the outage takes at most this long, too. */
+  outageGraceMs?: number;
 }
 
 const UNAUTHENTICATED = 'the API key is not valid';
@@ -76,7 +84,14 @@ export class ApiKeyVerifier {
     const now = this.now();
     const cached = this.cache.get(id);
     if (cached && cached.until > now) return cached.key;
-    const key = await this.opts.find(id);
+    let key: StoredApiKey | undefined;
+    try {
+      key = await this.opts.find(id);
+    } catch (e) {
+      // The answer kept stays as old as it was: the grace does not grow with each request.
+      if (cached && cached.until + (this.opts.outageGraceMs ?? 600_000) > now && this.opts.isOutage?.(e)) return cached.key;
+      throw e;
+    }
     if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(id, { key, until: now + this.cacheMs });
     return key;

@@ -1,17 +1,23 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@spindle/testing';
+import { freePort } from './free-port';
 
 /**
- * A PostgreSQL server of the chaos run's own (the machine's binaries, a temporary cluster, a
- * free port), so it can be killed with SIGKILL and started again without touching the
+ * A PostgreSQL server of a test's or the chaos run's own (the machine's binaries, a temporary
+ * cluster, a free port), so it can be stopped or killed and started again without touching the
  * machine's. Undefined where it cannot run here (no binaries, or root without a postgres user).
  */
 export interface OwnPostgres {
   readonly url: string;
+  /** SIGKILL of the postmaster alone, as after a crash. */
   kill(): Promise<void>;
+  /**
+   * `pg_ctl stop -m fast` (SIGINT to the postmaster): every session is terminated with 57P01 and
+   * the server shuts down cleanly, as in a managed database's failover or restart.
+   */
+  stopFast(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -33,19 +39,27 @@ export async function startOwnPostgres(): Promise<OwnPostgres | undefined> {
     return undefined;
   }
   let child: ChildProcess | undefined;
+  const halt = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      // As root the child is `runuser`, which does not pass signals on: signal the postmaster itself.
+      const postmaster = postmasterPid(data);
+      if (postmaster !== undefined) process.kill(postmaster, signal);
+      else running.kill(signal);
+    });
+  };
   const server: OwnPostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async kill() {
-      const running = child;
-      child = undefined;
-      if (!running || running.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        running.once('exit', () => resolve());
-        // The postmaster alone: its backends notice and exit, as after a crash.
-        running.kill('SIGKILL');
-      });
+      await halt('SIGKILL');
       // Shared memory of the killed postmaster is cleaned up when its backends exit.
       await new Promise((r) => setTimeout(r, 300));
+    },
+    async stopFast() {
+      await halt('SIGINT');
     },
     async start() {
       if (child) return;
@@ -71,6 +85,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres | undefined> {
   };
   await server.start();
   return server;
+}
+
+/** The first line of `postmaster.pid` in the data directory, while the server runs. */
+function postmasterPid(data: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function postgresBin(): string | undefined {
