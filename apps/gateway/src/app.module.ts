@@ -17,6 +17,7 @@ import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
 import { RunCanceller } from './runs/run-canceller.service';
 import { RunReads } from './runs/run-reads.service';
+import { RunLogLoss } from './runs/run-log-loss';
 import { OverviewController } from './overview/overview.controller';
 import { RunEraser } from './runs/run-eraser.service';
 import { ProjectionRunner } from '@spindle/projection-kit';
@@ -145,7 +146,11 @@ export class GatewayModule {
           inject: [BUS, METRICS],
           useFactory: (bus: Bus, metrics: Registry) => watchJetStreamCapacity(metrics, bus),
         },
-        { provide: RunReads, inject: [BUS], useFactory: (bus: Bus) => new RunReads(bus, config.projectionWaitMs, config.retentionMs) },
+        {
+          provide: RunReads,
+          inject: [BUS, RunLogLoss],
+          useFactory: (bus: Bus, loss: RunLogLoss) => new RunReads(bus, config.projectionWaitMs, config.retentionMs, Date.now, loss),
+        },
         {
           provide: RunEraser,
           inject: [BUS, DATABASE, ProjectionRunner, RunReads],

@@ -1,6 +1,8 @@
 export { connectBus, onReconnect, pingJetStream } from './bus-connection';
 export type { Bus, BusOptions, BusAuth, BusTls } from './bus-connection';
 export { provisionStreams, deleteStreams, isNotFound } from './provision-streams';
+export { StreamGuard } from './stream-guard';
+export type { StreamGuardOptions } from './stream-guard';
 export type { StreamProvisioning } from './provision-streams';
 export { RunLogWriter, EMPTY_LOG, DEFAULT_MAX_RUN_LOG_BYTES, MESSAGE_COUNT_HEADER } from './run-log.writer';
 export type { LogPosition, RunLogWriterOptions } from './run-log.writer';

@@ -36,6 +36,11 @@ export function openPayloadStore(bus: Bus, replicas = 1): Promise<ObjectStore> {
   return store;
 }
 
+/** Drops the cached bucket handle, so the next open creates the bucket again (its stream was lost). */
+export function forgetPayloadStore(bus: Bus): void {
+  stores.delete(bus);
+}
+
 /**
  * The JSON to publish for an event too large for one message (the writer decides, from the size
  * it already measured): its `data` stored under `<runId>.<seq>` and replaced by a reference.

@@ -10,7 +10,7 @@ export {
 } from './errors';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
-export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime } from './run-id';
+export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime, predatesRunLog } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export { canonicalJson, isJsonObject } from './canonical-json';
 export {

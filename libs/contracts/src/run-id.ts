@@ -32,3 +32,14 @@ export function runIdTime(runId: string): number | undefined {
   for (const c of runId.slice(0, 10)) ms = ms * 32 + CROCKFORD.indexOf(c);
   return ms;
 }
+
+/**
+ * A run with no log lost it when its id was made before the run log's stream was (a JetStream
+ * store lost and the stream made again): nothing made after the stream can be missing from it.
+ * Any other id without a log never had one. Answers the same whoever asks, so it tells no one
+ * whether an id was in use.
+ */
+export function predatesRunLog(runId: string, logCreatedMs: number): boolean {
+  const made = runIdTime(runId);
+  return made !== undefined && made < logCreatedMs;
+}

@@ -1,6 +1,6 @@
 export { parseServiceConfig } from './service-config';
 export type { ServiceConfig } from './service-config';
-export { SERVICE_CONFIG, BUS, LOGGER, METRICS, READINESS } from './tokens';
+export { SERVICE_CONFIG, BUS, LOGGER, METRICS, READINESS, STREAM_GUARD } from './tokens';
 export { connectInfraBus } from './infra-connect';
 export { InfraModule } from './infra.module';
 export type { InfraOptions } from './infra.module';

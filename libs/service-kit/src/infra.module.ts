@@ -1,10 +1,11 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { pingJetStream, type Bus } from '@spindle/bus';
-import { createLogger, createMetrics } from '@spindle/telemetry';
+import { pingJetStream, StreamGuard, type Bus } from '@spindle/bus';
+import { createLogger, createMetrics, type Logger } from '@spindle/telemetry';
+import type { Registry } from 'prom-client';
 import { HealthController, type ReadinessCheck } from './health.controller';
 import { connectInfraBus } from './infra-connect';
 import type { ServiceConfig } from './service-config';
-import { BUS, LOGGER, METRICS, READINESS, SERVICE_CONFIG } from './tokens';
+import { BUS, LOGGER, METRICS, READINESS, SERVICE_CONFIG, STREAM_GUARD } from './tokens';
 
 export interface InfraOptions {
   config: ServiceConfig;
@@ -14,6 +15,20 @@ class InfraShutdown implements OnApplicationShutdown {
   constructor(@Inject(BUS) private readonly bus: Bus) {}
   async onApplicationShutdown() {
     await this.bus.close().catch(() => undefined);
+  }
+}
+
+/** How often each service looks for streams a lost JetStream store took with it. */
+const STREAM_CHECK_MS = 5_000;
+
+/** Runs the stream guard for as long as the service lives. */
+class StreamWatch implements OnApplicationShutdown {
+  private readonly stop: () => void;
+  constructor(@Inject(STREAM_GUARD) guard: StreamGuard, @Inject(LOGGER) logger: Logger) {
+    this.stop = guard.watch(STREAM_CHECK_MS, (e) => logger.warn({ err: e }, 'could not check the JetStream streams; trying again'));
+  }
+  onApplicationShutdown() {
+    this.stop();
   }
 }
 
@@ -36,16 +51,33 @@ export class InfraModule {
         { provide: METRICS, useValue: createMetrics(config.service) },
         { provide: BUS, useFactory: () => connectInfraBus(config) },
         {
+          provide: STREAM_GUARD,
+          inject: [BUS, LOGGER, METRICS],
+          useFactory: (bus: Bus, logger: Logger, metrics: Registry) =>
+            new StreamGuard(
+              bus,
+              { replicas: config.streamReplicas, duplicateWindowMs: 120_000, retentionMs: config.retentionMs },
+              {
+                metrics,
+                onRecreated: (streams) =>
+                  logger.error({ streams }, 'JetStream streams were missing (a lost store?) and were made again; what they held is gone'),
+              },
+            ),
+        },
+        {
           provide: READINESS,
-          inject: [BUS],
-          useFactory: (bus: Bus): ReadinessCheck[] => [
+          inject: [BUS, STREAM_GUARD],
+          useFactory: (bus: Bus, guard: StreamGuard): ReadinessCheck[] => [
             // A JetStream round trip, not just the socket: a service whose JetStream requests time out is not ready.
             { name: 'nats', check: () => pingJetStream(bus) },
+            // Every stream there (made again if it was lost): "nats: ok" with no streams answered 500s.
+            { name: 'streams', check: async () => void (await guard.check()) },
           ],
         },
         InfraShutdown,
+        StreamWatch,
       ],
-      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, READINESS],
+      exports: [SERVICE_CONFIG, LOGGER, METRICS, BUS, READINESS, STREAM_GUARD],
     };
   }
 }

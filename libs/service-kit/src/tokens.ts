@@ -4,3 +4,4 @@ export const BUS = Symbol('BUS');
 export const LOGGER = Symbol('LOGGER');
 export const METRICS = Symbol('METRICS');
 export const READINESS = Symbol('READINESS');
+export const STREAM_GUARD = Symbol('STREAM_GUARD');

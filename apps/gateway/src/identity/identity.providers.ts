@@ -1,9 +1,9 @@
 import { Inject, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
-import type { Bus } from '@spindle/bus';
+import type { Bus, StreamGuard } from '@spindle/bus';
 import { isDatabaseFault, type GatewayTables } from '@spindle/db';
 import { ApiKeyVerifier, Authenticator, OidcVerifier } from '@spindle/identity';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, STREAM_GUARD } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
@@ -12,6 +12,7 @@ import { ApiKeysRepository } from './api-keys.repository';
 import { AuditLogRepository } from './audit-log.repository';
 import { AuditTrail } from './audit-trail';
 import { bootstrapAdminKey } from './bootstrap-admin-key';
+import { RunLogLoss } from '../runs/run-log-loss';
 import { RunOwnership } from './run-ownership';
 import { TenantDirectory } from './tenant-directory';
 import { TenantsRepository } from './tenants.repository';
@@ -68,7 +69,12 @@ export function identityProviders(config: GatewayConfig): Provider[] {
           authOff: config.auth.authOff,
         }),
     },
-    { provide: RunOwnership, inject: [BUS], useFactory: (bus: Bus) => new RunOwnership(bus) },
+    { provide: RunLogLoss, inject: [BUS, STREAM_GUARD], useFactory: (bus: Bus, guard: StreamGuard) => new RunLogLoss(bus, guard) },
+    {
+      provide: RunOwnership,
+      inject: [BUS, RunLogLoss],
+      useFactory: (bus: Bus, loss: RunLogLoss) => new RunOwnership(bus, undefined, loss),
+    },
     AdminKeyBootstrap,
   ];
 }

@@ -1,6 +1,7 @@
 import { firstEventOf, type Bus } from '@spindle/bus';
 import { DEFAULT_TENANT, isRunId, SpindleError, type Principal } from '@spindle/contracts';
 import { quoted } from '../http/path-params';
+import type { RunLogLoss } from '../runs/run-log-loss';
 
 /**
  * Whose run a run id is, from its `run.queued` (which never changes, so the answer is cached).
@@ -13,18 +14,24 @@ export class RunOwnership {
   constructor(
     private readonly bus: Bus,
     private readonly maxCached = 100_000,
+    private readonly loss?: RunLogLoss,
   ) {}
 
   async requireOwn(principal: Principal, runId: string): Promise<void> {
     const tenant = isRunId(runId) ? await this.tenantOf(runId) : undefined;
+    if (tenant === principal.tenant) return;
+    // A lost log is said alike to everyone, before "not found" could tell an id in use apart.
+    if (isRunId(runId)) await this.loss?.refuseLost(runId);
     // Quoted as JSON: a path may carry control characters (a NUL) that must not reach the answer raw.
-    if (tenant !== principal.tenant) throw new SpindleError('run_not_found', `no run with id ${quoted(runId)}`);
+    throw new SpindleError('run_not_found', `no run with id ${quoted(runId)}`);
   }
 
   async tenantOf(runId: string): Promise<string | undefined> {
     const cached = this.tenants.get(runId);
-    if (cached !== undefined) return cached;
-    const queued = await firstEventOf(this.bus, runId);
+    // An owner known from before the log's stream was made again is read again: the log may be gone.
+    if (cached !== undefined && !(await this.loss?.predatesLog(runId))) return cached;
+    const read = () => firstEventOf(this.bus, runId);
+    const queued = await (this.loss ? this.loss.read(read) : read());
     if (!queued) return undefined;
     const tenant = queued.data.tenant ?? DEFAULT_TENANT;
     if (this.tenants.size >= this.maxCached) this.tenants.delete(this.tenants.keys().next().value as string);

@@ -10,6 +10,7 @@ import {
   type TraceQuery,
   type TraceQueryResults,
 } from '@spindle/contracts';
+import type { RunLogLoss } from './run-log-loss';
 
 /**
  * Reads of runs. Events come from the log itself; summaries and traces from the trace
@@ -22,6 +23,7 @@ export class RunReads {
     /** Runs older than this are gone (`SPINDLE_RETENTION_DAYS`); unset: kept for ever. */
     private readonly retentionMs?: number,
     private readonly now: () => number = Date.now,
+    private readonly loss?: RunLogLoss,
   ) {}
 
   /**
@@ -36,9 +38,11 @@ export class RunReads {
   /** As `requireRun`, with the run's last event and where its log ended (a stream starts from there). */
   async requireLast(runId: string): Promise<RunLogTail> {
     this.refuseExpired(runId);
-    const last = isRunId(runId) ? await lastEventOf(this.bus, runId) : undefined;
-    if (!last) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
-    return last;
+    const read = () => lastEventOf(this.bus, runId);
+    const last = isRunId(runId) ? await (this.loss ? this.loss.read(read) : read()) : undefined;
+    if (last) return last;
+    if (isRunId(runId)) await this.loss?.refuseLost(runId);
+    throw new SpindleError('run_not_found', `no run with id "${runId}"`);
   }
 
   /** A ULID run id says when the run was made: past the retention, its log is gone or going. */
