@@ -1,7 +1,7 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunEvent } from '@spindle/contracts';
 import { eventually, metricValue, startNatsServer, startStack, testEnv, type NatsServerProcess, type Stack } from '@spindle/testing';
+import { putHelloWorkflow, runHelloToEnd } from './hello-runs';
 
 /**
  * Issue 26, item 2: nats-server stopped, its store removed, started again. Every service kept
@@ -12,27 +12,11 @@ import { eventually, metricValue, startNatsServer, startStack, testEnv, type Nat
 describe('a lost JetStream store', () => {
   let nats: NatsServerProcess;
   let stack: Stack;
-  const runToEnd = async (): Promise<{ runId: string; log: RunEvent[] }> => {
-    const started = await stack.api('/v1/workflows/hello/runs', { method: 'POST', body: JSON.stringify({ input: { name: 'Ada' } }) });
-    expect(started.status).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
-    const log = await eventually(
-      async () => {
-        const { events } = (await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] };
-        if (events.at(-1)?.type !== 'run.completed') throw new Error(`run ${runId} has not completed`);
-        return events;
-      },
-      300,
-      100,
-    );
-    return { runId, log };
-  };
 
   beforeAll(async () => {
     nats = await startNatsServer();
     stack = await startStack({ infra: { natsUrl: nats.url, databaseUrl: testEnv().databaseUrl } });
-    const definition = readFileSync(join(__dirname, '../../examples/hello-workflow.json'), 'utf8');
-    expect((await stack.api('/v1/workflows/hello', { method: 'PUT', body: definition })).status).toBe(201);
+    await putHelloWorkflow(stack);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -40,7 +24,7 @@ describe('a lost JetStream store', () => {
   });
 
   it('makes the streams again, answers 410 run_log_lost for the runs it took, and runs new ones', async () => {
-    const lost = await runToEnd();
+    const lost = await runHelloToEnd(stack);
 
     await nats.kill('SIGTERM');
     rmSync(join(nats.storeDir, 'js'), { recursive: true, force: true });
@@ -78,7 +62,7 @@ describe('a lost JetStream store', () => {
     const stream = await stack.sse(`/v1/runs/${lost.runId}/events`);
     expect(stream.status).toBe(410);
 
-    const after = await runToEnd();
+    const after = await runHelloToEnd(stack);
     expect(after.log.map((e) => e.seq)).toEqual(after.log.map((_, i) => i + 1));
   });
 });

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
 import { eventually, startOwnPostgres, startStack, testEnv, type OwnPostgres, type Stack } from '@spindle/testing';
+import { putHelloWorkflow, runHelloToEnd } from './hello-runs';
 
 const TABLED = ['gateway', 'trace-recorder', 'checkpoint', 'approval'];
 
@@ -20,30 +19,13 @@ describe('a Postgres outage', () => {
       () => 0,
     );
   const tabled = () => stack.processes.filter((p) => TABLED.includes(p.name));
-  const runToEnd = async (): Promise<{ runId: string; log: RunEvent[] }> => {
-    const started = await stack.api('/v1/workflows/hello/runs', { method: 'POST', body: JSON.stringify({ input: { name: 'Ada' } }) });
-    expect(started.status).toBe(202);
-    const { runId } = (await started.json()) as { runId: string };
-    const log = await eventually(
-      async () => {
-        const res = await stack.api(`/v1/runs/${runId}/events`);
-        const { events } = (await res.json()) as { events: RunEvent[] };
-        if (events.at(-1)?.type !== 'run.completed') throw new Error(`run ${runId} has not completed`);
-        return events;
-      },
-      300,
-      100,
-    );
-    return { runId, log };
-  };
 
   beforeAll(async () => {
     const own = await startOwnPostgres();
     if (!own) throw new Error("this test needs the machine's PostgreSQL binaries (/usr/lib/postgresql/*/bin)");
     pg = own;
     stack = await startStack({ infra: { natsUrl: testEnv().natsUrl, databaseUrl: pg.url } });
-    const definition = readFileSync(join(__dirname, '../../examples/hello-workflow.json'), 'utf8');
-    expect((await stack.api('/v1/workflows/hello', { method: 'PUT', body: definition })).status).toBe(201);
+    await putHelloWorkflow(stack);
   });
   afterAll(async () => {
     await pg?.start(); // the stack's tear-down drops its schemas
@@ -52,7 +34,7 @@ describe('a Postgres outage', () => {
   });
 
   it('keeps every service up and truthful while Postgres is stopped, and recovers by itself', async () => {
-    const before = await runToEnd();
+    const before = await runHelloToEnd(stack);
 
     await pg.stopFast();
     // Each service that owns tables says it is not ready (its idle connections broke meanwhile).
@@ -78,7 +60,7 @@ describe('a Postgres outage', () => {
 
     await pg.start();
     for (const p of tabled()) await eventually(async () => expect(await readiness(p.port)).toBe(200), 300, 100);
-    const { runId, log } = await runToEnd();
+    const { runId, log } = await runHelloToEnd(stack);
     // The projections caught up: the trace has the run, completed, with each node.
     const trace = await eventually(
       async () => {
