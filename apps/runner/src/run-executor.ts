@@ -139,8 +139,8 @@ async function requeue(deps: RunExecutorDeps, runId: string, yieldedSeq: number,
 
 /** NATS gone quiet, the run taken by another runner, or the grace period over: never the run's failure. */
 function handBackOnFault(e: unknown, abort: AbortSignal, logger: Logger): CommandResult {
-  if (isSpindleError(e) && e.code === 'bus_unavailable') {
-    logger.warn({ err: e }, 'NATS did not answer: handing the run back to continue once it does');
+  if (isSpindleError(e) && (e.code === 'bus_unavailable' || e.code === 'storage_full')) {
+    logger.warn({ err: e }, 'NATS did not answer or has no room: handing the run back to continue once it does');
     return 'bus_unavailable';
   }
   if (isSpindleError(e) && e.code === 'run_lost') {

@@ -6,7 +6,16 @@ import { markerOf, type ProviderCall } from './chaos-workflows';
 import type { DrivenRun } from './chaos-driver';
 
 /** Error codes no run may end with because of a fault in the infrastructure under it. */
-const INFRASTRUCTURE_CODES = new Set(['provider_error', 'internal', 'interrupted', 'bus_unavailable', 'run_lost', 'service_unavailable']);
+const INFRASTRUCTURE_CODES = new Set([
+  'provider_error',
+  'internal',
+  'interrupted',
+  'bus_unavailable',
+  'run_lost',
+  'service_unavailable',
+  'database_unavailable',
+  'storage_full',
+]);
 
 export type RunOutcome = 'completed' | 'failed' | 'canceled' | 'waiting' | 'unsettled';
 

@@ -1,4 +1,5 @@
 import { SpindleError } from '@spindle/contracts';
+import { isStoreFull, storageFull, storeRoom } from './store-room';
 
 const TRANSIENT = new Set([
   'TimeoutError',
@@ -16,6 +17,8 @@ const TRANSIENT = new Set([
  */
 export function isBusFault(e: unknown): boolean {
   if (e instanceof SpindleError) return e.code === 'bus_unavailable';
+  // Also a 503 from JetStream, but no wait of seconds makes room: refused at once (`storage_full`).
+  if (isStoreFull(e)) return false;
   const err = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
   if (typeof err?.name === 'string' && TRANSIENT.has(err.name)) return true;
   // JetStream answers 503 while it has no leader for the stream (restart, recovery).
@@ -27,8 +30,9 @@ export function isBusFault(e: unknown): boolean {
   );
 }
 
-/** The error as callers classify it: a bus fault becomes `bus_unavailable`, anything else stays. */
+/** The error as callers classify it: a bus fault becomes `bus_unavailable`, a full store `storage_full`, anything else stays. */
 export function asBusFault(e: unknown, what: string): unknown {
+  if (!(e instanceof SpindleError) && isStoreFull(e)) return storageFull(e, what);
   if (e instanceof SpindleError || !isBusFault(e)) return e;
   return new SpindleError('bus_unavailable', `NATS did not answer while ${what}: ${(e as Error).message}`, { cause: e });
 }
@@ -49,8 +53,14 @@ export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>,
   const deadline = Date.now() + opts.retryForMs;
   for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
     try {
-      return await attempt();
+      const done = await attempt();
+      storeRoom.stored();
+      return done;
     } catch (e) {
+      if (isStoreFull(e)) {
+        storeRoom.refused();
+        throw asBusFault(e, what);
+      }
       if (!isBusFault(e)) throw e;
       if (opts.signal?.aborted || Date.now() + wait > deadline) throw asBusFault(e, what);
       await sleep(wait, opts.signal);

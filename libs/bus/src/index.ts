@@ -13,6 +13,7 @@ export type { DecodedRunMessage, DecodeFailure } from './run-event.decoder';
 export { RunLogCursor } from './run-log-invariants';
 export type { LogCursorState, InvariantBreach } from './run-log-invariants';
 export { isBusFault, asBusFault, retryBusFaults } from './bus-faults';
+export { isStoreFull, storeRoom, checkStoreRoom, watchStoreRoom, STORE_FULL_RETRY_AFTER_SEC } from './store-room';
 export type { BusRetry } from './bus-faults';
 export { ensureDurable, pullBatches, deleteDurable, durableBacklog } from './durable-consumer';
 export { watchConsumerLag, watchJetStreamCapacity } from './consumer-lag.metrics';

@@ -41,6 +41,8 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
     `$O.${payloads}.>`,
     // Deleting a fetched reply blob purges its chunks.
     `$JS.API.STREAM.PURGE.OBJ_${payloads}`,
+    // Readiness asks a full store whether it has room again with one tiny write (store-room.ts).
+    names.deadLetterSubject('store-probe'),
   ];
   const replies = '_INBOX.>';
   const query = (service: string) => `${ns}svc.${service}.*`;

@@ -54,6 +54,8 @@ export const ErrorCodes = {
   service_unavailable: 'service_unavailable',
   /** NATS (the log, the command queue) did not answer: an infrastructure fault, never the run's. */
   bus_unavailable: 'bus_unavailable',
+  /** The JetStream store has no room left (its limit or its disk): nothing was written; retry once room is made. */
+  storage_full: 'storage_full',
   /** PostgreSQL did not answer (down, failing over, unreachable): an infrastructure fault; retry after `Retry-After`. */
   database_unavailable: 'database_unavailable',
   internal: 'internal',
@@ -123,6 +125,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   service_unavailable: true,
   bus_unavailable: true,
   database_unavailable: true,
+  storage_full: true,
   internal: false,
   node_failed: false,
   node_timeout: true,
@@ -218,7 +221,7 @@ export function isSpindleError(e: unknown): e is SpindleError {
  * failure; the runner stops or hands the run back, and it continues when the bus is back.
  */
 export function isInfrastructureFault(e: unknown): boolean {
-  return isSpindleError(e) && (e.code === 'run_lost' || e.code === 'bus_unavailable');
+  return isSpindleError(e) && (e.code === 'run_lost' || e.code === 'bus_unavailable' || e.code === 'storage_full');
 }
 
 /**
@@ -226,5 +229,11 @@ export function isInfrastructureFault(e: unknown): boolean {
  * its next pass. An error that is not a `SpindleError` counts too: nothing classified it.
  */
 export function isOutage(e: unknown): boolean {
-  return !isSpindleError(e) || e.code === 'service_unavailable' || e.code === 'bus_unavailable' || e.code === 'database_unavailable';
+  return (
+    !isSpindleError(e) ||
+    e.code === 'service_unavailable' ||
+    e.code === 'bus_unavailable' ||
+    e.code === 'database_unavailable' ||
+    e.code === 'storage_full'
+  );
 }

@@ -1,5 +1,5 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { pingJetStream, StreamGuard, type Bus } from '@spindle/bus';
+import { checkStoreRoom, pingJetStream, StreamGuard, watchStoreRoom, type Bus } from '@spindle/bus';
 import { createLogger, createMetrics, type Logger } from '@spindle/telemetry';
 import type { Registry } from 'prom-client';
 import { HealthController, type ReadinessCheck } from './health.controller';
@@ -42,13 +42,16 @@ class StreamWatch implements OnApplicationShutdown {
 export class InfraModule {
   static forRoot(opts: InfraOptions): DynamicModule {
     const { config } = opts;
+    const metrics = createMetrics(config.service);
+    watchStoreRoom(metrics);
     return {
       module: InfraModule,
       controllers: [HealthController],
       providers: [
         { provide: SERVICE_CONFIG, useValue: config },
         { provide: LOGGER, useValue: createLogger(config.service, { level: config.logLevel }) },
-        { provide: METRICS, useValue: createMetrics(config.service) },
+        // A value, not a factory: the gateway's route listing builds the app in preview mode, which calls no factory.
+        { provide: METRICS, useValue: metrics },
         { provide: BUS, useFactory: () => connectInfraBus(config) },
         {
           provide: STREAM_GUARD,
@@ -72,6 +75,8 @@ export class InfraModule {
             { name: 'nats', check: () => pingJetStream(bus) },
             // Every stream there (made again if it was lost): "nats: ok" with no streams answered 500s.
             { name: 'streams', check: async () => void (await guard.check()) },
+            // A store that refused the last write for room: not ready until a write fits again.
+            { name: 'store', check: () => checkStoreRoom(bus) },
           ],
         },
         InfraShutdown,

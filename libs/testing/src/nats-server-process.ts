@@ -26,6 +26,8 @@ export interface NatsServerOptions {
   /** Extra server configuration (nats-server config syntax), e.g. `authorization { … }`. */
   config?: string;
   port?: number;
+  /** JetStream's file store limit (`max_file_store`, e.g. `8MB`): past it, writes are refused for room. */
+  maxFileStore?: string;
 }
 
 export function natsServerBinary(): string {
@@ -40,7 +42,11 @@ export async function startNatsServer(opts: NatsServerOptions = {}): Promise<Nat
   const port = opts.port ?? (await freePort());
   const storeDir = mkdtempSync(join(tmpdir(), 'spindle-nats-'));
   const configFile = join(storeDir, 'nats.conf');
-  writeFileSync(configFile, `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(storeDir, 'js')}" }\n${opts.config ?? ''}\n`);
+  const limit = opts.maxFileStore ? `, max_file_store: ${opts.maxFileStore}` : '';
+  writeFileSync(
+    configFile,
+    `listen: 127.0.0.1:${port}\njetstream { store_dir: "${join(storeDir, 'js')}"${limit} }\n${opts.config ?? ''}\n`,
+  );
   let child: ChildProcess | undefined;
   const server: NatsServerProcess = {
     url: `nats://127.0.0.1:${port}`,

@@ -39,6 +39,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   service_unavailable: 503,
   bus_unavailable: 503,
   database_unavailable: 503,
+  storage_full: 507,
   internal: 500,
   node_failed: 500,
   node_timeout: 504,

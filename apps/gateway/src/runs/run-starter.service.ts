@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
-import { SpindleError, startRunBodySchema, type Principal, type RunAccepted, type RunEventOf } from '@spindle/contracts';
+import { isSpindleError, SpindleError, startRunBodySchema, type Principal, type RunAccepted, type RunEventOf } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
@@ -109,6 +109,8 @@ export class RunStarter {
         this.owners?.remember(runId, tenant);
         await opts.beforeDispatch?.(runId);
       } catch (e) {
+        // A full store is said as such (507, Retry-After): waiting a moment, as a 503 suggests, does not help.
+        if (isSpindleError(e) && e.code === 'storage_full') throw e;
         throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
       }
       await queueForAdmission(this.admission, { runId, tenant, trace }, this.logger);
