@@ -156,10 +156,9 @@ export class RunsController {
     const { after } = parseBody(eventsQuerySchema, query, 'query');
     if (!wantsEventStream(req)) return reply.send(await this.reads.events(id, after));
     const resumeFrom = parseLastEventId(lastEventId);
-    let stream: RunEventStream | undefined;
-    this.openStreams.admit(caller, reply.raw, () => (stream ? stream.close() : reply.raw.destroy()));
     const tail = await this.reads.requireLast(id);
-    stream = this.eventStream(reply, id, Math.max(after, resumeFrom), undefined, undefined, tail);
+    const stream = this.eventStream(reply, id, Math.max(after, resumeFrom), undefined, undefined, tail);
+    this.openStreams.admit(caller, reply.raw, () => stream.close());
     reply.hijack();
     await this.serve(stream);
   }
