@@ -83,7 +83,11 @@ export class GatewayModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
-        OpenStreamsRegistry,
+        {
+          provide: OpenStreamsRegistry,
+          inject: [METRICS],
+          useFactory: (metrics: Registry) => new OpenStreamsRegistry(config.streams, metrics),
+        },
         RunFeedHub,
         ...identityProviders(config),
         ...admissionProviders(config),

@@ -9,7 +9,17 @@ describe('parseGatewayConfig: limits and origins', () => {
       maxHeaderBytes: 16_384,
       corsOrigins: [],
       trustProxy: false,
+      streams: { perKey: 100, perTenant: 500, retryAfterSec: 5 },
+      httpTimeouts: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 },
     });
+  });
+
+  it('reads the stream limits and HTTP timeouts, refusing a headers timeout longer than the request timeout', () => {
+    const config = parseGatewayConfig({ SPINDLE_STREAMS_PER_KEY: '3', SPINDLE_STREAMS_PER_TENANT: '7', GATEWAY_HEADERS_TIMEOUT_MS: '500' });
+    expect(config.streams).toMatchObject({ perKey: 3, perTenant: 7 });
+    expect(config.httpTimeouts.headersTimeoutMs).toBe(500);
+    expect(() => parseGatewayConfig({ SPINDLE_STREAMS_PER_KEY: '0' })).toThrow('SPINDLE_STREAMS_PER_KEY');
+    expect(() => parseGatewayConfig({ GATEWAY_HEADERS_TIMEOUT_MS: '40000' })).toThrow('GATEWAY_REQUEST_TIMEOUT_MS');
   });
 
   it('reads the allow-list as exact origins and refuses what could never match an Origin header', () => {

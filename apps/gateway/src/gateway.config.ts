@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
+import type { StreamLimits } from './runs/stream-limits';
 
 export interface AuthConfig {
   /** `SPINDLE_AUTH=off`: no credentials asked (local development on a loopback address only). */
@@ -40,6 +41,16 @@ export interface WebhookConfig {
   readonly timeoutMs: number;
 }
 
+/** The HTTP server's clocks against slow clients (Node's `headersTimeout`, `requestTimeout`, `keepAliveTimeout`). */
+export interface HttpTimeouts {
+  /** The request line and headers must arrive within this; else `408` and the connection is closed. */
+  readonly headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this. A response (an event stream) is not limited by it. */
+  readonly requestTimeoutMs: number;
+  /** How long an idle keep-alive connection between two requests is kept. */
+  readonly keepAliveTimeoutMs: number;
+}
+
 export interface GatewayConfig extends ServiceConfig {
   readonly bodyLimitBytes: number;
   /** Deepest nesting of arrays and objects a JSON body may have. */
@@ -50,6 +61,9 @@ export interface GatewayConfig extends ServiceConfig {
   /** How long a read waits for the trace recorder to apply the run's last event. */
   readonly projectionWaitMs: number;
   readonly heartbeatMs: number;
+  /** Event streams (runs' events, AG-UI, A2A, MCP, chat) one principal and one tenant may hold open on this gateway. */
+  readonly streams: StreamLimits;
+  readonly httpTimeouts: HttpTimeouts;
   /** The built console (`apps/console/dist`), served at `/`. */
   readonly consoleDir: string;
   /** Exact origins (`https://app.example`) whose pages may call the API: CORS, and state changes. */
@@ -78,6 +92,14 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
     if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got "${env[name]}")`);
     return value;
   };
+  const httpTimeouts = Object.freeze({
+    headersTimeoutMs: positiveInteger('GATEWAY_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: positiveInteger('GATEWAY_REQUEST_TIMEOUT_MS', 30_000),
+    keepAliveTimeoutMs: positiveInteger('GATEWAY_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+  });
+  // Node refuses a headers timeout longer than the request's: say so by name.
+  if (httpTimeouts.headersTimeoutMs > httpTimeouts.requestTimeoutMs)
+    throw new Error('GATEWAY_HEADERS_TIMEOUT_MS must not be longer than GATEWAY_REQUEST_TIMEOUT_MS');
   return Object.freeze({
     ...base,
     bodyLimitBytes: positive('GATEWAY_BODY_LIMIT_BYTES', 1_048_576),
@@ -86,6 +108,12 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
     idempotencyTtlHours: positive('IDEMPOTENCY_TTL_HOURS', 24),
     projectionWaitMs: positive('PROJECTION_WAIT_MS', 3_000),
     heartbeatMs: positive('SSE_HEARTBEAT_MS', 15_000),
+    streams: Object.freeze({
+      perKey: positiveInteger('SPINDLE_STREAMS_PER_KEY', 100),
+      perTenant: positiveInteger('SPINDLE_STREAMS_PER_TENANT', 500),
+      retryAfterSec: positiveInteger('SPINDLE_STREAMS_RETRY_AFTER_SEC', 5),
+    }),
+    httpTimeouts,
     consoleDir: resolve(env.CONSOLE_DIR ?? join(__dirname, '..', '..', 'console', 'dist')),
     corsOrigins: Object.freeze(parseOrigins('SPINDLE_CORS_ORIGINS', env.SPINDLE_CORS_ORIGINS)),
     trustProxy: parseFlag('SPINDLE_TRUST_PROXY', env.SPINDLE_TRUST_PROXY),

@@ -29,6 +29,8 @@ export const ErrorCodes = {
   rate_limited: 'rate_limited',
   /** The tenant has used its daily token or cost budget. */
   quota_exceeded: 'quota_exceeded',
+  /** The caller's key or tenant has as many event streams open as it may: retry after `Retry-After`, or close one. */
+  too_many_streams: 'too_many_streams',
   not_found: 'not_found',
   workflow_not_found: 'workflow_not_found',
   run_not_found: 'run_not_found',
@@ -104,6 +106,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   forbidden: false,
   rate_limited: true,
   quota_exceeded: false,
+  too_many_streams: true,
   not_found: false,
   workflow_not_found: false,
   run_not_found: false,

@@ -8,11 +8,11 @@ import type { ServiceConfig } from './service-config';
 
 /**
  * Fastify options a service may add: how requests Fastify or Node refuse before routing are
- * answered (`frameworkErrors`, `clientErrorHandler`), router limits, the HTTP server's limits.
+ * answered (`frameworkErrors`, `clientErrorHandler`), router limits, the HTTP server's limits and clocks.
  */
 export type ServiceFastifyOptions = Pick<
   FastifyHttpOptions<Server>,
-  'frameworkErrors' | 'clientErrorHandler' | 'routerOptions' | 'http' | 'trustProxy'
+  'frameworkErrors' | 'clientErrorHandler' | 'routerOptions' | 'http' | 'trustProxy' | 'requestTimeout' | 'keepAliveTimeout'
 >;
 
 export interface BootstrapOptions {

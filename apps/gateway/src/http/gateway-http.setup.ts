@@ -24,6 +24,7 @@ const UNREAD_BODY_LINGER_MS = 5_000;
 export function gatewayHttpSetup(config: GatewayConfig) {
   // A refusal of an unread body still reaches a client that is writing it (lingering close).
   const unreadBody = { maxBytes: 4 * config.bodyLimitBytes, lingerMs: UNREAD_BODY_LINGER_MS };
+  const timeouts = config.httpTimeouts;
   return {
     bodyLimit: config.bodyLimitBytes,
     ownBodyParser: true,
@@ -31,7 +32,19 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       frameworkErrors: frameworkErrorHandler(MAX_PATH_PARAM_LENGTH, unreadBody),
       clientErrorHandler: clientErrorHandler(config.maxHeaderBytes),
       routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
-      http: { maxHeaderSize: config.maxHeaderBytes },
+      // Against slow clients (slowloris): headers and the whole request each have a deadline, checked
+      // often enough to keep it (Node looks every `connectionsCheckingInterval`); a late one is answered
+      // 408 by clientErrorHandler. Both clocks stop once the request is in, so an event stream, which is
+      // a response, runs as long as it needs. No socket idle timeout (`connectionTimeout`): a protocol
+      // stream waiting on a person writes nothing for minutes and must not be cut.
+      http: {
+        maxHeaderSize: config.maxHeaderBytes,
+        headersTimeout: timeouts.headersTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(timeouts.headersTimeoutMs / 4))),
+      },
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
       // The client's address for the audit trail comes from X-Forwarded-For only behind a trusted proxy.
       trustProxy: config.trustProxy,
     },

@@ -18,6 +18,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   forbidden: 403,
   rate_limited: 429,
   quota_exceeded: 429,
+  too_many_streams: 429,
   not_found: 404,
   workflow_not_found: 404,
   run_not_found: 404,

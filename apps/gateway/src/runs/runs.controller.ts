@@ -73,6 +73,8 @@ export class RunsController {
       return reply.status(202).header('location', accepted.location).header('idempotent-replayed', String(replayed)).send(accepted);
     }
     let stream: RunEventStream | undefined;
+    // Before the run is started: a refused stream starts nothing.
+    this.openStreams.admit(caller, reply.raw, () => (stream ? stream.close() : reply.raw.destroy()));
     const onClientGone = (runId: string) => () =>
       void this.canceller
         .cancel(runId, 'the client that started it disconnected', caller.actor)
@@ -144,6 +146,7 @@ export class RunsController {
 
   @Get('runs/:id/events')
   async events(
+    @Caller() caller: Principal,
     @Param('id', RunIdParam) id: string,
     @Query() query: unknown,
     @Headers('last-event-id') lastEventId: string | undefined,
@@ -155,6 +158,7 @@ export class RunsController {
     const resumeFrom = parseLastEventId(lastEventId);
     const tail = await this.reads.requireLast(id);
     const stream = this.eventStream(reply, id, Math.max(after, resumeFrom), undefined, undefined, tail);
+    this.openStreams.admit(caller, reply.raw, () => stream.close());
     reply.hijack();
     await this.serve(stream);
   }
@@ -184,14 +188,10 @@ export class RunsController {
     );
   }
 
+  /** The stream's slot (taken by `openStreams.admit`) is given back when the response closes. */
   private async serve(stream: RunEventStream) {
-    const untrack = this.openStreams.track(stream);
-    try {
-      stream.writeHead();
-      await stream.pipe();
-    } finally {
-      untrack();
-    }
+    stream.writeHead();
+    await stream.pipe();
   }
 }
 

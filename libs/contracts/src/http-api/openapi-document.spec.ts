@@ -30,6 +30,29 @@ describe('buildOpenApiDocument', () => {
     expect(events.security).toEqual([]);
   });
 
+  it('documents a 429 too_many_streams with Retry-After on every route that streams, and on no other', () => {
+    const doc = buildOpenApiDocument({ operations, routeAccess: everyRoute('runs:read'), version: '1' }) as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string; headers?: Record<string, unknown> }> }>>;
+    };
+    const limited = Object.entries(doc.paths)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as const))
+      .filter(([, op]) => op.responses['429'])
+      .map(([route]) => route)
+      .sort();
+    expect(limited).toEqual([
+      'GET /v1/chat/{name}/{chatId}/stream',
+      'GET /v1/runs/{id}/events',
+      'POST /v1/a2a/{name}',
+      'POST /v1/ag-ui/{name}',
+      'POST /v1/chat/{name}',
+      'POST /v1/mcp',
+      'POST /v1/workflows/{name}/runs',
+    ]);
+    const events = doc.paths['/v1/runs/{id}/events'].get.responses['429'];
+    expect(events.description).toContain('too_many_streams');
+    expect(events.headers).toHaveProperty('Retry-After');
+  });
+
   it('names request bodies by their input side and responses by their output side', () => {
     const doc = buildOpenApiDocument({ operations, routeAccess: everyRoute('runs:write'), version: '1' }) as {
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };

@@ -88,6 +88,7 @@ function operationObject(op: HttpOperation, access: OperationAccess, outputs: Sc
   const Name = op.operationId[0].toUpperCase() + op.operationId.slice(1);
   const responses: JsonObject = {};
   for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseObject(spec, `${Name}${status}`, outputs);
+  if (Object.values(op.responses).some(isStream)) responses['429'] = TOO_MANY_STREAMS;
   responses.default = {
     description: 'A problem: the request was refused or failed (`code` says why).',
     content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: COMPONENT('Problem') } } },
@@ -109,6 +110,19 @@ function operationObject(op: HttpOperation, access: OperationAccess, outputs: Sc
     'x-spindle-access': access.need,
   };
 }
+
+const isStream = (spec: HttpResponseSpec): boolean =>
+  Boolean(spec.eventStream || spec.jsonRpcStream || spec.agUiStream || spec.uiMessageStream);
+
+/** Every route that can answer a stream counts it against the caller's key and tenant (the gateway's stream limits). */
+const TOO_MANY_STREAMS: JsonObject = {
+  description:
+    '`too_many_streams`: the credential or its tenant holds as many open event streams on this gateway as it may ' +
+    '(100 per key and 500 per tenant unless configured). Close one, or retry after `Retry-After` seconds. ' +
+    'Other refusals of this status (`rate_limited`, `quota_exceeded`) have the same shape.',
+  headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } },
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: COMPONENT('Problem') } } },
+};
 
 function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: SchemaNames): JsonObject {
   const content: JsonObject = {};

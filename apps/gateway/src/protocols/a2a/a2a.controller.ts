@@ -7,11 +7,15 @@ import type { Logger } from 'pino';
 import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
+import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { A2aRpcError, WorkflowAgents } from './workflow-agents';
 
 type RpcId = string | number | null;
+
+/** The methods whose answer is an event stream. */
+const STREAMING_METHODS = new Set(['message/stream', 'tasks/resubscribe']);
 
 /**
  * A2A's JSON-RPC binding: each workflow of the tenant is an agent at `/v1/a2a/{name}`, its card
@@ -24,6 +28,7 @@ export class A2aController {
   constructor(
     private readonly catalog: WorkflowCatalogRepository,
     private readonly agents: WorkflowAgents,
+    private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -45,6 +50,8 @@ export class A2aController {
     const workflow = await this.workflow(caller, name);
     const call = rpcCallOf(body);
     if (call instanceof A2aRpcError) return void reply.send(rpcError(null, call));
+    // A streaming method holds a stream slot, taken before the run starts; a refusal is HTTP's 429, not an RPC error.
+    if (STREAMING_METHODS.has(call.method)) this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
     try {
       const answer = await this.agents.call(caller, workflow, call.method, call.params, traceContextOf(req));
       if ('result' in answer) return void reply.send({ jsonrpc: '2.0', id: call.id, result: answer.result });

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
+import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow } from '../agent-run';
 import { AgUiRuns } from './ag-ui-runs';
@@ -19,6 +20,7 @@ export class AgUiController {
   constructor(
     private readonly catalog: WorkflowCatalogRepository,
     private readonly runs: AgUiRuns,
+    private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -30,6 +32,8 @@ export class AgUiController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    // Before the run starts: a refused stream starts nothing. On shutdown the connection is cut (the run goes on).
+    this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
     const gone = new AbortController();
     reply.raw.once('close', () => gone.abort());
     const events = this.runs.events(caller, await findAgentWorkflow(this.catalog, caller, name), body, traceContextOf(req), gone.signal);

@@ -4,6 +4,7 @@ import { jsonRpcMessageSchema, SpindleError, type JsonRpcMessage, type Principal
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
+import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { McpSessionRelay } from './mcp-session-relay';
 import { sessionIdFor, WorkflowTools } from './workflow-tools';
 
@@ -18,6 +19,7 @@ export class McpController {
   constructor(
     private readonly tools: WorkflowTools,
     private readonly relay: McpSessionRelay,
+    private readonly streams: OpenStreamsRegistry,
   ) {}
 
   @Post()
@@ -29,6 +31,8 @@ export class McpController {
       void reply.status(202).send();
       return;
     }
+    // Every message the transport answers may be an event stream (a tool call's progress): each holds a slot while open.
+    this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = this.tools.serverFor(caller, session, traceContextOf(req), transport);
     reply.hijack();

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { ChatIdParam, WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
+import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { UiChats } from './ui-chats';
@@ -21,6 +22,7 @@ export class UiChatController {
   constructor(
     private readonly catalog: WorkflowCatalogRepository,
     private readonly chats: UiChats,
+    private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -32,6 +34,7 @@ export class UiChatController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    this.admit(caller, reply);
     const runId = await this.chats.send(caller, await this.workflow(caller, name), body, traceContextOf(req));
     this.stream(reply, runId);
   }
@@ -43,9 +46,15 @@ export class UiChatController {
     @Param('chatId', ChatIdParam) chatId: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    this.admit(caller, reply);
     const runId = await this.chats.activeRun(caller, await this.workflow(caller, name), chatId);
     if (runId === undefined) return void reply.status(204).send();
     this.stream(reply, runId);
+  }
+
+  /** Before the run starts: a refused stream starts nothing. On shutdown the connection is cut (the run goes on; a reload resumes it). */
+  private admit(caller: Principal, reply: FastifyReply): void {
+    this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
   }
 
   private stream(reply: FastifyReply, runId: string): void {
