@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { context } from '@opentelemetry/api';
-import { EMPTY_LOG, lastEventOf, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
+import { EMPTY_LOG, firstEventOf, lastEventOf, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
@@ -69,33 +69,46 @@ export class RunForker {
       location: `/v1/runs/${runId}`,
       eventsLocation: `/v1/runs/${runId}/events`,
     };
+    const runQueued = async (id: string) => (await firstEventOf(this.bus, id)) !== undefined;
     return createOnce(
       this.keys,
+      runQueued,
       caller.tenant,
       idempotencyKey,
       { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted },
-      async () => {
+      async (target) => {
+        // Completing a key's orphaned fork: it forks at the checkpoint the key answered, which a newer one may have followed.
+        const at = target.accepted.forkedFrom;
+        const from =
+          at.checkpointId === checkpoint.checkpointId
+            ? checkpoint
+            : (await this.ask('getCheckpoint', { runId: sourceRunId, waitForSeq: lastSeq, checkpointId: at.checkpointId })).checkpoint;
+        if (!from)
+          throw new SpindleError(
+            'service_unavailable',
+            `the checkpoint ${at.checkpointId} of run ${sourceRunId} is not found yet; try again`,
+          );
         // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
         await this.quotas.admitStart(caller.tenant);
-        await new RunLogWriter(this.bus, runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).write({
+        await new RunLogWriter(this.bus, target.runId, EMPTY_LOG, { maxEventBytes: this.maxEventBytes }).write({
           type: 'run.queued',
           spanId: randomBytes(8).toString('hex'),
           path: 'root',
           data: {
             workflow: queued.data.workflow,
             input: queued.data.input,
-            state: { ...checkpoint.state, ...(body.state ?? {}) },
+            state: { ...from.state, ...(body.state ?? {}) },
             ...(queued.data.parameters ? { parameters: queued.data.parameters } : {}),
-            definition: definitionAt(events, checkpoint.seq),
+            definition: definitionAt(events, from.seq),
             ...(queued.data.subgraphs ? { subgraphs: queued.data.subgraphs } : {}),
-            forkedFrom,
+            forkedFrom: at,
             tenant: caller.tenant,
             startedBy: caller.actor,
-            start: checkpoint.frontier,
+            start: from.frontier,
             cacheRuns: [sourceRunId, ...(queued.data.cacheRuns ?? [])],
           },
         });
-        await queueForAdmission(this.admission, { runId, tenant: caller.tenant, trace: context.active() }, this.logger);
+        await queueForAdmission(this.admission, { runId: target.runId, tenant: caller.tenant, trace: context.active() }, this.logger);
       },
     );
   }

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
-import { EMPTY_LOG, RunLogWriter, type Bus } from '@spindle/bus';
+import { EMPTY_LOG, firstEventOf, RunLogWriter, type Bus } from '@spindle/bus';
 import type { Logger } from 'pino';
 import { queueForAdmission } from '../admission/queue-for-admission';
 import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
-import { isSpindleError, SpindleError, startRunBodySchema, type Principal, type RunAccepted, type RunEventOf } from '@spindle/contracts';
+import {
+  isSpindleError,
+  SpindleError,
+  startRunBodySchema,
+  type Principal,
+  type RunAccepted,
+  type RunEventOf,
+  type StartRunBody,
+} from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
 import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
@@ -62,6 +70,56 @@ export class RunStarter {
   ): Promise<StartedRun> {
     const body = parseBody(startRunBodySchema, rawBody ?? {});
     const { tenant } = caller;
+    const planned = await this.plan(tenant, name, body);
+    const runId = opts.runId ?? ulid();
+    const accepted: RunAccepted = {
+      runId,
+      workflow: { name, version: planned.version },
+      status: 'queued',
+      location: `/v1/runs/${runId}`,
+      eventsLocation: `/v1/runs/${runId}/events`,
+    };
+    const runQueued = async (id: string) => (await firstEventOf(this.bus, id)) !== undefined;
+
+    return createOnce(this.keys, runQueued, tenant, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async (target) => {
+      // Completing a key's orphaned run: it runs the version the key answered, which a newer one may have followed.
+      const version = target.accepted.workflow.version;
+      const run = version === planned.version ? planned : await this.plan(tenant, name, { ...body, version });
+      // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
+      await this.quotas.admitStart(tenant);
+      try {
+        const log = new RunLogWriter(this.bus, target.runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
+        await log.write({
+          type: 'run.queued',
+          spanId: randomBytes(8).toString('hex'),
+          path: 'root',
+          data: {
+            workflow: { name, version: run.version },
+            input: body.input ?? null,
+            state: { ...(body.state ?? {}), input: body.input ?? null, ...(run.parameters ? { parameters: run.parameters } : {}) },
+            ...(run.parameters ? { parameters: run.parameters } : {}),
+            definition: run.definition,
+            ...(Object.keys(run.subgraphs).length ? { subgraphs: run.subgraphs } : {}),
+            tenant,
+            startedBy: caller.actor,
+            ...(opts.thread ? { thread: opts.thread } : {}),
+            ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
+            ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
+          },
+        });
+        this.owners?.remember(target.runId, tenant);
+        await opts.beforeDispatch?.(target.runId);
+      } catch (e) {
+        // A full store is said as such (507, Retry-After): waiting a moment, as a 503 suggests, does not help.
+        if (isSpindleError(e) && e.code === 'storage_full') throw e;
+        throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
+      }
+      await queueForAdmission(this.admission, { runId: target.runId, tenant, trace }, this.logger);
+    });
+  }
+
+  /** Everything a start checks and resolves before anything is stored: the workflow version, its definition, parameters, subgraphs. */
+  private async plan(tenant: string, name: string, body: StartRunBody) {
     const workflow = await this.catalog.find(tenant, name, body.version);
     if (!workflow) {
       if (body.version !== undefined && (await this.catalog.find(tenant, name)))
@@ -74,47 +132,7 @@ export class RunStarter {
     const parameters = checkParameters(definition.parameters, body.parameters);
     if (body.webhooks?.length) await this.requireWebhooks(tenant, body.webhooks);
     const subgraphs = await resolveSubgraphs(this.catalog, tenant, { name, definition }, prepare);
-    const runId = opts.runId ?? ulid();
-    const accepted: RunAccepted = {
-      runId,
-      workflow: { name, version: workflow.version },
-      status: 'queued',
-      location: `/v1/runs/${runId}`,
-      eventsLocation: `/v1/runs/${runId}/events`,
-    };
-
-    return createOnce(this.keys, tenant, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async () => {
-      // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
-      await this.quotas.admitStart(tenant);
-      try {
-        const log = new RunLogWriter(this.bus, runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
-        await log.write({
-          type: 'run.queued',
-          spanId: randomBytes(8).toString('hex'),
-          path: 'root',
-          data: {
-            workflow: { name, version: workflow.version },
-            input: body.input ?? null,
-            state: { ...(body.state ?? {}), input: body.input ?? null, ...(parameters ? { parameters } : {}) },
-            ...(parameters ? { parameters } : {}),
-            definition,
-            ...(Object.keys(subgraphs).length ? { subgraphs } : {}),
-            tenant,
-            startedBy: caller.actor,
-            ...(opts.thread ? { thread: opts.thread } : {}),
-            ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
-            ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
-          },
-        });
-        this.owners?.remember(runId, tenant);
-        await opts.beforeDispatch?.(runId);
-      } catch (e) {
-        // A full store is said as such (507, Retry-After): waiting a moment, as a 503 suggests, does not help.
-        if (isSpindleError(e) && e.code === 'storage_full') throw e;
-        throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
-      }
-      await queueForAdmission(this.admission, { runId, tenant, trace }, this.logger);
-    });
+    return { version: workflow.version, definition, parameters, subgraphs };
   }
 }
 
