@@ -30,10 +30,11 @@ import { chaosProvider, chaosWorkflows, type ProviderCall } from './chaos-workfl
 const short = process.argv.includes('--short');
 const ROOT = join(__dirname, '../../..');
 
-type Target = 'runner' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres' | 'postgres-stop';
+type Target =
+  'runner' | 'runner-frozen' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres' | 'postgres-stop';
 const TARGETS: Target[] = short
-  ? ['runner', 'trace-recorder', 'nats-server', 'gateway', 'postgres-stop']
-  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres', 'postgres-stop'];
+  ? ['runner', 'trace-recorder', 'nats-server', 'gateway', 'postgres-stop', 'runner-frozen']
+  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres', 'postgres-stop', 'runner-frozen'];
 /** How long Postgres stays stopped (`pg_ctl stop -m fast`, as in a failover) before it starts again. */
 const POSTGRES_OUTAGE_MS = short ? 10_000 : 30_000;
 
@@ -126,6 +127,13 @@ async function killAndRestart(
     await postgres.kill();
     await pause();
     await postgres.start();
+  } else if (target === 'runner-frozen') {
+    // SIGSTOP past the ack wait: its runs go to the other runner; on waking it must write nothing (fenced).
+    const frozen = stack.processes.find((p) => p.name === 'runner' && p.child.exitCode === null && p.child.signalCode === null);
+    if (!frozen) throw new Error('no running runner');
+    frozen.child.kill('SIGSTOP');
+    await new Promise((r) => setTimeout(r, Number(runnerEnv.RUNNER_ACK_WAIT_MS) + 3_000));
+    frozen.child.kill('SIGCONT');
   } else if (target === 'postgres-stop') {
     if (!postgres) return 0;
     await postgres.stopFast();
