@@ -77,11 +77,18 @@ export class RunEventStream {
     this.historyEnd = last?.end;
     if (!last || isTerminalEvent(last.event)) return;
     const from = { streamSeq: last.position.streamSeq + 1, cursor: { lastSeq: last.event.seq, ended: false } };
-    this.detach = await this.hub.attach(this.opts.runId, from, {
+    const attachment = await this.hub.attach(this.opts.runId, from, {
       onEvent: (event, frame) => (this.live ? this.writeLive(event, frame) : this.pending.push({ event, frame })),
       onToken: (token) => this.relay.onToken(token),
       onBroken: (e) => this.fail(e),
     });
+    this.detach = attachment.detach;
+    // The feed may be another stream's, opened or advanced past `last` (read earlier, e.g. by the
+    // request's run check): it never gives this stream the messages it delivered before the join.
+    // Stopping the history at `last` would then skip every event between the two (seen after a
+    // gateway restart, when many clients of one run resume at once); read to the log's end instead,
+    // which, read after the join, reaches past what the feed had delivered.
+    if (attachment.deliveredThrough > last.position.streamSeq) this.historyEnd = undefined;
   }
 
   async pipe(): Promise<void> {

@@ -11,6 +11,17 @@ import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
+/** A listener's place on its run's feed. */
+export interface FeedAttachment {
+  detach: () => void;
+  /**
+   * The stream sequence up to which the feed had already delivered (or, not started yet, where it
+   * starts) when the listener joined: the listener gets only messages after it, so its history
+   * must reach at least this far.
+   */
+  deliveredThrough: number;
+}
+
 export interface FeedListener {
   /** `frame` is the event's SSE frame, rendered once for every listener. */
   onEvent(event: RunEvent, frame: string): void;
@@ -37,12 +48,14 @@ export class RunFeedHub implements OnApplicationShutdown {
    * Attaches a listener to the run's feed, which delivers the events stored after `from` (a
    * stream position and the log up to it, as a history read left it), checked like any read.
    */
-  async attach(runId: string, from: { streamSeq: number; cursor: LogCursorState }, listener: FeedListener): Promise<() => void> {
+  async attach(runId: string, from: { streamSeq: number; cursor: LogCursorState }, listener: FeedListener): Promise<FeedAttachment> {
     let feed = this.feeds.get(runId);
     if (!feed) {
       feed = new RunFeed(this.bus, this.logger, runId, from, () => this.feeds.delete(runId));
       this.feeds.set(runId, feed);
     }
+    // Read in the same turn as the listener joins: every later message reaches it.
+    const deliveredThrough = feed.deliveredThrough;
     feed.add(listener);
     try {
       await feed.ready;
@@ -51,7 +64,7 @@ export class RunFeedHub implements OnApplicationShutdown {
       throw e;
     }
     const attached = feed;
-    return () => attached.remove(listener);
+    return { detach: () => attached.remove(listener), deliveredThrough };
   }
 
   onApplicationShutdown() {
@@ -65,6 +78,8 @@ class RunFeed {
   private readonly tokens: LiveSubscription;
   private follower?: RunLogFollower;
   private closed = false;
+  /** The stream sequence of the last message whose events went to the listeners (before any: the one before the start). */
+  deliveredThrough: number;
 
   constructor(
     private readonly bus: Bus,
@@ -73,6 +88,7 @@ class RunFeed {
     from: { streamSeq: number; cursor: LogCursorState },
     private readonly onClose: () => void,
   ) {
+    this.deliveredThrough = from.streamSeq - 1;
     this.tokens = subscribeTokenDeltas(bus, runId, {
       onMessage: (token) => {
         for (const l of this.listeners) {
@@ -118,10 +134,14 @@ class RunFeed {
     void this.pump(first, iterator);
   }
 
-  private async pump(first: Promise<IteratorResult<{ event: RunEvent }>>, iterator: AsyncIterator<{ event: RunEvent }>) {
+  private async pump(
+    first: Promise<IteratorResult<{ event: RunEvent; streamSeq: number }>>,
+    iterator: AsyncIterator<{ event: RunEvent; streamSeq: number }>,
+  ) {
     try {
       for (let next = await first; !next.done; next = await iterator.next()) {
         const event = next.value.event;
+        this.deliveredThrough = next.value.streamSeq;
         const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
         for (const l of [...this.listeners]) l.onEvent(event, frame);
       }
