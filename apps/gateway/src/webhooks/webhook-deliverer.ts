@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import { signWebhook } from './webhook-signature';
-import { guardedLookup, type WebhookTargetPolicy } from './webhook-target';
+import { guardedLookup, literalRefusal, type WebhookTargetPolicy } from './webhook-target';
 import type { DueDelivery, WebhookRepository } from './webhook.repository';
 
 export interface WebhookDeliveryOptions {
@@ -74,6 +74,8 @@ export class WebhookDeliverer {
         resolve(answer);
       };
       const url = new URL(delivery.url);
+      const refused = literalRefusal(url, this.policy);
+      if (refused) return done({ statusCode: null, error: refused, response: null });
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const event = delivery.payload as { id: string };
       const req = send(url, {

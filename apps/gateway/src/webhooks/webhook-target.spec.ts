@@ -1,4 +1,4 @@
-import { checkWebhookUrl, guardedLookup, isInternalAddress } from './webhook-target';
+import { checkWebhookUrl, guardedLookup, isInternalAddress, literalRefusal } from './webhook-target';
 import { signWebhook, verifyWebhookSignature } from './webhook-signature';
 
 const strict = { allowHttp: false, allowedHosts: new Set<string>() };
@@ -17,9 +17,23 @@ describe('webhook targets', () => {
       'fd00::1',
       'fe80::1',
       '::ffff:127.0.0.1',
+      '::7f00:1',
+      '::127.0.0.1',
+      '::ffff:7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b::10.0.0.1',
+      '64:ff9b:1::5db8:d822',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '2001:0:4136:e378::1',
+      '::',
+      'ff02::1',
+      'fe80::1%eth0',
+      '255.255.255.255',
+      '224.0.0.1',
     ])
       expect({ address, internal: isInternalAddress(address) }).toEqual({ address, internal: true });
-    for (const address of ['93.184.216.34', '2606:2800:220:1::', '::ffff:93.184.216.34'])
+    for (const address of ['93.184.216.34', '2606:2800:220:1::', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2002:5db8:d822::1'])
       expect({ address, internal: isInternalAddress(address) }).toEqual({ address, internal: false });
   });
 
@@ -42,6 +56,14 @@ describe('webhook targets', () => {
       'https://localhost/x',
       'https://metadata.internal/x',
       'https://169.254.169.254/latest',
+      'https://localhost./x',
+      'https://api.localhost/x',
+      'https://metadata.internal./x',
+      'https://[::7f00:1]/x',
+      'https://[64:ff9b::7f00:1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://0x7f.1/x',
+      'https://2130706433/x',
     ])
       expect({ url, code: refused(url) }).toEqual({ url, code: 'validation_failed' });
     expect(refused('https://hooks.example/in')).toBeUndefined();
@@ -57,6 +79,13 @@ describe('webhook targets', () => {
     expect(await resolve(strict, 'localhost')).toBe('EBLOCKED');
     expect(await resolve({ ...strict, allowedHosts: new Set(['localhost']) }, 'localhost')).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
+});
+
+it('refuses an internal IP literal before a delivery connects, since Node connects to one without a lookup', () => {
+  expect(literalRefusal(new URL('http://[::7f00:1]/in'), strict)).toMatch(/^EBLOCKED/);
+  expect(literalRefusal(new URL('http://127.0.0.1:9/in'), strict)).toMatch(/^EBLOCKED/);
+  expect(literalRefusal(new URL('http://127.0.0.1:9/in'), { ...strict, allowedHosts: new Set(['127.0.0.1']) })).toBeUndefined();
+  expect(literalRefusal(new URL('https://93.184.216.34/in'), strict)).toBeUndefined();
 });
 
 describe('webhook signatures', () => {
