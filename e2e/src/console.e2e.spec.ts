@@ -8,6 +8,7 @@ import {
   type Stack,
   launchChromium,
   longLoopWorkflow,
+  pageShows,
   signInWithKey,
 } from '@spindle/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -190,8 +191,8 @@ describe('the console in a browser, against the real stack', () => {
     // A failed-or-not tool call and the node's delta are in the span detail.
     await page.locator('.trow[data-span-kind="node"]', { hasText: 'order_agent' }).click();
     const detail = page.locator('[data-testid="span-detail"]');
-    await expect(detail.textContent()).resolves.toContain('output (state delta)');
-    await expect(detail.locator('.tool-call').first().textContent()).resolves.toContain('lookup_order');
+    await pageShows(async () => expect(await detail.textContent()).toContain('output (state delta)'));
+    await pageShows(async () => expect(await detail.locator('.tool-call').first().textContent()).toContain('lookup_order'));
 
     // Replay: only the cursor moves; no model, tool or HTTP call.
     const calls = stack.fake.callCount;
@@ -199,11 +200,13 @@ describe('the console in a browser, against the real stack', () => {
     page.on('request', (r) => r.url().includes('/v1/') && apiRequests.push(r.url()));
     await page.locator('[aria-label="jump to start"]').click();
     await page.locator('[data-testid="replay-banner"]').waitFor();
-    expect(await page.locator('.flow-node[data-state="completed"]').count()).toBe(0);
+    await pageShows(async () => expect(await page.locator('.flow-node[data-state="completed"]').count()).toBe(0));
     await page.locator('[aria-label="step forward"]').click();
     await page.locator('[aria-label="step forward"]').click();
     expect(page.url()).toMatch(/\?at=\d+$/);
-    expect(await page.locator('.flow-node[data-node-id="triage"]').getAttribute('data-state')).toBe('completed');
+    await pageShows(async () =>
+      expect(await page.locator('.flow-node[data-node-id="triage"]').getAttribute('data-state')).toBe('completed'),
+    );
     expect(await page.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending');
     // The run's own status does not roll back with the cursor.
     expect(await page.locator('[data-testid="run-status"]').textContent()).toBe('completed');
@@ -215,7 +218,7 @@ describe('the console in a browser, against the real stack', () => {
     // A new tab has no session: it signs in first and stays on the link it was given.
     await signInWithKey(other, stack.adminKey);
     await other.locator('.flow-node[data-node-id="triage"][data-state="completed"]').waitFor();
-    expect(await other.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending');
+    await pageShows(async () => expect(await other.locator('.flow-node[data-node-id="reply"]').getAttribute('data-state')).toBe('pending'));
     await other.close();
     for (let i = 0; i < 10; i++) await page.locator('[aria-label="step forward"]').click();
     await page.locator('.flow-node[data-node-id="reply"][data-state="completed"]').waitFor();
@@ -244,9 +247,9 @@ describe('the console in a browser, against the real stack', () => {
     await page.locator('[data-testid="run-status"]', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
     const recorded = await events(runId);
     // Every event once: the cursor's range is exactly the log's length, and the graph is whole.
-    expect(await page.locator('[data-testid="cursor"]').getAttribute('max')).toBe(String(recorded.length));
-    const states = await page.locator('.flow-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
-    expect(new Set(states)).toEqual(new Set(['completed']));
+    await pageShows(async () => expect(await page.locator('[data-testid="cursor"]').getAttribute('max')).toBe(String(recorded.length)));
+    const states = () => page.locator('.flow-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
+    await pageShows(async () => expect(new Set(await states())).toEqual(new Set(['completed'])));
   });
 
   it('answers a tool approval from the inbox, and cancels a waiting run from its page', async () => {
@@ -255,7 +258,7 @@ describe('the console in a browser, against the real stack', () => {
     await page.goto(`${stack.gatewayUrl}/#/inbox`);
     const card = page.locator(`[data-kind="approval"]`).first();
     await card.waitFor();
-    await expect(card.textContent()).resolves.toContain('lookup_order');
+    await pageShows(async () => expect(await card.textContent()).toContain('lookup_order'));
     await page.screenshot({ path: `${SHOTS}/inbox.png` });
     await card.getByRole('button', { name: 'Approve' }).click();
     await until(async () => (await events(guarded)).some((e) => e.type === 'run.completed'), 'completion after approval');
@@ -283,8 +286,10 @@ describe('the console in a browser, against the real stack', () => {
     });
     // Drawn as canceled, with who and why: not as failed, not as still waiting.
     await page.locator('.flow-node[data-node-id="sign_off"][data-state="canceled"]').waitFor();
-    expect(await page.locator('[data-testid="canceled-banner"]').textContent()).toMatch(
-      /^Canceled by bootstrap admin: .*released without sign-off/,
+    await pageShows(async () =>
+      expect(await page.locator('[data-testid="canceled-banner"]').textContent()).toMatch(
+        /^Canceled by bootstrap admin: .*released without sign-off/,
+      ),
     );
   });
 
@@ -298,8 +303,8 @@ describe('the console in a browser, against the real stack', () => {
     const conversation = page.getByTestId('conversation');
     await conversation.waitFor();
     // The question was sent in the first call: here it is an earlier message, folded away but present.
-    const roles = await conversation.locator('.message').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-role')));
-    expect(roles.slice(-4)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const roles = () => conversation.locator('.message').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-role')));
+    await pageShows(async () => expect((await roles()).slice(-4)).toEqual(['user', 'assistant', 'tool', 'assistant']));
     expect(await conversation.locator('.earlier .message').textContent()).toContain('Where is order A-1002?');
     const call = conversation.getByTestId('tool-call-block');
     expect(await call.textContent()).toMatch(/tool call · lookup_order call_1/);
@@ -346,7 +351,7 @@ describe('the console in a browser, against the real stack', () => {
     const nodes = page.getByTestId('compare-nodes');
     await nodes.waitFor();
     const differs = (nodeId: string) => nodes.locator(`tr[data-node-id="${nodeId}"]`).getAttribute('data-differs');
-    expect(await differs('label')).toBe('true');
+    await pageShows(async () => expect(await differs('label')).toBe('true'));
     // The fork started after `base`: it never ran it.
     expect(await differs('base')).toBe('true');
     // This run (the fork) on the left, its parent on the right.
@@ -396,10 +401,10 @@ describe('the console in a browser, against the real stack', () => {
     await until(async () => (await tile('runs').textContent()) === '240', 'the tiles');
     expect(await tile('failed').textContent()).toBe('40');
     expect(await tile('succeeded').textContent()).toBe('83.3 %');
-    expect(await page.getByTestId('top-errors').textContent()).toContain('node_failed40 runs');
-    expect(await page.getByTestId('slowest-nodes').textContent()).toContain('check');
-    // Today's bar is drawn, in both of its statuses.
-    expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThanOrEqual(2);
+    await pageShows(async () => expect(await page.getByTestId('top-errors').textContent()).toContain('node_failed40 runs'));
+    await pageShows(async () => expect(await page.getByTestId('slowest-nodes').textContent()).toContain('check'));
+    // Today's bar is drawn, in both of its statuses (Recharts draws its bars after its own layout pass).
+    await pageShows(async () => expect(await page.locator('.recharts-bar-rectangle').count()).toBeGreaterThanOrEqual(2));
     // An error code leads to its runs.
     await page.getByTestId('top-errors').getByRole('link').click();
     await page.waitForFunction(() => location.hash.startsWith('#/runs?') && location.hash.includes('errorCode='));
@@ -436,15 +441,15 @@ describe('the console in a browser, against the real stack', () => {
       .getByRole('button', { name: String(completed.seq) })
       .click();
     await page.waitForFunction((seq) => location.hash.endsWith(`at=${seq}`), completed.seq);
-    expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(completed.seq));
+    await pageShows(async () => expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(completed.seq)));
     await table.getByLabel('event node or path').fill('');
     await table.getByLabel('event type').selectOption('');
-    expect(await table.locator('.erow-wrap.future').count()).toBe(log.length - completed.seq);
+    await pageShows(async () => expect(await table.locator('.erow-wrap.future').count()).toBe(log.length - completed.seq));
     // The cursor moved elsewhere (the replay's step back) moves the mark.
     await page.getByRole('button', { name: 'step back' }).click();
     await page.waitForFunction((seq) => !location.hash.endsWith(`at=${seq}`), completed.seq);
     const at = Number(await page.evaluate(() => new URLSearchParams(location.hash.split('?')[1]).get('at')));
-    expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(at));
+    await pageShows(async () => expect(await table.locator('.erow-wrap.at-cursor').getAttribute('data-seq')).toBe(String(at)));
   });
 
   it('searches runs by words of their input, pages through them, and keeps the search in the URL', async () => {
@@ -504,7 +509,10 @@ describe('the console in a browser, against the real stack', () => {
     expect(await page.getByTestId('not-found').textContent()).toContain('No run 01NOSUCHRUN0000000000000000 here.');
     expect(await page.getByTestId('run-status').count()).toBe(0);
     await page.goto(`${stack.gatewayUrl}/#/nowhere/at/all`);
-    expect(await page.getByTestId('not-found').textContent()).toContain('There is no page at #/nowhere/at/all.');
+    // The run's not-found page is still drawn until the router has moved on: wait for the new one.
+    await pageShows(async () =>
+      expect(await page.getByTestId('not-found').textContent()).toContain('There is no page at #/nowhere/at/all.'),
+    );
   });
 
   it('follows the system colour scheme, and keeps a theme picked with the toggle', async () => {
@@ -598,7 +606,7 @@ describe('the console in a browser, against the real stack', () => {
     await page.goto(`${stack.gatewayUrl}/#/runs`);
     await page.getByLabel('filter by workflow').fill('g');
     await page.getByLabel('filter by workflow').press('r');
-    expect(await page.evaluate(() => location.hash)).toContain('workflow=gr');
+    await pageShows(async () => expect(await page.evaluate(() => location.hash)).toContain('workflow=gr'));
   });
 
   it('asks a JSON answer with a form made from its schema, checks it before sending, and confirms it was sent', async () => {
@@ -610,7 +618,9 @@ describe('the console in a browser, against the real stack', () => {
     // The form, made from the schema: its field checked as typed.
     const amount = card.getByLabel('amount');
     await amount.fill('-5');
-    await expect(card.locator('[data-testid="data-problems"]').textContent()).resolves.toContain('data.amount: must be >= 0');
+    await pageShows(async () =>
+      expect(await card.locator('[data-testid="data-problems"]').textContent()).toContain('data.amount: must be >= 0'),
+    );
     expect(await card.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
     // The raw editor holds the same answer, and stays available.
     await card.getByRole('button', { name: 'JSON' }).click();
@@ -627,7 +637,8 @@ describe('the console in a browser, against the real stack', () => {
     expect(await note.textContent()).toContain('You answered {"amount":12.5} for refund-form · node amount');
     await until(async () => (await events(runId)).some((e) => e.type === 'run.completed'), 'completion after the answer');
     expect((await events(runId)).find((e) => e.type === 'input.answered')).toMatchObject({ data: { answer: { data: { amount: 12.5 } } } });
-    expect(await page.locator(`[data-kind="json"][data-request-id]`).count()).toBe(0);
+    // The inbox learns of the answer on its next refresh.
+    await pageShows(async () => expect(await page.locator(`[data-kind="json"][data-request-id]`).count()).toBe(0));
     await note.getByRole('button', { name: 'dismiss' }).click();
     expect(await page.getByTestId('answered-note').count()).toBe(0);
   });
@@ -640,16 +651,20 @@ describe('the console in a browser, against the real stack', () => {
     await page.getByRole('button', { name: 'lanes' }).click();
     const lanes = page.locator('[data-testid="swimlanes"] .lane-row');
     await lanes.first().waitFor();
-    expect(await lanes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lane')))).toEqual([
-      'top',
-      'agent:front_desk',
-      'agent:billing',
-    ]);
-    // On a time axis, the run's own nodes first, each bar named when there is room.
-    expect(await page.getByTestId('lane-axis').locator('.lane-tick').first().textContent()).toBe('0 ms');
-    expect(await page.locator('.lane-row[data-lane="top"] .lane-bar-label').allTextContents()).toContain('handoff-loop');
+    await pageShows(async () =>
+      expect(await lanes.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-lane')))).toEqual([
+        'top',
+        'agent:front_desk',
+        'agent:billing',
+      ]),
+    );
+    // On a time axis, the run's own nodes first, each bar named when there is room (known once the lanes are measured).
+    await pageShows(async () => expect(await page.getByTestId('lane-axis').locator('.lane-tick').first().textContent()).toBe('0 ms'));
+    await pageShows(async () =>
+      expect(await page.locator('.lane-row[data-lane="top"] .lane-bar-label').allTextContents()).toContain('handoff-loop'),
+    );
     const edge = page.locator('.handoff-edge');
-    expect(await edge.count()).toBe(1);
+    await pageShows(async () => expect(await edge.count()).toBe(1));
     expect(await edge.getAttribute('data-from-lane')).toBe('agent:front_desk');
     expect(await edge.getAttribute('data-to-lane')).toBe('agent:billing');
     await expect(edge.locator('title').textContent()).resolves.toContain('customer wants a refund');
@@ -657,7 +672,7 @@ describe('the console in a browser, against the real stack', () => {
     // Back to the start of the replay: nobody has handed off yet, so no edge is drawn.
     await page.locator('[aria-label="jump to start"]').click();
     await page.locator('[data-testid="replay-banner"]').waitFor();
-    expect(await page.locator('.handoff-edge').count()).toBe(0);
+    await pageShows(async () => expect(await page.locator('.handoff-edge').count()).toBe(0));
   });
 
   it('draws a pattern as its agents and who can hand off to whom, with the compiled nodes on demand', async () => {
@@ -666,23 +681,28 @@ describe('the console in a browser, against the real stack', () => {
     await page.goto(`${stack.gatewayUrl}/#/workflows/refund-desk`);
     const node = (id: string) => page.locator(`.flow-node[data-node-id="${id}"]`);
     await node('front_desk').waitFor();
-    expect(await page.locator('.flow-node').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-node-id')))).toEqual([
-      'input',
-      'front_desk',
-      'billing',
-      'output',
-    ]);
-    expect(await page.locator('.react-flow__edge-text').allTextContents()).toEqual(
-      expect.arrayContaining(['first turn', 'hands off', 'answers']),
+    await pageShows(async () =>
+      expect(await page.locator('.flow-node').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-node-id')))).toEqual([
+        'input',
+        'front_desk',
+        'billing',
+        'output',
+      ]),
+    );
+    // React Flow paints the edges' labels only once it has measured the nodes: after the nodes are there.
+    await pageShows(async () =>
+      expect(await page.locator('.react-flow__edge-text').allTextContents()).toEqual(
+        expect.arrayContaining(['first turn', 'hands off', 'answers']),
+      ),
     );
     await page.getByRole('button', { name: 'compiled nodes' }).click();
     await node('handoff-loop').waitFor();
+    await pageShows(async () => expect(await node('input').count()).toBe(0));
     expect(await node('front_desk').count()).toBe(1);
-    expect(await node('input').count()).toBe(0);
     // On the run's page the agents are lit by the run's events.
     await page.goto(`${stack.gatewayUrl}/#/runs/${runId}`);
     await page.locator('.flow-node[data-node-id="billing"][data-state="completed"]').waitFor();
-    expect(await node('front_desk').getAttribute('data-state')).toBe('completed');
+    await pageShows(async () => expect(await node('front_desk').getAttribute('data-state')).toBe('completed'));
     await page.screenshot({ path: `${SHOTS}/pattern-agents.png` });
   });
 
@@ -694,8 +714,8 @@ describe('the console in a browser, against the real stack', () => {
     await page.getByLabel('compare with').selectOption('1');
     const diff = page.locator('[data-testid="version-diff"]');
     await diff.waitFor();
-    await expect(diff.locator('h3').textContent()).resolves.toContain('v1 → v2');
-    await expect(diff.textContent()).resolves.toContain('changed: greet');
+    await pageShows(async () => expect(await diff.locator('h3').textContent()).toContain('v1 → v2'));
+    await pageShows(async () => expect(await diff.textContent()).toContain('changed: greet'));
     expect(await diff.locator('.removed').allTextContents()).toContain('-        "tone": "formal"\n');
     expect(await diff.locator('.added').allTextContents()).toContain('+        "tone": "casual"\n');
     await page.screenshot({ path: `${SHOTS}/version-diff.png` });
@@ -720,7 +740,7 @@ describe('the console in a browser, against the real stack', () => {
     for (const at of [Math.floor(total / 16), Math.floor((total * 15) / 16), 1]) {
       await slider.fill(String(at));
       await page.waitForFunction((n) => location.hash.endsWith(`at=${n}`), at);
-      expect(await page.getByTestId('replay-banner').textContent()).toContain(`event ${at} of ${total}`);
+      await pageShows(async () => expect(await page.getByTestId('replay-banner').textContent()).toContain(`event ${at} of ${total}`));
       expect(Number(await slider.inputValue())).toBe(at);
     }
   });

@@ -1,5 +1,5 @@
 import type { RunEvent } from '@spindle/contracts';
-import { eventually, startOwnPostgres, startStack, testEnv, type OwnPostgres, type Stack } from '@spindle/testing';
+import { eventually, startOwnPostgres, startStack, stopProcess, testEnv, type OwnPostgres, type Stack } from '@spindle/testing';
 import { putHelloWorkflow, runHelloToEnd } from './hello-runs';
 
 const TABLED = ['gateway', 'trace-recorder', 'checkpoint', 'approval'];
@@ -58,7 +58,24 @@ describe('a Postgres outage', () => {
     await new Promise((r) => setTimeout(r, 5_000));
     expect(stack.processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null).map((p) => p.name)).toEqual([]);
 
+    // A gateway started during the outage waits for Postgres, and its port answers meanwhile: alive,
+    // not ready, and every route a 503 problem with Retry-After (it can check no key without Postgres).
+    const gateway = stack.processes.find((p) => p.name === 'gateway')!;
+    await stopProcess(gateway.child);
+    stack.processes.splice(stack.processes.indexOf(gateway), 1);
+    const restarted = stack.startService('gateway', { PORT: String(gateway.port) });
+    await eventually(async () => expect(await readiness(gateway.port)).toBe(503), 150, 100);
+    expect((await fetch(`${stack.gatewayUrl}/healthz`)).status).toBe(200);
+    const ready = (await (await fetch(`${stack.gatewayUrl}/readyz`)).json()) as { checks: Record<string, string> };
+    expect(ready.checks.postgres).toMatch(/^down: /);
+    const held = await stack.api(`/v1/runs/${before.runId}/events`);
+    expect(held.status).toBe(503);
+    expect(held.headers.get('content-type')).toContain('application/problem+json');
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await held.json()).toMatchObject({ code: 'database_unavailable', status: 503, instance: `/v1/runs/${before.runId}/events` });
+
     await pg.start();
+    await restarted;
     for (const p of tabled()) await eventually(async () => expect(await readiness(p.port)).toBe(200), 300, 100);
     const { runId, log } = await runHelloToEnd(stack);
     // The projections caught up: the trace has the run, completed, with each node.

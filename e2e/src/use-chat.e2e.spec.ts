@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { RunEvent, ThreadRuns } from '@spindle/contracts';
-import { eventually, providerGate, startStack, type FakeOpenAIRequestBody, type Stack, launchChromium } from '@spindle/testing';
+import { eventually, pageShows, providerGate, startStack, type FakeOpenAIRequestBody, type Stack, launchChromium } from '@spindle/testing';
 
 /**
  * Issue 16: a minimal React page with a stock `useChat` (`ai` + `@ai-sdk/react`, the default
@@ -84,8 +84,13 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
     await page.locator('[data-testid="status"]', { hasText: 'ready' }).waitFor();
     await say(page, 'What is my name?');
     await page.locator('[data-testid="assistant-text"]').nth(1).waitFor();
-    expect(await answers(page)).toEqual(['You said: My name is Ada.', 'You said: My name is Ada. | What is my name?']);
-    expect(await page.locator('[data-testid="node"][data-status="completed"]').allTextContents()).toEqual(['assistant', 'assistant']);
+    // The answer arrives token by token, and its node's data part after it.
+    await pageShows(async () =>
+      expect(await answers(page)).toEqual(['You said: My name is Ada.', 'You said: My name is Ada. | What is my name?']),
+    );
+    await pageShows(async () =>
+      expect(await page.locator('[data-testid="node"][data-status="completed"]').allTextContents()).toEqual(['assistant', 'assistant']),
+    );
     // Nothing is in progress now: a reload has nothing to resume.
     const resumed = await fetch(`${stack.gatewayUrl}/v1/chat/chat/chat-remembers/stream`, {
       headers: { authorization: `Bearer ${stack.adminKey}` },
@@ -113,7 +118,7 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
     await page.locator('[data-testid="status"]', { hasText: /submitted|streaming/ }).waitFor();
     gate.release();
     await page.locator('[data-testid="assistant-text"]').waitFor();
-    expect(await answers(page)).toEqual(['You said: Tell me a story.']);
+    await pageShows(async () => expect(await answers(page)).toEqual(['You said: Tell me a story.']));
     // It was the same run: one model call, no second answer started by the reload.
     const { events } = (await (await stack.api(`/v1/runs/${threadRun.runId}/events`)).json()) as { events: RunEvent[] };
     expect(events.filter((e) => e.type === 'model.completed')).toHaveLength(1);
@@ -126,8 +131,10 @@ describe('useChat against a workflow (AI SDK UI message stream)', () => {
     await say(page, 'What is two and two?');
     // The provider holds the rest of the answer: what the page shows now came token by token.
     await page.locator('[data-testid="assistant-text"]', { hasText: 'It is' }).waitFor();
-    expect(await answers(page)).toEqual(['It is ']);
-    expect(await page.locator('[data-testid="reasoning"]').allTextContents()).toEqual(['Two and two make four.']);
+    await pageShows(async () => expect(await answers(page)).toEqual(['It is ']));
+    await pageShows(async () =>
+      expect(await page.locator('[data-testid="reasoning"]').allTextContents()).toEqual(['Two and two make four.']),
+    );
     expect(await page.locator('[data-testid="status"]').textContent()).toBe('streaming');
     gate.release();
     await page.locator('[data-testid="status"]', { hasText: 'ready' }).waitFor();

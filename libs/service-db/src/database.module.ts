@@ -1,6 +1,8 @@
 import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { LOGGER, READINESS, type ReadinessCheck, type ServiceConfig } from '@spindle/service-kit';
+import { LOGGER, READINESS, startupHold, type ReadinessCheck, type ServiceConfig } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
+import { SpindleError } from '@spindle/contracts';
+import { DATABASE_RETRY_AFTER_SEC } from '@spindle/db';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { connectServiceDatabase } from './connect-database';
 import { DATABASE } from './tokens';
@@ -11,6 +13,15 @@ export interface DatabaseOptions {
   owner: string;
   migrations: Record<string, Migration>;
 }
+
+/** What a service waiting for Postgres at start answers; where it looked stays in its own log. */
+const STARTING_WITHOUT_POSTGRES = new SpindleError(
+  'database_unavailable',
+  'PostgreSQL does not answer yet; this service is waiting for it',
+  {
+    retryAfterSec: DATABASE_RETRY_AFTER_SEC,
+  },
+);
 
 class DatabaseShutdown implements OnApplicationShutdown {
   constructor(@Inject(DATABASE) private readonly db: Kysely<unknown>) {}
@@ -36,7 +47,11 @@ export class DatabaseModule {
           inject: [READINESS, LOGGER],
           useFactory: async (readiness: ReadinessCheck[], logger: Logger) => {
             const { db } = await connectServiceDatabase(opts.config, opts.owner, opts.migrations, {
-              onWait: (e, waitMs) => logger.warn({ err: e, waitMs }, 'PostgreSQL does not answer yet; waiting for it'),
+              onWait: (e, waitMs) => {
+                logger.warn({ err: e, waitMs }, 'PostgreSQL does not answer yet; waiting for it');
+                // Meanwhile the port answers: 503 database_unavailable, not a refused connection.
+                void startupHold.waitingFor('postgres', STARTING_WITHOUT_POSTGRES);
+              },
               // The error carries its pg client: only what it says is logged.
               onConnectionError: (e) =>
                 logger.warn(

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { configureSecretMasking, createLogger, PinoNestLogger } from '@spindle/telemetry';
 import type { FastifyHttpOptions } from 'fastify';
 import type { ServiceConfig } from './service-config';
+import { startupHold, type StartupAnswer } from './startup-hold';
 
 /**
  * Fastify options a service may add: how requests Fastify or Node refuse before routing are
@@ -20,12 +21,15 @@ export interface BootstrapOptions {
   beforeListen?: (app: NestFastifyApplication) => void;
   ownBodyParser?: boolean;
   fastify?: ServiceFastifyOptions;
+  /** How the port answers while the service waits at start for a dependency (see `StartupHold`). */
+  startupAnswer?: StartupAnswer;
 }
 
 /** Builds a Nest app on Fastify with JSON logs and graceful shutdown, and starts listening. */
 export async function bootstrapService(rootModule: unknown, config: ServiceConfig, opts: BootstrapOptions = {}): Promise<INestApplication> {
   configureSecretMasking(config.secretMasking);
   const logger = createLogger(config.service, { level: config.logLevel });
+  startupHold.arm(config.port, config.host, opts.startupAnswer);
   const app = await NestFactory.create<NestFastifyApplication>(
     rootModule as never,
     new FastifyAdapter({ ...opts.fastify, bodyLimit: opts.bodyLimit ?? 1_048_576, logger: false }),
@@ -34,6 +38,7 @@ export async function bootstrapService(rootModule: unknown, config: ServiceConfi
   app.enableShutdownHooks();
   exitByDeadline(logger, config.shutdownDeadlineMs);
   opts.beforeListen?.(app);
+  await startupHold.release();
   await app.listen(config.port, config.host);
   logger.info({ port: config.port, namespace: config.namespace || undefined }, `${config.service} listening`);
   return app;

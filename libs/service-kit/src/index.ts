@@ -8,3 +8,5 @@ export { HealthController } from './health.controller';
 export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
 export type { BootstrapOptions, ServiceFastifyOptions } from './bootstrap-service';
+export { startupHold, StartupHold } from './startup-hold';
+export type { StartupAnswer } from './startup-hold';

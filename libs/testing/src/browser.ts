@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { eventually } from './test-helpers';
 
 /** Debian's Chromium, headless; never a browser downloaded by a tool. */
 export async function launchChromium(): Promise<Browser> {
@@ -13,6 +14,16 @@ export async function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
   });
+}
+
+/**
+ * An assertion on what a page shows, retried until it holds (for up to 15 s): the page draws when
+ * its fetches answer and its layout passes run, never at the moment the test reads it. Waiting
+ * for one element says nothing about its neighbours (React Flow paints edge labels after it has
+ * measured the nodes), so every read of a rendered state goes through this, not a bare `expect`.
+ */
+export function pageShows(assertion: () => Promise<void>): Promise<void> {
+  return eventually(assertion, 150, 100);
 }
 
 /**

@@ -30,5 +30,5 @@ export { metricValue } from './prometheus-text';
 export { OtlpCollector } from './otlp-collector';
 export type { CollectedSpan } from './otlp-collector';
 export { rowsOfStack } from './stack-tables';
-export { launchChromium, signInWithKey, longLoopWorkflow } from './browser';
+export { launchChromium, pageShows, signInWithKey, longLoopWorkflow } from './browser';
 export { startOwnPostgres, type OwnPostgres } from './own-postgres';

@@ -1,6 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MAX_PATH_PARAM_LENGTH, type GatewayConfig } from '../gateway.config';
+import type { SpindleError } from '@spindle/contracts';
 import { installConsole } from './console-static';
+import { httpStatusByCode } from './http-status.map';
+import { problemBody, problemHeaders } from './problem-response';
 import { clientErrorHandler, frameworkErrorHandler } from './http-parse-errors';
 import { installJsonBodyParser } from './json-body-parser';
 import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard';
@@ -28,6 +31,12 @@ export function gatewayHttpSetup(config: GatewayConfig) {
   return {
     bodyLimit: config.bodyLimitBytes,
     ownBodyParser: true,
+    // Waiting for Postgres at start, the port answers every route as the gateway would in an outage.
+    startupAnswer: (error: SpindleError, url: string) => ({
+      status: httpStatusByCode[error.code],
+      headers: problemHeaders(error),
+      body: JSON.stringify(problemBody(error, url)),
+    }),
     fastify: {
       frameworkErrors: frameworkErrorHandler(MAX_PATH_PARAM_LENGTH, unreadBody),
       clientErrorHandler: clientErrorHandler(config.maxHeaderBytes),
