@@ -7,7 +7,8 @@ import { putHelloWorkflow, runHelloToEnd } from './hello-runs';
  * Issue 26, item 2: nats-server stopped, its store removed, started again. Every service kept
  * saying "ready" and every read of an existing run answered 500. Here the services make their
  * streams again by themselves (and count it), a run whose log went with the store is `410
- * run_log_lost` on every route that reads it, and new runs work.
+ * run_log_lost` on every route that reads it, the runs list marks it `logLost` and it can still be
+ * erased, and new runs work.
  */
 describe('a lost JetStream store', () => {
   let nats: NatsServerProcess;
@@ -64,5 +65,25 @@ describe('a lost JetStream store', () => {
 
     const after = await runHelloToEnd(stack);
     expect(after.log.map((e) => e.seq)).toEqual(after.log.map((_, i) => i + 1));
+    // The list still has the lost run as it was last projected, and says its log is gone.
+    const listed = await eventually(
+      async () => {
+        const { runs } = (await (await stack.api('/v1/runs?limit=10')).json()) as { runs: Array<{ runId: string; logLost?: true }> };
+        const byId = new Map(runs.map((r) => [r.runId, r]));
+        expect(byId.has(after.runId)).toBe(true);
+        return byId;
+      },
+      150,
+      100,
+    );
+    expect(listed.get(lost.runId)).toMatchObject({ logLost: true, status: 'completed' });
+    expect(listed.get(after.runId)).not.toHaveProperty('logLost');
+    // What is left of a lost run can still be erased (a data-protection request), and then is gone from the list.
+    const erased = await stack.api(`/v1/runs/${lost.runId}`, { method: 'DELETE' });
+    expect([erased.status, erased.status === 204 ? '' : await erased.text()]).toEqual([204, '']);
+    const { runs } = (await (await stack.api('/v1/runs?limit=10')).json()) as { runs: Array<{ runId: string }> };
+    expect(runs.map((r) => r.runId)).toEqual(expect.arrayContaining([after.runId]));
+    expect(runs.map((r) => r.runId)).not.toContain(lost.runId);
+    expect((await stack.api(`/v1/runs/${lost.runId}`)).status).toBe(410);
   });
 });

@@ -157,9 +157,14 @@ export class GatewayModule {
         },
         {
           provide: RunEraser,
-          inject: [BUS, DATABASE, ProjectionRunner, RunReads],
-          useFactory: (bus: Bus, db: Kysely<GatewayTables>, admission: ProjectionRunner<GatewayTables>, reads: RunReads) =>
-            new RunEraser(bus, db, admission, reads, config.projectionWaitMs),
+          inject: [BUS, DATABASE, ProjectionRunner, RunReads, RunLogLoss],
+          useFactory: (
+            bus: Bus,
+            db: Kysely<GatewayTables>,
+            admission: ProjectionRunner<GatewayTables>,
+            reads: RunReads,
+            loss: RunLogLoss,
+          ) => new RunEraser(bus, db, admission, reads, config.projectionWaitMs, loss),
         },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {

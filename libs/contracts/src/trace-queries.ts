@@ -32,6 +32,11 @@ export const runSummarySchema = z.object({
   workflowLatestVersion: z.number().int().nullable().optional(),
   /** A queued run still waiting for its turn (the gateway adds it): 1 is its tenant's next. */
   queue: z.object({ position: z.number().int().positive(), reason: z.enum(['tenant_limit', 'capacity']) }).optional(),
+  /**
+   * The run's log went with a lost JetStream store (the gateway adds it to a listed run): this
+   * summary, as last projected, is all that is left, and the run itself answers `410 run_log_lost`.
+   */
+  logLost: z.literal(true).optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -75,8 +80,9 @@ export type RunTrace = z.infer<typeof runTraceSchema>;
 /**
  * Every projection's answer to a data-protection erase: once it has applied the run up to
  * `waitForSeq` (its terminal event), it deletes every row of the run and how far it applied it.
+ * `0` for a run whose log a lost store took: what the projection holds of it is erased as it stands.
  */
-export const eraseRunQuerySchema = z.object({ runId: runIdSchema, waitForSeq: z.number().int().positive() });
+export const eraseRunQuerySchema = z.object({ runId: runIdSchema, waitForSeq: z.number().int().nonnegative() });
 export interface EraseRunResult {
   erased: true;
 }

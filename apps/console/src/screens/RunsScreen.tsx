@@ -108,6 +108,16 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
                 </td>
                 <td>
                   <span className={`status ${r.status}`}>{r.status}</span>
+                  {r.logLost && (
+                    <span
+                      className="muted"
+                      data-testid="log-lost"
+                      title="its log went with a lost JetStream store: this row is all that is left"
+                    >
+                      {' '}
+                      · log lost
+                    </span>
+                  )}
                 </td>
                 <td className="when" title={`${r.startedAt ?? r.queuedAt} (${relativeTime(r.startedAt ?? r.queuedAt)})`}>
                   {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted wide-only">{relativeTime(r.startedAt ?? r.queuedAt)}</span>

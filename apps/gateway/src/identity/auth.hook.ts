@@ -66,6 +66,6 @@ async function admit(request: FastifyRequest, access: RouteAccess | 'unmapped', 
   if (access.need !== 'authenticated' && access.need !== 'public' && !principal.scopes.has(access.need)) {
     throw new SpindleError('forbidden', `this needs the "${access.need}" scope, which these credentials do not have`);
   }
-  if (access.run) await deps.runs.requireOwn(principal, (request.params as Record<string, string>)[access.run] ?? '');
+  if (access.run) await deps.runs.requireOwn(principal, (request.params as Record<string, string>)[access.run] ?? '', access.lostRun);
   return principal;
 }

@@ -8,6 +8,11 @@ import type { Scope } from '@spindle/contracts';
 export interface RouteAccess {
   readonly need: Scope | 'authenticated' | 'public';
   readonly run?: 'id';
+  /**
+   * `erase`: a run whose log a lost store took is still its tenant's to erase (everywhere else it
+   * is `410 run_log_lost`); its owner is then read from the runs list's projection.
+   */
+  readonly lostRun?: 'erase';
 }
 
 /**
@@ -44,7 +49,7 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/runs/:id/trace', { need: 'runs:read', run: 'id' }],
   ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/cancel', { need: 'runs:write', run: 'id' }],
-  ['DELETE /v1/runs/:id', { need: 'admin', run: 'id' }],
+  ['DELETE /v1/runs/:id', { need: 'admin', run: 'id', lostRun: 'erase' }],
   ['GET /v1/runs/:id/checkpoints', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/fork', { need: 'runs:write', run: 'id' }],
   // Threads: conversations across runs.

@@ -17,9 +17,11 @@ export class RunOwnership {
     private readonly loss?: RunLogLoss,
   ) {}
 
-  async requireOwn(principal: Principal, runId: string): Promise<void> {
+  /** `lostRun: 'erase'`: a run whose log was lost passes too, when the runs list has it as the caller's. */
+  async requireOwn(principal: Principal, runId: string, lostRun?: 'erase'): Promise<void> {
     const tenant = isRunId(runId) ? await this.tenantOf(runId) : undefined;
     if (tenant === principal.tenant) return;
+    if (lostRun === 'erase' && isRunId(runId) && (await this.loss?.lostRunTenant(runId)) === principal.tenant) return;
     // A lost log is said alike to everyone, before "not found" could tell an id in use apart.
     if (isRunId(runId)) await this.loss?.refuseLost(runId);
     // Quoted as JSON: a path may carry control characters (a NUL) that must not reach the answer raw.

@@ -78,8 +78,10 @@ export class RunReads {
     return trace;
   }
 
-  list(filter: TraceQuery<'listRuns'>): Promise<TraceQueryResults['listRuns']> {
-    return this.ask('listRuns', filter);
+  /** A page of runs as the recorder lists them; one whose log a lost store took is marked `logLost`. */
+  async list(filter: TraceQuery<'listRuns'>): Promise<TraceQueryResults['listRuns']> {
+    const page = await this.ask('listRuns', filter);
+    return this.loss ? { ...page, runs: await this.loss.markLost(page.runs) } : page;
   }
 
   /** The overview's figures of the tenant's runs since `from`. */
