@@ -157,19 +157,20 @@ describe('MCP tools over streamable HTTP', () => {
     expect(opened[0].open).toBe(false);
   });
 
-  it('refuses, at connect and with egress_refused, an allowed URL whose name resolves to loopback', async () => {
+  it('refuses, at connect and with egress_refused, an allowed URL that is or resolves to loopback', async () => {
     const port = (http.address() as AddressInfo).port;
     // `mcp.test` passes every check made before connecting; its DNS answers loopback.
     const rebinding: Resolve = async () => [{ address: '127.0.0.1', family: 4 }];
-    const policy = mcpPolicyFrom(`http://mcp.test:${port}/mcp, http://localhost:${port}/mcp`);
+    const policy = mcpPolicyFrom(`http://mcp.test:${port}/mcp, http://localhost:${port}/mcp, http://127.0.0.1:${port}/mcp`);
     for (const [server, fetch] of [
       [{ name: 'rebound', url: `http://mcp.test:${port}/mcp` }, egressFetch('', rebinding)],
       [{ name: 'local', url: `http://localhost:${port}/mcp` }, egressFetch('')],
+      [{ name: 'literal', url: `http://127.0.0.1:${port}/mcp` }, egressFetch('')],
     ] as const) {
       const { source, opened } = recordingSource(policy, fetch);
       await expect(source.discover([server], ctx('agent_a'))).rejects.toMatchObject({
         code: 'egress_refused',
-        message: expect.stringMatching(new RegExp(`MCP server "${server.name}".*resolves to internal address`)),
+        message: expect.stringMatching(new RegExp(`MCP server "${server.name}".* internal address`)),
       });
       expect(opened).toHaveLength(0);
       await source.close();
