@@ -173,15 +173,10 @@ describe('completion webhooks', () => {
       const res = await post<{ code?: string }>('/v1/webhooks', body);
       return { status: res.status, code: res.body.code };
     };
-    for (const url of [
-      'not a url',
-      'ftp://hooks.example/x',
-      'https://10.0.0.5/x',
-      'https://localhost/x',
-      'https://u:p@hooks.example/x',
-      'http://169.254.169.254/latest',
-    ])
+    for (const url of ['not a url', 'ftp://hooks.example/x', 'https://u:p@hooks.example/x'])
       expect({ url, ...(await code({ url })) }).toEqual({ url, status: 400, code: 'validation_failed' });
+    for (const url of ['https://10.0.0.5/x', 'https://localhost./x', 'http://169.254.169.254/latest', 'https://[64:ff9b::7f00:1]/x'])
+      expect({ url, ...(await code({ url })) }).toEqual({ url, status: 400, code: 'egress_refused' });
     expect(await code({ url: 'https://hooks.example/x', events: ['run.started'] })).toEqual({ status: 400, code: 'validation_failed' });
     expect(await code({ url: 'https://hooks.example/x', workflow: 'nope' })).toEqual({ status: 404, code: 'workflow_not_found' });
     expect(await code({ url: 'https://hooks.example/x', threadId: 'thr_01JN0000000000000000000000' })).toEqual({

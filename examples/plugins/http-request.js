@@ -4,6 +4,9 @@
 //                            subdomain), "127.0.0.1:8080" (that port only). Empty = refuse all.
 //   SPINDLE_HTTP_MAX_BODY_BYTES  response body bytes kept (default 65536); the rest is dropped.
 // Both are read on each call, so an operator can change them without reloading the plugin.
+// Requests go through the runner's egress guard (`ctx.fetch`): a host on the allow-list that is,
+// or resolves to, an internal address is refused at connect unless SPINDLE_EGRESS_ALLOWED_HOSTS
+// names it too (so DNS that changes after the allow-list was written reaches nothing internal).
 const { z } = require('zod');
 
 class PublicError extends Error {
@@ -34,7 +37,7 @@ function allowList() {
     .filter(Boolean);
 }
 
-/** Matches by name, not by resolved address: put only hosts you trust to resolve sensibly here. */
+/** Matches by name; where the name resolves is checked by the runner's egress guard at connect. */
 function isAllowed(url, entries) {
   const hostname = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -75,7 +78,7 @@ async function readLimited(response, limit) {
   return { body: Buffer.concat(chunks).toString('utf8'), truncated };
 }
 
-async function httpRequest({ url, method, headers, body }, { signal }) {
+async function httpRequest({ url, method, headers, body }, { signal, fetch }) {
   let target;
   try {
     target = new URL(url);
@@ -98,6 +101,8 @@ async function httpRequest({ url, method, headers, body }, { signal }) {
     response = await fetch(target, { method, headers, body: method === 'POST' ? body : undefined, redirect: 'manual', signal });
   } catch (e) {
     if (signal.aborted) throw signal.reason;
+    // The runner's own error, code `egress_refused`: passed on as it is, so the call fails with that code.
+    if (e?.code === 'egress_refused') throw e;
     const code = e?.cause?.code ?? e?.cause?.name ?? 'network error';
     // Only a GET is safe to send again; a POST may have been received before the failure.
     throw new PublicError(`request to ${target.host} failed (${code})`, { retryable: method === 'GET' });

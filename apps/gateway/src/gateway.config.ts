@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 import type { StreamLimits } from './runs/stream-limits';
@@ -34,8 +35,8 @@ export interface QuotaDefaults {
 export interface WebhookConfig {
   /** `SPINDLE_WEBHOOK_ALLOW_HTTP=true`: http targets too (development). */
   readonly allowHttp: boolean;
-  /** `SPINDLE_WEBHOOK_ALLOWED_HOSTS`: internal hosts a webhook may still reach (comma-separated names or addresses). */
-  readonly allowedHosts: ReadonlySet<string>;
+  /** `SPINDLE_WEBHOOK_ALLOWED_HOSTS`: internal hosts and networks a webhook may still reach (names, addresses, CIDR ranges). */
+  readonly egress: EgressPolicy;
   readonly retryBaseMs: number;
   readonly retryForMs: number;
   readonly timeoutMs: number;
@@ -128,12 +129,7 @@ export function parseGatewayConfig(env: Record<string, string | undefined>): Gat
     scheduleMinIntervalMs: positiveInteger('SPINDLE_SCHEDULE_MIN_INTERVAL_MS', 60_000),
     webhooks: Object.freeze({
       allowHttp: parseFlag('SPINDLE_WEBHOOK_ALLOW_HTTP', env.SPINDLE_WEBHOOK_ALLOW_HTTP),
-      allowedHosts: new Set(
-        (env.SPINDLE_WEBHOOK_ALLOWED_HOSTS ?? '')
-          .split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean),
-      ),
+      egress: parseEgressAllowList(env.SPINDLE_WEBHOOK_ALLOWED_HOSTS, 'SPINDLE_WEBHOOK_ALLOWED_HOSTS'),
       retryBaseMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_BASE_MS', 5_000),
       retryForMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_FOR_MS', 86_400_000),
       timeoutMs: positiveInteger('SPINDLE_WEBHOOK_TIMEOUT_MS', 10_000),

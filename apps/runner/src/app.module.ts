@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { trace } from '@opentelemetry/api';
 import { watchConsumerLag, type Bus } from '@spindle/bus';
+import { createEgressGuard } from '@spindle/egress';
 import { createModelPort } from '@spindle/llm';
 import { BUS, InfraModule, LOGGER, METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
@@ -31,7 +32,9 @@ export class RunnerModule {
             const slots = new StepSlots(config.stepSlots);
             const { names } = bus;
             watchConsumerLag(registry, 'runners', bus, { stream: names.commandsStream, durable: names.durables.runners });
-            const plugins = loadPlugins(config.plugins);
+            // One guard for every outbound request of the runner: plugins' fetch and MCP servers.
+            const egress = createEgressGuard(config.egress);
+            const plugins = loadPlugins(config.plugins, { fetch: egress.fetch });
             logger.info({ functions: plugins.functions.names(), tools: plugins.tools.names() }, 'plugins loaded');
             return {
               bus,
@@ -49,6 +52,7 @@ export class RunnerModule {
               runTimeoutCeilingMs: config.runTimeoutCeilingMs,
               maxSteps: config.maxSteps,
               mcpPolicy: mcpPolicyFrom(config.mcpAllow),
+              egressFetch: egress.fetch,
               maxAttempts: config.maxAttempts,
               results: new StoredNodeResults(bus, logger),
               maxLogBytes: config.maxLogBytes,

@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import type { Bus } from '@spindle/bus';
+import { createEgressGuard, noInternalEgress } from '@spindle/egress';
 import { createModelPort } from '@spindle/llm';
 import { createLogger } from '@spindle/telemetry';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
@@ -19,6 +20,7 @@ export function testExecutorDeps(bus: Bus, overrides: Partial<RunExecutorDeps> =
     runTimeoutCeilingMs: 120_000,
     maxSteps: 100,
     mcpPolicy: mcpPolicyFrom(''),
+    egressFetch: createEgressGuard(noInternalEgress).fetch,
     maxAttempts: 3,
     ...overrides,
   };

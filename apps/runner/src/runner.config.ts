@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { llmConfigFromEnv, type LlmConfig } from '@spindle/llm';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 
@@ -22,6 +23,11 @@ export interface RunnerConfig extends ServiceConfig {
   readonly maxAttempts: number;
   /** MCP servers agent nodes may use: exact commands and URL prefixes, or `*`; none when empty. */
   readonly mcpAllow: string;
+  /**
+   * `SPINDLE_EGRESS_ALLOWED_HOSTS`: internal hosts, addresses and CIDR ranges the runner's outbound
+   * HTTP (MCP servers, plugins' `fetch`) may reach; anything else internal is refused at connect.
+   */
+  readonly egress: EgressPolicy;
   /** Deliveries of one command before it goes to the dead-letter stream. */
   readonly maxDeliver: number;
   /** Not ready once fetching commands has not answered for this long. */
@@ -61,6 +67,7 @@ export function parseRunnerConfig(env: Record<string, string | undefined>): Runn
       .filter(Boolean),
     llm: llmConfigFromEnv(env),
     mcpAllow: env.SPINDLE_MCP_ALLOW ?? '',
+    egress: parseEgressAllowList(env.SPINDLE_EGRESS_ALLOWED_HOSTS, 'SPINDLE_EGRESS_ALLOWED_HOSTS'),
     maxDeliver: int('RUNNER_MAX_DELIVER', 20, 2),
     fetchStallMs: int('RUNNER_FETCH_STALL_MS', 30_000, 5_000),
     busRetryMs: int('SPINDLE_BUS_RETRY_MS', 300_000, 0),

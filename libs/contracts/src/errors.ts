@@ -20,6 +20,11 @@ export const ErrorCodes = {
   nesting_too_deep: 'nesting_too_deep',
   /** A state-changing request from a browser page on another origin. */
   cross_origin_refused: 'cross_origin_refused',
+  /**
+   * An outbound target (webhook, MCP server, a plugin's fetch) is an internal address the operator
+   * did not allow: refused at save, and at connect when a name resolves to one.
+   */
+  egress_refused: 'egress_refused',
   method_not_allowed: 'method_not_allowed',
   /** No credentials, or credentials that are malformed, unknown, revoked, expired or badly signed. */
   unauthenticated: 'unauthenticated',
@@ -101,6 +106,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   headers_too_large: false,
   nesting_too_deep: false,
   cross_origin_refused: false,
+  egress_refused: false,
   method_not_allowed: false,
   unauthenticated: false,
   forbidden: false,

@@ -13,6 +13,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   headers_too_large: 431,
   nesting_too_deep: 400,
   cross_origin_refused: 403,
+  egress_refused: 400,
   method_not_allowed: 405,
   unauthenticated: 401,
   forbidden: 403,

@@ -1,8 +1,7 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { EgressGuard } from '@spindle/egress';
 import type { Logger } from 'pino';
+import { postWebhook, type WebhookAnswer } from './webhook-post';
 import { signWebhook } from './webhook-signature';
-import { guardedLookup, literalRefusal, type WebhookTargetPolicy } from './webhook-target';
 import type { DueDelivery, WebhookRepository } from './webhook.repository';
 
 export interface WebhookDeliveryOptions {
@@ -15,7 +14,6 @@ export interface WebhookDeliveryOptions {
 }
 
 const MAX_RETRY_DELAY_MS = 3_600_000;
-const RESPONSE_EXCERPT_BYTES = 2_048;
 const BATCH = 20;
 
 /**
@@ -26,7 +24,8 @@ const BATCH = 20;
 export class WebhookDeliverer {
   constructor(
     private readonly deliveries: WebhookRepository,
-    private readonly policy: WebhookTargetPolicy,
+    /** Every delivery connects through it: an internal target is refused at connect, after DNS. */
+    private readonly guard: EgressGuard,
     private readonly opts: WebhookDeliveryOptions,
     private readonly logger: Logger,
   ) {}
@@ -61,55 +60,19 @@ export class WebhookDeliverer {
     return Math.round(delay * (0.8 + Math.random() * 0.4));
   }
 
-  private post(
-    delivery: DueDelivery,
-    body: string,
-    at: Date,
-  ): Promise<{ statusCode: number | null; error: string | null; response: string | null }> {
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (answer: { statusCode: number | null; error: string | null; response: string | null }) => {
-        if (settled) return;
-        settled = true;
-        resolve(answer);
-      };
-      const url = new URL(delivery.url);
-      const refused = literalRefusal(url, this.policy);
-      if (refused) return done({ statusCode: null, error: refused, response: null });
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const event = delivery.payload as { id: string };
-      const req = send(url, {
-        method: 'POST',
-        lookup: guardedLookup(this.policy),
-        timeout: this.opts.timeoutMs,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': 'Spindle-Webhooks/1',
-          'spindle-signature': signWebhook(delivery.secret, body, Math.floor(at.getTime() / 1_000)),
-          'spindle-event-id': event.id,
-          'spindle-delivery-id': delivery.id,
-        },
-      });
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.opts.timeoutMs} ms`)));
-      req.on('error', (e) => done({ statusCode: null, error: e.message, response: null }));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.on('error', (e) => done({ statusCode: res.statusCode ?? null, error: e.message, response: null }));
-        res.on('end', () =>
-          done({
-            statusCode: res.statusCode ?? null,
-            error: null,
-            response: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
-          }),
-        );
-      });
-      req.end(body);
+  private post(delivery: DueDelivery, body: string, at: Date): Promise<WebhookAnswer> {
+    const event = delivery.payload as { id: string };
+    return postWebhook(this.guard.fetch, {
+      url: delivery.url,
+      body,
+      timeoutMs: this.opts.timeoutMs,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Spindle-Webhooks/1',
+        'spindle-signature': signWebhook(delivery.secret, body, Math.floor(at.getTime() / 1_000)),
+        'spindle-event-id': event.id,
+        'spindle-delivery-id': delivery.id,
+      },
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { createEgressGuard } from '@spindle/egress';
 import type { GatewayTables } from '@spindle/db';
 import { DATABASE } from '@spindle/service-db';
 import { LOGGER } from '@spindle/service-kit';
@@ -18,7 +19,8 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
     {
       provide: WebhookDeliverer,
       inject: [WebhookRepository, LOGGER],
-      useFactory: (rows: WebhookRepository, logger: Logger) => new WebhookDeliverer(rows, config.webhooks, config.webhooks, logger),
+      useFactory: (rows: WebhookRepository, logger: Logger) =>
+        new WebhookDeliverer(rows, createEgressGuard(config.webhooks.egress), config.webhooks, logger),
     },
     {
       provide: WEBHOOK_DELIVERY_LOOP,

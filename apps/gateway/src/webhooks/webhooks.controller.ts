@@ -11,6 +11,7 @@ import {
   type WebhookList,
 } from '@spindle/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@spindle/db';
+import { checkEgressUrl } from '@spindle/egress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import type { GatewayConfig } from '../gateway.config';
@@ -25,7 +26,6 @@ import { ScheduleRepository } from '../schedules/schedule.repository';
 import { ThreadRepository } from '../threads/thread.repository';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { newWebhookSecret } from './webhook-signature';
-import { checkWebhookUrl } from './webhook-target';
 import { WebhookRepository } from './webhook.repository';
 
 /** Subscriptions to run events, POSTed signed to the caller's URL, and every delivery with its attempts. */
@@ -45,7 +45,12 @@ export class WebhooksController {
   async create(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     refuseNulCharacters(body);
     const asked = parseBody(newWebhookBodySchema, body ?? {});
-    const url = checkWebhookUrl(asked.url, this.config.webhooks).toString();
+    const { allowHttp, egress } = this.config.webhooks;
+    const url = checkEgressUrl(asked.url, egress, {
+      allowHttp,
+      field: 'url',
+      allowListVariable: 'SPINDLE_WEBHOOK_ALLOWED_HOSTS',
+    }).toString();
     if (asked.workflow !== undefined && !(await this.catalog.find(caller.tenant, asked.workflow)))
       throw new SpindleError('workflow_not_found', `no workflow named "${asked.workflow}"`);
     if (asked.threadId !== undefined && !(await this.threads.find(caller.tenant, asked.threadId)))

@@ -22,6 +22,8 @@ export interface RunExecutorDeps {
   maxSteps: number;
   /** Which MCP servers agent nodes may start or reach (`SPINDLE_MCP_ALLOW`). */
   mcpPolicy: McpPolicy;
+  /** The `fetch` of MCP clients: the egress guard's, which refuses internal targets at connect (`SPINDLE_EGRESS_ALLOWED_HOSTS`). */
+  egressFetch: typeof fetch;
   /** Executions of one run (first plus resumes after lost runners) before it closes `interrupted`. */
   maxAttempts: number;
   /** Stored results of `checkpoint: true` nodes (the checkpoint service). */

@@ -86,6 +86,7 @@ export class RunSession {
       deps.tools,
       new McpToolSource({
         policy: deps.mcpPolicy,
+        fetch: deps.egressFetch,
         onSkippedTool: (server, tool, reason) => this.logger.warn({ server, tool, reason }, 'MCP tool not offered to the model'),
       }),
     );

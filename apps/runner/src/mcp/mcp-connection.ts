@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SpindleError } from '@spindle/contracts';
+import { egressRefusalIn } from '@spindle/egress';
 import { describeServer, type McpServerConfig } from './mcp-server-config';
 
 /** Connecting (spawn or first request, plus `initialize`) and listing tools each get this long. */
@@ -27,16 +28,21 @@ export interface McpConnection {
 
 /**
  * Connects to a stdio or streamable HTTP server and lists its tools (every page). A failure
- * is a `tool_failed` error naming the server, with the tail of a stdio server's stderr.
+ * is a `tool_failed` error naming the server, with the tail of a stdio server's stderr; an HTTP
+ * server at an internal address the egress guard refuses is `egress_refused`.
  *
  * Stdio servers get the SDK's default environment (HOME, LOGNAME, PATH, SHELL, TERM, USER), not
  * the runner's: provider keys, NATS_URL and DATABASE_URL must not reach a process that a
  * definition chose. Their stderr is piped and kept short, so it neither mixes into the runner's
  * JSON log nor blocks the child when nobody reads it.
  */
-export async function connectMcpServer(server: McpServerConfig, signal: AbortSignal): Promise<McpConnection> {
+export async function connectMcpServer(
+  server: McpServerConfig,
+  signal: AbortSignal,
+  fetch: typeof globalThis.fetch,
+): Promise<McpConnection> {
   const stderr = { tail: '' };
-  const transport = createTransport(server, stderr);
+  const transport = createTransport(server, stderr, fetch);
   const client = new Client({ name: 'spindle-runner', version: '0.1.0' });
   let open = true;
   client.onclose = () => {
@@ -70,14 +76,16 @@ export async function connectMcpServer(server: McpServerConfig, signal: AbortSig
     const detail = error instanceof Error ? error.message : String(error);
     const tail = stderr.tail.trim();
     throw new SpindleError(
-      'tool_failed',
+      // An internal target the operator did not allow: the guard's code, not a network failure.
+      egressRefusalIn(error) ? 'egress_refused' : 'tool_failed',
       `${describeServer(server)}: could not connect and list tools: ${detail}${tail ? ` (stderr: ${tail})` : ''}`,
     );
   }
 }
 
-function createTransport(server: McpServerConfig, stderr: { tail: string }): Transport {
-  if (server.url !== undefined) return new StreamableHTTPClientTransport(new URL(server.url));
+function createTransport(server: McpServerConfig, stderr: { tail: string }, fetch: typeof globalThis.fetch): Transport {
+  // Every request of the transport (POSTs, the event stream, the session's DELETE) goes through the guard's fetch.
+  if (server.url !== undefined) return new StreamableHTTPClientTransport(new URL(server.url), { fetch });
   if (server.command === undefined) throw new SpindleError('tool_failed', `MCP server "${server.name}" has neither command nor url`);
   const transport = new StdioClientTransport({ command: server.command, args: [...(server.args ?? [])], stderr: 'pipe' });
   (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {

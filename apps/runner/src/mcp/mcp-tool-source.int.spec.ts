@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { PublicError } from '@spindle/contracts';
+import { createEgressGuard, parseEgressAllowList, type EgressGuard, type Resolve } from '@spindle/egress';
 import type { ToolPort } from '@spindle/engine';
 import { connectMcpServer, type McpConnection } from './mcp-connection';
 import { allowAllMcpServers, mcpPolicyFrom } from './mcp-policy';
@@ -14,15 +15,26 @@ import { createTestServer } from './testing/mcp-test-server.js';
 const stdioServer: McpServerConfig = { name: 'math', command: process.execPath, args: [join(__dirname, 'testing', 'mcp-test-server.js')] };
 const ctx = (nodeId: string) => ({ runId: 'run-1', nodeId, callId: 'call-1', signal: new AbortController().signal });
 
+const guards: EgressGuard[] = [];
+afterAll(() => Promise.all(guards.map((g) => g.close())));
+
+/** The runner's egress guard as `SPINDLE_EGRESS_ALLOWED_HOSTS=<allow>` makes it, with a fake DNS where given. */
+function egressFetch(allow: string, resolve?: Resolve): typeof fetch {
+  const guard = createEgressGuard(parseEgressAllowList(allow, 'SPINDLE_EGRESS_ALLOWED_HOSTS'), { resolve });
+  guards.push(guard);
+  return guard.fetch;
+}
+
 /** Records every connection it opens, so a test can see reuse and closing. */
-function recordingSource(policy = allowAllMcpServers) {
+function recordingSource(policy = allowAllMcpServers, fetch = egressFetch('')) {
   const opened: McpConnection[] = [];
   const skipped: string[] = [];
   const source = new McpToolSource({
     policy,
+    fetch,
     onSkippedTool: (server, tool) => skipped.push(`${server}/${tool}`),
-    connect: async (server, signal) => {
-      const connection = await connectMcpServer(server, signal);
+    connect: async (server, signal, guarded) => {
+      const connection = await connectMcpServer(server, signal, guarded);
       opened.push(connection);
       return connection;
     },
@@ -129,8 +141,11 @@ describe('MCP tools over streamable HTTP', () => {
     await new Promise((resolve) => http.close(resolve));
   });
 
-  it('discovers and calls tools of a server at a URL the policy allows', async () => {
-    const { source, opened } = recordingSource(mcpPolicyFrom(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`));
+  it('discovers and calls tools of a server at a URL the policy allows, at an address the operator allowed', async () => {
+    const { source, opened } = recordingSource(
+      mcpPolicyFrom(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`),
+      egressFetch('127.0.0.1'),
+    );
     try {
       const specs = await source.discover([{ name: 'remote', url }], ctx('agent_a'));
       expect(specs.map((s) => s.name)).toContain('remote__add');
@@ -140,5 +155,33 @@ describe('MCP tools over streamable HTTP', () => {
       await source.close();
     }
     expect(opened[0].open).toBe(false);
+  });
+
+  it('refuses, at connect and with egress_refused, an allowed URL that is or resolves to loopback', async () => {
+    const port = (http.address() as AddressInfo).port;
+    // `mcp.test` passes every check made before connecting; its DNS answers loopback.
+    const rebinding: Resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+    const policy = mcpPolicyFrom(`http://mcp.test:${port}/mcp, http://localhost:${port}/mcp, http://127.0.0.1:${port}/mcp`);
+    for (const [server, fetch] of [
+      [{ name: 'rebound', url: `http://mcp.test:${port}/mcp` }, egressFetch('', rebinding)],
+      [{ name: 'local', url: `http://localhost:${port}/mcp` }, egressFetch('')],
+      [{ name: 'literal', url: `http://127.0.0.1:${port}/mcp` }, egressFetch('')],
+    ] as const) {
+      const { source, opened } = recordingSource(policy, fetch);
+      await expect(source.discover([server], ctx('agent_a'))).rejects.toMatchObject({
+        code: 'egress_refused',
+        message: expect.stringMatching(new RegExp(`MCP server "${server.name}".* internal address`)),
+      });
+      expect(opened).toHaveLength(0);
+      await source.close();
+    }
+    // Named by the operator as an internal host it may reach, the same server is used.
+    const { source } = recordingSource(policy, egressFetch('mcp.test', rebinding));
+    try {
+      const specs = await source.discover([{ name: 'rebound', url: `http://mcp.test:${port}/mcp` }], ctx('agent_a'));
+      expect(specs.map((s) => s.name)).toContain('rebound__add');
+    } finally {
+      await source.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { PublicError, SpindleError } from '@spindle/contracts';
+import { egressRefusalIn } from '@spindle/egress';
 import type { ToolContext, ToolSpec } from '@spindle/engine';
 import { connectMcpServer, type McpConnection } from './mcp-connection';
 import { assertAllowed, type McpPolicy } from './mcp-policy';
@@ -18,9 +19,11 @@ interface Route {
 
 export interface McpToolSourceOptions {
   policy: McpPolicy;
+  /** HTTP servers are reached with this: the egress guard's `fetch`. */
+  fetch: typeof fetch;
   /** A tool left out because its prefixed name does not fit providers' rules. */
   onSkippedTool?: (server: string, tool: string, reason: string) => void;
-  connect?: (server: McpServerConfig, signal: AbortSignal) => Promise<McpConnection>;
+  connect?: (server: McpServerConfig, signal: AbortSignal, fetch: typeof globalThis.fetch) => Promise<McpConnection>;
 }
 
 /**
@@ -82,7 +85,8 @@ export class McpToolSource {
       if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
       // A JSON-RPC error (unknown tool, bad params) is the server's answer: the model may act on it.
       if (error instanceof Error && error.name === 'McpError') throw new PublicError(error.message.slice(0, MAX_ERROR_CHARS));
-      throw new SpindleError('tool_failed', `${describeServer(route.server)}: ${error instanceof Error ? error.message : String(error)}`);
+      const code = egressRefusalIn(error) ? 'egress_refused' : 'tool_failed';
+      throw new SpindleError(code, `${describeServer(route.server)}: ${error instanceof Error ? error.message : String(error)}`);
     }
     return observation(route, result);
   }
@@ -114,7 +118,7 @@ export class McpToolSource {
 
   private reconnect(server: McpServerConfig, key: string, signal: AbortSignal): Promise<McpConnection> {
     assertAllowed(this.options.policy, server);
-    const pending = (this.options.connect ?? connectMcpServer)(server, signal);
+    const pending = (this.options.connect ?? connectMcpServer)(server, signal, this.options.fetch);
     this.connections.set(key, pending);
     // A failed attempt is forgotten, so a later agent (or a retried run) tries again.
     pending.catch(() => this.connections.get(key) === pending && this.connections.delete(key));

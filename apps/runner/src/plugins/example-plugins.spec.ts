@@ -2,14 +2,23 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PublicError } from '@spindle/contracts';
+import { createEgressGuard, parseEgressAllowList, type EgressGuard, type Resolve } from '@spindle/egress';
 import { loadPlugins } from './plugin-loader';
 
-// The shipped examples, loaded the way `npm start` does: repo-relative paths from the repo root.
-const repoRoot = join(__dirname, '../../../..');
-const { tools, functions } = loadPlugins(
-  ['examples/plugins/calculator.js', 'examples/plugins/http-request.js', 'examples/plugins/order-lookup.js'],
-  { cwd: repoRoot },
-);
+const guards: EgressGuard[] = [];
+afterAll(() => Promise.all(guards.map((g) => g.close())));
+
+/** The shipped examples, loaded the way `npm start` does, with the runner's guard as `SPINDLE_EGRESS_ALLOWED_HOSTS=<allow>` makes it. */
+function examplesWith(allow: string, resolve?: Resolve) {
+  const guard = createEgressGuard(parseEgressAllowList(allow, 'SPINDLE_EGRESS_ALLOWED_HOSTS'), { resolve });
+  guards.push(guard);
+  return loadPlugins(['examples/plugins/calculator.js', 'examples/plugins/http-request.js', 'examples/plugins/order-lookup.js'], {
+    cwd: join(__dirname, '../../../..'),
+    fetch: guard.fetch,
+  });
+}
+// The local test server is an internal address the operator allowed.
+const { tools, functions } = examplesWith('127.0.0.1');
 const ctx = () => ({ runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal: new AbortController().signal });
 
 /** Sets env vars for each test of the enclosing describe and restores them after it. */
@@ -131,6 +140,32 @@ describe('http_request', () => {
       await expect(tools.call('http_request', { url: 'file:///etc/passwd' }, ctx())).rejects.toThrow(
         'only http and https URLs are allowed, not file:',
       );
+    });
+  });
+
+  describe('with names allowed that resolve to loopback, but no internal address allowed', () => {
+    withEnv({ SPINDLE_HTTP_ALLOWLIST: 'api.test, localhost' });
+
+    it('refuses at connect with egress_refused, though the name is on the plugin allow-list', async () => {
+      // `api.test` looks public; its DNS answers loopback when the call connects.
+      const rebinding: Resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+      const port = (server.address() as AddressInfo).port;
+      for (const [loaded, url] of [
+        [examplesWith('', rebinding), `http://api.test:${port}/hello`],
+        [examplesWith(''), `http://localhost:${port}/hello`],
+      ] as const) {
+        const error = await loaded.tools.call('http_request', { url }, ctx()).catch((e: unknown) => e);
+        expect({ url, code: (error as { code?: string }).code }).toEqual({ url, code: 'egress_refused' });
+        expect((error as Error).message).toMatch(/resolves to internal address/);
+      }
+    });
+
+    it('reaches it once the operator allows the name as an internal host', async () => {
+      const port = (server.address() as AddressInfo).port;
+      const loaded = examplesWith('localhost');
+      await expect(loaded.tools.call('http_request', { url: `http://localhost:${port}/hello` }, ctx())).resolves.toMatchObject({
+        status: 201,
+      });
     });
   });
 

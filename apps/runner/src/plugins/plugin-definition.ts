@@ -34,6 +34,12 @@ export interface PluginFunctionContext {
   readonly signal: AbortSignal;
   /** 1 for the first try. */
   readonly attempt: number;
+  /**
+   * `fetch` through the runner's egress guard: a target that is, or resolves to, an internal
+   * address the operator did not allow (`SPINDLE_EGRESS_ALLOWED_HOSTS`) fails with a Spindle error
+   * of code `egress_refused` before anything is sent, redirects included. Use it rather than the global one.
+   */
+  readonly fetch: typeof fetch;
 }
 
 export interface PluginToolContext {
@@ -42,6 +48,12 @@ export interface PluginToolContext {
   readonly callId: string;
   readonly signal: AbortSignal;
   readonly attempt: number;
+  /**
+   * `fetch` through the runner's egress guard: a target that is, or resolves to, an internal
+   * address the operator did not allow (`SPINDLE_EGRESS_ALLOWED_HOSTS`) fails with a Spindle error
+   * of code `egress_refused` before anything is sent, redirects included. Use it rather than the global one.
+   */
+  readonly fetch: typeof fetch;
 }
 
 export interface PluginFunctionDefinition extends CallPolicy {

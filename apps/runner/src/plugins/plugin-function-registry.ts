@@ -21,9 +21,9 @@ export class PluginFunctionRegistry implements FunctionRegistry {
   private readonly wrapped = new Map<string, RegisteredFunction>();
   private readonly pure = new Set<string>();
 
-  constructor(functions: ReadonlyMap<string, LoadedFunction>) {
+  constructor(functions: ReadonlyMap<string, LoadedFunction>, fetch: typeof globalThis.fetch) {
     for (const [name, loaded] of functions) {
-      this.wrapped.set(name, wrap(name, loaded));
+      this.wrapped.set(name, wrap(name, loaded, fetch));
       if (loaded.pure) this.pure.add(name);
     }
   }
@@ -41,7 +41,7 @@ export class PluginFunctionRegistry implements FunctionRegistry {
   }
 }
 
-function wrap(name: string, { origin, entry, input }: LoadedFunction): RegisteredFunction {
+function wrap(name: string, { origin, entry, input }: LoadedFunction, fetch: typeof globalThis.fetch): RegisteredFunction {
   // The runner's own functions honour their signal: no policy to wrap them in, and no cost per call.
   if (origin === 'built-in' && entry.form === 'plain') return entry.run as RegisteredFunction;
   const subject = `function "${name}"`;
@@ -63,7 +63,7 @@ function wrap(name: string, { origin, entry, input }: LoadedFunction): Registere
       timeoutMs: def.timeoutMs,
       retry: def.retry,
       timeoutError,
-      run: (signal, attempt) => def.run(args, { state: ctx.state, nodeId: ctx.nodeId, runId: ctx.runId, signal, attempt }),
+      run: (signal, attempt) => def.run(args, { state: ctx.state, nodeId: ctx.nodeId, runId: ctx.runId, signal, attempt, fetch }),
     })) as Record<string, unknown> | void;
   };
 }

@@ -86,6 +86,20 @@ describe('loadPlugins', () => {
     });
   });
 
+  it("gives tools and function definitions the runner's guarded fetch, and by default one that reaches nothing internal", async () => {
+    const guarded = (async () => new Response('guarded')) as typeof fetch;
+    const source = `exports.tools = { get: { run: async (_a, { fetch }) => (await fetch('http://x.example/')).text() } };
+      exports.functions = { read: { run: async (_a, { fetch }) => ({ body: await (await fetch('http://x.example/')).text() }) } };`;
+    const { tools, functions } = loadPlugins([plugin(source)], { fetch: guarded });
+    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    await expect(tools.call('get', {}, ctx)).resolves.toBe('guarded');
+    await expect(functions.get('read')?.({ args: {}, state: {}, nodeId: 'n', runId: 'r', signal: ctx.signal })).resolves.toEqual({
+      body: 'guarded',
+    });
+    const local = plugin(`exports.tools = { local: { run: (_a, { fetch }) => fetch('http://127.0.0.1:65432/') } };`);
+    await expect(loadPlugins([local]).tools.call('local', {}, ctx)).rejects.toMatchObject({ code: 'egress_refused' });
+  });
+
   it('throws tool_not_found for an unknown tool, in specs and in call', async () => {
     const { tools } = loadPlugins([]);
     expect(() => tools.specs(['nope'])).toThrow(expect.objectContaining({ code: 'tool_not_found' }));

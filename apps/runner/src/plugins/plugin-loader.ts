@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { createEgressGuard, noInternalEgress } from '@spindle/egress';
 import type { RegisteredFunction } from '@spindle/engine';
 import { builtinFunctions } from '../functions/builtin-functions';
 import { compileInput } from './input-schema';
@@ -17,6 +18,8 @@ export interface LoadPluginsOptions {
   cwd?: string;
   /** The functions every runner has; `builtinFunctions` by default. */
   builtins?: Readonly<Record<string, RegisteredFunction>>;
+  /** The `fetch` plugins get in their context: the runner's egress guard's; one that reaches nothing internal by default. */
+  fetch?: typeof fetch;
 }
 
 // Model providers accept only these tool names (OpenAI: ^[a-zA-Z0-9_-]{1,64}$).
@@ -75,7 +78,8 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
       });
     }
   }
-  return { functions: new PluginFunctionRegistry(functions), tools: new PluginToolPort(tools) };
+  const fetch = options.fetch ?? createEgressGuard(noInternalEgress).fetch;
+  return { functions: new PluginFunctionRegistry(functions, fetch), tools: new PluginToolPort(tools, fetch) };
 }
 
 function refuseDuplicate(existing: string | undefined, where: string): void {

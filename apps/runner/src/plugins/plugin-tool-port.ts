@@ -13,7 +13,11 @@ export interface LoadedTool {
 
 /** The engine's `ToolPort` over plugin tools: validate, then run under timeout and retry. */
 export class PluginToolPort implements ToolPort {
-  constructor(private readonly tools: ReadonlyMap<string, LoadedTool>) {}
+  constructor(
+    private readonly tools: ReadonlyMap<string, LoadedTool>,
+    /** The egress guard's `fetch`, handed to every call. */
+    private readonly fetch: typeof globalThis.fetch,
+  ) {}
 
   names(): string[] {
     return [...this.tools.keys()];
@@ -33,7 +37,8 @@ export class PluginToolPort implements ToolPort {
       timeoutMs: tool.definition.timeoutMs,
       retry: tool.definition.retry,
       timeoutError: (ms) => new SpindleError('tool_failed', `${subject} timed out after ${ms} ms`),
-      run: (signal, attempt) => tool.definition.run(valid, { runId: ctx.runId, nodeId: ctx.nodeId, callId: ctx.callId, signal, attempt }),
+      run: (signal, attempt) =>
+        tool.definition.run(valid, { runId: ctx.runId, nodeId: ctx.nodeId, callId: ctx.callId, signal, attempt, fetch: this.fetch }),
     });
   }
 

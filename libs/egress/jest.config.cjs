@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'egress',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
