@@ -1,10 +1,12 @@
 import type { RunFindings, RunOutcome } from './chaos-checks';
+import type { RoundChecks } from './chaos-rounds';
 
-/** One kill of the chaos run: what was killed, the runs in flight at that moment, how long until ready. */
+/** One round of the chaos run: what was killed, the runs in flight at that moment, how long until ready, its own checks. */
 export interface TargetResult {
   target: string;
   inFlight: string[];
   recoverySeconds: number;
+  checks?: RoundChecks;
 }
 
 const OUTCOMES: RunOutcome[] = ['completed', 'failed', 'canceled', 'waiting', 'unsettled'];
@@ -23,10 +25,11 @@ export function renderReport(
     'lost / duplicated events',
     'repeated model calls',
     'calls after completion',
+    'also checked',
     'violations',
     'ready again (s)',
   ];
-  const row = (label: string, runIds: readonly string[], recovery: string) => {
+  const row = (label: string, runIds: readonly string[], recovery: string, checks?: RoundChecks) => {
     const of = runIds.map((id) => findings.get(id)).filter((f): f is RunFindings => f !== undefined);
     const outcomes = OUTCOMES.map((o) => [o, of.filter((f) => f.outcome === o).length] as const)
       .filter(([, n]) => n > 0)
@@ -41,13 +44,14 @@ export function renderReport(
       `${lost} / ${duplicated}`,
       String(of.reduce((n, f) => n + f.repeatedCalls, 0)),
       String(of.reduce((n, f) => n + f.callsAfterCompletion, 0)),
-      String(of.reduce((n, f) => n + f.violations.length, 0)),
+      checks?.label ?? '-',
+      String(of.reduce((n, f) => n + f.violations.length, 0) + (checks?.violations.length ?? 0)),
       recovery,
     ];
   };
   const rows = [
     ...results.map((r) =>
-      row(r.target, r.inFlight, r.target.startsWith('postgres') && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1)),
+      row(r.target, r.inFlight, r.target.startsWith('postgres') && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1), r.checks),
     ),
     row('all runs', [...findings.keys()], '-'),
   ];
