@@ -49,9 +49,14 @@ export class ChaosDriver {
     await this.loop;
   }
 
-  /** Runs of the load started (not those the rounds start). */
-  get loadStarted(): number {
-    return this.next;
+  /** More runs for the load, so it goes on through the next round. */
+  addLoad(runs: number): void {
+    this.opts.total += runs;
+  }
+
+  /** Whether every run of the load so far has been started. */
+  get loadStarted(): boolean {
+    return this.next >= this.opts.total;
   }
 
   get startedCount(): number {
@@ -74,9 +79,10 @@ export class ChaosDriver {
     return false;
   }
 
+  /** Starts runs up to `total`, and goes on answering, canceling and marking settled runs until stopped (rounds start runs of their own). */
   private async drive(): Promise<void> {
-    while (!this.stopped && this.next < this.opts.total) {
-      if (this.inFlight().length < this.opts.concurrency) await this.startNext();
+    while (!this.stopped) {
+      if (this.next < this.opts.total && this.inFlight().length < this.opts.concurrency) await this.startNext();
       else await this.tick();
       await sleep(100);
     }

@@ -17,10 +17,15 @@ export const CHAOS_MAX_FILE_STORE = '64MB';
 export async function storeFullRound(
   driver: ChaosDriver,
   stack: Stack,
-  opts: { holdMs: number; tagPrefix: string },
+  opts: { holdMs: number; tagPrefix: string; slowMarker: string },
   allReady: () => Promise<void>,
 ): Promise<RoundResult> {
-  const inFlight = driver.inFlight().map((r) => r.runId);
+  // Runs of its own that outlive the fill, so appends meet the full store.
+  const own = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => driver.startRun('chaos-chain', `${opts.tagPrefix}${opts.slowMarker}-full-${i}`)),
+  );
+  await sleep(500);
+  const inFlight = [...new Set([...driver.inFlight(), ...own].map((r) => r.runId))];
   const filler = `${stack.namespace}_filler`;
   await stack.bus.jsm.streams.add({ name: filler, subjects: [`${filler}.>`] });
   const js = jetstream(stack.bus.nc);

@@ -110,18 +110,23 @@ async function main() {
       ...(service === 'gateway' ? { SPINDLE_STREAMS_PER_KEY: '1000', SPINDLE_STREAMS_PER_TENANT: '1000' } : {}),
     }),
     busAuth: { user: 'chaos-driver', pass: password('driver') },
-    reply: chaosProvider(calls, [40, 400], { marker: SLOW_MARKER, latencyMs: [800, 2_000] }) as never,
+    reply: chaosProvider(calls, [40, 400], { marker: SLOW_MARKER, latencyMs: [1_500, 3_000] }) as never,
     runnerEnv,
   });
   let failed = true;
   try {
     for (const [name, definition] of Object.entries(chaosWorkflows)) await put(stack, `/v1/workflows/${name}`, definition);
-    const total = short ? 40 : 150;
-    const driver = new ChaosDriver(stack.gatewayUrl, stack.auth, stack.bus, { total, concurrency: short ? 8 : 14, seed: namespace });
+    const perRound = short ? 8 : 16;
+    const driver = new ChaosDriver(stack.gatewayUrl, stack.auth, stack.bus, {
+      total: perRound,
+      concurrency: short ? 8 : 14,
+      seed: namespace,
+    });
     driver.start();
     const results: TargetResult[] = [];
     for (const [round, target] of TARGETS.entries()) {
-      await until(() => driver.inFlight().length >= 4 || driver.loadStarted >= total, 30_000);
+      driver.addLoad(perRound);
+      await until(() => driver.inFlight().length >= 4 || driver.loadStarted, 30_000);
       const result = await runRound(target, `${namespace}-r${round}`, driver, stack, nats, postgres, runnerEnv);
       assertNoneExited(stack, target);
       results.push({ target, ...result });
@@ -200,7 +205,7 @@ async function runRound(
     return keyedRound(driver, stack, { starts: short ? 30 : 60, forks: short ? 6 : 15, tagPrefix, killAfterMs }, killA, restartA);
   }
   if (target === 'nats-store-full')
-    return storeFullRound(driver, stack, { holdMs: short ? 5_000 : 15_000, tagPrefix }, () => allReady(stack));
+    return storeFullRound(driver, stack, { holdMs: short ? 5_000 : 15_000, tagPrefix, slowMarker: SLOW_MARKER }, () => allReady(stack));
   const inFlight = driver.inFlight().map((r) => r.runId);
   return { inFlight, recoverySeconds: await killAndRestart(target, stack, nats, postgres, runnerEnv) };
 }
