@@ -79,7 +79,7 @@ export class ChaosDriver {
     return false;
   }
 
-  /** Starts runs up to `total`, and goes on answering, canceling and marking settled runs until stopped (rounds start runs of their own). */
+  /** Starts runs up to `total`; answers, cancels and marks settled runs until stopped (rounds start runs of their own). */
   private async drive(): Promise<void> {
     while (!this.stopped) {
       if (this.next < this.opts.total && this.inFlight().length < this.opts.concurrency) await this.startNext();
