@@ -49,6 +49,16 @@ export class ChaosDriver {
     await this.loop;
   }
 
+  /** More runs for the load, so it goes on through the next round. */
+  addLoad(runs: number): void {
+    this.opts.total += runs;
+  }
+
+  /** Whether every run of the load so far has been started. */
+  get loadStarted(): boolean {
+    return this.next >= this.opts.total;
+  }
+
   get startedCount(): number {
     return this.runs.size;
   }
@@ -69,9 +79,10 @@ export class ChaosDriver {
     return false;
   }
 
+  /** Starts runs up to `total`; answers, cancels and marks settled runs until stopped (rounds start runs of their own). */
   private async drive(): Promise<void> {
-    while (!this.stopped && this.next < this.opts.total) {
-      if (this.inFlight().length < this.opts.concurrency) await this.startNext();
+    while (!this.stopped) {
+      if (this.next < this.opts.total && this.inFlight().length < this.opts.concurrency) await this.startNext();
       else await this.tick();
       await sleep(100);
     }
@@ -80,19 +91,24 @@ export class ChaosDriver {
   private async startNext(): Promise<void> {
     const i = this.next++;
     const workflow = WORKFLOWS[i % WORKFLOWS.length];
-    const tag = `${this.opts.seed}-${i}`;
+    await this.startRun(workflow, `${this.opts.seed}-${i}`, {
+      answer: workflow === 'chaos-review' && i % 3 !== 0,
+      cancel: workflow === 'chaos-chain' && i % 4 === 0,
+    });
+  }
+
+  /** Starts one run (keyed by its tag) besides the load, for a round of its own; it is settled and checked with the others. */
+  async startRun(workflow: string, tag: string, flags: { answer?: boolean; cancel?: boolean } = {}): Promise<DrivenRun> {
     const res = await this.call('POST', `/v1/workflows/${workflow}/runs`, { input: { tag } }, { 'idempotency-key': tag });
     const { runId } = (await res.json()) as { runId: string };
-    this.runs.set(runId, {
-      runId,
-      workflow,
-      tag,
-      startedAt: Date.now(),
-      answer: workflow === 'chaos-review' && i % 3 !== 0,
-      answered: false,
-      cancel: workflow === 'chaos-chain' && i % 4 === 0,
-      settled: false,
-    });
+    return this.adopt({ runId, workflow, tag, answer: flags.answer ?? false, cancel: flags.cancel ?? false });
+  }
+
+  /** A run started elsewhere (another gateway, say), settled and checked with the others. */
+  adopt(run: Pick<DrivenRun, 'runId' | 'workflow' | 'tag' | 'answer' | 'cancel' | 'forkOf'>): DrivenRun {
+    const driven: DrivenRun = { ...run, startedAt: Date.now(), answered: false, settled: false };
+    this.runs.set(run.runId, driven);
+    return driven;
   }
 
   /** One pass over unsettled runs: cancel, answer, fork, and mark what has settled. */
@@ -148,20 +164,10 @@ export class ChaosDriver {
       { 'idempotency-key': tag },
     );
     const { runId } = (await res.json()) as { runId: string };
-    this.runs.set(runId, {
-      runId,
-      workflow: source.workflow,
-      tag,
-      startedAt: Date.now(),
-      answer: false,
-      answered: false,
-      cancel: false,
-      forkOf: source.runId,
-      settled: false,
-    });
+    this.adopt({ runId, workflow: source.workflow, tag, answer: false, cancel: false, forkOf: source.runId });
   }
 
-  /** An HTTP call that waits out a gateway restart (connection refused, 503), bounded. */
+  /** An HTTP call that waits out a gateway restart (connection refused, 503) or a full store (507), bounded. */
   private async call(
     method: string,
     path: string,
@@ -178,7 +184,8 @@ export class ChaosDriver {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         if (res.status < 300 || accept.includes(res.status)) return res;
-        if (res.status !== 503 || Date.now() > deadline) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+        if ((res.status !== 503 && res.status !== 507) || Date.now() > deadline)
+          throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       } catch (e) {
         if (Date.now() > deadline || (e as Error).message.startsWith(`${method} ${path}`)) throw e;
       }

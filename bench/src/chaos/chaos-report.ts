@@ -1,10 +1,12 @@
 import type { RunFindings, RunOutcome } from './chaos-checks';
+import type { RoundChecks } from './chaos-rounds';
 
-/** One kill of the chaos run: what was killed, the runs in flight at that moment, how long until ready. */
+/** One round of the chaos run: what was killed, the runs in flight at that moment, how long until ready, its own checks. */
 export interface TargetResult {
   target: string;
   inFlight: string[];
   recoverySeconds: number;
+  checks?: RoundChecks;
 }
 
 const OUTCOMES: RunOutcome[] = ['completed', 'failed', 'canceled', 'waiting', 'unsettled'];
@@ -23,10 +25,11 @@ export function renderReport(
     'lost / duplicated events',
     'repeated model calls',
     'calls after completion',
+    'also checked',
     'violations',
     'ready again (s)',
   ];
-  const row = (label: string, runIds: readonly string[], recovery: string) => {
+  const row = (label: string, runIds: readonly string[], recovery: string, checks?: RoundChecks) => {
     const of = runIds.map((id) => findings.get(id)).filter((f): f is RunFindings => f !== undefined);
     const outcomes = OUTCOMES.map((o) => [o, of.filter((f) => f.outcome === o).length] as const)
       .filter(([, n]) => n > 0)
@@ -41,13 +44,14 @@ export function renderReport(
       `${lost} / ${duplicated}`,
       String(of.reduce((n, f) => n + f.repeatedCalls, 0)),
       String(of.reduce((n, f) => n + f.callsAfterCompletion, 0)),
-      String(of.reduce((n, f) => n + f.violations.length, 0)),
+      checks?.label ?? '-',
+      String(of.reduce((n, f) => n + f.violations.length, 0) + (checks?.violations.length ?? 0)),
       recovery,
     ];
   };
   const rows = [
     ...results.map((r) =>
-      row(r.target, r.inFlight, r.target.startsWith('postgres') && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1)),
+      row(r.target, r.inFlight, r.target.startsWith('postgres') && !run.postgres ? 'skipped' : r.recoverySeconds.toFixed(1), r.checks),
     ),
     row('all runs', [...findings.keys()], '-'),
   ];
@@ -66,6 +70,19 @@ export function renderReport(
     '30 s, during which no service may exit; `runner-frozen` is a runner stopped with SIGSTOP past its ack wait',
     '(its runs go to the other runner) and woken again.',
     '',
+    'Some rounds check more than their runs ("also checked"). `gateway-sse`: 30 runs followed by 5 SSE clients',
+    'each (150), the gateway SIGKILLed and started again on its port; every client reconnects with',
+    "`Last-Event-ID` until its run ends, and what it received must be the run's log event by event (seq 1, 2, …",
+    'without a gap or a repeat, the terminal event last); a violation is counted per client. `gateway-keyed`: a',
+    'second gateway; a burst of keyed starts and forks (`Idempotency-Key`) on the first, SIGKILLed 150–250 ms after',
+    'its first answer; every key retried twice on the second with the same body: every key answers one run id on',
+    'both, and every answered run exists (`GET` 200, `run.queued` in its log). `nats-store-full`: the JetStream',
+    'store filled by another stream with runs in flight and held full; a start must be refused at once with 507',
+    '`storage_full` and the gateway not ready; then the room is given back, and the runs in flight must end as',
+    'the others do. `nats-store-wiped`, last because it takes every log: nats-server stopped, its store removed,',
+    'started again with runs in flight; every run started before must answer `410 run_log_lost` on its read and',
+    'its event stream (twice, before and after new runs), and runs started after must pass every check.',
+    '',
     'Every run is then checked: it ended or legitimately waits; its log is gapless with one terminal event and',
     'nothing else on its subject; the trace the recorder serves equals a fold of the log; no model call reached',
     'the provider after its completion was recorded; no run failed with an infrastructure error.',
@@ -78,7 +95,9 @@ export function renderReport(
     '',
     '"Lost" counts runs in flight at the kill that never ended nor waited; "duplicated" counts messages on a',
     "run's subject that are not part of its log. A repeated model call is one made again after a runner died",
-    'before recording its answer; a call after its completion was recorded would be a bug.',
+    '(or could not append, the store full) before recording its answer; a call after its completion was recorded',
+    'would be a bug. The short variant (`-- --short`, in `npm test` and CI) runs every round but `checkpoint`,',
+    '`approval` and `postgres`, with a 10 s Postgres stop, two SSE rounds and a smaller burst.',
     '',
     ...fuzzSection(fuzz),
   ].join('\n');

@@ -93,10 +93,11 @@ export interface ProviderCall {
 }
 
 /**
- * The fake provider's behaviour: a short, varying latency; an agent asked with tools calls the
- * calculator once, then answers. Records every call it receives.
+ * The fake provider's behaviour: a short, varying latency (a longer one for runs whose tag holds
+ * `slow.marker`); an agent asked with tools calls the calculator once, then answers. Records
+ * every call it receives.
  */
-export function chaosProvider(calls: ProviderCall[], latencyMs: [number, number]) {
+export function chaosProvider(calls: ProviderCall[], fast: [number, number], slow: { marker: string; latencyMs: [number, number] }) {
   let n = 0;
   return (body: unknown): FakeOpenAIReply => {
     const request = body as { messages?: Array<{ role: string; content: unknown }>; tools?: unknown[] };
@@ -104,6 +105,7 @@ export function chaosProvider(calls: ProviderCall[], latencyMs: [number, number]
     const marker = messages.map((m) => textOf(m.content).match(MARKER)?.[1]).find(Boolean) ?? 'unmarked';
     const turn = messages.filter((m) => m.role !== 'system').length;
     calls.push({ key: `${marker}#${turn}`, at: Date.now() });
+    const latencyMs = marker.includes(slow.marker) ? slow.latencyMs : fast;
     const delayMs = latencyMs[0] + ((n++ * 37) % Math.max(1, latencyMs[1] - latencyMs[0]));
     const answered = messages.some((m) => m.role === 'tool');
     if (request.tools?.length && !answered)

@@ -12,11 +12,14 @@ import {
   testNamespace,
   type NatsServerProcess,
   type OwnPostgres,
+  type ServiceProcess,
   type Stack,
 } from '@spindle/testing';
 import { callsByKey, checkRun, type RunFindings } from './chaos-checks';
-import { ChaosDriver } from './chaos-driver';
+import { ChaosDriver, type DrivenRun } from './chaos-driver';
 import { renderReport, type TargetResult } from './chaos-report';
+import { keyedRound, sseRound, SLOW_MARKER } from './chaos-rounds';
+import { CHAOS_MAX_FILE_STORE, storeFullRound, storeWipedPhase } from './chaos-store';
 import { chaosProvider, chaosWorkflows, type ProviderCall } from './chaos-workflows';
 
 /**
@@ -31,10 +34,50 @@ const short = process.argv.includes('--short');
 const ROOT = join(__dirname, '../../..');
 
 type Target =
-  'runner' | 'runner-frozen' | 'trace-recorder' | 'checkpoint' | 'approval' | 'gateway' | 'nats-server' | 'postgres' | 'postgres-stop';
+  | 'runner'
+  | 'runner-frozen'
+  | 'trace-recorder'
+  | 'checkpoint'
+  | 'approval'
+  | 'gateway'
+  | 'gateway-sse'
+  | 'gateway-keyed'
+  | 'nats-server'
+  | 'postgres'
+  | 'postgres-stop'
+  | 'nats-store-full';
 const TARGETS: Target[] = short
-  ? ['runner', 'trace-recorder', 'nats-server', 'gateway', 'postgres-stop', 'runner-frozen']
-  : ['runner', 'trace-recorder', 'checkpoint', 'approval', 'gateway', 'nats-server', 'postgres', 'postgres-stop', 'runner-frozen'];
+  ? [
+      'runner',
+      'gateway-sse',
+      'trace-recorder',
+      'nats-server',
+      'gateway',
+      'postgres-stop',
+      'gateway-sse',
+      'nats-store-full',
+      'runner-frozen',
+      'gateway-keyed',
+    ]
+  : [
+      'runner',
+      'gateway-sse',
+      'trace-recorder',
+      'checkpoint',
+      'approval',
+      'gateway',
+      'gateway-sse',
+      'nats-server',
+      'postgres',
+      'postgres-stop',
+      'nats-store-full',
+      'gateway-keyed',
+      'runner-frozen',
+      'gateway-sse',
+    ];
+/** The SSE round: runs followed, followers per run (150 in all); the gateway's stream limits are raised to fit. */
+const SSE_RUNS = 30;
+const SSE_FOLLOWERS_PER_RUN = 5;
 /** How long Postgres stays stopped (`pg_ctl stop -m fast`, as in a failover) before it starts again. */
 const POSTGRES_OUTAGE_MS = short ? 10_000 : 30_000;
 
@@ -43,6 +86,7 @@ async function main() {
   const names = busNames(namespace);
   const password = (service: string) => `chaos-${service}-secret`;
   const nats = await startNatsServer({
+    maxFileStore: CHAOS_MAX_FILE_STORE,
     config: natsAuthorizationConfig(names, (s) => JSON.stringify(password(s)), [
       { user: 'chaos-driver', password: JSON.stringify(password('driver')) },
     ]),
@@ -60,25 +104,37 @@ async function main() {
     runners: 2,
     logLevel: 'warn',
     infra: { natsUrl: nats.url, databaseUrl: postgres?.url ?? testEnv().databaseUrl },
-    serviceEnv: (service) => ({ NATS_USER: service, NATS_PASSWORD: password(service as SpindleService) }),
+    serviceEnv: (service) => ({
+      NATS_USER: service,
+      NATS_PASSWORD: password(service as SpindleService),
+      ...(service === 'gateway' ? { SPINDLE_STREAMS_PER_KEY: '1000', SPINDLE_STREAMS_PER_TENANT: '1000' } : {}),
+    }),
     busAuth: { user: 'chaos-driver', pass: password('driver') },
-    reply: chaosProvider(calls, [40, 400]) as never,
+    reply: chaosProvider(calls, [40, 400], { marker: SLOW_MARKER, latencyMs: [1_500, 3_000] }) as never,
     runnerEnv,
   });
   let failed = true;
   try {
     for (const [name, definition] of Object.entries(chaosWorkflows)) await put(stack, `/v1/workflows/${name}`, definition);
-    const total = short ? 40 : 150;
-    const driver = new ChaosDriver(stack.gatewayUrl, stack.auth, stack.bus, { total, concurrency: short ? 8 : 14, seed: namespace });
+    const perRound = short ? 8 : 16;
+    const driver = new ChaosDriver(stack.gatewayUrl, stack.auth, stack.bus, {
+      total: perRound,
+      concurrency: short ? 8 : 14,
+      seed: namespace,
+    });
     driver.start();
     const results: TargetResult[] = [];
-    for (const target of TARGETS) {
-      await until(() => driver.inFlight().length >= 4 || driver.startedCount >= total, 30_000);
-      const inFlight = driver.inFlight().map((r) => r.runId);
-      const recoverySeconds = await killAndRestart(target, stack, nats, postgres, runnerEnv);
+    for (const [round, target] of TARGETS.entries()) {
+      driver.addLoad(perRound);
+      await until(() => driver.inFlight().length >= 4 || driver.loadStarted, 30_000);
+      const result = await runRound(target, `${namespace}-r${round}`, driver, stack, nats, postgres, runnerEnv);
       assertNoneExited(stack, target);
-      results.push({ target, inFlight, recoverySeconds });
-      console.log(`chaos: killed ${target} with ${inFlight.length} runs in flight; ready again after ${recoverySeconds.toFixed(1)} s`);
+      results.push({ target, ...result });
+      console.log(
+        `chaos: ${target} with ${result.inFlight.length} runs in flight` +
+          `${result.checks ? `, ${result.checks.label}, ${result.checks.violations.length} violation(s)` : ''}` +
+          `; ready again after ${result.recoverySeconds.toFixed(1)} s`,
+      );
       await new Promise((r) => setTimeout(r, 2_000));
     }
     await driver.stopStarting();
@@ -87,9 +143,22 @@ async function main() {
       `chaos: ${driver.startedCount} runs; ${settled ? 'all settled' : 'some never settled'}; ${calls.length} model calls at the provider`,
     );
 
-    const byKey = callsByKey(calls);
     const findings = new Map<string, RunFindings>();
-    for (const run of driver.runs.values()) findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, stack.auth, run, byKey));
+    const check = async (run: DrivenRun) =>
+      findings.set(run.runId, await checkRun(stack.bus, stack.gatewayUrl, stack.auth, run, callsByKey(calls)));
+    for (const run of driver.runs.values()) await check(run);
+    // Last, as it takes every log: the store wiped; the runs started after it are checked like the others.
+    const wiped = await storeWipedPhase(
+      driver,
+      stack,
+      nats,
+      { inFlight: 6, after: 8, tagPrefix: `${namespace}-wiped`, slowMarker: SLOW_MARKER },
+      () => allReady(stack),
+    );
+    assertNoneExited(stack, 'nats-store-wiped');
+    results.push({ target: 'nats-store-wiped', ...wiped });
+    console.log(`chaos: nats-store-wiped, ${wiped.checks.label}, ${wiped.checks.violations.length} violation(s)`);
+    for (const run of wiped.newRuns) await check(run);
     const report = renderReport(
       results,
       findings,
@@ -97,7 +166,10 @@ async function main() {
       recordedFigures(),
     );
     console.log(`\n${report.table}`);
-    const violations = [...findings.values()].flatMap((f) => f.violations.map((v) => `${f.runId}: ${v}`));
+    const violations = [
+      ...results.flatMap((r) => r.checks?.violations.map((v) => `${r.target}: ${v}`) ?? []),
+      ...[...findings.values()].flatMap((f) => f.violations.map((v) => `${f.runId}: ${v}`)),
+    ];
     for (const v of violations.slice(0, 50)) console.error(`chaos: VIOLATION ${v}`);
     if (!short && violations.length === 0) writeFileSync(join(ROOT, 'docs/reliability.md'), report.markdown);
     failed = violations.length > 0;
@@ -108,6 +180,34 @@ async function main() {
     await postgres?.stop();
   }
   process.exit(failed ? 1 : 0);
+}
+
+/** One round: a kill and restart under the load, or a round with checks of its own (SSE followers, keys on two gateways). */
+async function runRound(
+  target: Target,
+  tagPrefix: string,
+  driver: ChaosDriver,
+  stack: Stack,
+  nats: NatsServerProcess,
+  postgres: OwnPostgres | undefined,
+  runnerEnv: Record<string, string>,
+): Promise<Omit<TargetResult, 'target'>> {
+  const restartGateway = () => killAndRestart('gateway', stack, nats, postgres, runnerEnv);
+  if (target === 'gateway-sse')
+    return sseRound(driver, stack, { runs: SSE_RUNS, perRun: SSE_FOLLOWERS_PER_RUN, tagPrefix }, restartGateway);
+  if (target === 'gateway-keyed') {
+    let port = 0;
+    const killA = async () => {
+      port = (await killService(stack, 'gateway')).port;
+    };
+    const restartA = () => restartService(stack, 'gateway', { PORT: String(port) });
+    const killAfterMs = 150 + Math.floor(Math.random() * 100);
+    return keyedRound(driver, stack, { starts: short ? 30 : 60, forks: short ? 6 : 15, tagPrefix, killAfterMs }, killA, restartA);
+  }
+  if (target === 'nats-store-full')
+    return storeFullRound(driver, stack, { holdMs: short ? 5_000 : 15_000, tagPrefix, slowMarker: SLOW_MARKER }, () => allReady(stack));
+  const inFlight = driver.inFlight().map((r) => r.runId);
+  return { inFlight, recoverySeconds: await killAndRestart(target, stack, nats, postgres, runnerEnv) };
 }
 
 /** SIGKILL, a pause, a start; answers how long until every service reports ready again. */
@@ -142,27 +242,34 @@ async function killAndRestart(
     assertNoneExited(stack, target);
     await postgres.start();
   } else {
-    const victim = stack.processes.find((p) => p.name === target && p.child.exitCode === null && p.child.signalCode === null);
-    if (!victim) throw new Error(`no running ${target}`);
-    await stopProcess(victim.child, 'SIGKILL');
-    stack.processes.splice(stack.processes.indexOf(victim), 1);
+    const victim = await killService(stack, target);
     await pause();
-    const restarted = stack.startService(
-      target,
-      target === 'gateway' ? { PORT: String(victim.port) } : target === 'runner' ? runnerEnv : {},
-    );
-    const began = Date.now();
-    await restarted;
-    await allReady(stack);
-    return (Date.now() - began) / 1_000;
+    return restartService(stack, target, target === 'gateway' ? { PORT: String(victim.port) } : target === 'runner' ? runnerEnv : {});
   }
   const began = Date.now();
   await allReady(stack);
   return (Date.now() - began) / 1_000;
 }
 
+/** SIGKILLs a running process of the service and forgets it. */
+async function killService(stack: Stack, name: string): Promise<ServiceProcess> {
+  const victim = stack.processes.find((p) => p.name === name && p.child.exitCode === null && p.child.signalCode === null);
+  if (!victim) throw new Error(`no running ${name}`);
+  await stopProcess(victim.child, 'SIGKILL');
+  stack.processes.splice(stack.processes.indexOf(victim), 1);
+  return victim;
+}
+
+/** Starts the service again; answers how long until every service reports ready. */
+async function restartService(stack: Stack, name: string, env: Record<string, string>): Promise<number> {
+  const began = Date.now();
+  await stack.startService(name, env);
+  await allReady(stack);
+  return (Date.now() - began) / 1_000;
+}
+
 /** A service that exited without being killed (an uncaught error during an outage, say) fails the run. */
-function assertNoneExited(stack: Stack, target: Target): void {
+function assertNoneExited(stack: Stack, target: string): void {
   const exited = stack.processes.filter((p) => p.child.exitCode !== null || p.child.signalCode !== null);
   if (exited.length > 0) throw new Error(`chaos: ${exited.map((p) => p.id).join(', ')} exited by itself during the ${target} fault`);
 }
