@@ -37,6 +37,11 @@ async function main() {
     nodeArgs: () => (heapSnapshots ? ['--heapsnapshot-signal=SIGWINCH', `--diagnostic-dir=${HEAP_DIR}`] : []),
   });
   const samples = new Map<string, MemorySample[]>();
+  // Ctrl-C (SIGINT) ends a long soak early: the figures measured so far, then the stack stops.
+  process.once('SIGINT', () => {
+    console.log(`\n${report(samples, samples.values().next().value?.at(-1)?.runs ?? 0)}`);
+    void stack.stop().finally(() => process.exit(130));
+  });
   try {
     for (const name of new Set(SOAK_WORKFLOWS))
       await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(chaosWorkflows[name]) });
@@ -66,6 +71,7 @@ async function main() {
     }
     if (heapSnapshots) await snapshot(stack, 'end');
     console.log(`\n${report(samples, runs)}`);
+    if (driver.unended.length > 0) console.log(`soak: ${driver.unended.length} run(s) never ended: ${JSON.stringify(driver.unended)}`);
   } finally {
     await stack.stop().catch((e: unknown) => console.error('soak: stopping the stack failed', e));
   }
@@ -79,7 +85,10 @@ async function sampleAll(stack: Stack, samples: Map<string, MemorySample[]>, mea
     const series = samples.get(service.id) ?? [];
     series.push(sample);
     samples.set(service.id, series);
-    console.log(`soak: after ${measured} runs ${service.id}: RSS ${fmt(sample.rssMiB)} MiB, heap used ${fmt(sample.heapMiB)} MiB`);
+    console.log(
+      `soak: after ${measured} runs ${service.id}: RSS ${fmt(sample.rssMiB)} MiB, heap used ${fmt(sample.heapMiB)} ` +
+        `of ${fmt(sample.heapTotalMiB)} MiB, external ${fmt(sample.externalMiB)} MiB`,
+    );
   }
 }
 

@@ -8,6 +8,9 @@ export interface MemorySample {
   rssMiB: number;
   /** V8 heap in use as the service reports it at /metrics, MiB (NaN when the scrape fails). */
   heapMiB: number;
+  /** V8 heap space taken (in use or not) and memory outside it (Buffers), MiB: where RSS beyond the heap in use sits. */
+  heapTotalMiB: number;
+  externalMiB: number;
 }
 
 const MiB = 1024 * 1024;
@@ -20,11 +23,17 @@ export function rssMiB(pid: number): number {
 }
 
 export async function sampleService(service: ServiceProcess, runs: number): Promise<MemorySample> {
-  const heap = await fetch(`http://127.0.0.1:${service.port}/metrics`)
+  const text = await fetch(`http://127.0.0.1:${service.port}/metrics`)
     .then((r) => r.text())
-    .then((text) => (metricValue(text, 'spindle_nodejs_heap_size_used_bytes') ?? Number.NaN) / MiB)
-    .catch(() => Number.NaN);
-  return { runs, rssMiB: service.child.pid === undefined ? Number.NaN : rssMiB(service.child.pid), heapMiB: heap };
+    .catch(() => '');
+  const mib = (name: string) => (metricValue(text, `spindle_nodejs_${name}`) ?? Number.NaN) / MiB;
+  return {
+    runs,
+    rssMiB: service.child.pid === undefined ? Number.NaN : rssMiB(service.child.pid),
+    heapMiB: mib('heap_size_used_bytes'),
+    heapTotalMiB: mib('heap_size_total_bytes'),
+    externalMiB: mib('external_memory_bytes'),
+  };
 }
 
 /** Least-squares slope of `value` over runs, per 1,000 runs. */
