@@ -36,13 +36,18 @@ export class RunOwnership {
     const queued = await (this.loss ? this.loss.read(read) : read());
     if (!queued) return undefined;
     const tenant = queued.data.tenant ?? DEFAULT_TENANT;
-    if (this.tenants.size >= this.maxCached) this.tenants.delete(this.tenants.keys().next().value as string);
-    this.tenants.set(runId, tenant);
+    this.cache(runId, tenant);
     return tenant;
   }
 
   /** The gateway itself queued the run (a start or a fork): its owner is known without a read. */
   remember(runId: string, tenant: string): void {
+    this.cache(runId, tenant);
+  }
+
+  /** Every run a gateway starts passes here: past `maxCached` the oldest answer goes (it can be read again). */
+  private cache(runId: string, tenant: string): void {
+    if (!this.tenants.has(runId) && this.tenants.size >= this.maxCached) this.tenants.delete(this.tenants.keys().next().value as string);
     this.tenants.set(runId, tenant);
   }
 }
