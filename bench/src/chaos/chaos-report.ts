@@ -100,6 +100,9 @@ export function renderReport(
     '`approval` and `postgres`, with a 10 s Postgres stop, two SSE rounds and a smaller burst.',
     '',
     ...fuzzSection(fuzz),
+    '',
+    'The memory soak (`npm run soak`) and its figures are in [memory-soak.md](memory-soak.md).',
+    '',
   ].join('\n');
   return { table, markdown };
 }

@@ -30,7 +30,7 @@ async function main() {
     namespace,
     runners: 2,
     logLevel: 'warn',
-    reply: chaosProvider([], [2, 10]) as never,
+    reply: chaosProvider([], [2, 10], { marker: 'no-slow-runs-in-a-soak', latencyMs: [2, 10] }) as never,
     runnerEnv: { SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'), RUNNER_CONCURRENCY: '8' },
     serviceEnv: (name): Record<string, string> =>
       name === 'gateway' ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
