@@ -1,6 +1,6 @@
 import { testEnv, testNamespace } from '@spindle/testing';
 import { connectBus, type Bus } from './bus-connection';
-import { pullBatches, type DurableSpec } from './durable-consumer';
+import { consumeStall, pullBatches, type DurableSpec } from './durable-consumer';
 import { deleteStreams, provisionStreams } from './provision-streams';
 
 describe('pullBatches', () => {
@@ -54,5 +54,55 @@ describe('pullBatches', () => {
     expect([...handled.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     // The first batch was handed back and delivered again; nothing was handled twice.
     expect([...handled.values()].some((count) => count > 1)).toBe(true);
+  });
+
+  it('pulls again when a batch stays open with nothing more coming, so every message is handled', async () => {
+    for (let i = 0; i < 8; i++) await bus.js.publish(bus.names.eventSubject('stalled'), JSON.stringify({ i }));
+    // The server sends 3 and waits for their acks; the batch (pending > 0, not full) never closed by itself.
+    const spec: DurableSpec = {
+      stream: bus.names.eventsStream,
+      durable: 'stalled',
+      filterSubject: bus.names.eventSubject('stalled'),
+      ackWaitMs: 600_000,
+      maxAckPending: 3,
+    };
+    const stop = new AbortController();
+    const handled = new Set<number>();
+    const stalls: string[] = [];
+    let done!: () => void;
+    const allHandled = new Promise<void>((resolve) => (done = resolve));
+    const loop = pullBatches(
+      bus,
+      spec,
+      async (batch) => {
+        for (const msg of batch) {
+          handled.add(msg.seq);
+          msg.ack();
+        }
+        if (handled.size === 8) done();
+      },
+      { signal: stop.signal, stallMs: 500, onError: () => undefined, onStall: (reason) => stalls.push(reason) },
+    );
+    await allHandled;
+    stop.abort();
+    await loop;
+    expect(handled.size).toBe(8);
+    expect(stalls[0]).toMatch(/^a batch of 3 message\(s\) stayed open/);
+  });
+});
+
+describe('consumeStall', () => {
+  const quiet = { quietMs: 6_000, handling: false, open: 0 };
+  it('says nothing of a consume that is handling, or was busy lately', () => {
+    expect(consumeStall({ ...quiet, open: 3, handling: true }, 5_000)).toBeUndefined();
+    expect(consumeStall({ ...quiet, open: 3, quietMs: 4_999 }, 5_000)).toBeUndefined();
+  });
+  it('pulls again for a batch left open, or messages waiting that never came', () => {
+    expect(consumeStall({ ...quiet, open: 2 }, 5_000)).toBe('a batch of 2 message(s) stayed open 6000 ms with nothing more coming');
+    expect(consumeStall({ ...quiet, numPending: 7 }, 5_000)).toBe('7 message(s) waited 6000 ms on the server and none came');
+  });
+  it('leaves an idle consume with nothing waiting alone', () => {
+    expect(consumeStall({ ...quiet, numPending: 0 }, 5_000)).toBeUndefined();
+    expect(consumeStall(quiet, 5_000)).toBeUndefined();
   });
 });

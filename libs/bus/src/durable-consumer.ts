@@ -61,12 +61,21 @@ export async function pullBatches(
      * at every load, for at most this much latency. A projection nobody waits on can afford it.
      */
     gatherMs?: number;
+    /**
+     * How long a consume may go without a message or a batch while it is not handling one, before
+     * it is checked for a stall (a batch left open, messages waiting on the server that never came)
+     * and pulled again. Default 5 s.
+     */
+    stallMs?: number;
     onError: (e: unknown) => void;
+    /** Told why a stalled consume was pulled again. */
+    onStall?: (reason: string) => void;
   },
 ): Promise<void> {
   const batchSize = opts.batchSize ?? 500;
   const linger = opts.lingerMs ?? 0;
   const gather = opts.gatherMs ?? 0;
+  const stallMs = opts.stallMs ?? 5_000;
   /**
    * A batch that fails (the store refused it for now: a deadlock, an outage) is handed back by
    * `handle` and comes again on the same consumer. Tearing the consumer down instead lost the
@@ -90,9 +99,21 @@ export async function pullBatches(
       const messages = await consumer.consume({ max_messages: batchSize * 2, abort_on_missing_resource: true });
       const stop = () => messages.stop();
       opts.signal.addEventListener('abort', stop, { once: true });
+      let batch: JsMsg[] = [];
+      const activity = { at: Date.now(), handling: false };
+      const watch = watchForStall(
+        bus,
+        spec,
+        stallMs,
+        () => ({ ...activity, open: batch.length }),
+        (reason) => {
+          opts.onStall?.(reason);
+          messages.stop();
+        },
+      );
       try {
-        let batch: JsMsg[] = [];
         for await (const msg of messages) {
+          activity.at = Date.now();
           if (batch.length === 0 && gather > 0) await delay(gather);
           batch.push(msg);
           // Close the batch when full, or when nothing is waiting: neither on the server nor in
@@ -100,14 +121,19 @@ export async function pullBatches(
           const drained = msg.info.pending === 0 && messages.getPending() <= 1;
           if (drained || batch.length >= batchSize) {
             const full = batch.length >= batchSize;
+            activity.handling = true;
             const handled = await handleOnce(batch);
+            activity.handling = false;
+            activity.at = Date.now();
             batch = [];
             if (!handled) await delay(250);
             else if (!full && linger > 0) await delay(linger);
           }
         }
+        // What a stop left in hand (a stall, a shutdown) is handled before the consume is made again.
         if (batch.length > 0) await handle(batch);
       } finally {
+        clearInterval(watch);
         opts.signal.removeEventListener('abort', stop);
         messages.stop();
       }
@@ -140,4 +166,48 @@ export async function durableBacklog(
     throw e;
   });
   return info && { pending: info.num_pending, ackPending: info.num_ack_pending };
+}
+
+/**
+ * Why a quiet consume should be pulled again, or undefined: a batch left open (the server sends
+ * no more until it is acked: a `maxAckPending` under the batch size), or messages waiting on the
+ * server that this consume never received (its pull requests lost across a server restart).
+ */
+export function consumeStall(
+  state: { quietMs: number; handling: boolean; open: number; numPending?: number },
+  stallMs: number,
+): string | undefined {
+  if (state.handling || state.quietMs < stallMs) return undefined;
+  if (state.open > 0) return `a batch of ${state.open} message(s) stayed open ${state.quietMs} ms with nothing more coming`;
+  if ((state.numPending ?? 0) > 0) return `${state.numPending} message(s) waited ${state.quietMs} ms on the server and none came`;
+  return undefined;
+}
+
+/** Checks a consume every `stallMs` (see `consumeStall`) and calls `onStall` when it should be pulled again. */
+function watchForStall(
+  bus: Bus,
+  spec: DurableSpec,
+  stallMs: number,
+  state: () => { at: number; handling: boolean; open: number },
+  onStall: (reason: string) => void,
+): NodeJS.Timeout {
+  const quiet = () => {
+    const s = state();
+    return { quietMs: Date.now() - s.at, handling: s.handling, open: s.open };
+  };
+  const timer = setInterval(() => {
+    const first = quiet();
+    if (first.handling || first.quietMs < stallMs) return;
+    const asked =
+      first.open > 0 ? Promise.resolve(undefined) : bus.jsm.consumers.info(spec.stream, spec.durable).then((i) => i.num_pending);
+    void asked.then(
+      (numPending) => {
+        const reason = consumeStall({ ...quiet(), numPending }, stallMs);
+        if (reason) onStall(reason);
+      },
+      () => undefined, // the consume's own errors say what is wrong with NATS
+    );
+  }, stallMs);
+  timer.unref();
+  return timer;
 }

@@ -147,6 +147,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
       lingerMs: this.opts.lingerMs ?? 0,
       gatherMs: this.opts.gatherMs ?? 0,
       onError: (e) => this.logger.error({ err: e }, `${this.projection.name}: projecting run events failed; retrying`),
+      onStall: (reason) => this.logger.warn({ reason }, `${this.projection.name}: its consume stalled; pulling again`),
     });
   }
 
