@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { natsAuthorizationConfig, type SpindleService } from '@spindle/bus';
+import { natsAuthorizationConfig, readRunLog, type Bus, type SpindleService } from '@spindle/bus';
 import { busNames } from '@spindle/contracts';
 import {
   recordedFigures,
@@ -142,6 +142,8 @@ async function main() {
     console.log(
       `chaos: ${driver.startedCount} runs; ${settled ? 'all settled' : 'some never settled'}; ${calls.length} model calls at the provider`,
     );
+    // Before the store is wiped, what each run that never settled left in its log: the lead to why.
+    for (const run of driver.inFlight()) console.error(`chaos: UNSETTLED ${await logTail(stack.bus, run)}`);
 
     const findings = new Map<string, RunFindings>();
     const check = async (run: DrivenRun) =>
@@ -266,6 +268,13 @@ async function restartService(stack: Stack, name: string, env: Record<string, st
   await stack.startService(name, env);
   await allReady(stack);
   return (Date.now() - began) / 1_000;
+}
+
+/** A run's workflow, tag and last events, in a line. */
+async function logTail(bus: Bus, run: DrivenRun): Promise<string> {
+  const { events } = await readRunLog(bus, run.runId, 0).catch(() => ({ events: [] as Array<{ seq: number; type: string }> }));
+  const tail = events.slice(-6).map((e) => `${e.seq} ${e.type}`);
+  return `${run.runId} (${run.workflow}, ${run.tag}, ${events.length} events): … ${tail.join(', ')}`;
 }
 
 /** A service that exited without being killed (an uncaught error during an outage, say) fails the run. */
