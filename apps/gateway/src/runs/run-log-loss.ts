@@ -13,7 +13,7 @@ const TRACE_QUERY_TIMEOUT_MS = 5_000;
  * it, whoever asks (the answer says nothing about whether the id was in use).
  */
 export class RunLogLoss {
-  /** Whether each listed run older than the stream lost its log, for the stream made at `knownFor`. */
+  /** Whether each run asked about that is older than the stream lost its log, for the stream made at `knownFor`. */
   private readonly known = new Map<string, boolean>();
   private knownFor?: number;
 
@@ -44,16 +44,7 @@ export class RunLogLoss {
    * asked again only after the stream is made again).
    */
   async markLost<T extends { runId: string }>(runs: readonly T[]): Promise<Array<T & { logLost?: true }>> {
-    const created = await this.guard.eventsStreamCreated();
-    if (created !== this.knownFor) {
-      this.known.clear();
-      this.knownFor = created;
-    }
-    return Promise.all(
-      runs.map(async (run) =>
-        predatesRunLog(run.runId, created) && (await this.isLost(run.runId)) ? { ...run, logLost: true as const } : run,
-      ),
-    );
+    return Promise.all(runs.map(async (run) => ((await this.hasLostLog(run.runId)) ? { ...run, logLost: true as const } : run)));
   }
 
   /**
@@ -66,12 +57,18 @@ export class RunLogLoss {
     return run?.tenant;
   }
 
-  /** The run's id predates the run log's stream and it has no log there. */
+  /** The run's id predates the run log's stream and it has no log there (asked once per run and stream). */
   async hasLostLog(runId: string): Promise<boolean> {
-    return (await this.predatesLog(runId)) && this.isLost(runId);
+    const created = await this.guard.eventsStreamCreated();
+    return predatesRunLog(runId, created) && this.isLost(runId, created);
   }
 
-  private async isLost(runId: string): Promise<boolean> {
+  private async isLost(runId: string, created: number): Promise<boolean> {
+    // A stream made again may have lost what a run had when it was last asked.
+    if (created !== this.knownFor) {
+      this.known.clear();
+      this.knownFor = created;
+    }
     const known = this.known.get(runId);
     if (known !== undefined) return known;
     const lost = !(await this.read(() => lastEventOf(this.bus, runId)));
