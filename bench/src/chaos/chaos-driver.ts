@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { lastEventOf, type Bus } from '@spindle/bus';
 import { isTerminalEvent } from '@spindle/contracts';
 
@@ -192,8 +193,4 @@ export class ChaosDriver {
       await sleep(250);
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readRunLog, lastEventOf } from '@spindle/bus';
 import type { Stack } from '@spindle/testing';
 import type { ChaosDriver, DrivenRun } from './chaos-driver';
@@ -188,8 +189,4 @@ async function checkRunExists(gatewayUrl: string, stack: Stack, key: string, run
   const { events } = await readRunLog(stack.bus, runId);
   if (events[0]?.type !== 'run.queued') violations.push(`key ${key}: run ${runId} was answered, its log has no run.queued`);
   return violations;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
@@ -121,8 +122,4 @@ async function lostRuns(stack: Stack, runs: readonly DrivenRun[]): Promise<strin
     }
   }
   return violations;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

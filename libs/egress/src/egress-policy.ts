@@ -41,7 +41,19 @@ export function parseEgressAllowList(text: string | undefined, variable: string)
 /** The policy as a question: may a request for `host` reach `address`? */
 export type EgressCheck = (host: string, address: string) => boolean;
 
+/** One check per policy: the guard asks it at every connect of an IP literal. */
+const checks = new WeakMap<EgressPolicy, EgressCheck>();
+
 export function egressCheck(policy: EgressPolicy): EgressCheck {
+  let check = checks.get(policy);
+  if (!check) {
+    check = buildCheck(policy);
+    checks.set(policy, check);
+  }
+  return check;
+}
+
+function buildCheck(policy: EgressPolicy): EgressCheck {
   const networks = new BlockList();
   for (const network of policy.allowedNetworks) {
     const [address, bits] = network.split('/');
