@@ -93,17 +93,27 @@ export default [
     },
   },
   {
+    // The console runs these in a browser too: web platform APIs only, no Node built-ins.
     files: ['libs/engine/src/**/*.ts', 'libs/contracts/src/**/*.ts', 'libs/projections/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' }] },
+        {
+          patterns: [
+            { group: ioModules, message: 'libs/engine and libs/contracts do no I/O: take effects through a port.' },
+            {
+              group: ['node:*', 'crypto', 'buffer', 'util', 'path', 'os'],
+              message: 'The console runs the core in a browser: no Node APIs.',
+            },
+          ],
+        },
       ],
       'no-restricted-globals': [
         'error',
         { name: 'process', message: 'Configuration is parsed at the app edge.' },
         { name: 'fetch', message: 'No I/O in the core.' },
+        { name: 'Buffer', message: 'The console runs the core in a browser: use Uint8Array and TextEncoder.' },
       ],
     },
   },

@@ -38,7 +38,7 @@ export type {
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
 export { describeGraph } from './definition/describe-graph';
-export type { GraphView } from './definition/describe-graph';
+export type { GraphView, NestedIn } from './definition/describe-graph';
 export { renderTemplate, renderValue, MAX_RENDERED_SIZE, MAX_TEMPLATE_DEPTH } from './interpreter/render-template';
 export { evaluateCondition } from './expressions/cel-expression';
 export {
@@ -91,6 +91,7 @@ export { subgraphRef, subgraphRefs } from './definition/subgraph-refs';
 export { RunHistory } from './interpreter/run-history';
 export { graphStructureHash } from './definition/graph-structure';
 export { toolArgumentsHash } from './executors/tool-approval';
+export { messageHash } from './hashing/message-hash';
 export { checkHumanAnswer } from './executors/human-answer';
 export type { AnswerCheck } from './executors/human-answer';
 export type { NodeResultStore, StoredNodeResult } from './ports';

@@ -1,5 +1,5 @@
-import { sha256 } from 'js-sha256';
 import type { ErrorInfo, RunEvent, RunEventOf, Usage } from '@spindle/contracts';
+import { messageHash } from '@spindle/engine/browser';
 
 /** One piece of a message, drawn as its own block. */
 export type ConversationBlock =
@@ -85,11 +85,6 @@ function rememberMessages(byHash: Map<string, ConversationMessage>, event: RunEv
   const { prompt, messages = [] } = event.data;
   if (prompt !== undefined) byHash.set(messageHash({ role: 'user', content: prompt }), messageOf({ role: 'user', content: prompt }));
   for (const logged of messages) if (typeof logged.hash === 'string') byHash.set(logged.hash, messageOf(logged));
-}
-
-/** The engine's hash of a chat message: SHA-256 of its JSON, first 16 hex digits. */
-export function messageHash(message: Record<string, unknown>): string {
-  return sha256(JSON.stringify(message)).slice(0, 16);
 }
 
 /** A logged chat message (`role`, `content`, tool calls or the call it answers) as blocks. */

@@ -17,6 +17,11 @@ describe('checking a JSON answer in the browser', () => {
     const check = checkJsonAnswer('{"amount": -1, "note": "x"}', schema);
     expect(check).toEqual({ ok: false, problems: ['data.note: must NOT have additional properties', 'data.amount: must be >= 0'] });
     expect(checkJsonAnswer('{}', schema)).toEqual({ ok: false, problems: ["data.amount: must have required property 'amount'"] });
+    const list = { type: 'object', properties: { items: { type: 'array', items: { type: 'object', required: ['id'] } } } };
+    expect(checkJsonAnswer('{"items": [{}]}', list)).toEqual({
+      ok: false,
+      problems: ["data.items[0].id: must have required property 'id'"],
+    });
   });
 
   it('refuses text that is not JSON, and leaves a schema it cannot compile to the gateway', () => {

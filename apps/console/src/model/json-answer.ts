@@ -1,14 +1,12 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import { linearRegExp } from './linear-regexp';
+import { checkHumanAnswer } from '@spindle/engine/browser';
 
 export type JsonAnswerCheck = { ok: true; data: unknown } | { ok: false; problems: string[] };
 
 /**
- * Checks a JSON answer while the person types it: it must parse, then match the form's schema.
- * Same drafts and options as the engine's check; the gateway's check still decides, this one only
- * saves a round trip. A schema the browser cannot compile is left to the gateway.
+ * Checks a JSON answer while the person types it: it must parse, then pass the engine's check of
+ * a json form's answer, the one the gateway makes (same drafts, RE2 patterns and limits). The
+ * gateway's check still decides, this one only saves a round trip; a schema the engine cannot
+ * compile is left to the gateway, which refuses it with its own problem.
  */
 export function checkJsonAnswer(text: string, schema: Record<string, unknown> | undefined): JsonAnswerCheck {
   let data: unknown;
@@ -17,46 +15,11 @@ export function checkJsonAnswer(text: string, schema: Record<string, unknown> | 
   } catch (e) {
     return { ok: false, problems: [`data: not JSON (${(e as Error).message})`] };
   }
-  const validate = schema ? compiled(schema) : undefined;
+  let checked: ReturnType<typeof checkHumanAnswer>;
   try {
-    if (!validate || validate(structuredClone(data))) return { ok: true, data };
-  } catch (e) {
-    return { ok: false, problems: [`data: ${(e as Error).message}`] };
+    checked = checkHumanAnswer({ kind: 'json', schema }, { data });
+  } catch {
+    return { ok: true, data };
   }
-  return { ok: false, problems: (validate.errors ?? []).map(describe) };
-}
-
-const cache = new WeakMap<object, ValidateFunction | null>();
-
-function compiled(schema: Record<string, unknown>): ValidateFunction | undefined {
-  if (!cache.has(schema)) {
-    try {
-      cache.set(schema, ajvFor(schema.$schema).compile(schema));
-    } catch {
-      cache.set(schema, null);
-    }
-  }
-  return cache.get(schema) ?? undefined;
-}
-
-// uniqueItems keeps ajv's pairwise check here (the engine checks it in one pass): same result, and
-// the data is what this person typed.
-function ajvFor(declared: unknown): Ajv {
-  const options = {
-    allErrors: true,
-    useDefaults: true,
-    strict: false,
-    validateFormats: false,
-    logger: false as const,
-    code: { regExp: linearRegExp },
-  };
-  const name = typeof declared === 'string' ? declared : '';
-  return name.includes('2020-12') ? new Ajv2020(options) : name.includes('2019-09') ? new Ajv2019(options) : new Ajv(options);
-}
-
-function describe(e: ErrorObject): string {
-  const extra = e.params as { missingProperty?: string; additionalProperty?: string };
-  const leaf = extra.missingProperty ?? extra.additionalProperty;
-  const path = ['data', ...e.instancePath.split('/').slice(1), ...(leaf ? [leaf] : [])].join('.');
-  return `${path}: ${e.message ?? e.keyword}`;
+  return checked.ok ? { ok: true, data } : { ok: false, problems: checked.issues.map((issue) => `${issue.field}: ${issue.message}`) };
 }

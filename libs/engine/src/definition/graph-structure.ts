@@ -1,5 +1,5 @@
 import { canonicalJson } from '@spindle/contracts';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hashing/sha256';
 import { toGraph } from '../patterns/compile-pattern';
 import type { NodeContainer, WorkflowDefinition, WorkflowNode } from './workflow-definition.schema';
 
@@ -9,10 +9,7 @@ import type { NodeContainer, WorkflowDefinition, WorkflowNode } from './workflow
  * version that only changes them may resume a run that started on another.
  */
 export function graphStructureHash(definition: WorkflowDefinition): string {
-  return createHash('sha256')
-    .update(canonicalJson(structureOf(toGraph(definition))))
-    .digest('hex')
-    .slice(0, 32);
+  return sha256Hex(canonicalJson(structureOf(toGraph(definition)))).slice(0, 32);
 }
 
 function structureOf(graph: NodeContainer): unknown {

@@ -80,7 +80,6 @@ function ajvFor(declared: unknown): Ajv {
   let ajv = ajvs.get(draft);
   if (!ajv) {
     // strict: false so unknown formats and vendor keywords do not make a schema unusable.
-    // apps/console/src/model/json-answer.ts uses the same options in the browser.
     const options = {
       allErrors: true,
       useDefaults: true,

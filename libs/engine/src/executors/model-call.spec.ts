@@ -1,7 +1,7 @@
 import { validateDefinition } from '../definition/validate-definition';
 import { executeRun } from '../interpreter/execute-run';
 import { recordingEnvironment, scriptedModel, toolCalls } from '../testing/in-process-ports';
-import { messageHash } from './model-call';
+import { messageHash } from '../hashing/message-hash';
 
 describe('model spans keep the log linear in the conversation', () => {
   it('logs each message once, in full, and refers to earlier ones by content hash', async () => {

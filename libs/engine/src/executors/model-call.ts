@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { messageHash } from '../hashing/message-hash';
 import type { ModelScript } from '../definition/model-script.schema';
 import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
 import { toErrorInfo } from '../interpreter/error-info';
@@ -92,9 +92,4 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
     },
   });
   return result;
-}
-
-/** A message's content hash: how later model spans refer to it without copying it again. */
-export function messageHash(message: ChatMessage): string {
-  return createHash('sha256').update(JSON.stringify(message)).digest('hex').slice(0, 16);
 }

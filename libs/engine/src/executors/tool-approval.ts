@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson, SpindleError, type RunEventOf } from '@spindle/contracts';
+import { sha256Hex } from '../hashing/sha256';
 import type { AgentNode } from '../definition/workflow-definition.schema';
 import { RunSuspended } from '../interpreter/suspension';
 import type { ToolCall } from '../ports';
@@ -8,7 +8,7 @@ import { placed, type NodeContext } from './node-executor';
 
 /** What an approval binds to besides the call id and name: a hash of the exact arguments. */
 export function toolArgumentsHash(args: Record<string, unknown>): string {
-  return createHash('sha256').update(canonicalJson(args)).digest('hex');
+  return sha256Hex(canonicalJson(args));
 }
 
 export type ApprovalDecision = RunEventOf<'approval.resolved'>['data'];

@@ -1,11 +1,9 @@
 import { canonicalJson } from '@spindle/contracts';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hashing/sha256';
 import type { WorkflowNode } from '../definition/workflow-definition.schema';
 import type { StoredNodeResult } from '../ports';
 import type { RunEnvironment } from './run-environment';
 import type { RunState } from './state';
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A node that may store its result: `checkpoint: true` on agent, llm, tool and function nodes. */
 export function isCheckpointed(node: WorkflowNode): node is Extract<WorkflowNode, { checkpoint: boolean }> {
@@ -15,12 +13,12 @@ export function isCheckpointed(node: WorkflowNode): node is Extract<WorkflowNode
 /** Hash of the state the node sees, minus its volatile keys: a changed input is a different entry. */
 export function inputHash(state: RunState, volatileKeys: readonly string[]): string {
   const kept = Object.fromEntries(Object.entries(state).filter(([key]) => !volatileKeys.includes(key)));
-  return sha256(canonicalJson(kept));
+  return sha256Hex(canonicalJson(kept));
 }
 
 /** sha256(runId | nodeId | iteration | inputHash): loop iterations have their own entries. */
 export function nodeResultKey(runId: string, nodeId: string, iteration: number | undefined, hash: string): string {
-  return sha256(`${runId}|${nodeId}|${iteration ?? 0}|${hash}`);
+  return sha256Hex(`${runId}|${nodeId}|${iteration ?? 0}|${hash}`);
 }
 
 /**
