@@ -1,4 +1,5 @@
 import type { RunEvent } from '@spindle/contracts';
+import { projectEvents, spanKey } from '@spindle/projections';
 import { describe, expect, it } from 'vitest';
 import { nextStep, parseCursor, previousStep } from './replay-cursor';
 import { deriveRunView, spanTimes } from './run-view';
@@ -199,6 +200,40 @@ describe('deriving the run view from events', () => {
     expect(view.status).toBe('failed');
     expect(view.byKey.get('s-fork|root/split[b]')?.status).toBe('canceled');
     expect([...view.failurePath]).toEqual(['s-search|root/split[a]/search', 's-fork|root/split[a]', 's-fork|root/split', 'root|root']);
+  });
+});
+
+describe('what a span holds', () => {
+  it('is what the trace recorder stores for it, from the same fold', () => {
+    const events = recordedRun();
+    const view = deriveRunView(events);
+    const recorded = projectEvents(events).spans;
+    const drawn = view.spans.filter((span) => span.kind !== 'branch' && span.kind !== 'request');
+    expect(drawn.length).toBeGreaterThan(5);
+    for (const span of drawn) {
+      const patch = recorded.get(spanKey('r1', span.spanId));
+      expect(patch).toBeDefined();
+      const { input, output, error, usage, model } = patch ?? {};
+      expect({ input: span.input, output: span.output, error: span.error, usage: span.usage, model: span.model }).toEqual({
+        input,
+        output,
+        error,
+        usage,
+        model,
+      });
+    }
+    expect(view.byKey.get('s-model|root/split[a]/search')).toMatchObject({
+      output: { text: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: { q: 1 } }] },
+      usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7, costUsd: 0.5 },
+    });
+    expect(view.byKey.get('s-tool|root/split[a]/search')).toMatchObject({ error: { code: 'tool_failed', message: 'down' } });
+  });
+
+  it('keeps an ended run ended, as the trace does, whatever comes after', () => {
+    const events = recordedRun().slice(0, 14);
+    seq = 14;
+    events.push(ev(86, 'run.failed', { error: { code: 'provider_error', message: 'x' }, durationMs: 86 }), ev(87, 'run.started', {}));
+    expect(deriveRunView(events).status).toBe('failed');
   });
 });
 

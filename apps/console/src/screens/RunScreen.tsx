@@ -12,7 +12,7 @@ import { ReplayControls } from '../components/ReplayControls';
 import { RequestForm } from '../components/RequestForm';
 import { TimelinePane } from '../components/TimelinePane';
 import { parseCursor } from '../model/replay-cursor';
-import { deriveRunView, statusAfter, type RunView } from '../model/run-view';
+import { deriveRunView, runStatusOf } from '../model/run-view';
 import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
 import { NotFound } from './NotFound';
@@ -70,7 +70,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const view = useMemo(() => deriveRunView(events, cursor ?? events.length), [events, cursor]);
   const shown = useMemo(() => (cursor === undefined ? events : events.slice(0, cursor)), [events, cursor]);
   // The run's own status never rolls back with the replay cursor.
-  const status = useMemo(() => events.reduce(statusAfter, 'queued' as RunView['status']), [events]);
+  const status = useMemo(() => runStatusOf(events), [events]);
   const setCursor = (at: number | undefined) => {
     const q = new URLSearchParams(query);
     if (at === undefined) q.delete('at');

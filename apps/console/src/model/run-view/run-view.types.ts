@@ -1,9 +1,9 @@
-import type { ErrorInfo, Usage } from '@spindle/contracts';
+import type { ErrorInfo, RunStatus, Usage } from '@spindle/contracts';
 
 export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting' | 'canceled';
 export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request';
 export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
-export type RunStatusView = 'queued' | 'running' | 'awaiting_input' | 'awaiting_approval' | 'completed' | 'failed' | 'canceled';
+export type RunStatusView = RunStatus;
 
 /** One span of the run as its events tell it, paired by `spanId + path`. */
 export interface SpanView {

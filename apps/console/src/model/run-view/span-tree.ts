@@ -52,7 +52,7 @@ export class SpanTree {
   }
 
   /** The run's end closes whatever was still open: as canceled, unless the run completed. */
-  closeRun(e: RunEvent, status: SpanStatus, fields: Partial<SpanView>) {
+  closeRun(e: RunEvent, status: SpanStatus, fields: Partial<SpanView> = {}) {
     const endMs = atMs(e);
     for (const span of this.view.spans) {
       if (span.kind === 'run') Object.assign(span, { status, endSeq: e.seq, endMs }, fields);
