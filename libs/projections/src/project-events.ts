@@ -232,8 +232,11 @@ function withWaitTime(span: SpanPatch | undefined) {
     span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
 }
 
+// A loop, not Object.entries: the console folds whole logs again as it replays them.
 function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const kept: Partial<T> = {};
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) kept[key] = value[key];
+  return kept;
 }
 
 function inSeqOrderPerRun(events: readonly RunEvent[]): RunEvent[] {

@@ -69,8 +69,8 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   const replaying = cursor !== undefined;
   const view = useMemo(() => deriveRunView(events, cursor ?? events.length), [events, cursor]);
   const shown = useMemo(() => (cursor === undefined ? events : events.slice(0, cursor)), [events, cursor]);
-  // The run's own status never rolls back with the replay cursor.
-  const status = useMemo(() => runStatusOf(events), [events]);
+  // The run's own status never rolls back with the replay cursor (live, the view already folded every event).
+  const status = useMemo(() => (cursor === undefined ? view.status : runStatusOf(events)), [events, cursor, view]);
   const setCursor = (at: number | undefined) => {
     const q = new URLSearchParams(query);
     if (at === undefined) q.delete('at');
