@@ -216,8 +216,8 @@ function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Par
   const span: SpanPatch = patches.spans.get(key) ?? { runId: e.runId, spanId: e.spanId, kind, path: e.path, status: 'running' };
   // A closed span never reopens or closes twice: its spanId belongs to one execution.
   if (span.status !== 'running') return undefined;
-  const envelope = { parentSpanId: e.parentSpanId, nodeId: e.nodeId, iteration: e.iteration, branchId: e.branchId };
-  Object.assign(span, withoutUndefined(envelope), withoutUndefined(fields));
+  assignDefined(span, { parentSpanId: e.parentSpanId, nodeId: e.nodeId, iteration: e.iteration, branchId: e.branchId });
+  assignDefined(span, fields);
   patches.spans.set(key, span);
   return span;
 }
@@ -232,11 +232,15 @@ function withWaitTime(span: SpanPatch | undefined) {
     span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
 }
 
-// A loop, not Object.entries: the console folds whole logs again as it replays them.
+// Loops, not Object.entries: the console folds whole logs again as it replays them.
 function withoutUndefined<T extends object>(value: T): Partial<T> {
-  const kept: Partial<T> = {};
-  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] !== undefined) kept[key] = value[key];
-  return kept;
+  return assignDefined({}, value);
+}
+
+/** Copies the defined fields of `fields` onto `target`: an undefined field changes nothing. */
+function assignDefined<T extends object>(target: Partial<T>, fields: Partial<T>): Partial<T> {
+  for (const key of Object.keys(fields) as Array<keyof T>) if (fields[key] !== undefined) target[key] = fields[key];
+  return target;
 }
 
 function inSeqOrderPerRun(events: readonly RunEvent[]): RunEvent[] {
