@@ -8,6 +8,8 @@ import {
   a2aTaskIdParamsSchema,
   answerBodySchema,
   isSpindleError,
+  protocolErrorOf,
+  protocolMessageOf,
   type A2aArtifactUpdate,
   type A2aMessage,
   type A2aStatusUpdate,
@@ -16,12 +18,12 @@ import {
   type RunEvent,
 } from '@spindle/contracts';
 import { a2aTaskOf, answerOfMessage, requestsInLog, runPhase, startBodyOfMessage } from '@spindle/projections';
-import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import { followWithLog, readAgentRun, type AgentWorkflow } from '../agent-run';
+import type { LiveRuns } from '../../runs/live-runs';
+import { readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {
@@ -51,7 +53,7 @@ export class WorkflowAgents {
     private readonly canceller: RunCanceller,
     private readonly answers: RequestAnswers,
     private readonly bus: Bus,
-    private readonly logger: Logger,
+    private readonly live: LiveRuns,
   ) {}
 
   async call(caller: Principal, workflow: AgentWorkflow, method: string, params: unknown, trace: Context): Promise<A2aAnswer> {
@@ -103,7 +105,7 @@ export class WorkflowAgents {
     const body = startBodyOfMessage(workflow.definition, message);
     // The message id is the idempotency key: the same message again is the same task.
     const key = `a2a:${createHash('sha256').update(message.messageId).digest('hex')}`;
-    const started = await this.starter.start(caller, workflow.name, body, key, trace).catch(refusedAsParams);
+    const started = await this.starter.start(caller, workflow.name, body, key, trace);
     return { runId: started.accepted.runId, fromSeq: 0 };
   }
 
@@ -129,7 +131,7 @@ export class WorkflowAgents {
         },
       );
     }
-    const outcome = await this.answers.answer(caller, taskId, requestId, parse(answerBodySchema, given.body)).catch(refusedAsParams);
+    const outcome = await this.answers.answer(caller, taskId, requestId, parse(answerBodySchema, given.body));
     return { runId: taskId, fromSeq: outcome.seq };
   }
 
@@ -176,7 +178,7 @@ export class WorkflowAgents {
 
   /** The task after each run-level event from `fromSeq` on, until it is final (what came before `fromSeq` cannot end it). */
   private async *taskStates(runId: string, fromSeq: number): AsyncIterable<{ task: A2aTask; final: boolean }> {
-    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
+    for await (const { event, log } of this.live.withLog(runId)) {
       if (event.seq < fromSeq || !event.type.startsWith('run.')) continue;
       const task = a2aTaskOf(log);
       const final = event.seq > fromSeq && A2A_FINAL_STATES.has(task.status.state);
@@ -197,10 +199,9 @@ function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   return parsed.data;
 }
 
-/** A refusal of the start or the answer is the params' fault: invalid params, with its Spindle code. */
-function refusedAsParams(e: unknown): never {
-  if (isSpindleError(e) && e.code !== 'internal' && e.code !== 'service_unavailable') {
-    throw new A2aRpcError(A2A_ERROR.invalidParams, e.message, { code: e.code, ...(e.issues && { issues: e.issues }) });
-  }
-  throw e;
+/** Any failure as an A2A error: a Spindle refusal by the protocol error table, anything else internal. */
+export function a2aErrorOf(e: unknown): A2aRpcError {
+  if (!isSpindleError(e)) return new A2aRpcError(A2A_ERROR.internal, 'internal error');
+  const data = { code: e.code, ...(e.issues && { issues: e.issues }) };
+  return new A2aRpcError(protocolErrorOf(e.code).a2a, protocolMessageOf(e.code, e.message), data);
 }
