@@ -2,6 +2,7 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { TaskState, type Task } from '@a2a-js/sdk';
 import type { RunEvent } from '@spindle/contracts';
 import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
+import { heartbeatWatch } from './heartbeats';
 
 /**
  * Issue 16: A2A with the official JS SDK's client (which speaks A2A 0.3's JSON-RPC binding to an
@@ -33,8 +34,7 @@ describe('A2A: workflows as agents', () => {
     (key: string): typeof fetch =>
     (input, init) =>
       fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${key}` } });
-  const agent = (name: string, key = stack.adminKey): Promise<Client> => {
-    const fetchImpl = authed(key);
+  const agent = (name: string, key = stack.adminKey, fetchImpl: typeof fetch = authed(key)): Promise<Client> => {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
@@ -140,6 +140,29 @@ describe('A2A: workflows as agents', () => {
     expect(rest.at(-1)).toEqual({ $case: 'statusUpdate', state: TaskState.TASK_STATE_CANCELED });
     gate.release();
     await expect(client.cancelTask({ tenant: '', id: taskId, metadata: undefined } as never)).rejects.toThrow(/ended/);
+  });
+
+  it('keeps a task stream alive with heartbeats while the run is idle, and the official client reads past them', async () => {
+    const watch = heartbeatWatch(authed(stack.adminKey));
+    const client = await agent('weather', stack.adminKey, watch.fetch);
+    gate.hold();
+    const stream = client.sendMessageStream({
+      tenant: '',
+      message: userMessage([{ data: { city: 'Tromsø' } }]) as never,
+      configuration: undefined,
+      metadata: undefined,
+    });
+    const items: Array<{ $case?: string; state?: number }> = [];
+    const read = (async () => {
+      for await (const { payload } of stream)
+        items.push({ $case: payload?.$case, state: payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined });
+    })();
+    // The model holds the run: nothing happens on it until a heartbeat has crossed the stream.
+    await eventually(async () => expect(watch.seen()).toBe(true), 600);
+    gate.release();
+    await read;
+    expect(items[0]?.$case).toBe('task');
+    expect(items.at(-1)).toEqual({ $case: 'statusUpdate', state: TaskState.TASK_STATE_COMPLETED });
   });
 
   it('asks for input as input-required, and the next message on the task answers the person it waits for', async () => {
