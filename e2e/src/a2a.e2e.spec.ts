@@ -165,6 +165,44 @@ describe('A2A: workflows as agents', () => {
     expect(items.at(-1)).toEqual({ $case: 'statusUpdate', state: TaskState.TASK_STATE_COMPLETED });
   });
 
+  it('lets go of the run when the client of an idle stream leaves, and the run goes on', async () => {
+    gate.hold();
+    const leaving = new AbortController();
+    const res = await fetch(`${stack.gatewayUrl}/v1/a2a/weather`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminKey}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'leave',
+        method: 'message/stream',
+        params: {
+          message: { kind: 'message', messageId: `m-leave-${Date.now()}`, role: 'user', parts: [{ kind: 'data', data: { city: 'Bodø' } }] },
+        },
+      }),
+      signal: leaving.signal,
+    });
+    const reader = res.body!.getReader();
+    let seen = '';
+    // Read until the task is working: the model holds the run, so nothing more comes until it is let go.
+    while (!seen.includes('"state":"working"')) seen += new TextDecoder().decode((await reader.read()).value);
+    const taskId = (JSON.parse(seen.slice(seen.indexOf('data: ') + 6, seen.indexOf('\n\n'))) as { result: { id: string } }).result.id;
+    const readers = async () => {
+      let n = 0;
+      for await (const c of (await stack.bus.js.jetstreamManager()).consumers.list(stack.bus.names.eventsStream))
+        if ([c.config.filter_subject, ...(c.config.filter_subjects ?? [])].includes(stack.bus.names.eventSubject(taskId))) n++;
+      return n;
+    };
+    await eventually(async () => expect(await readers()).toBe(1), 200);
+    leaving.abort();
+    await eventually(async () => expect(await readers()).toBe(0), 200);
+    gate.release();
+    await eventually(
+      async () =>
+        expect((await (await stack.api(`/v1/runs/${taskId}`)).json()) as { status: string }).toMatchObject({ status: 'completed' }),
+      200,
+    );
+  });
+
   it('asks for input as input-required, and the next message on the task answers the person it waits for', async () => {
     const client = await agent('confirm');
     const waiting = await send(client, userMessage([{ text: 'a table for two' }]));

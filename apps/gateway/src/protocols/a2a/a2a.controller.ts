@@ -57,8 +57,11 @@ export class A2aController {
     const call = parsed.request;
     // A streaming method holds a stream slot, taken before the run starts; a refusal is HTTP's 429, not an RPC error.
     if (STREAMING_METHODS.has(call.method)) this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
+    // The client left: whatever follows the task for it stops (the run goes on; its log has everything).
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
     try {
-      const answer = await this.agents.call(caller, workflow, call.method, call.params, traceContextOf(req));
+      const answer = await this.agents.call(caller, workflow, call.method, call.params, traceContextOf(req), gone.signal);
       if ('result' in answer) return void reply.send({ jsonrpc: '2.0', id: call.id, result: answer.result });
       reply.hijack();
       await this.stream(reply, call.id, answer.stream);

@@ -56,18 +56,26 @@ export class WorkflowAgents {
     private readonly live: LiveRuns,
   ) {}
 
-  async call(caller: Principal, workflow: AgentWorkflow, method: string, params: unknown, trace: Context): Promise<A2aAnswer> {
+  /** `gone`: the client left, and whatever follows the task for it stops (the run goes on). */
+  async call(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    method: string,
+    params: unknown,
+    trace: Context,
+    gone?: AbortSignal,
+  ): Promise<A2aAnswer> {
     switch (method) {
       case 'message/send':
-        return { result: await this.send(caller, workflow, params, trace) };
+        return { result: await this.send(caller, workflow, params, trace, gone) };
       case 'message/stream':
-        return { stream: this.sendStreaming(caller, workflow, params, trace) };
+        return { stream: this.sendStreaming(caller, workflow, params, trace, gone) };
       case 'tasks/get':
         return { result: a2aTaskOf(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id)) };
       case 'tasks/cancel':
         return { result: await this.cancel(caller, workflow, parse(a2aTaskIdParamsSchema, params).id) };
       case 'tasks/resubscribe':
-        return { stream: this.resubscribe(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id)) };
+        return { stream: this.resubscribe(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id), gone) };
       case 'tasks/pushNotificationConfig/set':
       case 'tasks/pushNotificationConfig/get':
       case 'tasks/pushNotificationConfig/list':
@@ -79,19 +87,25 @@ export class WorkflowAgents {
   }
 
   /** `message/send`: the task when it ends or needs input (unless `blocking: false`: the task as it stands). */
-  private async send(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context): Promise<A2aTask> {
+  private async send(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context, gone?: AbortSignal): Promise<A2aTask> {
     const { message, configuration } = parse(a2aMessageSendParamsSchema, params);
     const { runId, fromSeq } = await this.accept(caller, workflow, message, trace);
     if (configuration?.blocking === false) return a2aTaskOf((await readRunLog(this.bus, runId)).events);
     let task: A2aTask | undefined;
-    for await (const state of this.taskStates(runId, fromSeq)) task = state.task;
+    for await (const state of this.taskStates(runId, fromSeq, gone)) task = state.task;
     return task ?? a2aTaskOf((await readRunLog(this.bus, runId)).events);
   }
 
-  private async *sendStreaming(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context): AsyncIterable<A2aStreamItem> {
+  private async *sendStreaming(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    params: unknown,
+    trace: Context,
+    gone?: AbortSignal,
+  ): AsyncIterable<A2aStreamItem> {
     const { message } = parse(a2aMessageSendParamsSchema, params);
     const { runId, fromSeq } = await this.accept(caller, workflow, message, trace);
-    yield* this.updates(runId, fromSeq);
+    yield* this.updates(runId, fromSeq, gone);
   }
 
   /** A new message starts a run; one naming a task answers what the task waits for. `fromSeq`: where its effect begins in the log. */
@@ -156,9 +170,9 @@ export class WorkflowAgents {
    * The task now, then an update each time its state changes (the output as an artifact before
    * `completed`), ending with the update that is final.
    */
-  private async *updates(runId: string, fromSeq: number, known?: A2aTask): AsyncIterable<A2aStreamItem> {
+  private async *updates(runId: string, fromSeq: number, gone?: AbortSignal, known?: A2aTask): AsyncIterable<A2aStreamItem> {
     let last = known;
-    for await (const { task, final } of this.taskStates(runId, fromSeq)) {
+    for await (const { task, final } of this.taskStates(runId, fromSeq, gone)) {
       if (!last) yield task;
       else if (task.status.state !== last.status.state || final) {
         for (const artifact of task.artifacts ?? [])
@@ -170,15 +184,15 @@ export class WorkflowAgents {
   }
 
   /** `tasks/resubscribe`: the task as it stands, then its updates (nothing more once it has ended). */
-  private async *resubscribe(events: RunEvent[]): AsyncIterable<A2aStreamItem> {
+  private async *resubscribe(events: RunEvent[], gone?: AbortSignal): AsyncIterable<A2aStreamItem> {
     const task = a2aTaskOf(events);
     yield task;
-    if (runPhase(events).phase !== 'ended') yield* this.updates(task.id, events.at(-1)!.seq, task);
+    if (runPhase(events).phase !== 'ended') yield* this.updates(task.id, events.at(-1)!.seq, gone, task);
   }
 
   /** The task after each run-level event from `fromSeq` on, until it is final (what came before `fromSeq` cannot end it). */
-  private async *taskStates(runId: string, fromSeq: number): AsyncIterable<{ task: A2aTask; final: boolean }> {
-    for await (const { event, log } of this.live.withLog(runId)) {
+  private async *taskStates(runId: string, fromSeq: number, gone?: AbortSignal): AsyncIterable<{ task: A2aTask; final: boolean }> {
+    for await (const { event, log } of this.live.withLog(runId, gone)) {
       if (event.seq < fromSeq || !event.type.startsWith('run.')) continue;
       const task = a2aTaskOf(log);
       const final = event.seq > fromSeq && A2A_FINAL_STATES.has(task.status.state);
