@@ -2,6 +2,7 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { TaskState, type Task } from '@a2a-js/sdk';
 import type { RunEvent } from '@spindle/contracts';
 import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
+import { heartbeatWatch } from './heartbeats';
 
 /**
  * Issue 16: A2A with the official JS SDK's client (which speaks A2A 0.3's JSON-RPC binding to an
@@ -33,8 +34,7 @@ describe('A2A: workflows as agents', () => {
     (key: string): typeof fetch =>
     (input, init) =>
       fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${key}` } });
-  const agent = (name: string, key = stack.adminKey): Promise<Client> => {
-    const fetchImpl = authed(key);
+  const agent = (name: string, key = stack.adminKey, fetchImpl: typeof fetch = authed(key)): Promise<Client> => {
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat: { enabled: true } })],
@@ -140,6 +140,67 @@ describe('A2A: workflows as agents', () => {
     expect(rest.at(-1)).toEqual({ $case: 'statusUpdate', state: TaskState.TASK_STATE_CANCELED });
     gate.release();
     await expect(client.cancelTask({ tenant: '', id: taskId, metadata: undefined } as never)).rejects.toThrow(/ended/);
+  });
+
+  it('keeps a task stream alive with heartbeats while the run is idle, and the official client reads past them', async () => {
+    const watch = heartbeatWatch(authed(stack.adminKey));
+    const client = await agent('weather', stack.adminKey, watch.fetch);
+    gate.hold();
+    const stream = client.sendMessageStream({
+      tenant: '',
+      message: userMessage([{ data: { city: 'Tromsø' } }]) as never,
+      configuration: undefined,
+      metadata: undefined,
+    });
+    const items: Array<{ $case?: string; state?: number }> = [];
+    const read = (async () => {
+      for await (const { payload } of stream)
+        items.push({ $case: payload?.$case, state: payload?.$case === 'statusUpdate' ? payload.value.status?.state : undefined });
+    })();
+    // The model holds the run: nothing happens on it until a heartbeat has crossed the stream.
+    await eventually(async () => expect(watch.seen()).toBe(true), 600);
+    gate.release();
+    await read;
+    expect(items[0]?.$case).toBe('task');
+    expect(items.at(-1)).toEqual({ $case: 'statusUpdate', state: TaskState.TASK_STATE_COMPLETED });
+  });
+
+  it('lets go of the run when the client of an idle stream leaves, and the run goes on', async () => {
+    gate.hold();
+    const leaving = new AbortController();
+    const res = await fetch(`${stack.gatewayUrl}/v1/a2a/weather`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminKey}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'leave',
+        method: 'message/stream',
+        params: {
+          message: { kind: 'message', messageId: `m-leave-${Date.now()}`, role: 'user', parts: [{ kind: 'data', data: { city: 'Bodø' } }] },
+        },
+      }),
+      signal: leaving.signal,
+    });
+    const reader = res.body!.getReader();
+    let seen = '';
+    // Read until the task is working: the model holds the run, so nothing more comes until it is let go.
+    while (!seen.includes('"state":"working"')) seen += new TextDecoder().decode((await reader.read()).value);
+    const taskId = (JSON.parse(seen.slice(seen.indexOf('data: ') + 6, seen.indexOf('\n\n'))) as { result: { id: string } }).result.id;
+    const readers = async () => {
+      let n = 0;
+      for await (const c of (await stack.bus.js.jetstreamManager()).consumers.list(stack.bus.names.eventsStream))
+        if ([c.config.filter_subject, ...(c.config.filter_subjects ?? [])].includes(stack.bus.names.eventSubject(taskId))) n++;
+      return n;
+    };
+    await eventually(async () => expect(await readers()).toBe(1), 200);
+    leaving.abort();
+    await eventually(async () => expect(await readers()).toBe(0), 200);
+    gate.release();
+    await eventually(
+      async () =>
+        expect((await (await stack.api(`/v1/runs/${taskId}`)).json()) as { status: string }).toMatchObject({ status: 'completed' }),
+      200,
+    );
   });
 
   it('asks for input as input-required, and the next message on the task answers the person it waits for', async () => {

@@ -1,6 +1,7 @@
 import { HttpAgent } from '@ag-ui/client';
 import { EventSchema } from '@ag-ui/core/schemas';
 import { eventually, providerGate, startStack, type Stack } from '@spindle/testing';
+import { heartbeatWatch } from './heartbeats';
 
 /**
  * Issue 16: AG-UI with the official client (`@ag-ui/client`'s HttpAgent, which verifies the
@@ -154,6 +155,25 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     // Said as it came: the first piece reached the client while the provider still held the rest.
     expect(ANSWER.startsWith(String(released?.delta))).toBe(true);
     expect(String(released?.delta).length).toBeLessThan(ANSWER.length);
+    expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: ANSWER });
+  });
+
+  it('keeps a run stream alive with heartbeats while the run is idle, and the official client reads past them', async () => {
+    const watch = heartbeatWatch();
+    const agent = new HttpAgent({
+      url: `${stack.gatewayUrl}/v1/ag-ui/thinker`,
+      headers: { authorization: `Bearer ${stack.adminKey}` },
+      threadId: 'thread-6',
+      initialMessages: [{ id: 'thread-6-u1', role: 'user', content: 'What is two and two?' }],
+      fetch: watch.fetch,
+    });
+    halfway.hold();
+    const running = run(agent, { runId: 'run-6' });
+    // The provider holds the answer half-way: nothing happens on the run until a heartbeat has crossed the stream.
+    await eventually(async () => expect(watch.seen()).toBe(true), 600);
+    halfway.release();
+    const { events } = await running;
+    expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' } });
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: ANSWER });
   });
 

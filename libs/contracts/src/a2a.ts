@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JSON_RPC_ERROR } from './json-rpc';
 
 /**
  * The Agent2Agent protocol's JSON-RPC binding (A2A 0.3): the messages, tasks and updates a
@@ -8,10 +9,7 @@ export const A2A_PROTOCOL_VERSION = '0.3.0';
 
 /** JSON-RPC error codes: the standard ones and A2A's own. */
 export const A2A_ERROR = {
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
+  ...JSON_RPC_ERROR,
   taskNotFound: -32001,
   taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,

@@ -262,7 +262,8 @@ export {
 export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from './webhooks';
 export { SCHEDULE_ID_PATTERN, scheduleOverlapSchema, scheduleCatchUpSchema, scheduleSchema, scheduleFiringSchema } from './schedules';
 export type { Schedule, ScheduleFiring } from './schedules';
-export { jsonRpcMessageSchema, type JsonRpcMessage } from './json-rpc';
+export { JSON_RPC_ERROR, jsonRpcMessageSchema, parseJsonRpcRequest, type JsonRpcMessage, type JsonRpcRequest } from './json-rpc';
+export { protocolErrorOf, protocolMessageOf, type ProtocolError } from './protocol-errors';
 export {
   A2A_ERROR,
   A2A_FINAL_STATES,

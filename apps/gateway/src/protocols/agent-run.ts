@@ -1,6 +1,5 @@
-import { followRunLog, readRunLog, subscribeTokenDeltas, type Bus } from '@spindle/bus';
-import type { Logger } from 'pino';
-import { isRunId, SpindleError, type Principal, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import { readRunLog, type Bus } from '@spindle/bus';
+import { isRunId, SpindleError, type Principal, type RunEvent } from '@spindle/contracts';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 /** The workflow a protocol endpoint speaks for (A2A's agent, AG-UI's agent). */
@@ -34,88 +33,4 @@ export async function findAgentWorkflow(catalog: WorkflowCatalogRepository, call
   const found = await catalog.find(caller.tenant, name);
   if (!found) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
   return { name, version: found.version, definition: found.definition };
-}
-
-/**
- * A run's events from its start, live to wherever the caller stops, each with the log up to and
- * including it (one array, grown in place: what a protocol's fold of the log reads). The reader
- * is stopped when the caller stops, or when `signal` aborts (the client left): the follow then
- * just ends.
- */
-export async function* followWithLog(
-  bus: Bus,
-  runId: string,
-  logger: Logger,
-  signal?: AbortSignal,
-): AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }> {
-  const log: RunEvent[] = [];
-  const follower = logFollower(bus, runId, logger);
-  const stop = () => follower.stop();
-  if (signal?.aborted) stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  try {
-    for await (const { event } of follower) {
-      log.push(event);
-      yield { event, log };
-    }
-  } finally {
-    signal?.removeEventListener('abort', stop);
-    follower.stop();
-  }
-}
-
-/** What a live follower of a run yields: the log's next event (with the log so far), or a token delta. */
-export type LiveRunItem = { event: RunEvent; log: readonly RunEvent[] } | { token: TokenDelta };
-
-/**
- * `followWithLog` with the run's token deltas (core NATS) interleaved as they arrive, for a
- * protocol that streams text as the model says it, until `signal` says the client left. Tokens
- * are not ordered against the log here: `ModelTextStreams` does that, and says from the log
- * whatever a missed token did not.
- */
-export async function* followWithTokens(bus: Bus, runId: string, logger: Logger, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
-  const tokens: TokenDelta[] = [];
-  let wake = (): void => undefined;
-  // Subscribed before the log is read: a token of a call the log has not reached yet waits for it.
-  const subscription = subscribeTokenDeltas(bus, runId, {
-    onMessage: (token) => {
-      tokens.push(token);
-      wake();
-    },
-    onInvalid: (subject, reason) => logger.warn({ subject, reason }, 'dropping a token delta that is not one'),
-  });
-  const log: RunEvent[] = [];
-  const follower = logFollower(bus, runId, logger);
-  const events = follower[Symbol.asyncIterator]();
-  let pending = events.next();
-  // The client left: the read ends (the run goes on; its log has everything).
-  const leave = () => (follower.stop(), wake());
-  signal?.addEventListener('abort', leave, { once: true });
-  try {
-    for (;;) {
-      if (signal?.aborted) return;
-      for (let token = tokens.shift(); token; token = tokens.shift()) yield { token };
-      const tokenCame = new Promise<undefined>((resolve) => (wake = () => resolve(undefined)));
-      const step = await Promise.race([pending, tokenCame]);
-      if (step === undefined) continue;
-      if (step.done) return;
-      log.push(step.value.event);
-      yield { event: step.value.event, log };
-      pending = events.next();
-    }
-  } finally {
-    signal?.removeEventListener('abort', leave);
-    subscription.close();
-    // Stopping ends the pending read (a generator's return() would wait behind it); a read that
-    // fails after the caller left has no one to tell.
-    follower.stop();
-    pending.catch(() => undefined);
-  }
-}
-
-/** A run's log from its start, live; a message that is not part of it is skipped and logged. */
-function logFollower(bus: Bus, runId: string, logger: Logger) {
-  return followRunLog(bus, runId, 0, {
-    onSkip: (skipped) => logger.warn(skipped, 'skipping a message that is not part of the run log'),
-  });
 }

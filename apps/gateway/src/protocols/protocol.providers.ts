@@ -2,7 +2,9 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
+import { LiveRuns } from '../runs/live-runs';
 import { RunCanceller } from '../runs/run-canceller.service';
+import { RunFeedHub } from '../runs/run-feed.hub';
 import { RunStarter } from '../runs/run-starter.service';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { RequestAnswers } from '../requests/request-answers.service';
@@ -18,10 +20,11 @@ import { WorkflowTools } from './mcp/workflow-tools';
 /** The standard protocols the gateway speaks besides its own API: MCP, A2A, AG-UI and the AI SDK's chat stream. */
 export function protocolProviders(): Provider[] {
   return [
+    { provide: LiveRuns, inject: [BUS, RunFeedHub], useFactory: (bus: Bus, hub: RunFeedHub) => new LiveRuns(bus, hub) },
     {
       provide: WorkflowTasks,
-      inject: [RunCanceller, BUS, LOGGER],
-      useFactory: (canceller: RunCanceller, bus: Bus, logger: Logger) => new WorkflowTasks(canceller, bus, logger),
+      inject: [RunCanceller, BUS, LiveRuns],
+      useFactory: (canceller: RunCanceller, bus: Bus, live: LiveRuns) => new WorkflowTasks(canceller, bus, live),
     },
     {
       provide: McpSessionRelay,
@@ -30,7 +33,7 @@ export function protocolProviders(): Provider[] {
     },
     {
       provide: WorkflowTools,
-      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, WorkflowTasks, McpSessionRelay, RequestAnswers, BUS, LOGGER],
+      inject: [WorkflowCatalogRepository, RunStarter, RunCanceller, WorkflowTasks, McpSessionRelay, RequestAnswers, LiveRuns, LOGGER],
       useFactory: (
         catalog: WorkflowCatalogRepository,
         starter: RunStarter,
@@ -38,33 +41,33 @@ export function protocolProviders(): Provider[] {
         tasks: WorkflowTasks,
         relay: McpSessionRelay,
         answers: RequestAnswers,
-        bus: Bus,
+        live: LiveRuns,
         logger: Logger,
-      ) => new WorkflowTools(catalog, starter, canceller, tasks, relay, answers, bus, logger),
+      ) => new WorkflowTools(catalog, starter, canceller, tasks, relay, answers, live, logger),
     },
     {
       provide: WorkflowAgents,
-      inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LOGGER],
-      useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, logger: Logger) =>
-        new WorkflowAgents(starter, canceller, answers, bus, logger),
+      inject: [RunStarter, RunCanceller, RequestAnswers, BUS, LiveRuns],
+      useFactory: (starter: RunStarter, canceller: RunCanceller, answers: RequestAnswers, bus: Bus, live: LiveRuns) =>
+        new WorkflowAgents(starter, canceller, answers, bus, live),
     },
     {
       provide: AgUiRuns,
-      inject: [ThreadRepository, ThreadRuns, RunCanceller, RequestAnswers, BUS, LOGGER],
+      inject: [ThreadRepository, ThreadRuns, RunCanceller, RequestAnswers, BUS, LiveRuns],
       useFactory: (
         threads: ThreadRepository,
         threadRuns: ThreadRuns,
         canceller: RunCanceller,
         answers: RequestAnswers,
         bus: Bus,
-        logger: Logger,
-      ) => new AgUiRuns(threads, threadRuns, canceller, answers, bus, logger),
+        live: LiveRuns,
+      ) => new AgUiRuns(threads, threadRuns, canceller, answers, bus, live),
     },
     {
       provide: UiChats,
-      inject: [ThreadRepository, ThreadRuns, BUS, LOGGER],
-      useFactory: (threads: ThreadRepository, threadRuns: ThreadRuns, bus: Bus, logger: Logger) =>
-        new UiChats(threads, threadRuns, bus, logger),
+      inject: [ThreadRepository, ThreadRuns, BUS, LiveRuns],
+      useFactory: (threads: ThreadRepository, threadRuns: ThreadRuns, bus: Bus, live: LiveRuns) =>
+        new UiChats(threads, threadRuns, bus, live),
     },
   ];
 }

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EMPTY_LOG, lastEventOf, provisionStreams, RunLogWriter, type Bus, type RunLogTail } from '@spindle/bus';
-import type { RunEventDraft } from '@spindle/contracts';
+import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import { eventually, readSse, removeStreams, testBus, testNamespace } from '@spindle/testing';
 import fc from 'fast-check';
 import pino from 'pino';
+import { LiveRuns } from './live-runs';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 
@@ -27,19 +28,36 @@ const completed: RunEventDraft = {
 /** The seqs of the events a client received, in order. */
 const seqsOf = (frames: Array<{ id?: string; event: string }>) => frames.filter((f) => f.id !== undefined).map((f) => Number(f.id));
 
-describe('RunEventStream on a shared feed (real NATS)', () => {
+/** The seqs a follower saw, each with the length of the log it was handed (the log up to and including it). */
+async function follow(items: AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }>, seen: Array<[number, number]> = []) {
+  for await (const { event, log } of items) seen.push([event.seq, log.length]);
+  return seen;
+}
+
+describe('following a run on its shared feed: the run events stream and the protocols (real NATS)', () => {
   const namespace = testNamespace();
   let bus: Bus;
   let hub: RunFeedHub;
+  let live: LiveRuns;
   let server: Server;
   let base: string;
   /** The tail each request's stream is handed, as the controller's run check would have read it. */
   const tails = new Map<string, RunLogTail>();
 
+  /** Consumers reading the run's subject now: the feed's one, whatever the number of followers. */
+  const readersOf = async (runId: string) => {
+    let n = 0;
+    for await (const c of (await bus.js.jetstreamManager()).consumers.list(bus.names.eventsStream)) {
+      if ([c.config.filter_subject, ...(c.config.filter_subjects ?? [])].includes(bus.names.eventSubject(runId))) n++;
+    }
+    return n;
+  };
+
   beforeAll(async () => {
     bus = await testBus(namespace, 'event-stream-test');
     await provisionStreams(bus);
     hub = new RunFeedHub(bus, logger);
+    live = new LiveRuns(bus, hub);
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const runId = url.searchParams.get('run')!;
@@ -133,5 +151,47 @@ describe('RunEventStream on a shared feed (real NATS)', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it('gives each follower the log from its start, history then live, on one consumer however many follow', async () => {
+    const runId = '01JQ0000000000000000LIVE01';
+    const log = new RunLogWriter(bus, runId, EMPTY_LOG);
+    await log.write(queued);
+    await log.write(step(2));
+    const seen: Array<Array<[number, number]>> = [[], [], []];
+    const followers = seen.map((s) => follow(live.withLog(runId), s));
+    await eventually(async () => expect(seen.map((s) => s.length)).toEqual([2, 2, 2]));
+    await eventually(async () => expect(await readersOf(runId)).toBe(1));
+    await log.write(step(3));
+    await log.write(completed);
+    const expected = [1, 2, 3, 4].map((seq) => [seq, seq]);
+    expect(await Promise.all(followers)).toEqual([expected, expected, expected]);
+    await eventually(async () => expect(await readersOf(runId)).toBe(0));
+  });
+
+  it('waits for a run that is not in the log yet (a thread run still pending), and follows it from its first event', async () => {
+    const runId = '01JQ0000000000000000LIVE02';
+    const seen: Array<[number, number]> = [];
+    const following = follow(live.withLog(runId), seen);
+    await eventually(async () => expect(await readersOf(runId)).toBe(1));
+    const log = new RunLogWriter(bus, runId, EMPTY_LOG);
+    await log.write(queued);
+    await log.write(completed);
+    expect(await following).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('stops when the client leaves, and lets go of the feed', async () => {
+    const runId = '01JQ0000000000000000LIVE03';
+    await new RunLogWriter(bus, runId, EMPTY_LOG).write(queued);
+    const gone = new AbortController();
+    const seen: Array<[number, number]> = [];
+    const following = follow(live.withLog(runId, gone.signal), seen);
+    await eventually(async () => expect(seen).toEqual([[1, 1]]));
+    gone.abort();
+    expect(await following).toEqual([[1, 1]]);
+    await eventually(async () => expect(await readersOf(runId)).toBe(0));
   });
 });

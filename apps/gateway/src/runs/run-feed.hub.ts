@@ -11,6 +11,11 @@ import type { RunEvent, TokenDelta } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
+/** A run event as the run events stream carries it: `id:` its seq, `event:` its type, `data:` the envelope. */
+export function runEventFrame(event: RunEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
 /** A listener's place on its run's feed. */
 export interface FeedAttachment {
   detach: () => void;
@@ -31,7 +36,8 @@ export interface FeedListener {
 }
 
 /**
- * One live feed per run per gateway process, shared by every SSE client of that run: one
+ * One live feed per run per gateway process, shared by every client following that run (the run
+ * events stream and the protocols, through `RunFollow`): one
  * ordered consumer and one token subscription, each event decoded and rendered once. Clients
  * read their history themselves and use the feed only for what comes after.
  */
@@ -142,7 +148,7 @@ class RunFeed {
       for (let next = await first; !next.done; next = await iterator.next()) {
         const event = next.value.event;
         this.deliveredThrough = next.value.streamSeq;
-        const frame = `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+        const frame = runEventFrame(event);
         for (const l of [...this.listeners]) l.onEvent(event, frame);
       }
     } catch (e) {

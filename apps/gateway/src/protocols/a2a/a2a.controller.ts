@@ -1,7 +1,10 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { A2A_ERROR, isSpindleError, type Principal } from '@spindle/contracts';
+import { A2A_ERROR, isSpindleError, parseJsonRpcRequest, type Principal } from '@spindle/contracts';
 import { a2aAgentCardOf } from '@spindle/projections';
 import { LOGGER } from '@spindle/service-kit';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { SseWriter } from '../../http/sse-writer';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkflowNameParam } from '../../http/path-params';
@@ -10,7 +13,7 @@ import { Caller } from '../../identity/caller.decorator';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
-import { A2aRpcError, WorkflowAgents } from './workflow-agents';
+import { a2aErrorOf, A2aRpcError, WorkflowAgents } from './workflow-agents';
 
 type RpcId = string | number | null;
 
@@ -30,6 +33,7 @@ export class A2aController {
     private readonly agents: WorkflowAgents,
     private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Get(':name/.well-known/agent-card.json')
@@ -48,12 +52,16 @@ export class A2aController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     const workflow = await this.workflow(caller, name);
-    const call = rpcCallOf(body);
-    if (call instanceof A2aRpcError) return void reply.send(rpcError(null, call));
+    const parsed = parseJsonRpcRequest(body);
+    if (!parsed.ok) return void reply.send(rpcError(null, new A2aRpcError(A2A_ERROR.invalidRequest, parsed.reason)));
+    const call = parsed.request;
     // A streaming method holds a stream slot, taken before the run starts; a refusal is HTTP's 429, not an RPC error.
     if (STREAMING_METHODS.has(call.method)) this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
+    // The client left: whatever follows the task for it stops (the run goes on; its log has everything).
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
     try {
-      const answer = await this.agents.call(caller, workflow, call.method, call.params, traceContextOf(req));
+      const answer = await this.agents.call(caller, workflow, call.method, call.params, traceContextOf(req), gone.signal);
       if ('result' in answer) return void reply.send({ jsonrpc: '2.0', id: call.id, result: answer.result });
       reply.hijack();
       await this.stream(reply, call.id, answer.stream);
@@ -62,33 +70,29 @@ export class A2aController {
     }
   }
 
-  /** Each item a JSON-RPC response of its own, as A2A's SSE streams carry them; a failure is the last frame. */
+  /**
+   * Each item a JSON-RPC response of its own, as A2A's SSE streams carry them; a failure is the
+   * last frame (or, before the first, the one answer).
+   */
   private async stream(reply: FastifyReply, id: RpcId, items: AsyncIterable<unknown>): Promise<void> {
-    const res = reply.raw;
-    const write = (frame: unknown) => res.write(`data: ${JSON.stringify(frame)}\n\n`);
-    let headed = false;
+    const sse = new SseWriter(reply.raw, this.config.heartbeatMs);
     try {
       for await (const result of items) {
-        if (!headed) {
-          res.writeHead(200, {
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-cache',
-            'x-accel-buffering': 'no',
-          });
-          headed = true;
-        }
-        write({ jsonrpc: '2.0', id, result });
+        sse.open();
+        sse.data({ jsonrpc: '2.0', id, result });
+        await sse.drained();
+        if (sse.gone) break;
       }
     } catch (e) {
       const error = rpcError(id, this.asRpcError(e));
-      if (!headed) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(error));
+      if (!sse.opened) {
+        reply.raw.writeHead(200, { 'content-type': 'application/json' });
+        reply.raw.end(JSON.stringify(error));
         return;
       }
-      write(error);
+      sse.data(error);
     }
-    res.end();
+    sse.end();
   }
 
   private workflow(caller: Principal, name: string): Promise<AgentWorkflow> {
@@ -97,22 +101,9 @@ export class A2aController {
 
   private asRpcError(e: unknown): A2aRpcError {
     if (e instanceof A2aRpcError) return e;
-    if (isSpindleError(e) && e.code !== 'internal') return new A2aRpcError(A2A_ERROR.internal, e.message, { code: e.code });
-    this.logger.error({ err: e }, 'A2A call failed');
-    return new A2aRpcError(A2A_ERROR.internal, 'internal error');
+    if (!isSpindleError(e) || e.code === 'internal') this.logger.error({ err: e }, 'A2A call failed');
+    return a2aErrorOf(e);
   }
-}
-
-/** The request a body is, or why it is none (an A2A request needs `jsonrpc`, a `method` and an `id`). */
-function rpcCallOf(body: unknown): { id: RpcId; method: string; params: unknown } | A2aRpcError {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return new A2aRpcError(A2A_ERROR.invalidRequest, 'not a JSON-RPC request object');
-  const { jsonrpc, id, method, params } = body as Record<string, unknown>;
-  if (jsonrpc !== '2.0') return new A2aRpcError(A2A_ERROR.invalidRequest, 'jsonrpc must be "2.0"');
-  if (typeof method !== 'string') return new A2aRpcError(A2A_ERROR.invalidRequest, 'method must be a string');
-  if (typeof id !== 'string' && typeof id !== 'number')
-    return new A2aRpcError(A2A_ERROR.invalidRequest, 'a request needs an id (string or number)');
-  return { id, method, params };
 }
 
 function rpcError(id: RpcId, e: A2aRpcError) {

@@ -8,6 +8,8 @@ import {
   a2aTaskIdParamsSchema,
   answerBodySchema,
   isSpindleError,
+  protocolErrorOf,
+  protocolMessageOf,
   type A2aArtifactUpdate,
   type A2aMessage,
   type A2aStatusUpdate,
@@ -16,12 +18,12 @@ import {
   type RunEvent,
 } from '@spindle/contracts';
 import { a2aTaskOf, answerOfMessage, requestsInLog, runPhase, startBodyOfMessage } from '@spindle/projections';
-import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
-import { followWithLog, readAgentRun, type AgentWorkflow } from '../agent-run';
+import type { LiveRuns } from '../../runs/live-runs';
+import { readAgentRun, type AgentWorkflow } from '../agent-run';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {
@@ -51,21 +53,29 @@ export class WorkflowAgents {
     private readonly canceller: RunCanceller,
     private readonly answers: RequestAnswers,
     private readonly bus: Bus,
-    private readonly logger: Logger,
+    private readonly live: LiveRuns,
   ) {}
 
-  async call(caller: Principal, workflow: AgentWorkflow, method: string, params: unknown, trace: Context): Promise<A2aAnswer> {
+  /** `gone`: the client left, and whatever follows the task for it stops (the run goes on). */
+  async call(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    method: string,
+    params: unknown,
+    trace: Context,
+    gone?: AbortSignal,
+  ): Promise<A2aAnswer> {
     switch (method) {
       case 'message/send':
-        return { result: await this.send(caller, workflow, params, trace) };
+        return { result: await this.send(caller, workflow, params, trace, gone) };
       case 'message/stream':
-        return { stream: this.sendStreaming(caller, workflow, params, trace) };
+        return { stream: this.sendStreaming(caller, workflow, params, trace, gone) };
       case 'tasks/get':
         return { result: a2aTaskOf(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id)) };
       case 'tasks/cancel':
         return { result: await this.cancel(caller, workflow, parse(a2aTaskIdParamsSchema, params).id) };
       case 'tasks/resubscribe':
-        return { stream: this.resubscribe(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id)) };
+        return { stream: this.resubscribe(await this.taskLog(caller, workflow, parse(a2aTaskIdParamsSchema, params).id), gone) };
       case 'tasks/pushNotificationConfig/set':
       case 'tasks/pushNotificationConfig/get':
       case 'tasks/pushNotificationConfig/list':
@@ -77,19 +87,25 @@ export class WorkflowAgents {
   }
 
   /** `message/send`: the task when it ends or needs input (unless `blocking: false`: the task as it stands). */
-  private async send(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context): Promise<A2aTask> {
+  private async send(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context, gone?: AbortSignal): Promise<A2aTask> {
     const { message, configuration } = parse(a2aMessageSendParamsSchema, params);
     const { runId, fromSeq } = await this.accept(caller, workflow, message, trace);
     if (configuration?.blocking === false) return a2aTaskOf((await readRunLog(this.bus, runId)).events);
     let task: A2aTask | undefined;
-    for await (const state of this.taskStates(runId, fromSeq)) task = state.task;
+    for await (const state of this.taskStates(runId, fromSeq, gone)) task = state.task;
     return task ?? a2aTaskOf((await readRunLog(this.bus, runId)).events);
   }
 
-  private async *sendStreaming(caller: Principal, workflow: AgentWorkflow, params: unknown, trace: Context): AsyncIterable<A2aStreamItem> {
+  private async *sendStreaming(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    params: unknown,
+    trace: Context,
+    gone?: AbortSignal,
+  ): AsyncIterable<A2aStreamItem> {
     const { message } = parse(a2aMessageSendParamsSchema, params);
     const { runId, fromSeq } = await this.accept(caller, workflow, message, trace);
-    yield* this.updates(runId, fromSeq);
+    yield* this.updates(runId, fromSeq, gone);
   }
 
   /** A new message starts a run; one naming a task answers what the task waits for. `fromSeq`: where its effect begins in the log. */
@@ -103,7 +119,7 @@ export class WorkflowAgents {
     const body = startBodyOfMessage(workflow.definition, message);
     // The message id is the idempotency key: the same message again is the same task.
     const key = `a2a:${createHash('sha256').update(message.messageId).digest('hex')}`;
-    const started = await this.starter.start(caller, workflow.name, body, key, trace).catch(refusedAsParams);
+    const started = await this.starter.start(caller, workflow.name, body, key, trace);
     return { runId: started.accepted.runId, fromSeq: 0 };
   }
 
@@ -129,7 +145,7 @@ export class WorkflowAgents {
         },
       );
     }
-    const outcome = await this.answers.answer(caller, taskId, requestId, parse(answerBodySchema, given.body)).catch(refusedAsParams);
+    const outcome = await this.answers.answer(caller, taskId, requestId, parse(answerBodySchema, given.body));
     return { runId: taskId, fromSeq: outcome.seq };
   }
 
@@ -154,9 +170,9 @@ export class WorkflowAgents {
    * The task now, then an update each time its state changes (the output as an artifact before
    * `completed`), ending with the update that is final.
    */
-  private async *updates(runId: string, fromSeq: number, known?: A2aTask): AsyncIterable<A2aStreamItem> {
+  private async *updates(runId: string, fromSeq: number, gone?: AbortSignal, known?: A2aTask): AsyncIterable<A2aStreamItem> {
     let last = known;
-    for await (const { task, final } of this.taskStates(runId, fromSeq)) {
+    for await (const { task, final } of this.taskStates(runId, fromSeq, gone)) {
       if (!last) yield task;
       else if (task.status.state !== last.status.state || final) {
         for (const artifact of task.artifacts ?? [])
@@ -168,15 +184,15 @@ export class WorkflowAgents {
   }
 
   /** `tasks/resubscribe`: the task as it stands, then its updates (nothing more once it has ended). */
-  private async *resubscribe(events: RunEvent[]): AsyncIterable<A2aStreamItem> {
+  private async *resubscribe(events: RunEvent[], gone?: AbortSignal): AsyncIterable<A2aStreamItem> {
     const task = a2aTaskOf(events);
     yield task;
-    if (runPhase(events).phase !== 'ended') yield* this.updates(task.id, events.at(-1)!.seq, task);
+    if (runPhase(events).phase !== 'ended') yield* this.updates(task.id, events.at(-1)!.seq, gone, task);
   }
 
   /** The task after each run-level event from `fromSeq` on, until it is final (what came before `fromSeq` cannot end it). */
-  private async *taskStates(runId: string, fromSeq: number): AsyncIterable<{ task: A2aTask; final: boolean }> {
-    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
+  private async *taskStates(runId: string, fromSeq: number, gone?: AbortSignal): AsyncIterable<{ task: A2aTask; final: boolean }> {
+    for await (const { event, log } of this.live.withLog(runId, gone)) {
       if (event.seq < fromSeq || !event.type.startsWith('run.')) continue;
       const task = a2aTaskOf(log);
       const final = event.seq > fromSeq && A2A_FINAL_STATES.has(task.status.state);
@@ -197,10 +213,9 @@ function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   return parsed.data;
 }
 
-/** A refusal of the start or the answer is the params' fault: invalid params, with its Spindle code. */
-function refusedAsParams(e: unknown): never {
-  if (isSpindleError(e) && e.code !== 'internal' && e.code !== 'service_unavailable') {
-    throw new A2aRpcError(A2A_ERROR.invalidParams, e.message, { code: e.code, ...(e.issues && { issues: e.issues }) });
-  }
-  throw e;
+/** Any failure as an A2A error: a Spindle refusal by the protocol error table, anything else internal. */
+export function a2aErrorOf(e: unknown): A2aRpcError {
+  if (!isSpindleError(e)) return new A2aRpcError(A2A_ERROR.internal, 'internal error');
+  const data = { code: e.code, ...(e.issues && { issues: e.issues }) };
+  return new A2aRpcError(protocolErrorOf(e.code).a2a, protocolMessageOf(e.code, e.message), data);
 }

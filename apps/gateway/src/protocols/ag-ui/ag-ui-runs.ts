@@ -6,18 +6,19 @@ import {
   canonicalJson,
   isJsonObject,
   isSpindleError,
+  protocolMessageOf,
   SpindleError,
   type AgUiRunInput,
   type Principal,
   type RunEvent,
 } from '@spindle/contracts';
 import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
-import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { ThreadRepository } from '../../threads/thread.repository';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
-import { followWithTokens, readAgentRun, type AgentWorkflow } from '../agent-run';
+import type { LiveRuns } from '../../runs/live-runs';
+import { readAgentRun, type AgentWorkflow } from '../agent-run';
 import { openProtocolThread } from '../protocol-threads';
 
 /**
@@ -34,7 +35,7 @@ export class AgUiRuns {
     private readonly canceller: RunCanceller,
     private readonly answers: RequestAnswers,
     private readonly bus: Bus,
-    private readonly logger: Logger,
+    private readonly live: LiveRuns,
   ) {}
 
   /** `gone`: the client left, and the stream stops following the run. */
@@ -53,7 +54,7 @@ export class AgUiRuns {
       target = input.resume?.length ? await this.resume(caller, workflow, input) : await this.start(caller, workflow, input, trace);
     } catch (e) {
       if (!isSpindleError(e)) throw e;
-      yield runError(e.code, e.message);
+      yield runError(e.code, protocolMessageOf(e.code, e.message));
       return;
     }
     yield* this.follow(target, ids, gone);
@@ -129,7 +130,7 @@ export class AgUiRuns {
   private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const stream = new AgUiStream(ids);
     let tookOver = target.fromSeq === 0;
-    for await (const item of followWithTokens(this.bus, target.runId, this.logger, gone)) {
+    for await (const item of this.live.withTokens(target.runId, gone)) {
       if ('token' in item) {
         if (tookOver) yield* stream.token(item.token);
         continue;

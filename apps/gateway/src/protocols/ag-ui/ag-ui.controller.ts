@@ -1,6 +1,9 @@
 import { Body, Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Principal } from '@spindle/contracts';
 import { LOGGER } from '@spindle/service-kit';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { SseWriter } from '../../http/sse-writer';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkflowNameParam } from '../../http/path-params';
@@ -22,6 +25,7 @@ export class AgUiController {
     private readonly runs: AgUiRuns,
     private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post(':name')
@@ -38,18 +42,19 @@ export class AgUiController {
     reply.raw.once('close', () => gone.abort());
     const events = this.runs.events(caller, await findAgentWorkflow(this.catalog, caller, name), body, traceContextOf(req), gone.signal);
     reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    const sse = new SseWriter(reply.raw, this.config.heartbeatMs);
+    sse.open();
     try {
       for await (const event of events) {
         // The client left: stop following (the run goes on; its log has everything).
-        if (res.destroyed) break;
-        res.write(`data: ${JSON.stringify(event)}\n\n`);
+        if (sse.gone) break;
+        sse.data(event);
+        await sse.drained();
       }
     } catch (err) {
       this.logger.error({ err, workflow: name }, 'AG-UI run stream failed');
-      res.write(`data: ${JSON.stringify({ type: 'RUN_ERROR', code: 'internal', message: 'internal error', timestamp: Date.now() })}\n\n`);
+      sse.data({ type: 'RUN_ERROR', code: 'internal', message: 'internal error', timestamp: Date.now() });
     }
-    res.end();
+    sse.end();
   }
 }

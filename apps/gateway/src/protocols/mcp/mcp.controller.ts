@@ -24,10 +24,13 @@ export class McpController {
 
   @Post()
   async message(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const session = sessionOf(req, body, reply);
+    // The one envelope: what is not a JSON-RPC message is left to the transport to refuse.
+    const parsed = jsonRpcMessageSchema.safeParse(body);
+    const message = parsed.success ? parsed.data : undefined;
+    const session = sessionOf(req, message, reply);
     // What the client says about a call in flight goes to whichever gateway holds the call.
-    if (isCancellation(body) || isAnswer(body)) this.relay.relay(caller, session, body);
-    if (isAnswer(body)) {
+    if (message && (isCancellation(message) || isAnswer(message))) this.relay.relay(caller, session, message);
+    if (message && isAnswer(message)) {
       void reply.status(202).send();
       return;
     }
@@ -65,9 +68,9 @@ const SESSION_HEADER = 'mcp-session-id';
  * count from 0), so a cancellation or an answer reaches the right call, and carries whether the
  * client takes form elicitations.
  */
-function sessionOf(req: FastifyRequest, body: unknown, reply: FastifyReply): string {
-  if (isMessage(body) && body.method === 'initialize') {
-    const session = sessionIdFor(isMessage(body.params) ? (body.params as { capabilities?: unknown }).capabilities : undefined);
+function sessionOf(req: FastifyRequest, message: JsonRpcMessage | undefined, reply: FastifyReply): string {
+  if (message?.method === 'initialize') {
+    const session = sessionIdFor(message.params?.capabilities);
     reply.raw.setHeader(SESSION_HEADER, session);
     return session;
   }
@@ -75,23 +78,12 @@ function sessionOf(req: FastifyRequest, body: unknown, reply: FastifyReply): str
   return typeof given === 'string' ? given : '';
 }
 
-function isMessage(body: unknown): body is { method?: unknown; params?: unknown } {
-  return typeof body === 'object' && body !== null && !Array.isArray(body);
-}
-
-function isCancellation(body: unknown): body is JsonRpcMessage {
-  if (!isMessage(body) || body.method !== 'notifications/cancelled' || !isMessage(body.params)) return false;
-  const { requestId } = body.params as { requestId?: unknown };
-  return typeof requestId === 'string' || typeof requestId === 'number';
+function isCancellation(message: JsonRpcMessage): boolean {
+  const requestId = message.params?.requestId;
+  return message.method === 'notifications/cancelled' && (typeof requestId === 'string' || typeof requestId === 'number');
 }
 
 /** A client's answer to a request of the server (an elicitation): a JSON-RPC result or error, no method. */
-function isAnswer(body: unknown): body is JsonRpcMessage {
-  return (
-    jsonRpcMessageSchema.safeParse(body).success &&
-    isMessage(body) &&
-    body.method === undefined &&
-    'id' in body &&
-    ('result' in body || 'error' in body)
-  );
+function isAnswer(message: JsonRpcMessage): boolean {
+  return message.method === undefined && message.id !== undefined && (message.result !== undefined || message.error !== undefined);
 }

@@ -12,9 +12,9 @@ import {
 import type { Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
 import { mcpTaskOf, toolCallStepOf, type McpTask } from '@spindle/projections';
-import type { Logger } from 'pino';
+import type { LiveRuns } from '../../runs/live-runs';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import { followWithLog, readTenantRun } from '../agent-run';
+import { readTenantRun } from '../agent-run';
 
 /** What the server says of tasks: tool calls may run as tasks, which can be canceled (listing is not offered). */
 export const MCP_TASK_CAPABILITIES = { cancel: {}, requests: { tools: { call: {} } } };
@@ -30,7 +30,7 @@ export class WorkflowTasks {
   constructor(
     private readonly canceller: RunCanceller,
     private readonly bus: Bus,
-    private readonly logger: Logger,
+    private readonly live: LiveRuns,
   ) {}
 
   register(server: Server, caller: Principal): void {
@@ -53,7 +53,7 @@ export class WorkflowTasks {
   /** What the call would have answered, once the run has ended (a person answers a waiting run at /v1/requests meanwhile). */
   private async resultOf(caller: Principal, taskId: string, signal: AbortSignal): Promise<CallToolResult> {
     await this.logOf(caller, taskId);
-    for await (const { event } of followWithLog(this.bus, taskId, this.logger, signal)) {
+    for await (const { event } of this.live.withLog(taskId, signal)) {
       const step = isTerminalEvent(event) ? toolCallStepOf(event) : null;
       if (step && 'answer' in step) return { ...step.answer, _meta: { ...step.answer._meta, [RELATED_TASK_META_KEY]: { taskId } } };
     }

@@ -14,8 +14,17 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Bus } from '@spindle/bus';
-import { answerBodySchema, isJsonObject, isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
+import type { LiveRuns } from '../../runs/live-runs';
+import {
+  answerBodySchema,
+  isJsonObject,
+  isSpindleError,
+  isTerminalEvent,
+  protocolErrorOf,
+  protocolMessageOf,
+  type Principal,
+  type RunEvent,
+} from '@spindle/contracts';
 import {
   answerOfElicitation,
   mcpElicitationOf,
@@ -29,7 +38,6 @@ import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { RunStarter } from '../../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
-import { followWithLog } from '../agent-run';
 import type { CallWatch, McpSessionRelay } from './mcp-session-relay';
 import { MCP_TASK_CAPABILITIES, type WorkflowTasks } from './workflow-tasks';
 
@@ -54,7 +62,7 @@ export class WorkflowTools {
     private readonly tasks: WorkflowTasks,
     private readonly relay: McpSessionRelay,
     private readonly answers: RequestAnswers,
-    private readonly bus: Bus,
+    private readonly live: LiveRuns,
     private readonly logger: Logger,
   ) {}
 
@@ -145,7 +153,7 @@ export class WorkflowTools {
   ): Promise<CallToolResult> {
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
-    for await (const { event, log } of followWithLog(this.bus, runId, this.logger)) {
+    for await (const { event, log } of this.live.withLog(runId)) {
       const step = toolCallStepOf(event);
       if (step === null) continue;
       if ('answer' in step) {
@@ -164,7 +172,7 @@ export class WorkflowTools {
 
   /** Whether the request was answered (or the run ended) before `signal` stopped the watch. */
   private async answeredElsewhere(runId: string, requestId: string, signal: AbortSignal): Promise<boolean> {
-    for await (const { event } of followWithLog(this.bus, runId, this.logger, signal)) {
+    for await (const { event } of this.live.withLog(runId, signal)) {
       if (isTerminalEvent(event)) return true;
       if ((event.type === 'input.answered' || event.type === 'approval.resolved') && event.data.requestId === requestId) return true;
     }
@@ -220,14 +228,14 @@ export function sessionIdFor(capabilities: unknown): string {
 const FORM_ELICITATION_SUFFIX = '.forms';
 
 /**
- * A start the gateway refused: arguments that do not fit are the call's fault (invalid params);
- * any other refusal (a quota, the service unavailable) is the tool's result, as a tool error the
- * model can read, with its Spindle code.
+ * A start the gateway refused, as the protocol error table says it: a refusal that is the call's
+ * fault (arguments that do not fit, an unknown tool) is the call's error; any other (a quota, the
+ * service unavailable) is the tool's result, as a tool error the model can read, with its Spindle code.
  */
 function startRefused(e: unknown): CallToolResult & { content: [{ type: 'text'; text: string }] } {
   if (!isSpindleError(e)) throw e;
-  if (e.code === 'validation_failed' || e.code === 'workflow_not_found') {
-    throw new McpError(ErrorCode.InvalidParams, e.message, { code: e.code, ...(e.issues && { issues: e.issues }) });
-  }
-  return { content: [{ type: 'text', text: `the run could not start (${e.code}): ${e.message}` }], isError: true };
+  const { mcpCall } = protocolErrorOf(e.code);
+  const message = protocolMessageOf(e.code, e.message);
+  if (mcpCall !== null) throw new McpError(mcpCall, message, { code: e.code, ...(e.issues && { issues: e.issues }) });
+  return { content: [{ type: 'text', text: `the run could not start (${e.code}): ${message}` }], isError: true };
 }

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Principal } from '@spindle/contracts';
 import { LOGGER } from '@spindle/service-kit';
-import { createUIMessageStream, pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
+import type { GatewayConfig } from '../../gateway.config';
+import { GATEWAY_CONFIG } from '../../gateway.tokens';
+import { SseWriter } from '../../http/sse-writer';
+import { createUIMessageStream, JsonToSseTransformStream, UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ChatIdParam, WorkflowNameParam } from '../../http/path-params';
@@ -24,6 +27,7 @@ export class UiChatController {
     private readonly chats: UiChats,
     private readonly streams: OpenStreamsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   @Post(':name')
@@ -36,7 +40,7 @@ export class UiChatController {
   ): Promise<void> {
     this.admit(caller, reply);
     const runId = await this.chats.send(caller, await this.workflow(caller, name), body, traceContextOf(req));
-    this.stream(reply, runId);
+    await this.stream(reply, runId);
   }
 
   @Get(':name/:chatId/stream')
@@ -49,7 +53,7 @@ export class UiChatController {
     this.admit(caller, reply);
     const runId = await this.chats.activeRun(caller, await this.workflow(caller, name), chatId);
     if (runId === undefined) return void reply.status(204).send();
-    this.stream(reply, runId);
+    await this.stream(reply, runId);
   }
 
   /** Before the run starts: a refused stream starts nothing. On shutdown the connection is cut (the run goes on; a reload resumes it). */
@@ -57,7 +61,8 @@ export class UiChatController {
     this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
   }
 
-  private stream(reply: FastifyReply, runId: string): void {
+  /** The answer as the AI SDK's UI message stream (its frames and `[DONE]`), written by the gateway's SSE writer. */
+  private async stream(reply: FastifyReply, runId: string): Promise<void> {
     reply.hijack();
     // A reload or a closed tab: the answer stops following the run (the run goes on; a reload resumes it).
     const gone = new AbortController();
@@ -72,7 +77,14 @@ export class UiChatController {
         return 'the answer could not be streamed; reload to resume it';
       },
     });
-    pipeUIMessageStreamToResponse({ response: reply.raw, stream, headers: { 'x-spindle-run-id': runId } });
+    const sse = new SseWriter(reply.raw, this.config.heartbeatMs);
+    sse.open({ ...UI_MESSAGE_STREAM_HEADERS, 'x-spindle-run-id': runId });
+    for await (const frame of stream.pipeThrough(new JsonToSseTransformStream())) {
+      if (sse.gone) break;
+      sse.send(frame);
+      await sse.drained();
+    }
+    sse.end();
   }
 
   private workflow(caller: Principal, name: string): Promise<AgentWorkflow> {

@@ -2,11 +2,11 @@ import type { Context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
 import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
 import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from '@spindle/projections';
-import type { Logger } from 'pino';
 import { parseBody } from '../../http/parse-body';
 import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
-import { followWithTokens, type AgentWorkflow } from '../agent-run';
+import type { AgentWorkflow } from '../agent-run';
+import type { LiveRuns } from '../../runs/live-runs';
 import { openProtocolThread, protocolThreadId } from '../protocol-threads';
 
 /**
@@ -20,7 +20,7 @@ export class UiChats {
     private readonly threads: ThreadRepository,
     private readonly threadRuns: ThreadRuns,
     private readonly bus: Bus,
-    private readonly logger: Logger,
+    private readonly live: LiveRuns,
   ) {}
 
   /** Starts the run that answers the chat's last user message; a run still answering an earlier one is interrupted. */
@@ -53,7 +53,7 @@ export class UiChats {
   async *chunks(runId: string, gone?: AbortSignal): AsyncIterable<UiMessageChunk> {
     yield { type: 'start', messageId: runId };
     const texts = new ModelTextStreams();
-    for await (const item of followWithTokens(this.bus, runId, this.logger, gone)) {
+    for await (const item of this.live.withTokens(runId, gone)) {
       if ('token' in item) {
         yield* texts.token(item.token).map(uiTextChunkOf);
         continue;

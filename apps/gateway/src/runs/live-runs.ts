@@ -1,0 +1,81 @@
+import type { Bus } from '@spindle/bus';
+import type { RunEvent, TokenDelta } from '@spindle/contracts';
+import type { RunFeedHub } from './run-feed.hub';
+import { RunFollow } from './run-follow';
+
+/** What a live follower of a run yields: the log's next event (with the log up to and including it), or a token delta. */
+export type LiveRunItem = { event: RunEvent; log: readonly RunEvent[] } | { token: TokenDelta };
+
+/**
+ * A run's log from its start, live, as an async iterable (what the protocols fold), through the
+ * same `RunFollow` as the run events stream: the run's shared feed, no consumer of its own. It
+ * ends after the run's terminal event, when the caller stops, or when `signal` aborts (the client
+ * left); a broken feed is thrown.
+ */
+export class LiveRuns {
+  constructor(
+    private readonly bus: Bus,
+    private readonly hub: RunFeedHub,
+  ) {}
+
+  /** Each event with the log so far (one array, grown in place). */
+  async *withLog(runId: string, signal?: AbortSignal): AsyncIterable<{ event: RunEvent; log: readonly RunEvent[] }> {
+    for await (const item of this.follow(runId, false, signal)) if ('event' in item) yield item;
+  }
+
+  /**
+   * `withLog` with the run's token deltas interleaved as they arrive, for a protocol that streams
+   * text as the model says it. Tokens are not ordered against the log here: `ModelTextStreams`
+   * does that, and says from the log whatever a missed token did not.
+   */
+  withTokens(runId: string, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
+    return this.follow(runId, true, signal);
+  }
+
+  private async *follow(runId: string, tokens: boolean, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
+    const queue: Array<{ event: RunEvent } | { token: TokenDelta }> = [];
+    let wake = (): void => undefined;
+    const take = (item: { event: RunEvent } | { token: TokenDelta }) => {
+      queue.push(item);
+      wake();
+    };
+    const follow = new RunFollow(this.bus, this.hub, runId, 0, {
+      onEvent: (event) => take({ event }),
+      onToken: (token) => tokens && take({ token }),
+    });
+    let ended: { ok: true } | { ok: false; error: unknown } | undefined;
+    void follow
+      .run()
+      .then(
+        () => (ended = { ok: true }),
+        (error: unknown) => (ended = { ok: false, error }),
+      )
+      .finally(() => wake());
+    const leave = () => follow.close();
+    if (signal?.aborted) leave();
+    signal?.addEventListener('abort', leave, { once: true });
+    const log: RunEvent[] = [];
+    try {
+      for (;;) {
+        for (let item = queue.shift(); item && !signal?.aborted; item = queue.shift()) {
+          if ('token' in item) yield item;
+          else {
+            // The log grows as each event is yielded: a fold of it sees the run as of that event.
+            log.push(item.event);
+            yield { event: item.event, log };
+          }
+        }
+        if (signal?.aborted) return;
+        if (ended) {
+          if (!ended.ok) throw ended.error;
+          if (queue.length === 0) return;
+          continue;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      signal?.removeEventListener('abort', leave);
+      follow.close();
+    }
+  }
+}
