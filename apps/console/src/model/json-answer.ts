@@ -1,3 +1,4 @@
+import { ajvFieldIssues, describeIssues } from '@spindle/contracts';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
@@ -55,8 +56,5 @@ function ajvFor(declared: unknown): Ajv {
 }
 
 function describe(e: ErrorObject): string {
-  const extra = e.params as { missingProperty?: string; additionalProperty?: string };
-  const leaf = extra.missingProperty ?? extra.additionalProperty;
-  const path = ['data', ...e.instancePath.split('/').slice(1), ...(leaf ? [leaf] : [])].join('.');
-  return `${path}: ${e.message ?? e.keyword}`;
+  return describeIssues(ajvFieldIssues([e], { root: 'data', whole: 'data' }));
 }

@@ -4,11 +4,13 @@ import {
   agUiRunInputSchema,
   answerBodySchema,
   canonicalJson,
+  describeIssues,
   isJsonObject,
   isSpindleError,
   SpindleError,
   type AgUiRunInput,
   type Principal,
+  zodFieldIssues,
   type RunEvent,
 } from '@spindle/contracts';
 import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
@@ -41,7 +43,7 @@ export class AgUiRuns {
   async *events(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const parsed = agUiRunInputSchema.safeParse(body ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+      const issues = describeIssues(zodFieldIssues(parsed.error.issues, { whole: '(input)' }));
       yield runError('validation_failed', `not a RunAgentInput: ${issues}`);
       return;
     }
@@ -167,7 +169,7 @@ function answerOf(payload: unknown) {
   if (!parsed.success) {
     throw new SpindleError(
       'validation_failed',
-      `the answer does not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `the answer does not fit: ${describeIssues(zodFieldIssues(parsed.error.issues, { whole: '(answer)' }))}`,
     );
   }
   return parsed.data;
