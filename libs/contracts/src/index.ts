@@ -15,6 +15,8 @@ export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-
 export { canonicalJson, isJsonObject } from './canonical-json';
 export { fieldPath, zodFieldIssues, ajvFieldIssues, describeIssues } from './field-issues';
 export type { ZodLikeIssue, AjvLikeError, IssuePlace } from './field-issues';
+export { planCatalogSave } from './catalog-save';
+export type { CatalogEntry, CatalogSave } from './catalog-save';
 export {
   SCOPES,
   scopeSchema,
