@@ -22,7 +22,7 @@ describe('zodFieldIssues', () => {
 
   it('names each field in the documented format, and unknown keys and bad record keys by what is wrong', () => {
     const parsed = body.safeParse({ nodes: [{ prompt: 'a' }, { prompt: 'b' }, { prompt: 3 }], tags: { Bad: 'x' }, extra: 1 });
-    const issues = zodFieldIssues(parsed.error!.issues, { root: 'query', whole: '(body)' });
+    const issues = zodFieldIssues(parsed.error?.issues ?? [], { root: 'query', whole: '(body)' });
     expect(issues).toEqual([
       { field: 'query.nodes[2].prompt', message: expect.stringMatching(/expected string/) },
       { field: 'query.tags.Bad', message: expect.stringMatching(/pattern|Invalid string/) },
@@ -31,7 +31,7 @@ describe('zodFieldIssues', () => {
   });
 
   it('names the whole value by its label when the path is empty', () => {
-    expect(zodFieldIssues(z.string().safeParse(1).error!.issues, { whole: '(body)' })).toEqual([
+    expect(zodFieldIssues(z.string().safeParse(1).error?.issues ?? [], { whole: '(body)' })).toEqual([
       { field: '(body)', message: expect.any(String) },
     ]);
   });
