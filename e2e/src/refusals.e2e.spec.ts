@@ -367,6 +367,10 @@ describe('refusals', () => {
         expectProblem(res, 400, 'validation_failed', path);
         expect(res.body.errors?.map((e) => e.field)).toEqual([field]);
       }
+      // An array element is named as the Problem contract documents it (`webhooks[1]`, not `webhooks.1`).
+      const element = await call('/v1/workflows/ok/runs', json('POST', { webhooks: ['wh_01JN0000000000000000000000', 'not-an-id'] }));
+      expectProblem(element, 400, 'validation_failed', 'webhooks[1]');
+      expect(element.body.errors?.map((e) => e.field)).toEqual(['webhooks[1]']);
       for (const bad of ['1e3', '0x10']) {
         const res = await fetch(`${stack.gatewayUrl}/v1/runs/${runId}/events`, {
           headers: { accept: 'text/event-stream', 'last-event-id': bad, ...stack.auth },

@@ -1,3 +1,4 @@
+import { parseEnv, type Env } from '@spindle/service-kit';
 import { z } from 'zod';
 
 /** The checkpoint service's own settings, beside the `ServiceConfig` every service reads. */
@@ -17,12 +18,6 @@ const envSchema = z.object({
     .default(168),
 });
 
-export function parseCheckpointSettings(env: Record<string, string | undefined>): CheckpointSettings {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(
-      `invalid environment for checkpoint: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  }
-  return Object.freeze({ ttlHours: parsed.data.SPINDLE_CHECKPOINT_TTL_HOURS });
+export function parseCheckpointSettings(env: Env): CheckpointSettings {
+  return Object.freeze({ ttlHours: parseEnv(envSchema, env, 'checkpoint').SPINDLE_CHECKPOINT_TTL_HOURS });
 }

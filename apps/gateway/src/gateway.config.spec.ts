@@ -46,7 +46,7 @@ describe('parseGatewayConfig: limits and origins', () => {
     expect(parseGatewayConfig({}).auth).toMatchObject({ authOff: false, keyCacheMs: 5_000 });
     expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'off' })).toThrow(/refused on HOST=0.0.0.0.*HOST=127.0.0.1/);
     expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'off', HOST: '10.0.0.5' })).toThrow(/SPINDLE_AUTH=off/);
-    expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'maybe' })).toThrow(/SPINDLE_AUTH must be on or off/);
+    expect(() => parseGatewayConfig({ SPINDLE_AUTH: 'maybe' })).toThrow(/SPINDLE_AUTH: must be on or off/);
   });
 
   it('reads OIDC, quota defaults and the dispatch window, refusing what is out of range', () => {
@@ -68,4 +68,16 @@ describe('parseGatewayConfig: limits and origins', () => {
     expect(() => parseGatewayConfig({ SPINDLE_KEY_CACHE_MS: '61000' })).toThrow(/SPINDLE_KEY_CACHE_MS/);
     expect(() => parseGatewayConfig({ SPINDLE_DISPATCH_WINDOW: '0' })).toThrow(/SPINDLE_DISPATCH_WINDOW/);
   });
+});
+
+describe('parseGatewayConfig: flags', () => {
+  it.each(['SPINDLE_TRUST_PROXY', 'SPINDLE_WEBHOOK_ALLOW_HTTP'])(
+    'reads %s strictly: 1/true on, 0/false off, anything else refused',
+    (name) => {
+      expect(parseGatewayConfig({ [name]: '1', SPINDLE_WEBHOOK_ALLOWED_HOSTS: '' })).toBeDefined();
+      expect(() => parseGatewayConfig({ [name]: 'yes' })).toThrow(
+        new RegExp(`invalid environment for gateway: ${name}: must be true or false`),
+      );
+    },
+  );
 });

@@ -1,7 +1,17 @@
 import { join, resolve } from 'node:path';
 import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
-import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
+import {
+  envBoolean,
+  envInteger,
+  envOptional,
+  envPositive,
+  parseEnv,
+  parseServiceConfig,
+  type Env,
+  type ServiceConfig,
+} from '@spindle/service-kit';
+import { z } from 'zod';
 import type { StreamLimits } from './runs/stream-limits';
 
 export interface AuthConfig {
@@ -81,67 +91,89 @@ export interface GatewayConfig extends ServiceConfig {
 /** Longest path parameter Fastify's router accepts (`414 uri_too_long` past it); ids are at most 64. */
 export const MAX_PATH_PARAM_LENGTH = 100;
 
-export function parseGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
+/** The gateway's own variables; names and defaults are the deployment's contract (deploy/, compose). */
+const envSchema = z.object({
+  GATEWAY_HEADERS_TIMEOUT_MS: envInteger(10_000, 1),
+  GATEWAY_REQUEST_TIMEOUT_MS: envInteger(30_000, 1),
+  GATEWAY_KEEP_ALIVE_TIMEOUT_MS: envInteger(72_000, 1),
+  GATEWAY_BODY_LIMIT_BYTES: envPositive(1_048_576),
+  SPINDLE_MAX_JSON_DEPTH: envInteger(64, 1),
+  GATEWAY_MAX_HEADER_BYTES: envInteger(16_384, 1),
+  IDEMPOTENCY_TTL_HOURS: envPositive(24),
+  PROJECTION_WAIT_MS: envPositive(3_000),
+  SSE_HEARTBEAT_MS: envPositive(15_000),
+  SPINDLE_STREAMS_PER_KEY: envInteger(100, 1),
+  SPINDLE_STREAMS_PER_TENANT: envInteger(500, 1),
+  SPINDLE_STREAMS_RETRY_AFTER_SEC: envInteger(5, 1),
+  CONSOLE_DIR: z.string().optional(),
+  SPINDLE_TRUST_PROXY: envBoolean(false),
+  SPINDLE_TENANT_MAX_RUNNING: envInteger(100, 1),
+  SPINDLE_TENANT_STARTS_PER_MINUTE: envInteger(600, 1),
+  SPINDLE_TENANT_DAILY_TOKENS: envOptional(z.coerce.number().int().positive()).transform((v) => v ?? null),
+  SPINDLE_TENANT_DAILY_COST_USD: envOptional(z.coerce.number().positive()).transform((v) => v ?? null),
+  SPINDLE_DISPATCH_WINDOW: envInteger(16, 1),
+  SPINDLE_SCHEDULE_MIN_INTERVAL_MS: envInteger(60_000, 1),
+  SPINDLE_WEBHOOK_ALLOW_HTTP: envBoolean(false),
+  SPINDLE_WEBHOOK_RETRY_BASE_MS: envInteger(5_000, 1),
+  SPINDLE_WEBHOOK_RETRY_FOR_MS: envInteger(86_400_000, 1),
+  SPINDLE_WEBHOOK_TIMEOUT_MS: envInteger(10_000, 1),
+  SPINDLE_AUTH: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  SPINDLE_KEY_CACHE_MS: envInteger(5_000, 0, 60_000),
+  SPINDLE_OIDC_JWKS_COOLDOWN_MS: envInteger(30_000, 0, 600_000),
+});
+type GatewayEnv = z.output<typeof envSchema>;
+
+export function parseGatewayConfig(env: Env): GatewayConfig {
   const base = parseServiceConfig(env, 'gateway', 'PORT', 8080);
-  const positive = (name: string, fallback: number) => {
-    const value = Number(env[name] ?? fallback);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${env[name]}")`);
-    return value;
-  };
-  const positiveInteger = (name: string, fallback: number) => {
-    const value = positive(name, fallback);
-    if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number (got "${env[name]}")`);
-    return value;
-  };
+  const e = parseEnv(envSchema, env, 'gateway');
   const httpTimeouts = Object.freeze({
-    headersTimeoutMs: positiveInteger('GATEWAY_HEADERS_TIMEOUT_MS', 10_000),
-    requestTimeoutMs: positiveInteger('GATEWAY_REQUEST_TIMEOUT_MS', 30_000),
-    keepAliveTimeoutMs: positiveInteger('GATEWAY_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    headersTimeoutMs: e.GATEWAY_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.GATEWAY_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
   });
   // Node refuses a headers timeout longer than the request's: say so by name.
   if (httpTimeouts.headersTimeoutMs > httpTimeouts.requestTimeoutMs)
     throw new Error('GATEWAY_HEADERS_TIMEOUT_MS must not be longer than GATEWAY_REQUEST_TIMEOUT_MS');
   return Object.freeze({
     ...base,
-    bodyLimitBytes: positive('GATEWAY_BODY_LIMIT_BYTES', 1_048_576),
-    maxJsonDepth: positiveInteger('SPINDLE_MAX_JSON_DEPTH', 64),
-    maxHeaderBytes: positiveInteger('GATEWAY_MAX_HEADER_BYTES', 16_384),
-    idempotencyTtlHours: positive('IDEMPOTENCY_TTL_HOURS', 24),
-    projectionWaitMs: positive('PROJECTION_WAIT_MS', 3_000),
-    heartbeatMs: positive('SSE_HEARTBEAT_MS', 15_000),
+    bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
+    maxJsonDepth: e.SPINDLE_MAX_JSON_DEPTH,
+    maxHeaderBytes: e.GATEWAY_MAX_HEADER_BYTES,
+    idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    projectionWaitMs: e.PROJECTION_WAIT_MS,
+    heartbeatMs: e.SSE_HEARTBEAT_MS,
     streams: Object.freeze({
-      perKey: positiveInteger('SPINDLE_STREAMS_PER_KEY', 100),
-      perTenant: positiveInteger('SPINDLE_STREAMS_PER_TENANT', 500),
-      retryAfterSec: positiveInteger('SPINDLE_STREAMS_RETRY_AFTER_SEC', 5),
+      perKey: e.SPINDLE_STREAMS_PER_KEY,
+      perTenant: e.SPINDLE_STREAMS_PER_TENANT,
+      retryAfterSec: e.SPINDLE_STREAMS_RETRY_AFTER_SEC,
     }),
     httpTimeouts,
-    consoleDir: resolve(env.CONSOLE_DIR ?? join(__dirname, '..', '..', 'console', 'dist')),
+    consoleDir: resolve(e.CONSOLE_DIR ?? join(__dirname, '..', '..', 'console', 'dist')),
     corsOrigins: Object.freeze(parseOrigins('SPINDLE_CORS_ORIGINS', env.SPINDLE_CORS_ORIGINS)),
-    trustProxy: parseFlag('SPINDLE_TRUST_PROXY', env.SPINDLE_TRUST_PROXY),
-    auth: parseAuth(env, base.host),
+    trustProxy: e.SPINDLE_TRUST_PROXY,
+    auth: parseAuth(env, e, base.host),
     quotas: Object.freeze({
-      maxRunning: positiveInteger('SPINDLE_TENANT_MAX_RUNNING', 100),
-      startsPerMinute: positiveInteger('SPINDLE_TENANT_STARTS_PER_MINUTE', 600),
-      dailyTokenBudget: env.SPINDLE_TENANT_DAILY_TOKENS ? positiveInteger('SPINDLE_TENANT_DAILY_TOKENS', 1) : null,
-      dailyCostBudgetUsd: env.SPINDLE_TENANT_DAILY_COST_USD ? positive('SPINDLE_TENANT_DAILY_COST_USD', 1) : null,
-      dispatchWindow: positiveInteger('SPINDLE_DISPATCH_WINDOW', 16),
+      maxRunning: e.SPINDLE_TENANT_MAX_RUNNING,
+      startsPerMinute: e.SPINDLE_TENANT_STARTS_PER_MINUTE,
+      dailyTokenBudget: e.SPINDLE_TENANT_DAILY_TOKENS,
+      dailyCostBudgetUsd: e.SPINDLE_TENANT_DAILY_COST_USD,
+      dispatchWindow: e.SPINDLE_DISPATCH_WINDOW,
     }),
-    scheduleMinIntervalMs: positiveInteger('SPINDLE_SCHEDULE_MIN_INTERVAL_MS', 60_000),
+    scheduleMinIntervalMs: e.SPINDLE_SCHEDULE_MIN_INTERVAL_MS,
     webhooks: Object.freeze({
-      allowHttp: parseFlag('SPINDLE_WEBHOOK_ALLOW_HTTP', env.SPINDLE_WEBHOOK_ALLOW_HTTP),
+      allowHttp: e.SPINDLE_WEBHOOK_ALLOW_HTTP,
       egress: parseEgressAllowList(env.SPINDLE_WEBHOOK_ALLOWED_HOSTS, 'SPINDLE_WEBHOOK_ALLOWED_HOSTS'),
-      retryBaseMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_BASE_MS', 5_000),
-      retryForMs: positiveInteger('SPINDLE_WEBHOOK_RETRY_FOR_MS', 86_400_000),
-      timeoutMs: positiveInteger('SPINDLE_WEBHOOK_TIMEOUT_MS', 10_000),
+      retryBaseMs: e.SPINDLE_WEBHOOK_RETRY_BASE_MS,
+      retryForMs: e.SPINDLE_WEBHOOK_RETRY_FOR_MS,
+      timeoutMs: e.SPINDLE_WEBHOOK_TIMEOUT_MS,
     }),
   });
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function parseAuth(env: Record<string, string | undefined>, host: string): AuthConfig {
-  const mode = env.SPINDLE_AUTH ?? 'on';
-  if (mode !== 'on' && mode !== 'off') throw new Error(`SPINDLE_AUTH must be on or off (got "${mode}")`);
+function parseAuth(env: Env, e: GatewayEnv, host: string): AuthConfig {
+  const mode = e.SPINDLE_AUTH;
   if (mode === 'off' && !LOOPBACK.has(host)) {
     throw new Error(
       `SPINDLE_AUTH=off lets anyone who reaches the gateway do anything; it is refused on HOST=${host}. ` +
@@ -149,7 +181,6 @@ function parseAuth(env: Record<string, string | undefined>, host: string): AuthC
     );
   }
   const settings = parseOidcSettings(env);
-  const keyCacheMs = boundedInteger(env, 'SPINDLE_KEY_CACHE_MS', 5_000, 0, 60_000);
   return Object.freeze({
     authOff: mode === 'off',
     ...(settings && {
@@ -157,10 +188,10 @@ function parseAuth(env: Record<string, string | undefined>, host: string): AuthC
         settings,
         ...(env.SPINDLE_OIDC_CONSOLE_CLIENT_ID && { consoleClientId: env.SPINDLE_OIDC_CONSOLE_CLIENT_ID }),
         consoleScope: env.SPINDLE_OIDC_CONSOLE_SCOPE ?? 'openid profile',
-        jwksCooldownMs: boundedInteger(env, 'SPINDLE_OIDC_JWKS_COOLDOWN_MS', 30_000, 0, 600_000),
+        jwksCooldownMs: e.SPINDLE_OIDC_JWKS_COOLDOWN_MS,
       }),
     }),
-    keyCacheMs,
+    keyCacheMs: e.SPINDLE_KEY_CACHE_MS,
     ...(env.SPINDLE_BOOTSTRAP_KEY_FILE && { bootstrapKeyFile: resolve(env.SPINDLE_BOOTSTRAP_KEY_FILE) }),
   });
 }
@@ -190,16 +221,4 @@ function parseOrigins(name: string, text: string | undefined): string[] {
       );
   }
   return origins;
-}
-
-function parseFlag(name: string, text: string | undefined): boolean {
-  if (text === undefined || text === '' || text === 'false' || text === '0') return false;
-  if (text === 'true' || text === '1') return true;
-  throw new Error(`${name} must be true or false (got "${text}")`);
-}
-
-function boundedInteger(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
-  const value = Number(env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
-  return value;
 }

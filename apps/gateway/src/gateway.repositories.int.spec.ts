@@ -41,6 +41,24 @@ describe('gateway repositories on Postgres', () => {
     expect(await catalog.save(T, 'wf', { v: 2 })).toEqual({ version: 3, created: true });
   });
 
+  it('both catalogs call a save unchanged by one rule: the live entry holds the same value, keys in any order', async () => {
+    const workflows = new WorkflowCatalogRepository(db);
+    const agents = new AgentCatalogRepository(db);
+    const spec = { name: 'same-rule', model: 'offline:echo', instructions: 'hi', tools: ['a', 'b'] };
+    const reordered = { tools: ['a', 'b'], instructions: 'hi', model: 'offline:echo', name: 'same-rule' };
+    for (const save of [(v: object) => workflows.save(T, 'same-rule', v), (v: object) => agents.save(T, v as never)]) {
+      expect(await save(spec)).toEqual({ version: 1, created: true });
+      expect(await save(reordered)).toEqual({ version: 1, created: false });
+      expect(await save({ ...spec, tools: ['b', 'a'] })).toEqual({ version: 2, created: true });
+    }
+    expect(await workflows.delete(T, 'same-rule')).toBe(true);
+    expect(await agents.delete(T, 'same-rule')).toBe(true);
+    expect(await workflows.save(T, 'same-rule', { ...spec, tools: ['b', 'a'] })).toEqual({ version: 3, created: true });
+    expect(await agents.save(T, { ...spec, tools: ['b', 'a'] } as never)).toEqual({ version: 3, created: true });
+    await workflows.delete(T, 'same-rule');
+    await agents.delete(T, 'same-rule');
+  });
+
   it("keeps each tenant's names apart: the same name is two workflows and two agents, neither sees the other", async () => {
     const catalog = new WorkflowCatalogRepository(db);
     expect(await catalog.save('acme', 'shared', { owner: 'acme' })).toEqual({ version: 1, created: true });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { deadLetter, ensureDurable, isBusFault, onReconnect, parseMessageJson, type Bus, type Consumer, type JsMsg } from '@spindle/bus';
-import { runCommandSchema, SpindleError, type RunCommand } from '@spindle/contracts';
+import { describeIssues, runCommandSchema, SpindleError, zodFieldIssues, type RunCommand } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER, READINESS, type ReadinessCheck } from '@spindle/service-kit';
 import type { Logger } from 'pino';
@@ -206,7 +206,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     const json = parseMessageJson(msg.data);
     if (!json.ok) return 'not JSON';
     const command = runCommandSchema.safeParse(json.value);
-    return command.success ? command.data : command.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return command.success ? command.data : describeIssues(zodFieldIssues(command.error.issues, { whole: '(root)' }));
   }
 
   private async deadLetter(msg: JsMsg, reason: string, kind: CommandDeadLetterKind): Promise<void> {

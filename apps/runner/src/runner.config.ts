@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { llmConfigFromEnv, type LlmConfig } from '@spindle/llm';
-import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
+import { envBoolean, envInteger, parseEnv, parseServiceConfig, type Env, type ServiceConfig } from '@spindle/service-kit';
+import { z } from 'zod';
 
 export interface RunnerConfig extends ServiceConfig {
   /** Runs this process holds at once (stepping or waiting); more commands wait in the stream for another runner. */
@@ -40,38 +41,52 @@ export interface RunnerConfig extends ServiceConfig {
   readonly captureGenAiContent: boolean;
 }
 
-export function parseRunnerConfig(env: Record<string, string | undefined>): RunnerConfig {
+/** The runner's own variables; names and defaults are the deployment's contract (deploy/, compose). */
+const envSchema = z.object({
+  RUNNER_SHUTDOWN_GRACE_MS: envInteger(25_000, 0),
+  RUNNER_CONCURRENCY: envInteger(1_000, 1),
+  RUNNER_STEP_SLOTS: envInteger(16, 1),
+  RUNNER_ACK_WAIT_MS: envInteger(30_000, 1_000),
+  RUN_TIMEOUT_MS: envInteger(600_000, 1_000),
+  RUN_TIMEOUT_CEILING_MS: envInteger(3_600_000, 1_000),
+  RUN_MAX_STEPS: envInteger(10_000, 1),
+  RUN_MAX_ATTEMPTS: envInteger(3, 1),
+  RUNNER_MAX_DELIVER: envInteger(20, 2),
+  RUNNER_FETCH_STALL_MS: envInteger(30_000, 5_000),
+  SPINDLE_BUS_RETRY_MS: envInteger(300_000, 0),
+  SPINDLE_MAX_RUN_LOG_BYTES: envInteger(64 * 1024 * 1024, 64 * 1024),
+  OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: envBoolean(false),
+  RUNNER_ID: z.string().optional(),
+  SPINDLE_PLUGINS: z.string().default(''),
+  SPINDLE_MCP_ALLOW: z.string().default(''),
+});
+
+export function parseRunnerConfig(env: Env): RunnerConfig {
   const base = parseServiceConfig(env, 'runner', 'RUNNER_PORT', 8081);
-  const int = (name: string, fallback: number, min: number) => {
-    const value = Number(env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${env[name]}")`);
-    return value;
-  };
-  const shutdownGraceMs = int('RUNNER_SHUTDOWN_GRACE_MS', 25_000, 0);
+  const e = parseEnv(envSchema, env, 'runner');
   return Object.freeze({
     ...base,
     // The grace period, then 2 s for runs to let go, then closing connections.
-    shutdownDeadlineMs: env.SHUTDOWN_DEADLINE_MS ? base.shutdownDeadlineMs : shutdownGraceMs + 8_000,
-    concurrency: int('RUNNER_CONCURRENCY', 1_000, 1),
-    stepSlots: int('RUNNER_STEP_SLOTS', 16, 1),
-    ackWaitMs: int('RUNNER_ACK_WAIT_MS', 30_000, 1_000),
-    runTimeoutMs: int('RUN_TIMEOUT_MS', 600_000, 1_000),
-    runTimeoutCeilingMs: int('RUN_TIMEOUT_CEILING_MS', 3_600_000, 1_000),
-    maxSteps: int('RUN_MAX_STEPS', 10_000, 1),
-    shutdownGraceMs,
-    maxAttempts: int('RUN_MAX_ATTEMPTS', 3, 1),
-    workerId: env.RUNNER_ID ?? `${hostname()}-${process.pid}`,
-    plugins: (env.SPINDLE_PLUGINS ?? '')
-      .split(',')
+    shutdownDeadlineMs: env.SHUTDOWN_DEADLINE_MS ? base.shutdownDeadlineMs : e.RUNNER_SHUTDOWN_GRACE_MS + 8_000,
+    concurrency: e.RUNNER_CONCURRENCY,
+    stepSlots: e.RUNNER_STEP_SLOTS,
+    ackWaitMs: e.RUNNER_ACK_WAIT_MS,
+    runTimeoutMs: e.RUN_TIMEOUT_MS,
+    runTimeoutCeilingMs: e.RUN_TIMEOUT_CEILING_MS,
+    maxSteps: e.RUN_MAX_STEPS,
+    shutdownGraceMs: e.RUNNER_SHUTDOWN_GRACE_MS,
+    maxAttempts: e.RUN_MAX_ATTEMPTS,
+    workerId: e.RUNNER_ID ?? `${hostname()}-${process.pid}`,
+    plugins: e.SPINDLE_PLUGINS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     llm: llmConfigFromEnv(env),
-    mcpAllow: env.SPINDLE_MCP_ALLOW ?? '',
+    mcpAllow: e.SPINDLE_MCP_ALLOW,
     egress: parseEgressAllowList(env.SPINDLE_EGRESS_ALLOWED_HOSTS, 'SPINDLE_EGRESS_ALLOWED_HOSTS'),
-    maxDeliver: int('RUNNER_MAX_DELIVER', 20, 2),
-    fetchStallMs: int('RUNNER_FETCH_STALL_MS', 30_000, 5_000),
-    busRetryMs: int('SPINDLE_BUS_RETRY_MS', 300_000, 0),
-    maxLogBytes: int('SPINDLE_MAX_RUN_LOG_BYTES', 64 * 1024 * 1024, 64 * 1024),
-    captureGenAiContent: env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT?.trim().toLowerCase() === 'true',
+    maxDeliver: e.RUNNER_MAX_DELIVER,
+    fetchStallMs: e.RUNNER_FETCH_STALL_MS,
+    busRetryMs: e.SPINDLE_BUS_RETRY_MS,
+    maxLogBytes: e.SPINDLE_MAX_RUN_LOG_BYTES,
+    captureGenAiContent: e.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
   });
 }

@@ -160,7 +160,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
 
 /** One field-level problem, naming the node when the field belongs to one. */
 export interface FieldIssue {
-  /** JSON-pointer-like path into the request body, e.g. `nodes[2].prompt`. */
+  /** Path into the request body, e.g. `nodes[2].prompt` (`fieldPath` in field-issues.ts writes it). */
   field: string;
   message: string;
   /** Node id when the issue is inside a workflow node. */

@@ -13,6 +13,10 @@ export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime, predatesRunLog } from './run-id';
 export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-names';
 export { canonicalJson, isJsonObject } from './canonical-json';
+export { fieldPath, zodFieldIssues, ajvFieldIssues, describeIssues } from './field-issues';
+export type { ZodLikeIssue, AjvLikeError, IssuePlace } from './field-issues';
+export { planCatalogSave } from './catalog-save';
+export type { CatalogEntry, CatalogSave } from './catalog-save';
 export {
   SCOPES,
   scopeSchema,

@@ -1,3 +1,4 @@
+import { describeIssues, zodFieldIssues } from './field-issues';
 import { runEventSchema, type RunEvent } from './run-events';
 
 export type RunEventCheck = { ok: true; event: RunEvent } | { ok: false; reason: string };
@@ -10,6 +11,6 @@ export type RunEventCheck = { ok: true; event: RunEvent } | { ok: false; reason:
 export function checkRunEvent(value: unknown): RunEventCheck {
   const parsed = runEventSchema.safeParse(value);
   if (parsed.success) return { ok: true, event: parsed.data as RunEvent };
-  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-  return { ok: false, reason: `not a run event: ${issues.join('; ')}` };
+  const issues = zodFieldIssues(parsed.error.issues.slice(0, 5), { whole: '(root)' });
+  return { ok: false, reason: `not a run event: ${describeIssues(issues)}` };
 }

@@ -63,7 +63,7 @@ export type { RunStart, RunOutcome } from './interpreter/execute-run';
 export type { RunEnvironment } from './interpreter/run-environment';
 export { applyDelta } from './interpreter/state';
 export type { RunState } from './interpreter/state';
-export { compileJsonSchema, jsonSchemaProblem, fieldName as jsonFieldName } from './definition/json-schema';
+export { compileJsonSchema, jsonSchemaProblem } from './definition/json-schema';
 export type { JsonSchemaCheck } from './definition/json-schema';
 export { toGraph, compilePattern } from './patterns/compile-pattern';
 export {

@@ -1,5 +1,5 @@
 import { serveQueries, type Bus, type Subscription } from '@spindle/bus';
-import { SpindleError, type QueryService } from '@spindle/contracts';
+import { describeIssues, SpindleError, zodFieldIssues, type QueryService } from '@spindle/contracts';
 import { asDatabaseFault } from '@spindle/db';
 import type { Logger } from '@spindle/telemetry';
 import type { z } from 'zod';
@@ -68,8 +68,8 @@ export async function waitForAppliedSeq(
 export function parseQuery<S extends Record<string, z.ZodType>>(schemas: S, op: keyof S & string, payload: unknown): z.output<S[keyof S]> {
   const parsed = schemas[op].safeParse(payload);
   if (parsed.success) return parsed.data as z.output<S[keyof S]>;
-  const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(body)', message: i.message }));
-  throw new SpindleError('validation_failed', `${op}: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+  const issues = zodFieldIssues(parsed.error.issues, { whole: '(body)' });
+  throw new SpindleError('validation_failed', `${op}: ${describeIssues(issues)}`, { issues });
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { BusAuth, BusTls } from '@spindle/bus';
 import { compileSecretPatterns, type SecretMaskingConfig } from '@spindle/telemetry';
 import { z } from 'zod';
+import { envInteger, parseEnv, type Env } from './env-schema';
 
 /** Settings every Spindle service reads from its environment, parsed once at its edge. */
 export interface ServiceConfig {
@@ -42,14 +43,9 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  SPINDLE_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  SPINDLE_STREAM_REPLICAS: envInteger(1, 1, 5),
   // Below the server's 1 MiB message limit with room for the envelope and headers.
-  SPINDLE_MAX_EVENT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1_024)
-    .max(900 * 1_024)
-    .default(256 * 1_024),
+  SPINDLE_MAX_EVENT_BYTES: envInteger(256 * 1_024, 1_024, 900 * 1_024),
   NATS_USER: z.string().min(1).optional(),
   NATS_PASSWORD: z.string().optional(),
   NATS_TOKEN: z.string().min(1).optional(),
@@ -71,22 +67,9 @@ const envSchema = z.object({
 /** Secrets a process may hold in its environment: their values are masked wherever they would be written. */
 const SECRET_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_COMPATIBLE_API_KEY', 'NATS_PASSWORD', 'NATS_TOKEN'];
 
-export function parseServiceConfig(
-  env: Record<string, string | undefined>,
-  service: string,
-  portVariable: string,
-  defaultPort: number,
-): ServiceConfig {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(
-      `invalid environment for ${service}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  }
-  const port = Number(env[portVariable] ?? defaultPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`${portVariable} must be a port number (got "${env[portVariable]}")`);
-  const e = parsed.data;
+export function parseServiceConfig(env: Env, service: string, portVariable: string, defaultPort: number): ServiceConfig {
+  const e = parseEnv(envSchema, env, service);
+  const port = parseEnv(z.object({ [portVariable]: envInteger(defaultPort, 0, 65_535) }), env, service)[portVariable];
   return Object.freeze({
     service,
     natsUrl: e.NATS_URL,

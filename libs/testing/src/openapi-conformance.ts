@@ -1,3 +1,4 @@
+import { ajvFieldIssues, describeIssues } from '@spindle/contracts';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
@@ -96,7 +97,8 @@ export class OpenApiConformance {
     }
     if (validate(body)) return undefined;
     const first = validate.errors?.[0];
-    return fail(`${component}: ${first?.instancePath || '(body)'} ${first?.message ?? 'invalid'} ${JSON.stringify(first?.params ?? {})}`);
+    const where = describeIssues(ajvFieldIssues(validate.errors?.slice(0, 1) ?? [], { whole: '(body)' }));
+    return fail(`${component}: ${where} ${JSON.stringify(first?.params ?? {})}`);
   }
 }
 

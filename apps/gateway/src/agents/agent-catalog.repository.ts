@@ -1,4 +1,4 @@
-import { canonicalJson } from '@spindle/contracts';
+import { planCatalogSave } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { AgentSpec } from '@spindle/engine';
 import type { Kysely } from 'kysely';
@@ -26,10 +26,12 @@ export class AgentCatalogRepository {
         .where('name', '=', spec.name)
         .forUpdate()
         .executeTakeFirst();
-      // jsonb does not keep key order, so specs compare in a canonical form.
-      if (current && current.deleted_at === null && canonicalJson(current.spec) === canonicalJson(spec))
-        return { version: current.version, created: false };
-      const version = (current?.version ?? 0) + 1;
+      const plan = planCatalogSave(
+        current && { version: current.version, content: current.spec, deleted: current.deleted_at !== null },
+        spec,
+      );
+      if (!plan.created) return plan;
+      const { version } = plan;
       await tx
         .insertInto('agents')
         .values({ tenant_id: tenant, name: spec.name, spec: json, version, created_at: now, updated_at: now })

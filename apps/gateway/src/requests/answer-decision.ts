@@ -1,4 +1,12 @@
-import { SpindleError, type Actor, type AnswerBody, type FieldIssue, type RunEvent, type RunEventDraft } from '@spindle/contracts';
+import {
+  describeIssues,
+  SpindleError,
+  type Actor,
+  type AnswerBody,
+  type FieldIssue,
+  type RunEvent,
+  type RunEventDraft,
+} from '@spindle/contracts';
 import { canonicalJson } from '@spindle/contracts';
 import { checkHumanAnswer } from '@spindle/engine';
 import { requestsInLog, runPhase, type AnswerEvent, type RequestInLog } from '@spindle/projections';
@@ -120,5 +128,5 @@ function repeatOf(request: RequestInLog, earlier: AnswerEvent, answer: unknown):
 }
 
 function invalid(issues: FieldIssue[]): never {
-  throw new SpindleError('validation_failed', `invalid answer: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+  throw new SpindleError('validation_failed', `invalid answer: ${describeIssues(issues)}`, { issues });
 }

@@ -7,6 +7,7 @@ import type { RunAdmission } from '../admission/run-admission';
 import type { StartQuotas } from '../admission/start-quotas';
 import {
   isSpindleError,
+  describeIssues,
   SpindleError,
   startRunBodySchema,
   type Principal,
@@ -144,9 +145,7 @@ function checkParameters(
   if (!schema) return given;
   const result = compileJsonSchema(schema, 'parameters')(given ?? {});
   if (result.ok) return result.value as Record<string, unknown>;
-  throw new SpindleError(
-    'validation_failed',
-    `parameters do not fit the workflow's schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
-    { issues: result.issues },
-  );
+  throw new SpindleError('validation_failed', `parameters do not fit the workflow's schema: ${describeIssues(result.issues)}`, {
+    issues: result.issues,
+  });
 }

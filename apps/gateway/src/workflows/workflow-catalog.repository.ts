@@ -1,4 +1,4 @@
-import { canonicalJson, type WorkflowSummary } from '@spindle/contracts';
+import { canonicalJson, planCatalogSave, type WorkflowSummary } from '@spindle/contracts';
 import { createHash } from 'node:crypto';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -30,17 +30,22 @@ export class WorkflowCatalogRepository {
         .where('name', '=', name)
         .forUpdate()
         .executeTakeFirst();
-      if (current && current.deleted_at === null) {
-        const latest = await tx
-          .selectFrom('workflow_versions')
-          .select('definition_hash')
-          .where('tenant_id', '=', tenant)
-          .where('name', '=', name)
-          .where('version', '=', current.latest_version)
-          .executeTakeFirstOrThrow();
-        if (latest.definition_hash === hash) return { version: current.latest_version, created: false };
-      }
-      const version = (current?.latest_version ?? 0) + 1;
+      const latest =
+        current && current.deleted_at === null
+          ? await tx
+              .selectFrom('workflow_versions')
+              .select('definition')
+              .where('tenant_id', '=', tenant)
+              .where('name', '=', name)
+              .where('version', '=', current.latest_version)
+              .executeTakeFirstOrThrow()
+          : undefined;
+      const plan = planCatalogSave(
+        current && { version: current.latest_version, content: latest?.definition, deleted: current.deleted_at !== null },
+        definition,
+      );
+      if (!plan.created) return plan;
+      const { version } = plan;
       if (current)
         await tx
           .updateTable('workflows')

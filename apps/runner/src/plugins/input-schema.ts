@@ -1,5 +1,5 @@
-import { SpindleError, type FieldIssue } from '@spindle/contracts';
-import { compileJsonSchema as compileSchema, jsonFieldName, type JsonSchemaCheck } from '@spindle/engine';
+import { describeIssues, SpindleError, zodFieldIssues, type FieldIssue, type ZodLikeIssue } from '@spindle/contracts';
+import { compileJsonSchema as compileSchema, type JsonSchemaCheck } from '@spindle/engine';
 import { z } from 'zod';
 import type { InputSchema } from './plugin-definition';
 
@@ -11,7 +11,7 @@ export interface CompiledInput {
   jsonSchema: Record<string, unknown>;
 }
 
-type SafeParse = (value: unknown) => { success: boolean; data?: unknown; error?: { issues?: { path?: PropertyKey[]; message: string }[] } };
+type SafeParse = (value: unknown) => { success: boolean; data?: unknown; error?: { issues?: ZodLikeIssue[] } };
 
 const anyObject = { type: 'object' } as const;
 
@@ -26,10 +26,7 @@ function compileZod(schema: { safeParse: SafeParse }, where: string, opts: { des
   const validate = (args: Record<string, unknown>, subject: string) => {
     const result = schema.safeParse(args);
     if (result.success) return result.data as Record<string, unknown>;
-    throw invalid(
-      subject,
-      (result.error?.issues ?? []).map((i) => ({ field: fieldName(i.path ?? []), message: i.message })),
-    );
+    throw invalid(subject, zodFieldIssues(result.error?.issues ?? [], { whole: '(input)' }));
   };
   if (!opts.describe) return { validate, jsonSchema: anyObject };
   // Only zod 4 schemas carry `_zod`; a plugin bundling zod 3 cannot be converted here.
@@ -72,12 +69,7 @@ function compileJsonSchema(schema: Record<string, unknown>, where: string): Comp
   };
 }
 
-/** `['items', 0, 'id']` → `items[0].id`; the whole input is `(input)`. */
-function fieldName(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(input)' : jsonFieldName('', path);
-}
-
 function invalid(subject: string, issues: FieldIssue[]): SpindleError {
-  const list = issues.map((i) => `${i.field}: ${i.message}`).join('; ');
+  const list = describeIssues(issues);
   return new SpindleError('validation_failed', `invalid arguments for ${subject}: ${list || 'rejected by its input schema'}`, { issues });
 }

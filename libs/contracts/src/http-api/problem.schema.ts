@@ -6,7 +6,13 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 const errorCodes = Object.keys(ErrorCodes) as [ErrorCode, ...ErrorCode[]];
 
 /** One field-level problem, naming the node when the field belongs to one (`FieldIssue`). */
-export const fieldIssueSchema = z.object({ field: z.string(), message: z.string(), node: z.string().optional() });
+export const fieldIssueSchema = z.object({
+  field: z
+    .string()
+    .describe('The field at fault: names joined by `.`, array indexes in brackets (`nodes[2].prompt`), or `(body)` for the whole body.'),
+  message: z.string(),
+  node: z.string().optional(),
+});
 
 /** RFC 9457 problem details: every refusal's body. Clients classify by `code`. */
 export const problemSchema = z.object({

@@ -1,6 +1,6 @@
-import { canonicalJson } from '@spindle/contracts';
+import { ajvFieldIssues, canonicalJson } from '@spindle/contracts';
 import type { FieldIssue } from '@spindle/contracts';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import { ajvLinearRegExp, RegexLimitError } from '../expressions/linear-regex';
@@ -26,7 +26,7 @@ export function compileJsonSchema(schema: Record<string, unknown>, root: string)
       if (!(e instanceof RegexLimitError)) throw e;
       return { ok: false, issues: [{ field: root || '(value)', message: e.message }] };
     }
-    return { ok: false, issues: (check.errors ?? []).map((e) => ajvIssue(e, root)) };
+    return { ok: false, issues: ajvFieldIssues(check.errors ?? [], { root, whole: '(value)' }) };
   };
 }
 
@@ -93,20 +93,4 @@ function ajvFor(declared: unknown): Ajv {
     ajvs.set(draft, ajv);
   }
   return ajv;
-}
-
-function ajvIssue(e: ErrorObject, root: string): FieldIssue {
-  const path = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
-  const extra = e.params as { missingProperty?: string; additionalProperty?: string };
-  const leaf = extra.missingProperty ?? extra.additionalProperty;
-  return { field: fieldName(root, leaf === undefined ? path : [...path, leaf]), message: e.message ?? e.keyword };
-}
-
-/** `('parameters', ['items', 0, 'id'])` → `parameters.items[0].id`. */
-export function fieldName(root: string, path: readonly PropertyKey[]): string {
-  const tail = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 && !root ? '' : '.'}${String(p)}`)).join('');
-  return root + tail || '(value)';
 }

@@ -1,4 +1,4 @@
-import { SpindleError, type FieldIssue } from '@spindle/contracts';
+import { SpindleError, zodFieldIssues, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
 import { toGraph } from '../patterns/compile-pattern';
@@ -180,16 +180,13 @@ function unreachable(graph: NodeContainer, at: string): FieldIssue[] {
 
 function zodIssue(issue: z.core.$ZodIssue, raw: unknown): FieldIssue {
   const path = issue.path;
-  const field = path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+  const [base] = zodFieldIssues([issue], { whole: '(root)' });
   const node = path[0] === 'nodes' && typeof path[1] === 'number' ? nodeIdAt(raw, path[1]) : undefined;
-  let message = issue.message;
+  let message = base.message;
   if (issue.code === 'invalid_union' && path[path.length - 1] === 'type') message = 'unknown node type';
   if (issue.code === 'invalid_union' && path.length === 2 && path[0] === 'nodes')
     message = `unknown node type (expected one of ${nodeTypes.join(', ')})`;
-  if (issue.code === 'unrecognized_keys') message = `unknown field(s): ${issue.keys.join(', ')}`;
-  // A record key that fails its rule: say which rule, not just "invalid key".
-  if (issue.code === 'invalid_key') message = issue.issues[0]?.message ?? message;
-  return { field: field || '(root)', message, ...(node ? { node } : {}) };
+  return { ...base, message, ...(node ? { node } : {}) };
 }
 
 function nodeIdAt(raw: unknown, index: number): string | undefined {

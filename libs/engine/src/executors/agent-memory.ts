@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { describeIssues, SpindleError, zodFieldIssues } from '@spindle/contracts';
 import { z } from 'zod';
 import type { ChatMessage } from '../ports';
 
@@ -28,11 +28,10 @@ export function rememberedMessages(nodeId: string, key: string, state: Readonly<
   if (value === undefined || value === null) return [];
   const parsed = conversationSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
   throw new SpindleError(
     'validation_failed',
     `agent "${nodeId}": state.${key} is not a conversation (a list of user, assistant and tool messages): ` +
-      `${[key, ...issue.path].join('.')}: ${issue.message}`,
+      describeIssues(zodFieldIssues(parsed.error.issues.slice(0, 1), { root: key, whole: key })),
   );
 }
 

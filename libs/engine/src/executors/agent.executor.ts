@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { describeIssues, SpindleError } from '@spindle/contracts';
 import { renderTemplate } from '../interpreter/render-template';
 import { compileJsonSchema } from '../definition/json-schema';
 import type { AgentNode } from '../definition/workflow-definition.schema';
@@ -148,11 +148,9 @@ function structuredAnswer(nodeId: string, text: string, schema: Record<string, u
   }
   const result = compileJsonSchema(schema, 'answer')(value);
   if (!result.ok) {
-    throw new SpindleError(
-      'validation_failed',
-      `agent "${nodeId}" answer does not match its schema: ${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`,
-      { issues: result.issues },
-    );
+    throw new SpindleError('validation_failed', `agent "${nodeId}" answer does not match its schema: ${describeIssues(result.issues)}`, {
+      issues: result.issues,
+    });
   }
   return result.value;
 }

@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { describeIssues, SpindleError } from '@spindle/contracts';
 import { compileJsonSchema } from '../definition/json-schema';
 import type { ModelScript } from '../definition/model-script.schema';
 import { evaluateCondition } from '../expressions/cel-expression';
@@ -61,7 +61,7 @@ async function askModel(model: string, script: ModelScript | undefined, input: R
   if (!result.ok)
     throw new SpindleError(
       'validation_failed',
-      `router "${ctx.nodeId}": the model chose no listed route (${result.issues.map((i) => `${i.field}: ${i.message}`).join('; ')})`,
+      `router "${ctx.nodeId}": the model chose no listed route (${describeIssues(result.issues)})`,
     );
   const route = (result.value as { route: string }).route;
   return route === 'none' ? undefined : route;

@@ -1,3 +1,4 @@
+import { describeIssues, zodFieldIssues } from '@spindle/contracts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
@@ -84,8 +85,7 @@ export function readExamples(dir: string): Example[] {
     if (isBareDefinition(raw)) continue;
     const result = exampleFileSchema.safeParse(raw);
     if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new Error(`examples/${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new Error(`examples/${file}: ${describeIssues(zodFieldIssues(result.error.issues.slice(0, 1), { whole: '(root)' }))}`);
     }
     const e = result.data;
     if (e.workflowFile !== undefined) {

@@ -7,9 +7,11 @@ import {
   a2aMessageSendParamsSchema,
   a2aTaskIdParamsSchema,
   answerBodySchema,
+  describeIssues,
   isSpindleError,
   protocolErrorOf,
   protocolMessageOf,
+  zodFieldIssues,
   type A2aArtifactUpdate,
   type A2aMessage,
   type A2aStatusUpdate,
@@ -205,10 +207,8 @@ export class WorkflowAgents {
 function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   const parsed = schema.safeParse(params ?? {});
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ field: i.path.join('.') || '(params)', message: i.message }));
-    throw new A2aRpcError(A2A_ERROR.invalidParams, `invalid params: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, {
-      issues,
-    });
+    const issues = zodFieldIssues(parsed.error.issues, { whole: '(params)' });
+    throw new A2aRpcError(A2A_ERROR.invalidParams, `invalid params: ${describeIssues(issues)}`, { issues });
   }
   return parsed.data;
 }

@@ -4,12 +4,14 @@ import {
   agUiRunInputSchema,
   answerBodySchema,
   canonicalJson,
+  describeIssues,
   isJsonObject,
   isSpindleError,
   protocolMessageOf,
   SpindleError,
   type AgUiRunInput,
   type Principal,
+  zodFieldIssues,
   type RunEvent,
 } from '@spindle/contracts';
 import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
@@ -42,7 +44,7 @@ export class AgUiRuns {
   async *events(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const parsed = agUiRunInputSchema.safeParse(body ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+      const issues = describeIssues(zodFieldIssues(parsed.error.issues, { whole: '(input)' }));
       yield runError('validation_failed', `not a RunAgentInput: ${issues}`);
       return;
     }
@@ -168,7 +170,7 @@ function answerOf(payload: unknown) {
   if (!parsed.success) {
     throw new SpindleError(
       'validation_failed',
-      `the answer does not fit: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `the answer does not fit: ${describeIssues(zodFieldIssues(parsed.error.issues, { whole: '(answer)' }))}`,
     );
   }
   return parsed.data;
