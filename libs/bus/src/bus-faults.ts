@@ -1,5 +1,8 @@
-import { SpindleError } from '@spindle/contracts';
+import { backoffDelay, sleep, SpindleError } from '@spindle/contracts';
 import { isStoreFull, storageFull, storeRoom } from './store-room';
+
+/** 100 ms doubling to 2 s. */
+const BUS_BACKOFF = { initialMs: 100, maxMs: 2_000 };
 
 const TRANSIENT = new Set([
   'TimeoutError',
@@ -51,7 +54,8 @@ export interface BusRetry {
  */
 export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>, opts: BusRetry): Promise<T> {
   const deadline = Date.now() + opts.retryForMs;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+  for (let retry = 1; ; retry++) {
+    const wait = backoffDelay(retry, BUS_BACKOFF);
     try {
       const done = await attempt();
       storeRoom.stored();
@@ -66,16 +70,4 @@ export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>,
       await sleep(wait, opts.signal);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

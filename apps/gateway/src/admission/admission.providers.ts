@@ -4,13 +4,12 @@ import { isTerminalEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import { composeProjections, ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
+import { BUS, LOGGER, METRICS, PeriodicLoop } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { PassLoop } from './pass-loop';
 import { AdmissionProjection } from './admission.projection';
 import { AdmissionRepository } from './admission.repository';
 import { RunAdmission } from './run-admission';
@@ -78,9 +77,10 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         ),
     },
     {
-      provide: PassLoop,
+      provide: PeriodicLoop,
       inject: [RunAdmission, LOGGER],
-      useFactory: (admission: RunAdmission, logger: Logger) => new PassLoop('admission', () => admission.tick(), logger),
+      useFactory: (admission: RunAdmission, logger: Logger) =>
+        new PeriodicLoop({ name: 'admission', everyMs: 1_000, pass: () => admission.tick(), logger }),
     },
   ];
 }

@@ -1,6 +1,6 @@
 import { context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
-import { isOutage, isTerminalEvent, SpindleError, type Principal } from '@spindle/contracts';
+import { isRetryable, isSpindleError, isTerminalEvent, type Principal } from '@spindle/contracts';
 import type { Logger } from 'pino';
 import type { RunCanceller } from '../runs/run-canceller.service';
 import type { RunStarter } from '../runs/run-starter.service';
@@ -110,8 +110,8 @@ export class Scheduler {
         await decide('started', accepted.runId, null);
         await trx.updateTable('schedules').set({ last_run_id: accepted.runId }).where('id', '=', s.id).execute();
       } catch (e) {
-        // The bus or the database will come back: the firing waits for the next pass. Anything else is the firing's own fault.
-        if (isOutage(e) || !(e instanceof SpindleError)) throw e;
+        // An outage, the start rate: the firing waits for the next pass. Anything else is the firing's own fault.
+        if (isRetryable(e) || !isSpindleError(e)) throw e;
         await decide('failed', null, `${e.code}: ${e.message}`);
       }
     });
@@ -126,7 +126,7 @@ export class Scheduler {
     try {
       await this.canceller.cancel(runId, `schedule ${s.id} fired again (overlap cancel_previous)`, (s.caller as Principal).actor);
     } catch (e) {
-      if (!(e instanceof SpindleError && e.code === 'conflict')) throw e;
+      if (!(isSpindleError(e) && e.code === 'conflict')) throw e;
     }
   }
 }

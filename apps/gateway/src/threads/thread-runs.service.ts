@@ -1,7 +1,8 @@
 import { context, type Context } from '@opentelemetry/api';
 import { lastEventOf, query, type Bus } from '@spindle/bus';
 import {
-  isOutage,
+  isRetryable,
+  isSpindleError,
   SpindleError,
   threadRunBodySchema,
   threadStateBodySchema,
@@ -162,8 +163,8 @@ export class ThreadRuns {
       await this.threads.startedAs(row.run_id, 'queued');
       return row.run_id;
     } catch (e) {
-      // The bus or the database will come back: the run waits for the next pass. Anything else is the run's own fault.
-      const transient = isOutage(e);
+      // An outage, the start rate: the run waits for the next pass. Anything else is the run's own fault.
+      const transient = isRetryable(e);
       if (transient) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
       await this.threads.startedAs(row.run_id, transient ? 'pending' : 'failed', transient ? undefined : toErrorBody(e));
       return undefined;
@@ -231,7 +232,7 @@ export class ThreadRuns {
       await this.canceller.cancel(runId, `run ${by} was started on thread ${threadId} with multitaskStrategy ${strategy}`, caller.actor);
     } catch (e) {
       // Ended meanwhile: nothing to stop.
-      if (!(e instanceof SpindleError && e.code === 'conflict')) throw e;
+      if (!(isSpindleError(e) && e.code === 'conflict')) throw e;
     }
   }
 
@@ -255,5 +256,4 @@ const acceptedRun = (
   location: `/v1/runs/${run.runId}`,
 });
 
-const toErrorBody = (e: unknown) =>
-  e instanceof SpindleError ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) };
+const toErrorBody = (e: unknown) => (isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) });

@@ -2,10 +2,9 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { PassLoop } from '../admission/pass-loop';
 import type { GatewayConfig } from '../gateway.config';
 import { RunCanceller } from '../runs/run-canceller.service';
 import { RunStarter } from '../runs/run-starter.service';
@@ -35,7 +34,8 @@ export function threadProviders(config: GatewayConfig): Provider[] {
     {
       provide: THREAD_DISPATCH_LOOP,
       inject: [ThreadRuns, LOGGER],
-      useFactory: (runs: ThreadRuns, logger: Logger) => new PassLoop('thread dispatch', () => runs.dispatchReady(), logger, 2_000),
+      useFactory: (runs: ThreadRuns, logger: Logger) =>
+        new PeriodicLoop({ name: 'thread dispatch', everyMs: 2_000, pass: () => runs.dispatchReady(), logger }),
     },
   ];
 }

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@spindle/contracts';
 import type { EgressGuard } from '@spindle/egress';
 import type { Logger } from 'pino';
 import { postWebhook, type WebhookAnswer } from './webhook-post';
@@ -46,18 +47,14 @@ export class WebhookDeliverer {
     const durationMs = Date.now() - at.getTime();
     const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
     const attempt = delivery.attempts + 1;
-    const retryAt = new Date(Date.now() + this.backoff(attempt));
+    const retryAt = new Date(
+      Date.now() + backoffDelay(attempt, { initialMs: this.opts.retryBaseMs, maxMs: MAX_RETRY_DELAY_MS, jitter: 0.2 }),
+    );
     const expired = retryAt.getTime() - delivery.createdAt.getTime() > this.opts.retryForMs;
     const outcome = ok ? { status: 'delivered' as const } : expired ? { status: 'dead' as const } : { status: 'pending' as const, retryAt };
     if (outcome.status === 'dead')
       this.logger.warn({ deliveryId: delivery.id, attempts: attempt }, 'webhook delivery is dead: no 2xx in time');
     await this.deliveries.recordAttempt(delivery, { at, durationMs, ...answer }, outcome);
-  }
-
-  /** 2^(n-1) × the base, ± 20 %, at most an hour. */
-  private backoff(attempt: number): number {
-    const delay = Math.min(this.opts.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
-    return Math.round(delay * (0.8 + Math.random() * 0.4));
   }
 
   private post(delivery: DueDelivery, body: string, at: Date): Promise<WebhookAnswer> {
