@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { isTerminalEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
-import { composeProjections, ProjectionRunner } from '@spindle/projection-kit';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
 import { BUS, LOGGER, METRICS, PeriodicLoop } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
@@ -10,14 +10,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { AdmissionProjection } from './admission.projection';
+import { controlPlaneProjection } from './control-plane.projection';
 import { AdmissionRepository } from './admission.repository';
 import { RunAdmission } from './run-admission';
 import { registerQueueMetrics } from './queue.metrics';
 import { StartQuotas } from './start-quotas';
-import { ThreadProjection } from '../threads/thread.projection';
 import { ThreadRuns } from '../threads/thread-runs.service';
-import { WebhookProjection } from '../webhooks/webhook.projection';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -59,22 +57,16 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
         logger: Logger,
         metrics: Registry,
       ) =>
-        new ProjectionRunner<GatewayTables>(
-          bus,
-          db,
-          composeProjections(new AdmissionProjection(bus.names.durables.admission, rows), new ThreadProjection(), new WebhookProjection()),
-          logger,
-          {
-            lingerMs: 50,
-            metrics,
-            retentionMs: config.retentionMs,
-            onBatch: (batch) => {
-              admission.roomFreed();
-              // A thread's next run can start only once a run has ended (the tick covers the rest).
-              if (batch.events.some(isTerminalEvent)) void threads.dispatchReady();
-            },
+        new ProjectionRunner<GatewayTables>(bus, db, controlPlaneProjection(bus.names.durables.admission, rows), logger, {
+          lingerMs: 50,
+          metrics,
+          retentionMs: config.retentionMs,
+          onBatch: (batch) => {
+            admission.roomFreed();
+            // A thread's next run can start only once a run has ended (the tick covers the rest).
+            if (batch.events.some(isTerminalEvent)) void threads.dispatchReady();
           },
-        ),
+        }),
     },
     {
       provide: PeriodicLoop,

@@ -1,10 +1,10 @@
 import { context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
-import { isRetryable, isSpindleError, isTerminalEvent, type Principal } from '@spindle/contracts';
+import { isSpindleError, isTerminalEvent, type Principal } from '@spindle/contracts';
+import { dueFirings, failedForGood, parseCron, planFiring, type CatchUp, type ScheduleOverlap } from '@spindle/control-plane';
 import type { Logger } from 'pino';
 import type { RunCanceller } from '../runs/run-canceller.service';
 import type { RunStarter } from '../runs/run-starter.service';
-import { dueFirings, parseCron, type CatchUp } from './cron-schedule';
 import type { ScheduleRepository, ScheduleRow } from './schedule.repository';
 
 const BATCH = 50;
@@ -95,9 +95,10 @@ export class Scheduler {
           .where('fire_at', '=', fireAt)
           .execute();
       const running = s.last_run_id && !(await this.ended(s.last_run_id)) ? s.last_run_id : undefined;
-      if (running && s.overlap === 'skip') return void (await decide('skipped', null, `run ${running} had not ended`));
-      if (running && s.overlap === 'queue') return;
-      if (running) await this.cancelPrevious(running, s);
+      const step = planFiring(s.overlap as ScheduleOverlap, running);
+      if (step.kind === 'skip') return void (await decide('skipped', null, step.detail));
+      if (step.kind === 'wait') return;
+      if (step.kind === 'cancel_then_start') await this.cancelPrevious(step.runId, s);
       try {
         const { accepted } = await this.starter.start(
           s.caller as Principal,
@@ -110,9 +111,10 @@ export class Scheduler {
         await decide('started', accepted.runId, null);
         await trx.updateTable('schedules').set({ last_run_id: accepted.runId }).where('id', '=', s.id).execute();
       } catch (e) {
-        // An outage, the start rate: the firing waits for the next pass. Anything else is the firing's own fault.
-        if (isRetryable(e) || !isSpindleError(e)) throw e;
-        await decide('failed', null, `${e.code}: ${e.message}`);
+        // An outage, the start rate: the firing waits for the next pass (thrown: the pass logs it).
+        const failure = failedForGood(e);
+        if (!failure) throw e;
+        await decide('failed', null, `${failure.code}: ${failure.message}`);
       }
     });
   }

@@ -17,7 +17,7 @@ import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { parseCron } from './cron-schedule';
+import { parseCron } from '@spindle/control-plane';
 import { ScheduleRepository, scheduleView, type ScheduleRow } from './schedule.repository';
 import { Scheduler } from './scheduler';
 

@@ -1,7 +1,6 @@
 import { context, type Context } from '@opentelemetry/api';
 import { lastEventOf, query, type Bus } from '@spindle/bus';
 import {
-  isRetryable,
   isSpindleError,
   SpindleError,
   threadRunBodySchema,
@@ -12,6 +11,7 @@ import {
   type ThreadRunBody,
   type ThreadState,
 } from '@spindle/contracts';
+import { failedForGood, isActive, nextThreadRun, planThreadStart } from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -21,7 +21,7 @@ import { parseBody } from '../http/parse-body';
 import type { RunCanceller } from '../runs/run-canceller.service';
 import type { RunStarter } from '../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { ACTIVE_STATUSES, RUNNING_STATUSES, type PendingRequest, type ThreadRepository, type ThreadRunRow } from './thread.repository';
+import type { PendingRequest, ThreadRepository, ThreadRunRow } from './thread.repository';
 
 /**
  * Runs on threads: each starts from the state the thread's runs before it left. A start on a busy
@@ -50,27 +50,19 @@ export class ThreadRuns {
     const { run, toCancel } = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))
         throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
-      const active = (await this.threads.runs(threadId, trx)).filter((r) => ACTIVE_STATUSES.includes(r.status as never));
-      if (active.length > 0 && body.multitaskStrategy === 'reject')
+      const plan = planThreadStart(body.multitaskStrategy, (await this.threads.runs(threadId, trx)).map(slotOf));
+      if (plan.kind === 'reject')
         throw new SpindleError(
           'thread_busy',
-          `thread ${threadId} is busy with run ${active[0].run_id} (${active[0].status}): ` +
+          `thread ${threadId} is busy with run ${plan.busyWith.runId} (${plan.busyWith.status}): ` +
             'wait for it to end, or start with multitaskStrategy enqueue, interrupt or rollback',
         );
       const position = await this.threads.takePosition(trx, threadId);
       const queued = { runId: ulid(), threadId, position, workflow: body.workflow, strategy: body.multitaskStrategy };
-      // Everything ahead of it is stopped (interrupt, rollback) or waited for (enqueue).
-      const stopping = body.multitaskStrategy === 'enqueue' ? [] : active;
-      const rollsBack = body.multitaskStrategy === 'rollback' ? stopping.map((r) => r.run_id) : [];
-      await this.threads.insertRun(trx, { ...queued, status: 'pending' }, { body, caller, rollsBack });
-      // Runs that never reached the log are ended here; the others by their cancel, in the log.
-      await this.threads.setStatus(
-        trx,
-        stopping.filter((r) => r.status === 'pending').map((r) => r.run_id),
-        'canceled',
-      );
-      await this.threads.setStatus(trx, rollsBack, 'rolled_back');
-      return { run: queued, toCancel: stopping.filter((r) => r.status !== 'pending').map((r) => r.run_id) };
+      await this.threads.insertRun(trx, { ...queued, status: 'pending' }, { body, caller, rollsBack: plan.rollsBack });
+      await this.threads.setStatus(trx, plan.endNow, 'canceled');
+      await this.threads.setStatus(trx, plan.rollsBack, 'rolled_back');
+      return { run: queued, toCancel: plan.cancel };
     });
     for (const runId of toCancel) await this.cancelFor(runId, run.runId, threadId, body.multitaskStrategy, caller);
     const started = await this.dispatch(threadId, trace);
@@ -88,7 +80,7 @@ export class ThreadRuns {
     const state = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))
         throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
-      const active = (await this.threads.runs(threadId, trx)).find((r) => ACTIVE_STATUSES.includes(r.status as never));
+      const active = (await this.threads.runs(threadId, trx)).find((r) => isActive(r.status));
       if (active) throw new SpindleError('thread_busy', `thread ${threadId} is busy with run ${active.run_id} (${active.status})`);
       const position = await this.threads.takePosition(trx, threadId);
       // `starting` keeps it out of the dispatcher's way until its log is written.
@@ -147,26 +139,25 @@ export class ThreadRuns {
   private async dispatch(threadId: string, trace?: Context): Promise<string | undefined> {
     const next = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId))) return undefined;
-      const runs = await this.threads.runs(threadId, trx);
-      if (runs.some((r) => RUNNING_STATUSES.includes(r.status as never))) return undefined;
-      const pending = runs.find((r) => r.status === 'pending');
-      if (!pending) return undefined;
-      await this.threads.setStatus(trx, [pending.run_id], 'starting');
-      return { row: pending, interrupted: this.interrupted(runs, pending) };
+      const next = nextThreadRun((await this.threads.runs(threadId, trx)).map(slotOf));
+      if (next) await this.threads.setStatus(trx, [next.run.runId], 'starting');
+      return next;
     });
     if (!next) return undefined;
-    const { row, interrupted } = next;
+    const {
+      run: { row },
+      progressOf,
+    } = next;
     const request = row.request as PendingRequest;
     const run = { runId: row.run_id, threadId, position: row.position, workflow: row.workflow, strategy: row.strategy as never };
     try {
-      await this.startNow(request.caller, run, request.body, trace, request.rollsBack, interrupted);
+      await this.startNow(request.caller, run, request.body, trace, request.rollsBack, progressOf);
       await this.threads.startedAs(row.run_id, 'queued');
       return row.run_id;
     } catch (e) {
-      // An outage, the start rate: the run waits for the next pass. Anything else is the run's own fault.
-      const transient = isRetryable(e);
-      if (transient) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
-      await this.threads.startedAs(row.run_id, transient ? 'pending' : 'failed', transient ? undefined : toErrorBody(e));
+      const failure = failedForGood(e);
+      if (!failure) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
+      await this.threads.startedAs(row.run_id, failure ? 'failed' : 'pending', failure);
       return undefined;
     }
   }
@@ -175,14 +166,6 @@ export class ThreadRuns {
   private async recoverStaleStarts(): Promise<void> {
     for (const row of await this.threads.staleStarts())
       await this.threads.startedAs(row.run_id, (await lastEventOf(this.bus, row.run_id)) ? 'queued' : 'pending');
-  }
-
-  /** The run this one interrupted (the last that ended before it, canceled by it): it starts from that run's progress. */
-  private interrupted(runs: ThreadRunRow[], next: ThreadRunRow): string | undefined {
-    if (next.strategy !== 'interrupt') return undefined;
-    const before = runs.filter((r) => r.position < next.position && r.status !== 'pending');
-    const last = before.at(-1);
-    return last?.status === 'canceled' ? last.run_id : undefined;
   }
 
   private async startNow(
@@ -257,3 +240,6 @@ const acceptedRun = (
 });
 
 const toErrorBody = (e: unknown) => (isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) });
+
+/** A row as the plans read it, the row itself kept for the start. */
+const slotOf = (row: ThreadRunRow) => ({ runId: row.run_id, status: row.status, position: row.position, strategy: row.strategy, row });

@@ -1,0 +1,10 @@
+export { ACTIVE_STATUSES, RUNNING_STATUSES, isActive, planThreadStart, nextThreadRun } from './thread-start-plan';
+export type { StoredThreadRunStatus, ThreadRunSlot, ThreadStartPlan, NextThreadRun } from './thread-start-plan';
+export { failedForGood } from './start-failure';
+export type { StartFailure } from './start-failure';
+export { planFiring } from './firing-plan';
+export type { FiringStep, ScheduleOverlap } from './firing-plan';
+export { parseCron, dueFirings, MAX_CATCH_UP } from './cron-schedule';
+export type { CatchUp } from './cron-schedule';
+export { nextDeliveryOutcome, MAX_RETRY_DELAY_MS } from './delivery-attempt';
+export type { DeliveryOutcome, DeliveryRetryPolicy } from './delivery-attempt';
