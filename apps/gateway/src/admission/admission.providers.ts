@@ -10,11 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { controlPlaneProjection } from './control-plane.projection';
-import { AdmissionRepository } from './admission.repository';
-import { RunAdmission } from './run-admission';
-import { registerQueueMetrics } from './queue.metrics';
-import { StartQuotas } from './start-quotas';
+import { AdmissionRepository, controlPlaneProjection, registerQueueMetrics, RunAdmission, StartQuotas } from '@spindle/control-plane';
 import { ThreadRuns } from '../threads/thread-runs.service';
 
 /** Quotas and the fair admission of queued runs to the runners. */

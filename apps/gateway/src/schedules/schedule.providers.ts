@@ -7,8 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { RunCanceller } from '../runs/run-canceller.service';
 import { RunStarter } from '../runs/run-starter.service';
-import { ScheduleRepository } from './schedule.repository';
-import { Scheduler } from './scheduler';
+import { Scheduler, ScheduleRepository } from '@spindle/control-plane';
 
 const SCHEDULER_LOOP = Symbol('SCHEDULER_LOOP');
 

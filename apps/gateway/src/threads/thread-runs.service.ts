@@ -11,7 +11,15 @@ import {
   type ThreadRunBody,
   type ThreadState,
 } from '@spindle/contracts';
-import { failedForGood, isActive, nextThreadRun, planThreadStart } from '@spindle/control-plane';
+import {
+  failedForGood,
+  isActive,
+  nextThreadRun,
+  type PendingRequest,
+  planThreadStart,
+  type ThreadRepository,
+  type ThreadRunRow,
+} from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -21,7 +29,6 @@ import { parseBody } from '../http/parse-body';
 import type { RunCanceller } from '../runs/run-canceller.service';
 import type { RunStarter } from '../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import type { PendingRequest, ThreadRepository, ThreadRunRow } from './thread.repository';
 
 /**
  * Runs on threads: each starts from the state the thread's runs before it left. A start on a busy

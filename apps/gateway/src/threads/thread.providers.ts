@@ -9,7 +9,7 @@ import type { GatewayConfig } from '../gateway.config';
 import { RunCanceller } from '../runs/run-canceller.service';
 import { RunStarter } from '../runs/run-starter.service';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { ThreadRepository } from './thread.repository';
+import { ThreadRepository } from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
 const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');

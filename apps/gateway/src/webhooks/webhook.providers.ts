@@ -6,8 +6,7 @@ import { LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
-import { WebhookDeliverer } from './webhook-deliverer';
-import { WebhookRepository } from './webhook.repository';
+import { WebhookDeliverer, WebhookRepository } from '@spindle/control-plane';
 
 const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
 

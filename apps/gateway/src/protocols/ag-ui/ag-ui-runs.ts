@@ -15,7 +15,7 @@ import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@
 import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import type { ThreadRepository } from '../../threads/thread.repository';
+import type { ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import { followWithTokens, readAgentRun, type AgentWorkflow } from '../agent-run';
 import { openProtocolThread } from '../protocol-threads';

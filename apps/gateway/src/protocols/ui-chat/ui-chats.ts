@@ -4,8 +4,7 @@ import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, typ
 import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from '@spindle/projections';
 import type { Logger } from 'pino';
 import { parseBody } from '../../http/parse-body';
-import { isActive } from '@spindle/control-plane';
-import type { ThreadRepository } from '../../threads/thread.repository';
+import { isActive, type ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import { followWithTokens, type AgentWorkflow } from '../agent-run';
 import { openProtocolThread, protocolThreadId } from '../protocol-threads';

@@ -1,5 +1,5 @@
 import type { Actor, MultitaskStrategy, Principal, Thread, ThreadRun, ThreadRunBody, ThreadRunStatus } from '@spindle/contracts';
-import { isActive, RUNNING_STATUSES, type StoredThreadRunStatus } from '@spindle/control-plane';
+import { isActive, RUNNING_STATUSES, type StoredThreadRunStatus } from './thread-start-plan';
 import { olderThanCursor, type GatewayTables, type KeysetCursor } from '@spindle/db';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 

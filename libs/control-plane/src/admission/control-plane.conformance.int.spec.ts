@@ -3,13 +3,15 @@ import { WEBHOOK_EVENT_TYPES } from '@spindle/contracts';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
 import { describeProjectionConformance, openTestSchema, removeStreams, testBus, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
-import { TenantsRepository } from '../identity/tenants.repository';
 import { AdmissionRepository } from './admission.repository';
 import { controlPlaneProjection } from './control-plane.projection';
 
 /** The generated logs' tenant, subscribed to every webhook event so the webhook fold makes deliveries. */
 async function subscribed(db: Kysely<GatewayTables>): Promise<void> {
-  await new TenantsRepository(db).create('acme', 'Acme');
+  await db
+    .insertInto('tenants')
+    .values({ id: 'acme', name: 'Acme', operator: false, created_at: new Date(), updated_at: new Date() })
+    .execute();
   await db
     .insertInto('webhooks')
     .values({

@@ -1,6 +1,6 @@
-import { nextDeliveryOutcome, type DeliveryRetryPolicy } from '@spindle/control-plane';
+import { nextDeliveryOutcome, type DeliveryRetryPolicy } from './delivery-attempt';
 import type { EgressGuard } from '@spindle/egress';
-import type { Logger } from 'pino';
+import type { Logger } from '@spindle/telemetry';
 import { postWebhook, type WebhookAnswer } from './webhook-post';
 import { signWebhook } from './webhook-signature';
 import type { DueDelivery, WebhookRepository } from './webhook.repository';

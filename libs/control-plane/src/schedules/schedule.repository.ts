@@ -1,7 +1,7 @@
 import type { Actor, Principal, Schedule, ScheduleFiring } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { CatchUp } from '@spindle/control-plane';
+import type { CatchUp } from './cron-schedule';
 
 export type ScheduleRow = Selectable<GatewayTables['schedules']>;
 type Db = Kysely<GatewayTables> | Transaction<GatewayTables>;

@@ -1,10 +1,11 @@
 import { context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, type Principal } from '@spindle/contracts';
-import { dueFirings, failedForGood, parseCron, planFiring, type CatchUp, type ScheduleOverlap } from '@spindle/control-plane';
-import type { Logger } from 'pino';
-import type { RunCanceller } from '../runs/run-canceller.service';
-import type { RunStarter } from '../runs/run-starter.service';
+import { failedForGood } from '../start-failure';
+import { dueFirings, parseCron, type CatchUp } from './cron-schedule';
+import { planFiring, type ScheduleOverlap } from './firing-plan';
+import type { Logger } from '@spindle/telemetry';
+import type { RunCancels, ScheduledStarts } from './run-ports';
 import type { ScheduleRepository, ScheduleRow } from './schedule.repository';
 
 const BATCH = 50;
@@ -19,8 +20,8 @@ const BATCH = 50;
 export class Scheduler {
   constructor(
     private readonly schedules: ScheduleRepository,
-    private readonly starter: RunStarter,
-    private readonly canceller: RunCanceller,
+    private readonly starter: ScheduledStarts,
+    private readonly canceller: RunCancels,
     private readonly bus: Bus,
     private readonly logger: Logger,
   ) {}
