@@ -23,7 +23,8 @@ export type { CatchUp } from './schedules/cron-schedule';
 export { ScheduleRepository, scheduleView } from './schedules/schedule.repository';
 export type { ScheduleRow } from './schedules/schedule.repository';
 export { Scheduler } from './schedules/scheduler';
-export type { ScheduledStarts, RunCancels } from './schedules/run-ports';
+export type { RunStarts, RunCancels } from './run-ports';
+export { ThreadDispatcher, slotOf } from './threads/thread-dispatcher';
 // Webhooks: deliveries' next attempt, signing, the signed POST and the pass that delivers.
 export { nextDeliveryOutcome, MAX_RETRY_DELAY_MS } from './webhooks/delivery-attempt';
 export type { DeliveryOutcome, DeliveryRetryPolicy } from './webhooks/delivery-attempt';

@@ -10,8 +10,14 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { AdmissionRepository, controlPlaneProjection, registerQueueMetrics, RunAdmission, StartQuotas } from '@spindle/control-plane';
-import { ThreadRuns } from '../threads/thread-runs.service';
+import {
+  AdmissionRepository,
+  controlPlaneProjection,
+  registerQueueMetrics,
+  RunAdmission,
+  StartQuotas,
+  ThreadDispatcher,
+} from '@spindle/control-plane';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -43,13 +49,13 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
       // sooner, and fewer transactions cost the machine less. Threads are folded in the same
       // transaction: one consumer of the gateway's.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, ThreadRuns, LOGGER, METRICS],
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, ThreadDispatcher, LOGGER, METRICS],
       useFactory: (
         bus: Bus,
         db: Kysely<GatewayTables>,
         rows: AdmissionRepository,
         admission: RunAdmission,
-        threads: ThreadRuns,
+        threads: ThreadDispatcher,
         logger: Logger,
         metrics: Registry,
       ) =>

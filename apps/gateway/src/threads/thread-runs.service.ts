@@ -1,25 +1,16 @@
-import { context, type Context } from '@opentelemetry/api';
-import { lastEventOf, query, type Bus } from '@spindle/bus';
+import type { Context } from '@opentelemetry/api';
+import type { Bus } from '@spindle/bus';
 import {
   isSpindleError,
   SpindleError,
   threadRunBodySchema,
   threadStateBodySchema,
-  type CheckpointQueryResults,
   type Principal,
   type ThreadRunAccepted,
   type ThreadRunBody,
   type ThreadState,
 } from '@spindle/contracts';
-import {
-  failedForGood,
-  isActive,
-  nextThreadRun,
-  type PendingRequest,
-  planThreadStart,
-  type ThreadRepository,
-  type ThreadRunRow,
-} from '@spindle/control-plane';
+import { isActive, planThreadStart, slotOf, type ThreadDispatcher, type ThreadRepository } from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -27,24 +18,22 @@ import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import { parseBody } from '../http/parse-body';
 import type { RunCanceller } from '../runs/run-canceller.service';
-import type { RunStarter } from '../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 /**
- * Runs on threads: each starts from the state the thread's runs before it left. A start on a busy
- * thread follows its `multitaskStrategy`; runs that wait for their turn (`pending`) are started
- * here when the thread's runs before them have ended (after every projection batch, and on a tick).
+ * Runs on threads, on the request path: a start on a busy thread follows its `multitaskStrategy`
+ * (`planThreadStart`: 409 `thread_busy`, or the run recorded `pending` and what it stops stopped);
+ * the control plane's `ThreadDispatcher` starts it when its turn comes, at once if it is.
  */
 export class ThreadRuns {
   constructor(
     private readonly db: Kysely<GatewayTables>,
     private readonly threads: ThreadRepository,
-    private readonly starter: RunStarter,
+    private readonly dispatcher: ThreadDispatcher,
     private readonly canceller: RunCanceller,
     private readonly catalog: WorkflowCatalogRepository,
     private readonly bus: Bus,
     private readonly logger: Logger,
-    private readonly projectionWaitMs: number,
   ) {}
 
   async start(caller: Principal, threadId: string, rawBody: unknown, trace: Context): Promise<ThreadRunAccepted> {
@@ -72,7 +61,7 @@ export class ThreadRuns {
       return { run: queued, toCancel: plan.cancel };
     });
     for (const runId of toCancel) await this.cancelFor(runId, run.runId, threadId, body.multitaskStrategy, caller);
-    const started = await this.dispatch(threadId, trace);
+    const started = await this.dispatcher.dispatch(threadId, trace);
     return acceptedRun(run, started === run.runId ? 'queued' : 'pending');
   }
 
@@ -112,111 +101,6 @@ export class ThreadRuns {
     return { threadId, state: state.values, stateFromRun: runId };
   }
 
-  private passing?: Promise<void>;
-  private again = false;
-
-  /**
-   * Starts the next waiting run of each thread whose runs before it have all ended. One pass at a
-   * time: a call during a pass asks for one more after it. Never throws (a failed pass is logged,
-   * and the tick tries again).
-   */
-  dispatchReady(): Promise<void> {
-    if (this.passing) {
-      this.again = true;
-      return this.passing;
-    }
-    this.passing = (async () => {
-      do {
-        this.again = false;
-        try {
-          await this.recoverStaleStarts();
-          for (const threadId of await this.threads.readyToDispatch()) await this.dispatch(threadId);
-        } catch (err) {
-          this.logger.warn({ err }, 'could not look for threads whose next run may start; trying again');
-        }
-      } while (this.again);
-    })().finally(() => (this.passing = undefined));
-    return this.passing;
-  }
-
-  /**
-   * Takes the thread's next pending run (when none of its runs is in the log and going) and starts
-   * it from the state the runs before it left. Returns the run it started.
-   */
-  private async dispatch(threadId: string, trace?: Context): Promise<string | undefined> {
-    const next = await this.db.transaction().execute(async (trx) => {
-      if (!(await this.threads.lock(trx, threadId))) return undefined;
-      const next = nextThreadRun((await this.threads.runs(threadId, trx)).map(slotOf));
-      if (next) await this.threads.setStatus(trx, [next.run.runId], 'starting');
-      return next;
-    });
-    if (!next) return undefined;
-    const {
-      run: { row },
-      progressOf,
-    } = next;
-    const request = row.request as PendingRequest;
-    const run = { runId: row.run_id, threadId, position: row.position, workflow: row.workflow, strategy: row.strategy as never };
-    try {
-      await this.startNow(request.caller, run, request.body, trace, request.rollsBack, progressOf);
-      await this.threads.startedAs(row.run_id, 'queued');
-      return row.run_id;
-    } catch (e) {
-      const failure = failedForGood(e);
-      if (!failure) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
-      await this.threads.startedAs(row.run_id, failure ? 'failed' : 'pending', failure);
-      return undefined;
-    }
-  }
-
-  /** A start whose gateway died midway: in the log already (the projection moves it on), or pending again. */
-  private async recoverStaleStarts(): Promise<void> {
-    for (const row of await this.threads.staleStarts())
-      await this.threads.startedAs(row.run_id, (await lastEventOf(this.bus, row.run_id)) ? 'queued' : 'pending');
-  }
-
-  private async startNow(
-    caller: Principal,
-    run: { runId: string; threadId: string; position: number; workflow: string; strategy: ThreadRunBody['multitaskStrategy'] },
-    body: ThreadRunBody,
-    trace: Context | undefined,
-    rollsBack: string[],
-    progressOf?: string,
-  ): Promise<void> {
-    const { state } = await this.threads.state(run.threadId);
-    const progress = progressOf ? await this.latestCheckpointState(progressOf) : undefined;
-    await this.starter.start(
-      caller,
-      run.workflow,
-      { input: body.input, parameters: body.parameters, version: body.version, webhooks: body.webhooks, state: { ...state, ...progress } },
-      undefined,
-      trace ?? context.active(),
-      {
-        runId: run.runId,
-        thread: {
-          id: run.threadId,
-          position: run.position,
-          multitaskStrategy: run.strategy,
-          ...(rollsBack.length ? { rollsBack } : {}),
-        },
-      },
-    );
-  }
-
-  /** An interrupted run's state at its latest checkpoint, if it reached one. */
-  private async latestCheckpointState(runId: string): Promise<Record<string, unknown> | undefined> {
-    const last = await lastEventOf(this.bus, runId);
-    if (!last) return undefined;
-    const { checkpoint } = await query<CheckpointQueryResults['getCheckpoint']>(
-      this.bus,
-      'checkpoint',
-      'getCheckpoint',
-      { runId, waitForSeq: last.event.seq },
-      this.projectionWaitMs + 5_000,
-    );
-    return checkpoint?.state;
-  }
-
   private async cancelFor(runId: string, by: string, threadId: string, strategy: string, caller: Principal): Promise<void> {
     try {
       await this.canceller.cancel(runId, `run ${by} was started on thread ${threadId} with multitaskStrategy ${strategy}`, caller.actor);
@@ -247,6 +131,3 @@ const acceptedRun = (
 });
 
 const toErrorBody = (e: unknown) => (isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) });
-
-/** A row as the plans read it, the row itself kept for the start. */
-const slotOf = (row: ThreadRunRow) => ({ runId: row.run_id, status: row.status, position: row.position, strategy: row.strategy, row });

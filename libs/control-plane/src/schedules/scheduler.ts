@@ -5,7 +5,7 @@ import { failedForGood } from '../start-failure';
 import { dueFirings, parseCron, type CatchUp } from './cron-schedule';
 import { planFiring, type ScheduleOverlap } from './firing-plan';
 import type { Logger } from '@spindle/telemetry';
-import type { RunCancels, ScheduledStarts } from './run-ports';
+import type { RunCancels, RunStarts } from '../run-ports';
 import type { ScheduleRepository, ScheduleRow } from './schedule.repository';
 
 const BATCH = 50;
@@ -20,7 +20,7 @@ const BATCH = 50;
 export class Scheduler {
   constructor(
     private readonly schedules: ScheduleRepository,
-    private readonly starter: ScheduledStarts,
+    private readonly starter: RunStarts,
     private readonly canceller: RunCancels,
     private readonly bus: Bus,
     private readonly logger: Logger,
