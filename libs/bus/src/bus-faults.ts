@@ -1,4 +1,4 @@
-import { backoffDelay, sleep, SpindleError } from '@spindle/contracts';
+import { backoffDelay, isSpindleError, sleep, SpindleError } from '@spindle/contracts';
 import { isStoreFull, storageFull, storeRoom } from './store-room';
 
 /** 100 ms doubling to 2 s. */
@@ -19,7 +19,7 @@ const TRANSIENT = new Set([
  * operation may succeed later and says nothing about the data or the run.
  */
 export function isBusFault(e: unknown): boolean {
-  if (e instanceof SpindleError) return e.code === 'bus_unavailable';
+  if (isSpindleError(e)) return e.code === 'bus_unavailable';
   // Also a 503 from JetStream, but no wait of seconds makes room: refused at once (`storage_full`).
   if (isStoreFull(e)) return false;
   const err = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
@@ -35,8 +35,8 @@ export function isBusFault(e: unknown): boolean {
 
 /** The error as callers classify it: a bus fault becomes `bus_unavailable`, a full store `storage_full`, anything else stays. */
 export function asBusFault(e: unknown, what: string): unknown {
-  if (!(e instanceof SpindleError) && isStoreFull(e)) return storageFull(e, what);
-  if (e instanceof SpindleError || !isBusFault(e)) return e;
+  if (!isSpindleError(e) && isStoreFull(e)) return storageFull(e, what);
+  if (isSpindleError(e) || !isBusFault(e)) return e;
   return new SpindleError('bus_unavailable', `NATS did not answer while ${what}: ${(e as Error).message}`, { cause: e });
 }
 
