@@ -4,27 +4,29 @@ import { PeriodicLoop } from './periodic-loop';
 const logger = createLogger('test', { level: 'silent' });
 
 describe('PeriodicLoop', () => {
-  it('runs one pass at a time: a tick during a pass joins it', async () => {
+  it('runs one pass at a time: ticks during a pass ask for one more pass after it', async () => {
     let passes = 0;
-    let release!: () => void;
+    let running = 0;
+    let overlapped = false;
+    const releases: Array<() => void> = [];
     const loop = new PeriodicLoop({
       name: 'test',
       everyMs: 60_000,
       logger,
       pass: () => {
         passes++;
-        return new Promise<void>((resolve) => (release = resolve));
+        overlapped ||= ++running > 1;
+        return new Promise<void>((resolve) => releases.push(resolve)).finally(() => running--);
       },
     });
     const first = loop.tick();
     const second = loop.tick();
-    release();
-    await Promise.all([first, second]);
-    expect(passes).toBe(1);
     const third = loop.tick();
-    release();
-    await third;
-    expect(passes).toBe(2);
+    releases.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    releases.shift()?.();
+    await Promise.all([first, second, third]);
+    expect({ passes, overlapped }).toEqual({ passes: 2, overlapped: false });
   });
 
   it('survives a failing pass and passes again on the next tick', async () => {

@@ -13,13 +13,16 @@ export interface PeriodicLoopOptions {
 }
 
 /**
- * The one periodic loop of the services: a pass every `everyMs`, one at a time (a tick during a
- * pass is skipped, not queued), the timer never keeping the process alive, and the pass under way
- * finished before the module's resources (its database) close.
+ * The one periodic loop of the services: a pass every `everyMs` and whenever something calls
+ * `tick` (an event that may have made work), one at a time: a tick during a pass asks for one more
+ * after it (the pass may have read before the change that ticked). The timer never keeps the
+ * process alive, and the pass under way ends before the module's resources (its database) close.
  */
 export class PeriodicLoop implements OnApplicationBootstrap, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
 
   constructor(private readonly opts: PeriodicLoopOptions) {}
 
@@ -29,17 +32,27 @@ export class PeriodicLoop implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     await this.running;
   }
 
-  /** Starts a pass unless one is under way; resolves when the pass under way ends. */
+  /** Starts a pass, or asks for one more after the pass under way; resolves when the passes end. Never rejects. */
   tick(): Promise<void> {
-    this.running ??= this.opts
-      .pass()
-      .then(() => undefined)
-      .catch((err: unknown) => this.opts.logger.warn({ err }, `${this.opts.name} pass failed; trying again`))
-      .finally(() => (this.running = undefined));
+    if (this.running) {
+      this.again = !this.stopped;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.opts.pass();
+        } catch (err) {
+          this.opts.logger.warn({ err }, `${this.opts.name} pass failed; trying again`);
+        }
+      } while (this.again);
+    })().finally(() => (this.running = undefined));
     return this.running;
   }
 }

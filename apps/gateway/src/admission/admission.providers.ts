@@ -10,14 +10,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import {
-  AdmissionRepository,
-  controlPlaneProjection,
-  registerQueueMetrics,
-  RunAdmission,
-  StartQuotas,
-  ThreadDispatcher,
-} from '@spindle/control-plane';
+import { AdmissionRepository, controlPlaneProjection, registerQueueMetrics, RunAdmission, StartQuotas } from '@spindle/control-plane';
+import { THREAD_DISPATCH_LOOP } from '../threads/thread.providers';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -49,13 +43,13 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
       // sooner, and fewer transactions cost the machine less. Threads are folded in the same
       // transaction: one consumer of the gateway's.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, ThreadDispatcher, LOGGER, METRICS],
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, THREAD_DISPATCH_LOOP, LOGGER, METRICS],
       useFactory: (
         bus: Bus,
         db: Kysely<GatewayTables>,
         rows: AdmissionRepository,
         admission: RunAdmission,
-        threads: ThreadDispatcher,
+        threadDispatch: PeriodicLoop,
         logger: Logger,
         metrics: Registry,
       ) =>
@@ -66,7 +60,7 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
           onBatch: (batch) => {
             admission.roomFreed();
             // A thread's next run can start only once a run has ended (the tick covers the rest).
-            if (batch.events.some(isTerminalEvent)) void threads.dispatchReady();
+            if (batch.events.some(isTerminalEvent)) void threadDispatch.tick();
           },
         }),
     },

@@ -12,7 +12,8 @@ import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.reposit
 import { ThreadDispatcher, ThreadRepository } from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
-const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
+/** The pass that starts threads' next runs: on a 2 s tick, and ticked by projection batches that end runs. */
+export const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
 
 /** Threads: their tables, their runs, and the pass that starts a thread's next run when its turn comes. */
 export function threadProviders(config: GatewayConfig): Provider[] {

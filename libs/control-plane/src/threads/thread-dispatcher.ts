@@ -16,9 +16,6 @@ import type { PendingRequest, ThreadRepository, ThreadRunRow } from './thread.re
  * interrupted run's latest checkpoint).
  */
 export class ThreadDispatcher {
-  private passing?: Promise<void>;
-  private again = false;
-
   constructor(
     private readonly db: Kysely<GatewayTables>,
     private readonly threads: ThreadRepository,
@@ -29,27 +26,12 @@ export class ThreadDispatcher {
   ) {}
 
   /**
-   * Starts the next waiting run of each thread whose runs before it have all ended. One pass at a
-   * time: a call during a pass asks for one more after it (the pass may have read before the run
-   * that ended). Never throws (a failed pass is logged, and the tick tries again).
+   * Starts the next waiting run of each thread whose runs before it have all ended. Run by the
+   * service's `PeriodicLoop` (one pass at a time, again when a batch ended a run meanwhile).
    */
-  dispatchReady(): Promise<void> {
-    if (this.passing) {
-      this.again = true;
-      return this.passing;
-    }
-    this.passing = (async () => {
-      do {
-        this.again = false;
-        try {
-          await this.recoverStaleStarts();
-          for (const threadId of await this.threads.readyToDispatch()) await this.dispatch(threadId);
-        } catch (err) {
-          this.logger.warn({ err }, 'could not look for threads whose next run may start; trying again');
-        }
-      } while (this.again);
-    })().finally(() => (this.passing = undefined));
-    return this.passing;
+  async dispatchReady(): Promise<void> {
+    await this.recoverStaleStarts();
+    for (const threadId of await this.threads.readyToDispatch()) await this.dispatch(threadId);
   }
 
   /** Takes the thread's next run (`nextThreadRun`) under its lock and starts it. Returns the run it started. */
