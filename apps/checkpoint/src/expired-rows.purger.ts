@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { CheckpointTables } from '@spindle/db';
-import { LOGGER } from '@spindle/service-kit';
+import { LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
@@ -11,45 +11,26 @@ const PURGE_EVERY_MS = 60 * 60 * 1_000;
 
 /** Purges expired checkpoints and node results when the service starts and then every hour. */
 @Injectable()
-export class ExpiredRowsPurger implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
-  private running: Promise<void> = Promise.resolve();
-
+export class ExpiredRowsPurger extends PeriodicLoop {
   constructor(
-    @Inject(DATABASE) private readonly db: Kysely<CheckpointTables>,
-    @Inject(CHECKPOINT_SETTINGS) private readonly settings: CheckpointSettings,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    // Not awaited: a large first purge must not hold up readiness.
-    this.schedulePurge();
-    // Unref'd: the timer alone never keeps the process alive.
-    this.timer = setInterval(() => this.schedulePurge(), PURGE_EVERY_MS).unref();
+    @Inject(DATABASE) db: Kysely<CheckpointTables>,
+    @Inject(CHECKPOINT_SETTINGS) settings: CheckpointSettings,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super({ name: 'expired rows purge', everyMs: PURGE_EVERY_MS, passAtStart: true, logger, pass: () => purge(db, settings, logger) });
   }
+}
 
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    // A purge in progress finishes before the database closes.
-    await this.running;
-  }
-
-  /** One purge at a time: a slow one is followed, not overlapped, by the next. */
-  private schedulePurge(): void {
-    this.running = this.running.then(() => this.purge());
-  }
-
-  private async purge(): Promise<void> {
-    try {
-      const purged = await purgeExpiredRows(this.db, this.settings.ttlHours);
-      const level = purged.checkpoints + purged.nodeResults > 0 ? 'info' : 'debug';
-      this.logger[level](
-        { ...purged, ttlHours: this.settings.ttlHours },
-        `purged ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results past their TTL`,
-      );
-    } catch (e) {
-      // The next hour retries; expired node results are not served meanwhile.
-      this.logger.error({ err: e }, 'purging expired checkpoints failed');
-    }
+async function purge(db: Kysely<CheckpointTables>, settings: CheckpointSettings, logger: Logger): Promise<void> {
+  try {
+    const purged = await purgeExpiredRows(db, settings.ttlHours);
+    const level = purged.checkpoints + purged.nodeResults > 0 ? 'info' : 'debug';
+    logger[level](
+      { ...purged, ttlHours: settings.ttlHours },
+      `purged ${purged.checkpoints} checkpoints and ${purged.nodeResults} node results past their TTL`,
+    );
+  } catch (e) {
+    // The next hour retries; expired node results are not served meanwhile.
+    logger.error({ err: e }, 'purging expired checkpoints failed');
   }
 }

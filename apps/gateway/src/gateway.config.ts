@@ -1,3 +1,4 @@
+import type { QuotaDefaults } from '@spindle/control-plane';
 import { join, resolve } from 'node:path';
 import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
@@ -30,16 +31,6 @@ export interface AuthConfig {
   readonly keyCacheMs: number;
   /** On first start (no key at all), an admin key of the default tenant is written here. */
   readonly bootstrapKeyFile?: string;
-}
-
-/** Defaults for tenants without their own quotas. */
-export interface QuotaDefaults {
-  readonly maxRunning: number;
-  readonly startsPerMinute: number;
-  readonly dailyTokenBudget: number | null;
-  readonly dailyCostBudgetUsd: number | null;
-  /** Runs admitted to the runners' queue and not started yet, across all tenants: what keeps the queue fair. */
-  readonly dispatchWindow: number;
 }
 
 export interface WebhookConfig {

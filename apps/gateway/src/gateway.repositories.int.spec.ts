@@ -2,7 +2,7 @@ import { createDatabase, dropSchema, gatewayMigrations, migrateToLatest, service
 import { generateApiKey, parseApiKey } from '@spindle/identity';
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
-import { AdmissionRepository } from './admission/admission.repository';
+import { AdmissionRepository } from '@spindle/control-plane';
 import { AgentCatalogRepository } from './agents/agent-catalog.repository';
 import { ApiKeysRepository } from './identity/api-keys.repository';
 import { AuditLogRepository } from './identity/audit-log.repository';

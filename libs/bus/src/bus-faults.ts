@@ -1,5 +1,8 @@
-import { SpindleError } from '@spindle/contracts';
+import { backoffDelay, isSpindleError, sleep, SpindleError } from '@spindle/contracts';
 import { isStoreFull, storageFull, storeRoom } from './store-room';
+
+/** 100 ms doubling to 2 s. */
+const BUS_BACKOFF = { initialMs: 100, maxMs: 2_000 };
 
 const TRANSIENT = new Set([
   'TimeoutError',
@@ -16,7 +19,7 @@ const TRANSIENT = new Set([
  * operation may succeed later and says nothing about the data or the run.
  */
 export function isBusFault(e: unknown): boolean {
-  if (e instanceof SpindleError) return e.code === 'bus_unavailable';
+  if (isSpindleError(e)) return e.code === 'bus_unavailable';
   // Also a 503 from JetStream, but no wait of seconds makes room: refused at once (`storage_full`).
   if (isStoreFull(e)) return false;
   const err = e as { name?: unknown; status?: unknown; code?: unknown; message?: unknown };
@@ -32,8 +35,8 @@ export function isBusFault(e: unknown): boolean {
 
 /** The error as callers classify it: a bus fault becomes `bus_unavailable`, a full store `storage_full`, anything else stays. */
 export function asBusFault(e: unknown, what: string): unknown {
-  if (!(e instanceof SpindleError) && isStoreFull(e)) return storageFull(e, what);
-  if (e instanceof SpindleError || !isBusFault(e)) return e;
+  if (!isSpindleError(e) && isStoreFull(e)) return storageFull(e, what);
+  if (isSpindleError(e) || !isBusFault(e)) return e;
   return new SpindleError('bus_unavailable', `NATS did not answer while ${what}: ${(e as Error).message}`, { cause: e });
 }
 
@@ -51,7 +54,8 @@ export interface BusRetry {
  */
 export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>, opts: BusRetry): Promise<T> {
   const deadline = Date.now() + opts.retryForMs;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+  for (let retry = 1; ; retry++) {
+    const wait = backoffDelay(retry, BUS_BACKOFF);
     try {
       const done = await attempt();
       storeRoom.stored();
@@ -66,16 +70,4 @@ export async function retryBusFaults<T>(what: string, attempt: () => Promise<T>,
       await sleep(wait, opts.signal);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { isSpindleError, SpindleError } from '@spindle/contracts';
 import { Gauge, type Registry } from 'prom-client';
 import type { Bus } from './bus-connection';
 
@@ -10,7 +10,7 @@ export const STORE_FULL_RETRY_AFTER_SEC = 30;
 
 /** The write was refused for room: waiting a few seconds does not help, so it is never retried as a bus fault. */
 export function isStoreFull(e: unknown): boolean {
-  if (e instanceof SpindleError) return e.code === 'storage_full';
+  if (isSpindleError(e)) return e.code === 'storage_full';
   const err = e as { name?: unknown; code?: unknown; api_error?: { err_code?: unknown } };
   return err?.name === 'JetStreamApiError' && (err.code === INSUFFICIENT_RESOURCES || err.api_error?.err_code === INSUFFICIENT_RESOURCES);
 }

@@ -1,4 +1,12 @@
-import { isTerminalEvent, runEventTypes, type RunEvent, type TokenDelta } from '@spindle/contracts';
+import {
+  backoffDelay,
+  isTerminalEvent,
+  runEventTypes,
+  sleep,
+  type BackoffPolicy,
+  type RunEvent,
+  type TokenDelta,
+} from '@spindle/contracts';
 import { apiErrorOf, type HttpTransport } from './http-transport';
 import { checkedEvent, readRunEventsPage } from './run-events-page';
 import { isSpindleApiError, SpindleProtocolError } from './spindle-errors';
@@ -30,7 +38,7 @@ const RUN_EVENT_NAMES: ReadonlySet<string> = new Set(runEventTypes);
  */
 export async function* followRun(transport: HttpTransport, runId: string, opts: FollowOptions = {}): AsyncGenerator<RunEvent, void> {
   const after = opts.after ?? 0;
-  const backoff = new Backoff(opts.reconnect?.initialDelayMs ?? 500, opts.reconnect?.maxDelayMs ?? 10_000);
+  const backoff = new Backoff({ initialMs: opts.reconnect?.initialDelayMs ?? 500, maxMs: opts.reconnect?.maxDelayMs ?? 10_000 });
   // Aborted when the caller's signal fires or the caller stops iterating early (`break`).
   const connection = new AbortController();
   const stop = () => connection.abort();
@@ -181,38 +189,26 @@ function checkedToken(data: string, url: string): StreamToken {
   return token as StreamToken;
 }
 
-/** Doubling delays between attempts, reset once a stream opens. */
+/** The waits between attempts (`backoffDelay`), counted again from the first once a stream opens. */
 class Backoff {
-  private next: number;
+  private attempt = 0;
+  private floorMs = 0;
 
-  constructor(
-    private readonly initialMs: number,
-    private readonly maxMs: number,
-  ) {
-    this.next = initialMs;
-  }
+  constructor(private readonly policy: BackoffPolicy) {}
 
   reset(): void {
-    this.next = this.initialMs;
+    this.attempt = 0;
   }
 
   /** Makes the next wait at least `ms` (a `Retry-After`). */
   atLeast(ms: number): void {
-    this.next = Math.max(this.next, ms);
+    this.floorMs = Math.max(this.floorMs, ms);
   }
 
-  /** Waits the current delay (less if `signal` aborts), then doubles it. */
+  /** Waits the next delay (less if `signal` aborts). */
   wait(signal: AbortSignal): Promise<void> {
-    const ms = this.next;
-    this.next = Math.min(this.next * 2, this.maxMs);
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done);
-    });
+    const ms = Math.max(backoffDelay(++this.attempt, this.policy), this.floorMs);
+    this.floorMs = 0;
+    return sleep(ms, signal);
   }
 }

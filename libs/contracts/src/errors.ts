@@ -234,15 +234,10 @@ export function isInfrastructureFault(e: unknown): boolean {
 }
 
 /**
- * A dependency did not answer (a service, NATS, Postgres): whatever asked may simply ask again on
- * its next pass. An error that is not a `SpindleError` counts too: nothing classified it.
+ * Whether the same operation may succeed if tried again later: the one rule, by the error's code
+ * (`retryableByCode`). An error that is not a `SpindleError` counts as retryable: nothing classified it
+ * (a dropped connection, a driver's error), and whatever asked may simply ask again on its next pass.
  */
-export function isOutage(e: unknown): boolean {
-  return (
-    !isSpindleError(e) ||
-    e.code === 'service_unavailable' ||
-    e.code === 'bus_unavailable' ||
-    e.code === 'database_unavailable' ||
-    e.code === 'storage_full'
-  );
+export function isRetryable(e: unknown): boolean {
+  return !isSpindleError(e) || retryableByCode[e.code] === true;
 }

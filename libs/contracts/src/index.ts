@@ -6,8 +6,10 @@ export {
   PublicError,
   isSpindleError,
   isInfrastructureFault,
-  isOutage,
+  isRetryable,
 } from './errors';
+export { backoffDelay, sleep } from './backoff';
+export type { BackoffPolicy } from './backoff';
 export type { ErrorCode, FieldIssue } from './errors';
 export { busNames } from './bus-names';
 export { RUN_ID_PATTERN, runIdSchema, isRunId, assertRunId, runIdTime, predatesRunLog } from './run-id';

@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { isSpindleError, SpindleError } from '@spindle/contracts';
 
 /** How long a client should wait before asking again while Postgres does not answer. */
 export const DATABASE_RETRY_AFTER_SEC = 5;
@@ -24,7 +24,7 @@ const CLIENT_MESSAGE =
  */
 export function isDatabaseFault(e: unknown, depth = 0): boolean {
   if (depth > 3 || typeof e !== 'object' || e === null) return false;
-  if (e instanceof SpindleError) return e.code === 'database_unavailable';
+  if (isSpindleError(e)) return e.code === 'database_unavailable';
   const err = e as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
   if (typeof err.code === 'string' && (OUTAGE_SQLSTATE.test(err.code) || SOCKET_ERRNO.has(err.code))) return true;
   if (typeof err.message === 'string' && CLIENT_MESSAGE.test(err.message)) return true;
@@ -35,7 +35,7 @@ export function isDatabaseFault(e: unknown, depth = 0): boolean {
 
 /** The error as callers classify it: a database fault becomes `database_unavailable`, anything else stays. */
 export function asDatabaseFault(e: unknown): unknown {
-  if (e instanceof SpindleError || !isDatabaseFault(e)) return e;
+  if (isSpindleError(e) || !isDatabaseFault(e)) return e;
   return new SpindleError('database_unavailable', `PostgreSQL did not answer: ${(e as Error).message}`, {
     cause: e,
     retryAfterSec: DATABASE_RETRY_AFTER_SEC,

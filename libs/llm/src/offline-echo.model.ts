@@ -7,6 +7,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { sleep } from '@spindle/contracts';
 
 /**
  * `offline:echo`: a network-free model that answers with the last user message. It is a real
@@ -63,6 +64,7 @@ export class OfflineEchoModel implements LanguageModelV3 {
         try {
           if (i < chunks.length) {
             await sleep(delayMs, signal);
+            signal?.throwIfAborted();
             controller.enqueue({ type: 'text-delta', id: '0', delta: chunks[i++] });
             return;
           }
@@ -109,20 +111,4 @@ export function promptUsage(prompt: LanguageModelV3Prompt, reply: string): Langu
     inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: output, text: output, reasoning: undefined },
   };
-}
-
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -7,9 +7,9 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import { SpindleError } from '@spindle/contracts';
+import { sleep, SpindleError } from '@spindle/contracts';
 import type { ModelScript, ScriptTurn } from '@spindle/engine';
-import { promptUsage, sleep, splitWords } from './offline-echo.model';
+import { promptUsage, splitWords } from './offline-echo.model';
 
 export const OFFLINE_SCRIPT_MODEL_ID = 'script';
 
@@ -72,7 +72,10 @@ export class OfflineScriptModel implements LanguageModelV3 {
       async pull(controller) {
         try {
           const part = parts[i++];
-          if (part.type === 'text-delta' || part.type === 'reasoning-delta') await sleep(delayMs, signal);
+          if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+            await sleep(delayMs, signal);
+            signal?.throwIfAborted();
+          }
           controller.enqueue(part);
           if (i === parts.length) controller.close();
         } catch (e) {

@@ -1,4 +1,5 @@
 import { createDatabase, isDatabaseFault, migrateToLatest, pingDatabase, serviceSchema } from '@spindle/db';
+import { backoffDelay, sleep } from '@spindle/contracts';
 import type { ServiceConfig } from '@spindle/service-kit';
 import type { Kysely, Migration } from 'kysely';
 
@@ -32,7 +33,8 @@ export async function connectServiceDatabase<DB>(
     });
     await migrateToLatest(db as Kysely<unknown>, schema, migrations);
   };
-  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 2, 5_000)) {
+  for (let attempt = 1; ; attempt++) {
+    const waitMs = backoffDelay(attempt, { initialMs: 250, maxMs: 5_000 });
     try {
       await open();
       return { db, schema };
@@ -43,7 +45,7 @@ export async function connectServiceDatabase<DB>(
         throw e;
       }
       opts.onWait(e as Error, waitMs);
-      await new Promise((r) => setTimeout(r, waitMs));
+      await sleep(waitMs);
     }
   }
 }

@@ -11,4 +11,6 @@ export type { ReadinessCheck } from './health.controller';
 export { bootstrapService, runMain } from './bootstrap-service';
 export type { BootstrapOptions, ServiceFastifyOptions } from './bootstrap-service';
 export { startupHold, StartupHold } from './startup-hold';
+export { PeriodicLoop } from './periodic-loop';
+export type { PeriodicLoopOptions } from './periodic-loop';
 export type { StartupAnswer } from './startup-hold';

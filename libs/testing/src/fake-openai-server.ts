@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '@spindle/contracts';
 
 /**
  * A real HTTP server speaking the OpenAI chat-completions protocol, so provider adapters are
@@ -141,14 +142,14 @@ export class FakeOpenAIServer {
     const { completion, events } = wireReply(reply, body, this.calls.length);
     const status = reply.status ?? 200;
     if (status >= 400 || !body.stream) {
-      await sleep(reply.delayMs, closed);
+      await sleep(reply.delayMs ?? 0, closed);
       if (status >= 400) return sendJson(res, status, errorBody(reply.error ?? `fake error ${status}`));
       return reply.error !== undefined ? sendJson(res, 500, errorBody(reply.error)) : sendJson(res, status, completion);
     }
     res.writeHead(status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     for (const [i, data] of events.entries()) {
       if (i === reply.pauseAfter?.chunks) await reply.pauseAfter.until;
-      await sleep(reply.delayMs, closed);
+      await sleep(reply.delayMs ?? 0, closed);
       if (closed.aborted) return; // the client went away (e.g. aborted): stop writing
       res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
     }
@@ -227,14 +228,4 @@ function closedSignal(res: ServerResponse): AbortSignal {
   const ac = new AbortController();
   res.on('close', () => void (res.writableFinished || ac.abort()));
   return ac.signal;
-}
-
-/** Resolves after `ms`, or early when `signal` aborts, so a gone client frees its timer. */
-function sleep(ms: number | undefined, signal: AbortSignal): Promise<void> {
-  if (!ms || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = (): void => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

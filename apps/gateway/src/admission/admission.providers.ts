@@ -2,23 +2,16 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { isTerminalEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
-import { composeProjections, ProjectionRunner } from '@spindle/projection-kit';
+import { ProjectionRunner } from '@spindle/projection-kit';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
+import { BUS, LOGGER, METRICS, PeriodicLoop } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { TenantDirectory } from '../identity/tenant-directory';
-import { PassLoop } from './pass-loop';
-import { AdmissionProjection } from './admission.projection';
-import { AdmissionRepository } from './admission.repository';
-import { RunAdmission } from './run-admission';
-import { registerQueueMetrics } from './queue.metrics';
-import { StartQuotas } from './start-quotas';
-import { ThreadProjection } from '../threads/thread.projection';
-import { ThreadRuns } from '../threads/thread-runs.service';
-import { WebhookProjection } from '../webhooks/webhook.projection';
+import { AdmissionRepository, controlPlaneProjection, registerQueueMetrics, RunAdmission, StartQuotas } from '@spindle/control-plane';
+import { THREAD_DISPATCH_LOOP } from '../threads/thread.providers';
 
 /** Quotas and the fair admission of queued runs to the runners. */
 export function admissionProviders(config: GatewayConfig): Provider[] {
@@ -50,37 +43,32 @@ export function admissionProviders(config: GatewayConfig): Provider[] {
       // sooner, and fewer transactions cost the machine less. Threads are folded in the same
       // transaction: one consumer of the gateway's.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, ThreadRuns, LOGGER, METRICS],
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, THREAD_DISPATCH_LOOP, LOGGER, METRICS],
       useFactory: (
         bus: Bus,
         db: Kysely<GatewayTables>,
         rows: AdmissionRepository,
         admission: RunAdmission,
-        threads: ThreadRuns,
+        threadDispatch: PeriodicLoop,
         logger: Logger,
         metrics: Registry,
       ) =>
-        new ProjectionRunner<GatewayTables>(
-          bus,
-          db,
-          composeProjections(new AdmissionProjection(bus.names.durables.admission, rows), new ThreadProjection(), new WebhookProjection()),
-          logger,
-          {
-            lingerMs: 50,
-            metrics,
-            retentionMs: config.retentionMs,
-            onBatch: (batch) => {
-              admission.roomFreed();
-              // A thread's next run can start only once a run has ended (the tick covers the rest).
-              if (batch.events.some(isTerminalEvent)) void threads.dispatchReady();
-            },
+        new ProjectionRunner<GatewayTables>(bus, db, controlPlaneProjection(bus.names.durables.admission, rows), logger, {
+          lingerMs: 50,
+          metrics,
+          retentionMs: config.retentionMs,
+          onBatch: (batch) => {
+            admission.roomFreed();
+            // A thread's next run can start only once a run has ended (the tick covers the rest).
+            if (batch.events.some(isTerminalEvent)) void threadDispatch.tick();
           },
-        ),
+        }),
     },
     {
-      provide: PassLoop,
+      provide: PeriodicLoop,
       inject: [RunAdmission, LOGGER],
-      useFactory: (admission: RunAdmission, logger: Logger) => new PassLoop('admission', () => admission.tick(), logger),
+      useFactory: (admission: RunAdmission, logger: Logger) =>
+        new PeriodicLoop({ name: 'admission', everyMs: 1_000, pass: () => admission.tick(), logger }),
     },
   ];
 }

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { EMPTY_LOG, firstEventOf, lastEventOf, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { Logger } from 'pino';
-import { queueForAdmission } from '../admission/queue-for-admission';
-import type { RunAdmission } from '../admission/run-admission';
-import type { StartQuotas } from '../admission/start-quotas';
+import { queueForAdmission, type RunAdmission, type StartQuotas } from '@spindle/control-plane';
 import {
   SpindleError,
   type CheckpointQueryResults,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '@spindle/contracts';
-import type { ThreadRepository } from '../threads/thread.repository';
+import type { ThreadRepository } from '@spindle/control-plane';
 import type { AgentWorkflow } from './agent-run';
 
 /** Crockford's base32, as ULIDs (and so thread ids) are written. */

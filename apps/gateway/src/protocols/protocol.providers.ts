@@ -11,7 +11,7 @@ import { RequestAnswers } from '../requests/request-answers.service';
 import { WorkflowAgents } from './a2a/workflow-agents';
 import { AgUiRuns } from './ag-ui/ag-ui-runs';
 import { UiChats } from './ui-chat/ui-chats';
-import { ThreadRepository } from '../threads/thread.repository';
+import { ThreadRepository } from '@spindle/control-plane';
 import { ThreadRuns } from '../threads/thread-runs.service';
 import { McpSessionRelay } from './mcp/mcp-session-relay';
 import { WorkflowTasks } from './mcp/workflow-tasks';

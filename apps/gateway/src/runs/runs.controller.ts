@@ -28,7 +28,7 @@ import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
 import { RunStarter } from './run-starter.service';
 import { AuditTrail } from '../identity/audit-trail';
-import { RunAdmission } from '../admission/run-admission';
+import { RunAdmission } from '@spindle/control-plane';
 import { Caller } from '../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 

@@ -2,14 +2,12 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { PassLoop } from '../admission/pass-loop';
 import { RunCanceller } from '../runs/run-canceller.service';
 import { RunStarter } from '../runs/run-starter.service';
-import { ScheduleRepository } from './schedule.repository';
-import { Scheduler } from './scheduler';
+import { Scheduler, ScheduleRepository } from '@spindle/control-plane';
 
 const SCHEDULER_LOOP = Symbol('SCHEDULER_LOOP');
 
@@ -26,7 +24,8 @@ export function scheduleProviders(): Provider[] {
     {
       provide: SCHEDULER_LOOP,
       inject: [Scheduler, LOGGER],
-      useFactory: (scheduler: Scheduler, logger: Logger) => new PassLoop('schedule', () => scheduler.pass(), logger),
+      useFactory: (scheduler: Scheduler, logger: Logger) =>
+        new PeriodicLoop({ name: 'schedule', everyMs: 1_000, pass: () => scheduler.pass(), logger }),
     },
   ];
 }

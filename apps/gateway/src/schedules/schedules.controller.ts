@@ -17,9 +17,7 @@ import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { parseCron } from './cron-schedule';
-import { ScheduleRepository, scheduleView, type ScheduleRow } from './schedule.repository';
-import { Scheduler } from './scheduler';
+import { parseCron, Scheduler, ScheduleRepository, type ScheduleRow, scheduleView } from '@spindle/control-plane';
 
 /** Schedules: a workflow run on a cron, in a time zone; every firing a normal run. */
 @Controller('v1/schedules')

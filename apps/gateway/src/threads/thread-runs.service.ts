@@ -1,16 +1,16 @@
-import { context, type Context } from '@opentelemetry/api';
-import { lastEventOf, query, type Bus } from '@spindle/bus';
+import type { Context } from '@opentelemetry/api';
+import type { Bus } from '@spindle/bus';
 import {
-  isOutage,
+  isSpindleError,
   SpindleError,
   threadRunBodySchema,
   threadStateBodySchema,
-  type CheckpointQueryResults,
   type Principal,
   type ThreadRunAccepted,
   type ThreadRunBody,
   type ThreadState,
 } from '@spindle/contracts';
+import { isActive, planThreadStart, slotOf, type ThreadDispatcher, type ThreadRepository } from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
@@ -18,25 +18,22 @@ import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import { parseBody } from '../http/parse-body';
 import type { RunCanceller } from '../runs/run-canceller.service';
-import type { RunStarter } from '../runs/run-starter.service';
 import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { ACTIVE_STATUSES, RUNNING_STATUSES, type PendingRequest, type ThreadRepository, type ThreadRunRow } from './thread.repository';
 
 /**
- * Runs on threads: each starts from the state the thread's runs before it left. A start on a busy
- * thread follows its `multitaskStrategy`; runs that wait for their turn (`pending`) are started
- * here when the thread's runs before them have ended (after every projection batch, and on a tick).
+ * Runs on threads, on the request path: a start on a busy thread follows its `multitaskStrategy`
+ * (`planThreadStart`: 409 `thread_busy`, or the run recorded `pending` and what it stops stopped);
+ * the control plane's `ThreadDispatcher` starts it when its turn comes, at once if it is.
  */
 export class ThreadRuns {
   constructor(
     private readonly db: Kysely<GatewayTables>,
     private readonly threads: ThreadRepository,
-    private readonly starter: RunStarter,
+    private readonly dispatcher: ThreadDispatcher,
     private readonly canceller: RunCanceller,
     private readonly catalog: WorkflowCatalogRepository,
     private readonly bus: Bus,
     private readonly logger: Logger,
-    private readonly projectionWaitMs: number,
   ) {}
 
   async start(caller: Principal, threadId: string, rawBody: unknown, trace: Context): Promise<ThreadRunAccepted> {
@@ -49,30 +46,22 @@ export class ThreadRuns {
     const { run, toCancel } = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))
         throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
-      const active = (await this.threads.runs(threadId, trx)).filter((r) => ACTIVE_STATUSES.includes(r.status as never));
-      if (active.length > 0 && body.multitaskStrategy === 'reject')
+      const plan = planThreadStart(body.multitaskStrategy, (await this.threads.runs(threadId, trx)).map(slotOf));
+      if (plan.kind === 'reject')
         throw new SpindleError(
           'thread_busy',
-          `thread ${threadId} is busy with run ${active[0].run_id} (${active[0].status}): ` +
+          `thread ${threadId} is busy with run ${plan.busyWith.runId} (${plan.busyWith.status}): ` +
             'wait for it to end, or start with multitaskStrategy enqueue, interrupt or rollback',
         );
       const position = await this.threads.takePosition(trx, threadId);
       const queued = { runId: ulid(), threadId, position, workflow: body.workflow, strategy: body.multitaskStrategy };
-      // Everything ahead of it is stopped (interrupt, rollback) or waited for (enqueue).
-      const stopping = body.multitaskStrategy === 'enqueue' ? [] : active;
-      const rollsBack = body.multitaskStrategy === 'rollback' ? stopping.map((r) => r.run_id) : [];
-      await this.threads.insertRun(trx, { ...queued, status: 'pending' }, { body, caller, rollsBack });
-      // Runs that never reached the log are ended here; the others by their cancel, in the log.
-      await this.threads.setStatus(
-        trx,
-        stopping.filter((r) => r.status === 'pending').map((r) => r.run_id),
-        'canceled',
-      );
-      await this.threads.setStatus(trx, rollsBack, 'rolled_back');
-      return { run: queued, toCancel: stopping.filter((r) => r.status !== 'pending').map((r) => r.run_id) };
+      await this.threads.insertRun(trx, { ...queued, status: 'pending' }, { body, caller, rollsBack: plan.rollsBack });
+      await this.threads.setStatus(trx, plan.endNow, 'canceled');
+      await this.threads.setStatus(trx, plan.rollsBack, 'rolled_back');
+      return { run: queued, toCancel: plan.cancel };
     });
     for (const runId of toCancel) await this.cancelFor(runId, run.runId, threadId, body.multitaskStrategy, caller);
-    const started = await this.dispatch(threadId, trace);
+    const started = await this.dispatcher.dispatch(threadId, trace);
     return acceptedRun(run, started === run.runId ? 'queued' : 'pending');
   }
 
@@ -87,7 +76,7 @@ export class ThreadRuns {
     const state = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))
         throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
-      const active = (await this.threads.runs(threadId, trx)).find((r) => ACTIVE_STATUSES.includes(r.status as never));
+      const active = (await this.threads.runs(threadId, trx)).find((r) => isActive(r.status));
       if (active) throw new SpindleError('thread_busy', `thread ${threadId} is busy with run ${active.run_id} (${active.status})`);
       const position = await this.threads.takePosition(trx, threadId);
       // `starting` keeps it out of the dispatcher's way until its log is written.
@@ -112,126 +101,12 @@ export class ThreadRuns {
     return { threadId, state: state.values, stateFromRun: runId };
   }
 
-  private passing?: Promise<void>;
-  private again = false;
-
-  /**
-   * Starts the next waiting run of each thread whose runs before it have all ended. One pass at a
-   * time: a call during a pass asks for one more after it. Never throws (a failed pass is logged,
-   * and the tick tries again).
-   */
-  dispatchReady(): Promise<void> {
-    if (this.passing) {
-      this.again = true;
-      return this.passing;
-    }
-    this.passing = (async () => {
-      do {
-        this.again = false;
-        try {
-          await this.recoverStaleStarts();
-          for (const threadId of await this.threads.readyToDispatch()) await this.dispatch(threadId);
-        } catch (err) {
-          this.logger.warn({ err }, 'could not look for threads whose next run may start; trying again');
-        }
-      } while (this.again);
-    })().finally(() => (this.passing = undefined));
-    return this.passing;
-  }
-
-  /**
-   * Takes the thread's next pending run (when none of its runs is in the log and going) and starts
-   * it from the state the runs before it left. Returns the run it started.
-   */
-  private async dispatch(threadId: string, trace?: Context): Promise<string | undefined> {
-    const next = await this.db.transaction().execute(async (trx) => {
-      if (!(await this.threads.lock(trx, threadId))) return undefined;
-      const runs = await this.threads.runs(threadId, trx);
-      if (runs.some((r) => RUNNING_STATUSES.includes(r.status as never))) return undefined;
-      const pending = runs.find((r) => r.status === 'pending');
-      if (!pending) return undefined;
-      await this.threads.setStatus(trx, [pending.run_id], 'starting');
-      return { row: pending, interrupted: this.interrupted(runs, pending) };
-    });
-    if (!next) return undefined;
-    const { row, interrupted } = next;
-    const request = row.request as PendingRequest;
-    const run = { runId: row.run_id, threadId, position: row.position, workflow: row.workflow, strategy: row.strategy as never };
-    try {
-      await this.startNow(request.caller, run, request.body, trace, request.rollsBack, interrupted);
-      await this.threads.startedAs(row.run_id, 'queued');
-      return row.run_id;
-    } catch (e) {
-      // The bus or the database will come back: the run waits for the next pass. Anything else is the run's own fault.
-      const transient = isOutage(e);
-      if (transient) this.logger.warn({ err: e, threadId, runId: row.run_id }, "could not start a thread's next run; trying again");
-      await this.threads.startedAs(row.run_id, transient ? 'pending' : 'failed', transient ? undefined : toErrorBody(e));
-      return undefined;
-    }
-  }
-
-  /** A start whose gateway died midway: in the log already (the projection moves it on), or pending again. */
-  private async recoverStaleStarts(): Promise<void> {
-    for (const row of await this.threads.staleStarts())
-      await this.threads.startedAs(row.run_id, (await lastEventOf(this.bus, row.run_id)) ? 'queued' : 'pending');
-  }
-
-  /** The run this one interrupted (the last that ended before it, canceled by it): it starts from that run's progress. */
-  private interrupted(runs: ThreadRunRow[], next: ThreadRunRow): string | undefined {
-    if (next.strategy !== 'interrupt') return undefined;
-    const before = runs.filter((r) => r.position < next.position && r.status !== 'pending');
-    const last = before.at(-1);
-    return last?.status === 'canceled' ? last.run_id : undefined;
-  }
-
-  private async startNow(
-    caller: Principal,
-    run: { runId: string; threadId: string; position: number; workflow: string; strategy: ThreadRunBody['multitaskStrategy'] },
-    body: ThreadRunBody,
-    trace: Context | undefined,
-    rollsBack: string[],
-    progressOf?: string,
-  ): Promise<void> {
-    const { state } = await this.threads.state(run.threadId);
-    const progress = progressOf ? await this.latestCheckpointState(progressOf) : undefined;
-    await this.starter.start(
-      caller,
-      run.workflow,
-      { input: body.input, parameters: body.parameters, version: body.version, webhooks: body.webhooks, state: { ...state, ...progress } },
-      undefined,
-      trace ?? context.active(),
-      {
-        runId: run.runId,
-        thread: {
-          id: run.threadId,
-          position: run.position,
-          multitaskStrategy: run.strategy,
-          ...(rollsBack.length ? { rollsBack } : {}),
-        },
-      },
-    );
-  }
-
-  /** An interrupted run's state at its latest checkpoint, if it reached one. */
-  private async latestCheckpointState(runId: string): Promise<Record<string, unknown> | undefined> {
-    const last = await lastEventOf(this.bus, runId);
-    if (!last) return undefined;
-    const { checkpoint } = await query<CheckpointQueryResults['getCheckpoint']>(
-      this.bus,
-      'checkpoint',
-      'getCheckpoint',
-      { runId, waitForSeq: last.event.seq },
-      this.projectionWaitMs + 5_000,
-    );
-    return checkpoint?.state;
-  }
-
   private async cancelFor(runId: string, by: string, threadId: string, strategy: string, caller: Principal): Promise<void> {
     try {
       await this.canceller.cancel(runId, `run ${by} was started on thread ${threadId} with multitaskStrategy ${strategy}`, caller.actor);
     } catch (e) {
       // Ended meanwhile: nothing to stop.
-      if (!(e instanceof SpindleError && e.code === 'conflict')) throw e;
+      if (!(isSpindleError(e) && e.code === 'conflict')) throw e;
     }
   }
 
@@ -255,5 +130,4 @@ const acceptedRun = (
   location: `/v1/runs/${run.runId}`,
 });
 
-const toErrorBody = (e: unknown) =>
-  e instanceof SpindleError ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) };
+const toErrorBody = (e: unknown) => (isSpindleError(e) ? { code: e.code, message: e.message } : { code: 'internal', message: String(e) });

@@ -19,7 +19,7 @@ import { traceContextOf } from '../http/request-tracing';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { ThreadRepository, threadRunView } from './thread.repository';
+import { ThreadRepository, threadRunView } from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
 /** Threads: conversations across runs, each run starting from the state the ones before it left. */

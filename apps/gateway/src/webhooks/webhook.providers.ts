@@ -2,13 +2,11 @@ import type { Provider } from '@nestjs/common';
 import { createEgressGuard } from '@spindle/egress';
 import type { GatewayTables } from '@spindle/db';
 import { DATABASE } from '@spindle/service-db';
-import { LOGGER } from '@spindle/service-kit';
+import { LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { PassLoop } from '../admission/pass-loop';
 import type { GatewayConfig } from '../gateway.config';
-import { WebhookDeliverer } from './webhook-deliverer';
-import { WebhookRepository } from './webhook.repository';
+import { WebhookDeliverer, WebhookRepository } from '@spindle/control-plane';
 
 const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
 
@@ -25,7 +23,8 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
     {
       provide: WEBHOOK_DELIVERY_LOOP,
       inject: [WebhookDeliverer, LOGGER],
-      useFactory: (deliverer: WebhookDeliverer, logger: Logger) => new PassLoop('webhook delivery', () => deliverer.deliverDue(), logger),
+      useFactory: (deliverer: WebhookDeliverer, logger: Logger) =>
+        new PeriodicLoop({ name: 'webhook delivery', everyMs: 1_000, pass: () => deliverer.deliverDue(), logger }),
     },
   ];
 }

@@ -22,11 +22,8 @@ import { WebhookIdParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { ScheduleRepository } from '../schedules/schedule.repository';
-import { ThreadRepository } from '../threads/thread.repository';
+import { newWebhookSecret, ScheduleRepository, ThreadRepository, WebhookRepository } from '@spindle/control-plane';
 import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { newWebhookSecret } from './webhook-signature';
-import { WebhookRepository } from './webhook.repository';
 
 /** Subscriptions to run events, POSTed signed to the caller's URL, and every delivery with its attempts. */
 @Controller('v1/webhooks')

@@ -1,4 +1,4 @@
-import { isSpindleError, PublicError } from '@spindle/contracts';
+import { backoffDelay, isRetryable, PublicError, sleep } from '@spindle/contracts';
 import type { CallPolicy } from './plugin-definition';
 
 export interface PolicyCall<T> extends CallPolicy {
@@ -24,7 +24,8 @@ export async function callWithPolicy<T>(call: PolicyCall<T>): Promise<T> {
       return await attemptOnce(call, attempt);
     } catch (e) {
       if (attempt >= attempts || !shouldRetry(e, call)) throw asPublic(e);
-      await sleep(Math.min((call.retry?.backoffMs ?? defaultBackoffMs) * 2 ** (attempt - 1), maxBackoffMs), call.signal);
+      // An abort meanwhile ends the wait; the loop's first line then rejects with the run's reason.
+      await sleep(backoffDelay(attempt, { initialMs: call.retry?.backoffMs ?? defaultBackoffMs, maxMs: maxBackoffMs }), call.signal);
     }
   }
 }
@@ -58,29 +59,13 @@ async function attemptOnce<T>(call: PolicyCall<T>, attempt: number): Promise<T> 
 function shouldRetry(error: unknown, call: PolicyCall<unknown>): boolean {
   if (call.signal.aborted) return false;
   // validation_failed, canceled …: the same call would fail the same way.
-  if (isSpindleError(error) && !error.retryable) return false;
+  if (!isRetryable(error)) return false;
   if (!call.retry?.retryOn) return true;
   try {
     return call.retry.retryOn(error) === true;
   } catch {
     return false;
   }
-}
-
-/** Waits, unless the run aborts first (then rejects with the run's reason). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

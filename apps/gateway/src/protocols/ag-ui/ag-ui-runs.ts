@@ -17,7 +17,7 @@ import {
 import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import type { ThreadRepository } from '../../threads/thread.repository';
+import type { ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import type { LiveRuns } from '../../runs/live-runs';
 import { readAgentRun, type AgentWorkflow } from '../agent-run';

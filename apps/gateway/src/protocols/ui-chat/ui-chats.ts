@@ -3,7 +3,7 @@ import { lastEventOf, type Bus } from '@spindle/bus';
 import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
 import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from '@spindle/projections';
 import { parseBody } from '../../http/parse-body';
-import { ACTIVE_STATUSES, type ThreadRepository } from '../../threads/thread.repository';
+import { isActive, type ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import type { AgentWorkflow } from '../agent-run';
 import type { LiveRuns } from '../../runs/live-runs';
@@ -43,7 +43,7 @@ export class UiChats {
     const threadId = protocolThreadId('ui-chat', caller.tenant, workflow.name, chatId);
     if (!(await this.threads.find(caller.tenant, threadId))) return undefined;
     const latest = (await this.threads.runs(threadId)).at(-1);
-    if (!latest || !ACTIVE_STATUSES.includes(latest.status as never)) return undefined;
+    if (!latest || !isActive(latest.status)) return undefined;
     // The thread's statuses are a projection and may lag: the log says whether the answer has ended.
     const last = await lastEventOf(this.bus, latest.run_id);
     return last && isTerminalEvent(last.event) ? undefined : latest.run_id;

@@ -2,8 +2,7 @@ import { query, type Bus } from '@spindle/bus';
 import { SpindleError, type TraceQueryResults } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import { sql, type Kysely } from 'kysely';
-import type { QuotaDefaults } from '../gateway.config';
-import type { TenantDirectory } from '../identity/tenant-directory';
+import type { QuotaDefaults, TenantQuotaSource } from './quota-defaults';
 
 /**
  * What a tenant may start, checked before anything is written: its daily token and cost budget
@@ -14,7 +13,7 @@ export class StartQuotas {
   constructor(
     private readonly db: Kysely<GatewayTables>,
     private readonly bus: Bus,
-    private readonly tenants: TenantDirectory,
+    private readonly tenants: TenantQuotaSource,
     private readonly defaults: QuotaDefaults,
     private readonly queryTimeoutMs: number,
   ) {}

@@ -1,17 +1,10 @@
 import type { Actor, MultitaskStrategy, Principal, Thread, ThreadRun, ThreadRunBody, ThreadRunStatus } from '@spindle/contracts';
+import { isActive, RUNNING_STATUSES, type StoredThreadRunStatus } from './thread-start-plan';
 import { olderThanCursor, type GatewayTables, type KeysetCursor } from '@spindle/db';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 
 type Db = Kysely<GatewayTables> | Transaction<GatewayTables>;
 
-/**
- * A run's status in `thread_runs`: the API's, and `starting` while a gateway starts a pending one
- * (shown as `pending`: it is not in the log yet).
- */
-export type StoredThreadRunStatus = ThreadRunStatus | 'starting';
-/** A thread's runs that have not ended: `pending` ones wait for their turn, the others are (or are going) in the log. */
-export const RUNNING_STATUSES: readonly StoredThreadRunStatus[] = ['starting', 'queued', 'running', 'awaiting_input', 'awaiting_approval'];
-export const ACTIVE_STATUSES: readonly StoredThreadRunStatus[] = ['pending', ...RUNNING_STATUSES];
 /** A start that took longer than this was cut short (its gateway died): it is looked at again. */
 const STALE_START_MS = 30_000;
 
@@ -179,7 +172,7 @@ export class ThreadRepository {
       metadata: row.metadata as Record<string, unknown>,
       createdAt: row.created_at.toISOString(),
       createdBy: row.created_by as Actor,
-      status: runs.some((r) => ACTIVE_STATUSES.includes(r.status as StoredThreadRunStatus)) ? 'busy' : 'idle',
+      status: runs.some((r) => isActive(r.status)) ? 'busy' : 'idle',
       stateFromRun: fromRun,
       runs: runs.length,
     };

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import { injectIntoRecord } from '@spindle/telemetry';
-import type { Logger } from 'pino';
+import type { Logger } from '@spindle/telemetry';
 import type { RunAdmission } from './run-admission';
 
 /**

@@ -1,19 +1,15 @@
+import { nextDeliveryOutcome, type DeliveryRetryPolicy } from './delivery-attempt';
 import type { EgressGuard } from '@spindle/egress';
-import type { Logger } from 'pino';
+import type { Logger } from '@spindle/telemetry';
 import { postWebhook, type WebhookAnswer } from './webhook-post';
 import { signWebhook } from './webhook-signature';
 import type { DueDelivery, WebhookRepository } from './webhook.repository';
 
-export interface WebhookDeliveryOptions {
-  /** The first retry's delay; each later one doubles it, up to an hour. */
-  readonly retryBaseMs: number;
-  /** How long a delivery is retried before it is dead (24 h). */
-  readonly retryForMs: number;
+export interface WebhookDeliveryOptions extends DeliveryRetryPolicy {
   /** How long one attempt may take. */
   readonly timeoutMs: number;
 }
 
-const MAX_RETRY_DELAY_MS = 3_600_000;
 const BATCH = 20;
 
 /**
@@ -44,20 +40,14 @@ export class WebhookDeliverer {
     const body = JSON.stringify(delivery.payload);
     const answer = await this.post(delivery, body, at);
     const durationMs = Date.now() - at.getTime();
-    const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
     const attempt = delivery.attempts + 1;
-    const retryAt = new Date(Date.now() + this.backoff(attempt));
-    const expired = retryAt.getTime() - delivery.createdAt.getTime() > this.opts.retryForMs;
-    const outcome = ok ? { status: 'delivered' as const } : expired ? { status: 'dead' as const } : { status: 'pending' as const, retryAt };
+    const outcome = nextDeliveryOutcome(
+      { statusCode: answer.statusCode, attempt, createdAt: delivery.createdAt, now: new Date() },
+      this.opts,
+    );
     if (outcome.status === 'dead')
       this.logger.warn({ deliveryId: delivery.id, attempts: attempt }, 'webhook delivery is dead: no 2xx in time');
     await this.deliveries.recordAttempt(delivery, { at, durationMs, ...answer }, outcome);
-  }
-
-  /** 2^(n-1) × the base, ± 20 %, at most an hour. */
-  private backoff(attempt: number): number {
-    const delay = Math.min(this.opts.retryBaseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
-    return Math.round(delay * (0.8 + Math.random() * 0.4));
   }
 
   private post(delivery: DueDelivery, body: string, at: Date): Promise<WebhookAnswer> {

@@ -3,8 +3,8 @@ import type { GatewayTables } from '@spindle/db';
 import { pickAdmissions } from '@spindle/projections';
 import { extractFromRecord } from '@spindle/telemetry';
 import type { Kysely, Transaction } from 'kysely';
-import type { Logger } from 'pino';
-import type { QuotaDefaults } from '../gateway.config';
+import type { Logger } from '@spindle/telemetry';
+import type { QuotaDefaults } from './quota-defaults';
 import type { AdmissionRepository, QueuedRun } from './admission.repository';
 
 /** An admitted run not seen starting for this long gets its start command again (same message id). */

@@ -1,4 +1,4 @@
-import { dueFirings, parseCron } from './cron-schedule';
+import { dueFirings, MAX_CATCH_UP, parseCron, type CatchUp } from './cron-schedule';
 
 describe('cron schedules', () => {
   it('refuses what does not parse, an unknown zone, and what fires more often than allowed, naming the field', () => {
@@ -41,5 +41,40 @@ describe('cron schedules', () => {
     expect(dueFirings(cron, since, now, 'none').due.map((d) => d.toISOString())).toEqual(['2026-12-01T00:01:00.000Z']);
     expect(dueFirings(cron, since, new Date('2026-12-01T00:01:55Z'), 'none').due).toHaveLength(1);
     expect(dueFirings(cron, since, now, 'all').next?.toISOString()).toBe('2026-12-01T00:01:10.000Z');
+  });
+
+  describe('the firing plan of each catch-up policy', () => {
+    const cron = parseCron('*/10 * * * * *', 'UTC', 1_000);
+    const since = new Date('2026-12-01T00:00:00Z');
+    const times = (now: string, catchUp: CatchUp) =>
+      dueFirings(cron, since, new Date(now), catchUp).due.map((d) => d.toISOString().slice(14, 19));
+
+    it.each<[string, string, CatchUp, string[]]>([
+      ['before the first time', '2026-11-30T23:59:59Z', 'none', []],
+      ['before the first time', '2026-11-30T23:59:59Z', 'latest', []],
+      ['before the first time', '2026-11-30T23:59:59Z', 'all', []],
+      ['on time', '2026-12-01T00:00:01Z', 'none', ['00:00']],
+      ['on time', '2026-12-01T00:00:01Z', 'latest', ['00:00']],
+      ['on time', '2026-12-01T00:00:01Z', 'all', ['00:00']],
+      ['three missed, the last on time', '2026-12-01T00:00:25Z', 'none', ['00:20']],
+      ['three missed, the last on time', '2026-12-01T00:00:25Z', 'latest', ['00:20']],
+      ['three missed, the last on time', '2026-12-01T00:00:25Z', 'all', ['00:00', '00:10', '00:20']],
+      ['exactly at a time', '2026-12-01T00:00:20Z', 'all', ['00:00', '00:10', '00:20']],
+    ])('%s (%s), catch-up %s', (_, now, catchUp, due) => {
+      expect(times(now, catchUp)).toEqual(due);
+    });
+
+    it('makes none of a firing that is over 30 s late under none, and the latest under latest', () => {
+      const slow = parseCron('0 * * * *', 'UTC', 1_000);
+      const now = new Date('2026-12-01T00:00:31Z');
+      expect(dueFirings(slow, since, now, 'none').due).toEqual([]);
+      expect(dueFirings(slow, since, now, 'latest').due).toEqual([since]);
+    });
+
+    it(`keeps at most the last ${MAX_CATCH_UP} firings under all`, () => {
+      const due = dueFirings(cron, since, new Date('2026-12-02T00:00:00Z'), 'all').due;
+      expect(due).toHaveLength(MAX_CATCH_UP);
+      expect(due.at(-1)?.toISOString()).toBe('2026-12-02T00:00:00.000Z');
+    });
   });
 });

@@ -36,19 +36,19 @@ export function parseCron(expression: string, timezone: string, minIntervalMs: n
 }
 
 /**
- * The firings due now: the cron's times after `since` up to `now`, thinned by the catch-up
- * policy; and when the schedule fires next.
+ * The firings due now: the cron's times from `since` (the time planned last) up to `now`, thinned
+ * by the catch-up policy; and when the schedule fires next. Read back from `now`, so after a long
+ * outage `latest` is the latest time and `all` the last `MAX_CATCH_UP`.
  */
 export function dueFirings(cron: Cron, since: Date, now: Date, catchUp: CatchUp): { due: Date[]; next: Date | null } {
-  const due: Date[] = [];
-  let cursor = since;
-  // Times strictly after `since`; `since` itself (the firing planned last) is included by the caller's first plan.
-  for (let t = cron.nextRun(new Date(cursor.getTime() - 1)); t && t <= now && due.length <= MAX_CATCH_UP * 10; t = cron.nextRun(cursor)) {
-    due.push(t);
-    cursor = t;
-  }
+  // croner's previous runs are whole seconds strictly before the reference: a second on includes `now`.
+  const due = cron
+    .previousRuns(MAX_CATCH_UP + 1, new Date(now.getTime() + 1_000))
+    .filter((t) => t.getTime() >= since.getTime() && t.getTime() <= now.getTime())
+    .reverse()
+    .slice(-MAX_CATCH_UP);
   const next = cron.nextRun(now);
-  if (catchUp === 'all') return { due: due.slice(-MAX_CATCH_UP), next };
+  if (catchUp === 'all') return { due, next };
   const latest = due.at(-1);
   if (!latest) return { due: [], next };
   if (catchUp === 'latest') return { due: [latest], next };

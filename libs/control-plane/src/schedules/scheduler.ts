@@ -1,10 +1,11 @@
 import { context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
-import { isOutage, isTerminalEvent, SpindleError, type Principal } from '@spindle/contracts';
-import type { Logger } from 'pino';
-import type { RunCanceller } from '../runs/run-canceller.service';
-import type { RunStarter } from '../runs/run-starter.service';
+import { isSpindleError, isTerminalEvent, type Principal } from '@spindle/contracts';
+import { failedForGood } from '../start-failure';
 import { dueFirings, parseCron, type CatchUp } from './cron-schedule';
+import { planFiring, type ScheduleOverlap } from './firing-plan';
+import type { Logger } from '@spindle/telemetry';
+import type { RunCancels, RunStarts } from '../run-ports';
 import type { ScheduleRepository, ScheduleRow } from './schedule.repository';
 
 const BATCH = 50;
@@ -19,8 +20,8 @@ const BATCH = 50;
 export class Scheduler {
   constructor(
     private readonly schedules: ScheduleRepository,
-    private readonly starter: RunStarter,
-    private readonly canceller: RunCanceller,
+    private readonly starter: RunStarts,
+    private readonly canceller: RunCancels,
     private readonly bus: Bus,
     private readonly logger: Logger,
   ) {}
@@ -95,9 +96,10 @@ export class Scheduler {
           .where('fire_at', '=', fireAt)
           .execute();
       const running = s.last_run_id && !(await this.ended(s.last_run_id)) ? s.last_run_id : undefined;
-      if (running && s.overlap === 'skip') return void (await decide('skipped', null, `run ${running} had not ended`));
-      if (running && s.overlap === 'queue') return;
-      if (running) await this.cancelPrevious(running, s);
+      const step = planFiring(s.overlap as ScheduleOverlap, running);
+      if (step.kind === 'skip') return void (await decide('skipped', null, step.detail));
+      if (step.kind === 'wait') return;
+      if (step.kind === 'cancel_then_start') await this.cancelPrevious(step.runId, s);
       try {
         const { accepted } = await this.starter.start(
           s.caller as Principal,
@@ -110,9 +112,10 @@ export class Scheduler {
         await decide('started', accepted.runId, null);
         await trx.updateTable('schedules').set({ last_run_id: accepted.runId }).where('id', '=', s.id).execute();
       } catch (e) {
-        // The bus or the database will come back: the firing waits for the next pass. Anything else is the firing's own fault.
-        if (isOutage(e) || !(e instanceof SpindleError)) throw e;
-        await decide('failed', null, `${e.code}: ${e.message}`);
+        // An outage, the start rate: the firing waits for the next pass (thrown: the pass logs it).
+        const failure = failedForGood(e);
+        if (!failure) throw e;
+        await decide('failed', null, `${failure.code}: ${failure.message}`);
       }
     });
   }
@@ -126,7 +129,7 @@ export class Scheduler {
     try {
       await this.canceller.cancel(runId, `schedule ${s.id} fired again (overlap cancel_previous)`, (s.caller as Principal).actor);
     } catch (e) {
-      if (!(e instanceof SpindleError && e.code === 'conflict')) throw e;
+      if (!(isSpindleError(e) && e.code === 'conflict')) throw e;
     }
   }
 }

@@ -4,7 +4,6 @@ import { gatewayMigrations, type GatewayTables } from '@spindle/db';
 import { createLogger } from '@spindle/telemetry';
 import { openTestSchema, removeStreams, testBus, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
-import { TenantsRepository } from '../identity/tenants.repository';
 import { AdmissionRepository, type QueuedRun } from './admission.repository';
 import { RunAdmission } from './run-admission';
 
@@ -20,7 +19,10 @@ describe('run admission of concurrent starts', () => {
     bus = await testBus(namespace, 'admission-test');
     await provisionStreams(bus);
     ({ db, drop } = await openTestSchema<GatewayTables>('gateway', namespace, gatewayMigrations));
-    await new TenantsRepository(db).create('acme', 'Acme');
+    await db
+      .insertInto('tenants')
+      .values({ id: 'acme', name: 'Acme', operator: false, created_at: new Date(), updated_at: new Date() })
+      .execute();
   });
   afterAll(async () => {
     await drop();

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'control-plane',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

@@ -1,0 +1,37 @@
+// Admission: quotas, the fair admission of queued runs, and the control plane's projection of the log.
+export { AdmissionRepository } from './admission/admission.repository';
+export type { QueuedRun, TenantQueueRow } from './admission/admission.repository';
+export { RunAdmission } from './admission/run-admission';
+export type { QueuePosition } from './admission/run-admission';
+export { StartQuotas } from './admission/start-quotas';
+export type { QuotaDefaults, TenantQuotaSource } from './admission/quota-defaults';
+export { queueForAdmission } from './admission/queue-for-admission';
+export { registerQueueMetrics } from './admission/queue.metrics';
+export { controlPlaneProjection } from './admission/control-plane.projection';
+// Threads: the multitask plan, the next run, and their rows.
+export { ACTIVE_STATUSES, RUNNING_STATUSES, isActive, planThreadStart, nextThreadRun } from './threads/thread-start-plan';
+export type { StoredThreadRunStatus, ThreadRunSlot, ThreadStartPlan, NextThreadRun } from './threads/thread-start-plan';
+export { ThreadRepository, threadRunView } from './threads/thread.repository';
+export type { PendingRequest, ThreadRunRow } from './threads/thread.repository';
+export { failedForGood } from './start-failure';
+export type { StartFailure } from './start-failure';
+// Schedules: the cron, the catch-up and overlap plans, the pass that fires them.
+export { planFiring } from './schedules/firing-plan';
+export type { FiringStep, ScheduleOverlap } from './schedules/firing-plan';
+export { parseCron, dueFirings, MAX_CATCH_UP } from './schedules/cron-schedule';
+export type { CatchUp } from './schedules/cron-schedule';
+export { ScheduleRepository, scheduleView } from './schedules/schedule.repository';
+export type { ScheduleRow } from './schedules/schedule.repository';
+export { Scheduler } from './schedules/scheduler';
+export type { RunStarts, RunCancels } from './run-ports';
+export { ThreadDispatcher, slotOf } from './threads/thread-dispatcher';
+// Webhooks: deliveries' next attempt, signing, the signed POST and the pass that delivers.
+export { nextDeliveryOutcome, MAX_RETRY_DELAY_MS } from './webhooks/delivery-attempt';
+export type { DeliveryOutcome, DeliveryRetryPolicy } from './webhooks/delivery-attempt';
+export { WebhookRepository } from './webhooks/webhook.repository';
+export type { DeliveryRow, DueDelivery } from './webhooks/webhook.repository';
+export { WebhookDeliverer } from './webhooks/webhook-deliverer';
+export type { WebhookDeliveryOptions } from './webhooks/webhook-deliverer';
+export { newWebhookSecret, signWebhook, verifyWebhookSignature } from './webhooks/webhook-signature';
+export { postWebhook } from './webhooks/webhook-post';
+export type { WebhookAnswer, WebhookPost } from './webhooks/webhook-post';
