@@ -129,7 +129,7 @@ export class GatewayModule {
             webhooks: WebhookRepository,
             ownership: RunOwnership,
           ) =>
-            new RunStarter(
+            new RunStarter({
               bus,
               catalog,
               agents,
@@ -137,10 +137,10 @@ export class GatewayModule {
               admission,
               quotas,
               logger,
-              config.maxEventBytes,
-              (tenant, ids) => webhooks.requireAll(tenant, ids),
-              ownership,
-            ),
+              maxEventBytes: config.maxEventBytes,
+              requireWebhooks: (tenant, ids) => webhooks.requireAll(tenant, ids),
+              owners: ownership,
+            }),
         },
         {
           // One service shows the log's size on JetStream against the account's limit: the gateway.

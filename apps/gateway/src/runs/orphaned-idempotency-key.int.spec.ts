@@ -43,15 +43,15 @@ describe('a retried start whose key names a run that was never queued', () => {
     const tenants = new TenantsRepository(db);
     keys = new IdempotencyKeysRepository(db, 24);
     await new WorkflowCatalogRepository(db).save(T, 'wf', definition);
-    starter = new RunStarter(
+    starter = new RunStarter({
       bus,
-      new WorkflowCatalogRepository(db),
-      new AgentCatalogRepository(db),
+      catalog: new WorkflowCatalogRepository(db),
+      agents: new AgentCatalogRepository(db),
       keys,
-      new RunAdmission(bus, db, new AdmissionRepository(), quotas, logger),
-      new StartQuotas(db, bus, new TenantDirectory(tenants), quotas, 5_000),
+      admission: new RunAdmission(bus, db, new AdmissionRepository(), quotas, logger),
+      quotas: new StartQuotas(db, bus, new TenantDirectory(tenants), quotas, 5_000),
       logger,
-    );
+    });
   });
   afterAll(async () => {
     await drop();

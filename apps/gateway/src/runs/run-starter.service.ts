@@ -38,26 +38,29 @@ export interface StartOptions {
   runId?: string;
 }
 
+/** What a start reads and writes: the catalogs, the keys, the quotas and the admission. */
+export interface RunStarterDeps {
+  readonly bus: Bus;
+  readonly catalog: WorkflowCatalogRepository;
+  readonly agents: AgentCatalogRepository;
+  readonly keys: IdempotencyKeysRepository;
+  readonly admission: RunAdmission;
+  readonly quotas: StartQuotas;
+  readonly logger: Logger;
+  readonly maxEventBytes?: number;
+  /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
+  readonly requireWebhooks?: (tenant: string, ids: readonly string[]) => Promise<void>;
+  /** Told whose each queued run is, so the reads that follow a start need not ask the log. */
+  readonly owners?: Pick<RunOwnership, 'remember'>;
+}
+
 /**
  * Starts a run: checks everything first (body, workflow, version, idempotency key), then
  * appends `run.queued` (seq 1) and queues the start command. Nothing is stored or queued for a
  * request that is refused.
  */
 export class RunStarter {
-  constructor(
-    private readonly bus: Bus,
-    private readonly catalog: WorkflowCatalogRepository,
-    private readonly agents: AgentCatalogRepository,
-    private readonly keys: IdempotencyKeysRepository,
-    private readonly admission: RunAdmission,
-    private readonly quotas: StartQuotas,
-    private readonly logger: Logger,
-    private readonly maxEventBytes?: number,
-    /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
-    private readonly requireWebhooks: (tenant: string, ids: readonly string[]) => Promise<void> = async () => undefined,
-    /** Told whose each queued run is, so the reads that follow a start need not ask the log. */
-    private readonly owners?: Pick<RunOwnership, 'remember'>,
-  ) {}
+  constructor(private readonly deps: RunStarterDeps) {}
 
   async start(
     caller: Principal,
@@ -78,59 +81,69 @@ export class RunStarter {
       location: `/v1/runs/${runId}`,
       eventsLocation: `/v1/runs/${runId}/events`,
     };
-    const runQueued = async (id: string) => (await firstEventOf(this.bus, id)) !== undefined;
+    const runQueued = async (id: string) => (await firstEventOf(this.deps.bus, id)) !== undefined;
 
-    return createOnce(this.keys, runQueued, tenant, idempotencyKey, { hash: requestHash(name, body), runId, accepted }, async (target) => {
-      // Completing a key's orphaned run: it runs the version the key answered, which a newer one may have followed.
-      const version = target.accepted.workflow.version;
-      const run = version === planned.version ? planned : await this.plan(tenant, name, { ...body, version });
-      // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
-      await this.quotas.admitStart(tenant);
-      try {
-        const log = new RunLogWriter(this.bus, target.runId, EMPTY_LOG, { traceContext: () => trace, maxEventBytes: this.maxEventBytes });
-        await log.write({
-          type: 'run.queued',
-          spanId: randomBytes(8).toString('hex'),
-          path: 'root',
-          data: {
-            workflow: { name, version: run.version },
-            input: body.input ?? null,
-            state: { ...(body.state ?? {}), input: body.input ?? null, ...(run.parameters ? { parameters: run.parameters } : {}) },
-            ...(run.parameters ? { parameters: run.parameters } : {}),
-            definition: run.definition,
-            ...(Object.keys(run.subgraphs).length ? { subgraphs: run.subgraphs } : {}),
-            tenant,
-            startedBy: caller.actor,
-            ...(opts.thread ? { thread: opts.thread } : {}),
-            ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
-            ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
-          },
-        });
-        this.owners?.remember(target.runId, tenant);
-        await opts.beforeDispatch?.(target.runId);
-      } catch (e) {
-        // A full store is said as such (507, Retry-After): waiting a moment, as a 503 suggests, does not help.
-        if (isSpindleError(e) && e.code === 'storage_full') throw e;
-        throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
-      }
-      await queueForAdmission(this.admission, { runId: target.runId, tenant, trace }, this.logger);
-    });
+    return createOnce(
+      this.deps.keys,
+      runQueued,
+      tenant,
+      idempotencyKey,
+      { hash: requestHash(name, body), runId, accepted },
+      async (target) => {
+        // Completing a key's orphaned run: it runs the version the key answered, which a newer one may have followed.
+        const version = target.accepted.workflow.version;
+        const run = version === planned.version ? planned : await this.plan(tenant, name, { ...body, version });
+        // Inside: a retry answered from its Idempotency-Key starts nothing, so it takes no quota.
+        await this.deps.quotas.admitStart(tenant);
+        try {
+          const log = new RunLogWriter(this.deps.bus, target.runId, EMPTY_LOG, {
+            traceContext: () => trace,
+            maxEventBytes: this.deps.maxEventBytes,
+          });
+          await log.write({
+            type: 'run.queued',
+            spanId: randomBytes(8).toString('hex'),
+            path: 'root',
+            data: {
+              workflow: { name, version: run.version },
+              input: body.input ?? null,
+              state: { ...(body.state ?? {}), input: body.input ?? null, ...(run.parameters ? { parameters: run.parameters } : {}) },
+              ...(run.parameters ? { parameters: run.parameters } : {}),
+              definition: run.definition,
+              ...(Object.keys(run.subgraphs).length ? { subgraphs: run.subgraphs } : {}),
+              tenant,
+              startedBy: caller.actor,
+              ...(opts.thread ? { thread: opts.thread } : {}),
+              ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
+              ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
+            },
+          });
+          this.deps.owners?.remember(target.runId, tenant);
+          await opts.beforeDispatch?.(target.runId);
+        } catch (e) {
+          // A full store is said as such (507, Retry-After): waiting a moment, as a 503 suggests, does not help.
+          if (isSpindleError(e) && e.code === 'storage_full') throw e;
+          throw new SpindleError('service_unavailable', `could not queue the run: ${(e as Error).message}`, { cause: e });
+        }
+        await queueForAdmission(this.deps.admission, { runId: target.runId, tenant, trace }, this.deps.logger);
+      },
+    );
   }
 
   /** Everything a start checks and resolves before anything is stored: the workflow version, its definition, parameters, subgraphs. */
   private async plan(tenant: string, name: string, body: StartRunBody) {
-    const workflow = await this.catalog.find(tenant, name, body.version);
+    const workflow = await this.deps.catalog.find(tenant, name, body.version);
     if (!workflow) {
-      if (body.version !== undefined && (await this.catalog.find(tenant, name)))
+      if (body.version !== undefined && (await this.deps.catalog.find(tenant, name)))
         throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
     // The run embeds the definition with agent references resolved: catalog edits never reach it.
-    const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
+    const prepare = (stored: unknown) => resolveAgentRefs(this.deps.agents, tenant, stored);
     const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
-    if (body.webhooks?.length) await this.requireWebhooks(tenant, body.webhooks);
-    const subgraphs = await resolveSubgraphs(this.catalog, tenant, { name, definition }, prepare);
+    if (body.webhooks?.length) await this.deps.requireWebhooks?.(tenant, body.webhooks);
+    const subgraphs = await resolveSubgraphs(this.deps.catalog, tenant, { name, definition }, prepare);
     return { version: workflow.version, definition, parameters, subgraphs };
   }
 }
