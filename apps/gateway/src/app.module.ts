@@ -8,11 +8,9 @@ import { DATABASE, DatabaseModule } from '@spindle/service-db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './gateway.config';
-import { AgentCatalogRepository } from './agents/agent-catalog.repository';
 import { AgentsController } from './agents/agents.controller';
 import { GATEWAY_CONFIG } from './gateway.tokens';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import { IdempotencyKeysRepository } from './runs/idempotency-keys.repository';
 import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
 import { RunCanceller } from './runs/run-canceller.service';
@@ -21,9 +19,7 @@ import { RunLogLoss } from './runs/run-log-loss';
 import { OverviewController } from './overview/overview.controller';
 import { RunEraser } from './runs/run-eraser.service';
 import { ProjectionRunner } from '@spindle/projection-kit';
-import { RunStarter } from './runs/run-starter.service';
 import { RunsController } from './runs/runs.controller';
-import { WorkflowCatalogRepository } from './workflows/workflow-catalog.repository';
 import { WorkflowsController } from './workflows/workflows.controller';
 import { CheckpointsController } from './checkpoints/checkpoints.controller';
 import { RunForker } from './checkpoints/run-forker.service';
@@ -36,7 +32,15 @@ import { admissionProviders } from './admission/admission.providers';
 import { threadProviders } from './threads/thread.providers';
 import { ThreadsController } from './threads/threads.controller';
 import { webhookProviders } from './webhooks/webhook.providers';
-import { RunAdmission, StartQuotas, WebhookRepository } from '@spindle/control-plane';
+import {
+  RunAdmission,
+  StartQuotas,
+  WebhookRepository,
+  AgentCatalogRepository,
+  IdempotencyKeysRepository,
+  RunStarter,
+  WorkflowCatalogRepository,
+} from '@spindle/control-plane';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { scheduleProviders } from './schedules/schedule.providers';
 import { SchedulesController } from './schedules/schedules.controller';

@@ -17,6 +17,7 @@ export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-
 export { canonicalJson, isJsonObject } from './canonical-json';
 export { fieldPath, zodFieldIssues, ajvFieldIssues, describeIssues } from './field-issues';
 export type { ZodLikeIssue, AjvLikeError, IssuePlace } from './field-issues';
+export { parseBody } from './parse-body';
 export { planCatalogSave } from './catalog-save';
 export type { CatalogEntry, CatalogSave } from './catalog-save';
 export {

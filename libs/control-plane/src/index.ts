@@ -35,3 +35,13 @@ export type { WebhookDeliveryOptions } from './webhooks/webhook-deliverer';
 export { newWebhookSecret, signWebhook, verifyWebhookSignature } from './webhooks/webhook-signature';
 export { postWebhook } from './webhooks/webhook-post';
 export type { WebhookAnswer, WebhookPost } from './webhooks/webhook-post';
+// Starts: the one way a run is started (checks, catalogs, idempotency key, quota, run.queued, admission), and the catalogs it reads.
+export { RunStarter } from './starts/run-starter';
+export type { RunStarterDeps, StartOptions, StartedRun } from './starts/run-starter';
+export { checkIdempotencyKey, createOnce, requestHash } from './starts/idempotent-creation';
+export type { Created } from './starts/idempotent-creation';
+export { IdempotencyKeysRepository } from './starts/idempotency-keys.repository';
+export { WorkflowCatalogRepository } from './catalogs/workflow-catalog.repository';
+export { AgentCatalogRepository } from './catalogs/agent-catalog.repository';
+export { resolveAgentRefs } from './catalogs/agent-refs.resolver';
+export { resolveSubgraphs } from './catalogs/subgraph-resolver';

@@ -1,13 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { rollbackBodySchema, SpindleError, type CatalogDiff, type Principal } from '@spindle/contracts';
+import { rollbackBodySchema, SpindleError, type CatalogDiff, type Principal, parseBody } from '@spindle/contracts';
 import { agentBodySchema, agentSpecSchema, diffVersions } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseBody } from '../http/parse-body';
 import { AgentNameParam, NewAgentNameParam, VersionParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { AgentCatalogRepository } from './agent-catalog.repository';
+import { AgentCatalogRepository } from '@spindle/control-plane';
 
 /** `PUT /v1/agents/{name}`: the tenant's agents that patterns name with `{ "ref": "<name>" }`. */
 @Controller('v1/agents')

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Headers, Param, Post, Req, Res } from '@nestjs/common';
-import { forkBodySchema, type Principal } from '@spindle/contracts';
+import { forkBodySchema, type Principal, parseBody } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { parseBody } from '../http/parse-body';
 import { RunIdParam } from '../http/path-params';
-import { checkIdempotencyKey } from '../runs/idempotent-creation';
 import { RunForker } from './run-forker.service';
+import { checkIdempotencyKey } from '@spindle/control-plane';
 
 /** A run's checkpoints, and forking a run from one of them. */
 @Controller('v1/runs/:id')

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import { EMPTY_LOG, firstEventOf, lastEventOf, query, readRunLog, RunLogWriter, type Bus } from '@spindle/bus';
 import type { Logger } from 'pino';
-import { queueForAdmission, type RunAdmission, type StartQuotas } from '@spindle/control-plane';
+import {
+  queueForAdmission,
+  type RunAdmission,
+  type StartQuotas,
+  type IdempotencyKeysRepository,
+  createOnce,
+  requestHash,
+  type Created,
+} from '@spindle/control-plane';
 import {
   SpindleError,
   type CheckpointQueryResults,
@@ -14,8 +22,6 @@ import {
 } from '@spindle/contracts';
 import { ulid } from 'ulid';
 import { RUN_ID } from '../http/path-params';
-import type { IdempotencyKeysRepository } from '../runs/idempotency-keys.repository';
-import { createOnce, requestHash, type Created } from '../runs/idempotent-creation';
 
 /**
  * Forks a run at a checkpoint: a new run whose `run.queued` carries the checkpoint's state (with

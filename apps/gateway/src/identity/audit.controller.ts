@@ -1,6 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { auditQuerySchema, SpindleError, type Principal } from '@spindle/contracts';
-import { parseBody } from '../http/parse-body';
+import { auditQuerySchema, SpindleError, type Principal, parseBody } from '@spindle/contracts';
 import { AuditLogRepository } from './audit-log.repository';
 import { Caller } from './caller.decorator';
 

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { newKeyBodySchema, SpindleError, tenantQuerySchema, type Principal } from '@spindle/contracts';
+import { newKeyBodySchema, SpindleError, tenantQuerySchema, type Principal, parseBody } from '@spindle/contracts';
 import { ApiKeyVerifier, generateApiKey } from '@spindle/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseBody } from '../http/parse-body';
 import { KeyIdParam } from '../http/path-params';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuditTrail } from './audit-trail';

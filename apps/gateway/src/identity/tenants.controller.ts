@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
-import { newTenantBodySchema, SpindleError, tenantQuotasSchema, type Principal, type Tenant } from '@spindle/contracts';
+import { newTenantBodySchema, SpindleError, tenantQuotasSchema, type Principal, type Tenant, parseBody } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseBody } from '../http/parse-body';
 import { TenantIdParam } from '../http/path-params';
 import { AuditTrail } from './audit-trail';
 import { Caller } from './caller.decorator';

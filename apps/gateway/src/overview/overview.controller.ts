@@ -1,7 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { overviewQuerySchema, type Overview, type Principal } from '@spindle/contracts';
+import { overviewQuerySchema, type Overview, type Principal, parseBody } from '@spindle/contracts';
 import { Caller } from '../identity/caller.decorator';
-import { parseBody } from '../http/parse-body';
 import { RequestAnswers } from '../requests/request-answers.service';
 import { RunReads } from '../runs/run-reads.service';
 

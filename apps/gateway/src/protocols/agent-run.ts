@@ -1,6 +1,6 @@
 import { readRunLog, type Bus } from '@spindle/bus';
 import { isRunId, SpindleError, type Principal, type RunEvent } from '@spindle/contracts';
-import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import { type WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /** The workflow a protocol endpoint speaks for (A2A's agent, AG-UI's agent). */
 export interface AgentWorkflow {

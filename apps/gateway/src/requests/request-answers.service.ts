@@ -10,10 +10,8 @@ import {
 } from '@spindle/contracts';
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
 import { requestsInLog } from '@spindle/projections';
-import { resolveAgentRefs } from '../agents/agent-refs.resolver';
-import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
-import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 import { decideAnswer, type DefinitionUpgrade } from './answer-decision';
+import { resolveAgentRefs, type AgentCatalogRepository, type WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /**
  * Answers a person's request. The run's log is the judge (not the approval projection, which

@@ -1,10 +1,9 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { answerBodySchema, requestsListQuerySchema, type Principal } from '@spindle/contracts';
+import { answerBodySchema, requestsListQuerySchema, type Principal, parseBody } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { requireIssuedCursor } from '../http/list-query';
-import { parseBody } from '../http/parse-body';
 import { RequestIdParam, RunIdParam } from '../http/path-params';
 import { RunReads } from '../runs/run-reads.service';
 import { RequestAnswers } from './request-answers.service';

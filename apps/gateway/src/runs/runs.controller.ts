@@ -9,6 +9,7 @@ import {
   SpindleError,
   type Principal,
   type RunAccepted,
+  parseBody,
 } from '@spindle/contracts';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,21 +17,17 @@ import type { Logger } from 'pino';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
 import { requireIssuedRunCursor } from '../http/list-query';
-import { parseBody } from '../http/parse-body';
 import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
-import { checkIdempotencyKey } from './idempotent-creation';
 import { OpenStreamsRegistry } from './open-streams.registry';
 import { RunEraser } from './run-eraser.service';
 import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
-import { RunStarter } from './run-starter.service';
 import { AuditTrail } from '../identity/audit-trail';
-import { RunAdmission } from '@spindle/control-plane';
+import { RunAdmission, checkIdempotencyKey, RunStarter, WorkflowCatalogRepository } from '@spindle/control-plane';
 import { Caller } from '../identity/caller.decorator';
-import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 const SEQ_RANGE = { min: 0, max: MAX_SEQ };
 

@@ -6,8 +6,7 @@ import { BUS, LOGGER, PeriodicLoop } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { RunCanceller } from '../runs/run-canceller.service';
-import { RunStarter } from '../runs/run-starter.service';
-import { Scheduler, ScheduleRepository } from '@spindle/control-plane';
+import { Scheduler, ScheduleRepository, RunStarter } from '@spindle/control-plane';
 
 const SCHEDULER_LOOP = Symbol('SCHEDULER_LOOP');
 

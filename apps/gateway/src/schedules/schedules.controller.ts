@@ -6,18 +6,24 @@ import {
   type Schedule,
   type ScheduleFirings,
   type ScheduleList,
+  parseBody,
 } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
-import { parseBody } from '../http/parse-body';
 import { ScheduleIdParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { parseCron, Scheduler, ScheduleRepository, type ScheduleRow, scheduleView } from '@spindle/control-plane';
+import {
+  parseCron,
+  Scheduler,
+  ScheduleRepository,
+  type ScheduleRow,
+  scheduleView,
+  WorkflowCatalogRepository,
+} from '@spindle/control-plane';
 
 /** Schedules: a workflow run on a cron, in a time zone; every firing a normal run. */
 @Controller('v1/schedules')

@@ -9,16 +9,22 @@ import {
   type ThreadRunAccepted,
   type ThreadRunBody,
   type ThreadState,
+  parseBody,
 } from '@spindle/contracts';
-import { isActive, planThreadStart, slotOf, type ThreadDispatcher, type ThreadRepository } from '@spindle/control-plane';
+import {
+  isActive,
+  planThreadStart,
+  slotOf,
+  type ThreadDispatcher,
+  type ThreadRepository,
+  type WorkflowCatalogRepository,
+} from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
-import { parseBody } from '../http/parse-body';
 import type { RunCanceller } from '../runs/run-canceller.service';
-import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
 
 /**
  * Runs on threads, on the request path: a start on a busy thread follows its `multitaskStrategy`

@@ -7,9 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
 import { RunCanceller } from '../runs/run-canceller.service';
-import { RunStarter } from '../runs/run-starter.service';
-import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { ThreadDispatcher, ThreadRepository } from '@spindle/control-plane';
+import { ThreadDispatcher, ThreadRepository, RunStarter, WorkflowCatalogRepository } from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
 /** The pass that starts threads' next runs: on a 2 s tick, and ticked by projection batches that end runs. */

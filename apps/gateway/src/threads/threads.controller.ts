@@ -8,12 +8,12 @@ import {
   type ThreadList,
   type ThreadRuns as ThreadRunsView,
   type ThreadState,
+  parseBody,
 } from '@spindle/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@spindle/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ulid } from 'ulid';
 import { requireIssuedCursor } from '../http/list-query';
-import { parseBody } from '../http/parse-body';
 import { ThreadIdParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
 import { refuseNulCharacters } from '../http/storable-json';

@@ -9,6 +9,7 @@ import {
   type Webhook,
   type WebhookDeliveries,
   type WebhookList,
+  parseBody,
 } from '@spindle/contracts';
 import { decodeKeysetCursor, encodeKeysetCursor } from '@spindle/db';
 import { checkEgressUrl } from '@spindle/egress';
@@ -17,13 +18,17 @@ import { ulid } from 'ulid';
 import type { GatewayConfig } from '../gateway.config';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import { requireIssuedCursor } from '../http/list-query';
-import { parseBody } from '../http/parse-body';
 import { WebhookIdParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { newWebhookSecret, ScheduleRepository, ThreadRepository, WebhookRepository } from '@spindle/control-plane';
-import { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
+import {
+  newWebhookSecret,
+  ScheduleRepository,
+  ThreadRepository,
+  WebhookRepository,
+  WorkflowCatalogRepository,
+} from '@spindle/control-plane';
 
 /** Subscriptions to run events, POSTed signed to the caller's URL, and every delivery with its attempts. */
 @Controller('v1/webhooks')

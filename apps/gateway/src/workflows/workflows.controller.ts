@@ -1,16 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { graphQuerySchema, rollbackBodySchema, SpindleError, type CatalogDiff, type Principal } from '@spindle/contracts';
+import { graphQuerySchema, rollbackBodySchema, SpindleError, type CatalogDiff, type Principal, parseBody } from '@spindle/contracts';
 import { describeGraph, diffVersions, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AgentCatalogRepository } from '../agents/agent-catalog.repository';
-import { resolveAgentRefs } from '../agents/agent-refs.resolver';
-import { parseBody } from '../http/parse-body';
 import { NewWorkflowNameParam, VersionParam, WorkflowNameParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { resolveSubgraphs } from './subgraph-resolver';
-import { WorkflowCatalogRepository } from './workflow-catalog.repository';
+import { AgentCatalogRepository, resolveAgentRefs, resolveSubgraphs, WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /** The caller's tenant's workflow catalog. */
 @Controller('v1/workflows')

@@ -11,9 +11,9 @@ import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
-import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { a2aErrorOf, A2aRpcError, WorkflowAgents } from './workflow-agents';
+import { WorkflowCatalogRepository } from '@spindle/control-plane';
 
 type RpcId = string | number | null;
 

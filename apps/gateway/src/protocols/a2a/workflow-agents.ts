@@ -23,9 +23,9 @@ import { a2aTaskOf, answerOfMessage, requestsInLog, runPhase, startBodyOfMessage
 import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import type { RunStarter } from '../../runs/run-starter.service';
 import type { LiveRuns } from '../../runs/live-runs';
 import { readAgentRun, type AgentWorkflow } from '../agent-run';
+import { type RunStarter } from '@spindle/control-plane';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {

@@ -10,9 +10,9 @@ import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
-import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow } from '../agent-run';
 import { AgUiRuns } from './ag-ui-runs';
+import { WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /**
  * AG-UI's HTTP transport: `POST /v1/ag-ui/{name}` with a `RunAgentInput` answers the run as an

@@ -36,10 +36,9 @@ import {
 import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { RunCanceller } from '../../runs/run-canceller.service';
-import type { RunStarter } from '../../runs/run-starter.service';
-import type { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import type { CallWatch, McpSessionRelay } from './mcp-session-relay';
 import { MCP_TASK_CAPABILITIES, type WorkflowTasks } from './workflow-tasks';
+import { type RunStarter, type WorkflowCatalogRepository } from '@spindle/control-plane';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -11,9 +11,9 @@ import { ChatIdParam, WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
 import { Caller } from '../../identity/caller.decorator';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
-import { WorkflowCatalogRepository } from '../../workflows/workflow-catalog.repository';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { UiChats } from './ui-chats';
+import { WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /**
  * The AI SDK's chat transport: `POST /v1/chat/{name}` answers a chat's last message with a UI

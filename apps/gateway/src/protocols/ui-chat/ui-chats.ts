@@ -1,8 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import { lastEventOf, type Bus } from '@spindle/bus';
-import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest } from '@spindle/contracts';
+import { isTerminalEvent, SpindleError, uiChatRequestSchema, type Principal, type UiChatRequest, parseBody } from '@spindle/contracts';
 import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from '@spindle/projections';
-import { parseBody } from '../../http/parse-body';
 import { isActive, type ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import type { AgentWorkflow } from '../agent-run';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { EMPTY_LOG, firstEventOf, RunLogWriter, type Bus } from '@spindle/bus';
-import type { Logger } from 'pino';
-import { queueForAdmission, type RunAdmission, type StartQuotas } from '@spindle/control-plane';
+import type { Logger } from '@spindle/telemetry';
 import {
   isSpindleError,
   describeIssues,
+  parseBody,
   SpindleError,
   startRunBodySchema,
   type Principal,
@@ -15,12 +15,13 @@ import {
 } from '@spindle/contracts';
 import { compileJsonSchema, validateDefinition } from '@spindle/engine';
 import { ulid } from 'ulid';
-import type { AgentCatalogRepository } from '../agents/agent-catalog.repository';
-import type { RunOwnership } from '../identity/run-ownership';
-import { resolveAgentRefs } from '../agents/agent-refs.resolver';
-import { resolveSubgraphs } from '../workflows/subgraph-resolver';
-import type { WorkflowCatalogRepository } from '../workflows/workflow-catalog.repository';
-import { parseBody } from '../http/parse-body';
+import { queueForAdmission } from '../admission/queue-for-admission';
+import type { RunAdmission } from '../admission/run-admission';
+import type { StartQuotas } from '../admission/start-quotas';
+import type { AgentCatalogRepository } from '../catalogs/agent-catalog.repository';
+import { resolveAgentRefs } from '../catalogs/agent-refs.resolver';
+import { resolveSubgraphs } from '../catalogs/subgraph-resolver';
+import type { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from './idempotent-creation';
 
@@ -50,8 +51,8 @@ export interface RunStarterDeps {
   readonly maxEventBytes?: number;
   /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
   readonly requireWebhooks?: (tenant: string, ids: readonly string[]) => Promise<void>;
-  /** Told whose each queued run is, so the reads that follow a start need not ask the log. */
-  readonly owners?: Pick<RunOwnership, 'remember'>;
+  /** Told whose each queued run is, so the reads that follow a start need not ask the log (the gateway's run ownership). */
+  readonly owners?: { remember(runId: string, tenant: string): void };
 }
 
 /**

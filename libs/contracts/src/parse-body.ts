@@ -1,4 +1,5 @@
-import { describeIssues, SpindleError, zodFieldIssues, type FieldIssue } from '@spindle/contracts';
+import { SpindleError, type FieldIssue } from './errors';
+import { describeIssues, zodFieldIssues } from './field-issues';
 import type { z } from 'zod';
 
 /** Validates a request part; a failure is `validation_failed` naming every bad field. */

@@ -1,4 +1,4 @@
-import { isSpindleError } from '@spindle/contracts';
+import { isSpindleError } from './errors';
 import { z } from 'zod';
 import { parseBody } from './parse-body';
 
