@@ -1,5 +1,5 @@
-import { createDatabase, dropSchema, gatewayMigrations, migrateToLatest, serviceSchema, type GatewayTables } from '@spindle/db';
-import { testEnv, testNamespace } from '@spindle/testing';
+import { gatewayMigrations, type GatewayTables } from '@spindle/db';
+import { openTestSchema, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AgentCatalogRepository } from '../catalogs/agent-catalog.repository';
 import { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
@@ -8,18 +8,14 @@ import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 const T = 'default';
 
 describe('what a start reads on Postgres: the catalogs and the idempotency keys', () => {
-  const schema = serviceSchema('gateway', testNamespace());
   let db: Kysely<GatewayTables>;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    db = createDatabase<GatewayTables>({ url: testEnv().databaseUrl, schema });
-    await migrateToLatest(db as Kysely<unknown>, schema, gatewayMigrations);
+    ({ db, drop } = await openTestSchema<GatewayTables>('gateway', testNamespace(), gatewayMigrations));
     const now = new Date();
     await db.insertInto('tenants').values({ id: 'acme', name: 'Acme', operator: false, created_at: now, updated_at: now }).execute();
   });
-  afterAll(async () => {
-    await dropSchema(db as Kysely<unknown>, schema);
-    await db.destroy();
-  });
+  afterAll(() => drop());
 
   it('appends a version per changed definition, keeps an unchanged save idempotent, and soft-deletes', async () => {
     const catalog = new WorkflowCatalogRepository(db);
