@@ -4,8 +4,8 @@ import type { Actor, Principal, RunEventOf } from '@spindle/contracts';
 type Queued = RunEventOf<'run.queued'>['data'];
 
 /**
- * How the control plane starts a run: through the API's own start (its checks, quota, idempotency
- * key and admission), named as a schedule's firing or as a thread's run.
+ * How the control plane starts a run: through the API's own start, `RunStarter` (its checks, quota,
+ * idempotency key and admission), named as a schedule's firing or as a thread's run.
  */
 export interface RunStarts {
   start(
