@@ -80,4 +80,30 @@ describe('SseWriter', () => {
     writer.end();
     expect(writer.gone).toBe(true);
   });
+
+  it('leaves no listener behind when it waits for a slow client to drain', async () => {
+    let res!: ServerResponse;
+    let writer!: SseWriter;
+    handle = (r) => {
+      res = r;
+      writer = new SseWriter(r, 60_000);
+      writer.open();
+    };
+    let client: IncomingMessage | undefined;
+    request({ host: '127.0.0.1', port, path: '/' }, (incoming) => (client = incoming.pause())).end();
+    await eventually(async () => expect(client).toBeDefined());
+    const closeListeners = res.listenerCount('close');
+    for (let wait = 0; wait < 3; wait++) {
+      while (!res.writableNeedDrain) {
+        writer.data('x'.repeat(64 * 1024));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const drained = writer.drained();
+      client!.resume();
+      await drained;
+      client!.pause();
+    }
+    expect(res.listenerCount('close')).toBe(closeListeners);
+    client!.destroy();
+  });
 });

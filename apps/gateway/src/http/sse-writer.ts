@@ -56,7 +56,10 @@ export class SseWriter {
   /** Resolves once the client has taken what was written (at once unless its socket is full), or has gone. */
   async drained(): Promise<void> {
     if (this.gone || !this.res.writableNeedDrain) return;
-    await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
+    // The waiter that loses the race is removed, or each wait on a slow client would leave a 'close' listener behind.
+    const settled = new AbortController();
+    const { signal } = settled;
+    await Promise.race([once(this.res, 'drain', { signal }), once(this.res, 'close', { signal })]).finally(() => settled.abort());
   }
 
   /** Whether the client went away (no frame reaches it any more). */
