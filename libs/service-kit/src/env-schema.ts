@@ -1,7 +1,7 @@
 import { describeIssues, zodFieldIssues } from '@spindle/contracts';
 import { z } from 'zod';
 
-/** A process environment, given as a parameter (never read from `process.env` here). */
+/** A process's environment, handed in by the app at its edge (this module never reads it itself). */
 export type Env = Record<string, string | undefined>;
 
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, '1': true, false: false, '0': false };

@@ -160,12 +160,7 @@ export class AdmissionRepository {
       .values({ tenant_id: tenant, last_admitted_at: now })
       .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ last_admitted_at: now }))
       .execute();
-    return rows.map((r) => ({
-      runId: r.run_id,
-      tenant: r.tenant_id,
-      queuedAt: r.queued_at.toISOString(),
-      trace: (r.trace as Record<string, string> | null) ?? null,
-    }));
+    return rows.map(queuedRunOf);
   }
 
   /** Admitted runs whose start has not been seen for a while (their command may be lost): stamped again, returned. */
@@ -177,12 +172,7 @@ export class AdmissionRepository {
       .where('admitted_at', '<', new Date(now.getTime() - olderThanMs))
       .returning(['run_id', 'tenant_id', 'queued_at', 'trace'])
       .execute();
-    return rows.map((r) => ({
-      runId: r.run_id,
-      tenant: r.tenant_id,
-      queuedAt: r.queued_at.toISOString(),
-      trace: (r.trace as Record<string, string> | null) ?? null,
-    }));
+    return rows.map(queuedRunOf);
   }
 
   /** Where a waiting run stands in its tenant's queue; undefined when it is not waiting. */
@@ -205,4 +195,14 @@ export class AdmissionRepository {
       .executeTakeFirst();
     return row && { tenant: row.tenant_id, ahead: Number(row.ahead) };
   }
+}
+
+/** The columns an admission returns (`RETURNING run_id, tenant_id, queued_at, trace`), as a `QueuedRun`. */
+function queuedRunOf(row: { run_id: string; tenant_id: string; queued_at: Date; trace: unknown }): QueuedRun {
+  return {
+    runId: row.run_id,
+    tenant: row.tenant_id,
+    queuedAt: row.queued_at.toISOString(),
+    trace: (row.trace as Record<string, string> | null) ?? null,
+  };
 }
