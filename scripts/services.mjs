@@ -1,9 +1,10 @@
-// The five services `npm start` runs, with their health ports.
+// The six services `npm start` runs, with their health ports.
 export const services = [
   { name: 'gateway', port: 'PORT', defaultPort: 8080 },
   { name: 'trace-recorder', port: 'TRACE_RECORDER_PORT', defaultPort: 8082 },
   { name: 'checkpoint', port: 'CHECKPOINT_PORT', defaultPort: 8083 },
   { name: 'approval', port: 'APPROVAL_PORT', defaultPort: 8084 },
+  { name: 'dispatcher', port: 'DISPATCHER_PORT', defaultPort: 8085 },
   { name: 'runner', port: 'RUNNER_PORT', defaultPort: 8081 },
 ];
 

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { startStack } from '@spindle/testing';
+import { startStack, readsControlPlaneSettings } from '@spindle/testing';
 import { GatewayClient } from './gateway-client';
 import { measureLogThroughput } from './log-throughput.bench';
 import { measureSseFanout } from './sse-fanout.bench';
@@ -22,7 +22,7 @@ async function main() {
     namespacePrefix: 'b',
     logLevel: 'warn',
     serviceEnv: (name): Record<string, string> =>
-      name === 'gateway' ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
+      readsControlPlaneSettings(name) ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
   });
   const client = new GatewayClient(stack.gatewayUrl, stack.auth);
   try {

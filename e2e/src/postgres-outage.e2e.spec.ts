@@ -2,7 +2,7 @@ import type { RunEvent } from '@spindle/contracts';
 import { eventually, startOwnPostgres, startStack, stopProcess, testEnv, type OwnPostgres, type Stack } from '@spindle/testing';
 import { putHelloWorkflow, runHelloToEnd } from './hello-runs';
 
-const TABLED = ['gateway', 'trace-recorder', 'checkpoint', 'approval'];
+const TABLED = ['gateway', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'];
 
 /**
  * Issue 26, item 1: `pg_ctl stop -m fast` (what a managed database's failover or restart does)

@@ -1,5 +1,5 @@
 import type { RunEvent } from '@spindle/contracts';
-import { eventually, startStack, type Stack } from '@spindle/testing';
+import { eventually, startStack, type Stack, readsControlPlaneSettings } from '@spindle/testing';
 
 /** A model call waits here while a test holds it, so a run is running because the test made it so. */
 let held: Promise<void> = Promise.resolve();
@@ -47,7 +47,7 @@ describe('quotas', () => {
       }) as never,
       runnerEnv: { RUNNER_CONCURRENCY: '4' },
       // Tenant quotas are read through a short cache; the admission's window is small so fairness shows.
-      serviceEnv: (s): Record<string, string> => (s === 'gateway' ? { SPINDLE_DISPATCH_WINDOW: String(WINDOW) } : {}),
+      serviceEnv: (s): Record<string, string> => (readsControlPlaneSettings(s) ? { SPINDLE_DISPATCH_WINDOW: String(WINDOW) } : {}),
     });
     for (const tenant of ['acme', 'globex', 'initech']) {
       expect((await stack.api('/v1/tenants', { method: 'POST', body: JSON.stringify({ id: tenant, name: tenant }) })).status).toBe(201);

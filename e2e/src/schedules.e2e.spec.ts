@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunEvent, Schedule, ScheduleFiring, WebhookEvent } from '@spindle/contracts';
-import { eventually, providerGate, startStack, stopProcess, type Stack } from '@spindle/testing';
+import { eventually, providerGate, startStack, stopProcess, type Stack, readsControlPlaneSettings } from '@spindle/testing';
 
 /** A run that waits in its model call for as long as the test holds the provider. */
 const slow = {
@@ -27,7 +27,7 @@ describe('schedules', () => {
   beforeAll(async () => {
     stack = await startStack({
       serviceEnv: (name): Record<string, string> =>
-        name === 'gateway'
+        readsControlPlaneSettings(name)
           ? { SPINDLE_SCHEDULE_MIN_INTERVAL_MS: '1500', SPINDLE_WEBHOOK_ALLOW_HTTP: 'true', SPINDLE_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }
           : {},
     });
@@ -42,7 +42,7 @@ describe('schedules', () => {
     await stack?.stop();
   });
 
-  it('fires every two seconds, skips while its run is slow, and across a restart of the gateway loses and doubles no firing', async () => {
+  it('fires every two seconds, skips while its run is slow, and across a restart of the dispatcher loses and doubles no firing', async () => {
     hold();
     const made = await post<Schedule>('/v1/schedules', {
       cron: '*/2 * * * * *',
@@ -60,11 +60,11 @@ describe('schedules', () => {
       expect(f.filter((x) => x.outcome === 'skipped').length).toBeGreaterThanOrEqual(2);
     }, 200);
 
-    // The gateway (the only one, so the one that fires) is away for a few firing times.
-    const gateway = stack.processes.find((p) => p.name === 'gateway' && p.child.exitCode === null)!;
-    await stopProcess(gateway.child);
+    // The dispatcher (the only one, so the one that fires) is away for a few firing times.
+    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher' && p.child.exitCode === null)!;
+    await stopProcess(dispatcher.child);
     await new Promise((resolve) => setTimeout(resolve, 4_500));
-    await stack.startService('gateway', { PORT: String(gateway.port) });
+    await stack.startService('dispatcher');
     release();
     // Once the slow run has ended, a later firing starts the next one.
     await eventually(async () => expect((await firings(id)).filter((x) => x.outcome === 'started')).toHaveLength(2), 200);

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookEventSchema, type CreatedWebhook, type WebhookDeliveries, type WebhookEvent } from '@spindle/contracts';
-import { eventually, startStack, type Stack } from '@spindle/testing';
+import { eventually, startStack, type Stack, readsControlPlaneSettings } from '@spindle/testing';
 
 const quick = { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }] };
 const asks = { kind: 'graph', nodes: [{ id: 'ask', type: 'human', prompt: 'go on?', form: 'boolean' }] };
@@ -68,7 +68,7 @@ describe('completion webhooks', () => {
     await receiver.start();
     stack = await startStack({
       serviceEnv: (name): Record<string, string> =>
-        name === 'gateway'
+        readsControlPlaneSettings(name)
           ? { SPINDLE_WEBHOOK_ALLOW_HTTP: 'true', SPINDLE_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SPINDLE_WEBHOOK_RETRY_BASE_MS: '100' }
           : {},
     });

@@ -1,4 +1,4 @@
-import { envInteger, parseEnv, type Env } from '@spindle/service-kit';
+import { envInteger, parseEnv, type Env } from '@spindle/contracts';
 import { z } from 'zod';
 
 /** The approval service's own settings, beyond those every service reads. */

@@ -1,4 +1,4 @@
-import { parseEnv, type Env } from '@spindle/service-kit';
+import { parseEnv, type Env } from '@spindle/contracts';
 import { z } from 'zod';
 
 /** The checkpoint service's own settings, beside the `ServiceConfig` every service reads. */

@@ -13,12 +13,10 @@ import { GATEWAY_CONFIG } from './gateway.tokens';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
-import { RunCanceller } from './runs/run-canceller.service';
 import { RunReads } from './runs/run-reads.service';
 import { RunLogLoss } from './runs/run-log-loss';
 import { OverviewController } from './overview/overview.controller';
 import { RunEraser } from './runs/run-eraser.service';
-import { ProjectionRunner } from '@spindle/projection-kit';
 import { RunsController } from './runs/runs.controller';
 import { WorkflowsController } from './workflows/workflows.controller';
 import { CheckpointsController } from './checkpoints/checkpoints.controller';
@@ -40,6 +38,7 @@ import {
   IdempotencyKeysRepository,
   RunStarter,
   WorkflowCatalogRepository,
+  RunCanceller,
 } from '@spindle/control-plane';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { scheduleProviders } from './schedules/schedule.providers';
@@ -94,7 +93,7 @@ export class GatewayModule {
         ...identityProviders(config),
         ...admissionProviders(config),
         ...threadProviders(config),
-        ...webhookProviders(config),
+        ...webhookProviders(),
         ...scheduleProviders(),
         ...protocolProviders(),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
@@ -159,14 +158,9 @@ export class GatewayModule {
         },
         {
           provide: RunEraser,
-          inject: [BUS, DATABASE, ProjectionRunner, RunReads, RunLogLoss],
-          useFactory: (
-            bus: Bus,
-            db: Kysely<GatewayTables>,
-            admission: ProjectionRunner<GatewayTables>,
-            reads: RunReads,
-            loss: RunLogLoss,
-          ) => new RunEraser(bus, db, admission, reads, config.projectionWaitMs, loss),
+          inject: [BUS, DATABASE, RunReads, RunLogLoss],
+          useFactory: (bus: Bus, db: Kysely<GatewayTables>, reads: RunReads, loss: RunLogLoss) =>
+            new RunEraser(bus, db, reads, config.projectionWaitMs, loss),
         },
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {

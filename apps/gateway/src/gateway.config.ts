@@ -1,17 +1,8 @@
-import type { QuotaDefaults } from '@spindle/control-plane';
+import { parseControlPlaneSettings, type ControlPlaneSettings } from '@spindle/control-plane';
 import { join, resolve } from 'node:path';
-import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
-import {
-  envBoolean,
-  envInteger,
-  envOptional,
-  envPositive,
-  parseEnv,
-  parseServiceConfig,
-  type Env,
-  type ServiceConfig,
-} from '@spindle/service-kit';
+import { envBoolean, envInteger, envPositive, parseEnv, type Env } from '@spindle/contracts';
+import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 import { z } from 'zod';
 import type { StreamLimits } from './runs/stream-limits';
 
@@ -33,16 +24,6 @@ export interface AuthConfig {
   readonly bootstrapKeyFile?: string;
 }
 
-export interface WebhookConfig {
-  /** `SPINDLE_WEBHOOK_ALLOW_HTTP=true`: http targets too (development). */
-  readonly allowHttp: boolean;
-  /** `SPINDLE_WEBHOOK_ALLOWED_HOSTS`: internal hosts and networks a webhook may still reach (names, addresses, CIDR ranges). */
-  readonly egress: EgressPolicy;
-  readonly retryBaseMs: number;
-  readonly retryForMs: number;
-  readonly timeoutMs: number;
-}
-
 /** The HTTP server's clocks against slow clients (Node's `headersTimeout`, `requestTimeout`, `keepAliveTimeout`). */
 export interface HttpTimeouts {
   /** The request line and headers must arrive within this; else `408` and the connection is closed. */
@@ -53,15 +34,12 @@ export interface HttpTimeouts {
   readonly keepAliveTimeoutMs: number;
 }
 
-export interface GatewayConfig extends ServiceConfig {
+export interface GatewayConfig extends ServiceConfig, ControlPlaneSettings {
   readonly bodyLimitBytes: number;
   /** Deepest nesting of arrays and objects a JSON body may have. */
   readonly maxJsonDepth: number;
   /** The request line and headers together (Node's `maxHeaderSize`); more is `431 headers_too_large`. */
   readonly maxHeaderBytes: number;
-  readonly idempotencyTtlHours: number;
-  /** How long a read waits for the trace recorder to apply the run's last event. */
-  readonly projectionWaitMs: number;
   readonly heartbeatMs: number;
   /** Event streams (runs' events, AG-UI, A2A, MCP, chat) one principal and one tenant may hold open on this gateway. */
   readonly streams: StreamLimits;
@@ -73,8 +51,6 @@ export interface GatewayConfig extends ServiceConfig {
   /** Take the request's scheme and host from `X-Forwarded-Proto`/`-Host` (behind a proxy that sets them). */
   readonly trustProxy: boolean;
   readonly auth: AuthConfig;
-  readonly quotas: QuotaDefaults;
-  readonly webhooks: WebhookConfig;
   /** `SPINDLE_SCHEDULE_MIN_INTERVAL_MS`: a cron that fires more often is refused (60 s). */
   readonly scheduleMinIntervalMs: number;
 }
@@ -90,24 +66,13 @@ const envSchema = z.object({
   GATEWAY_BODY_LIMIT_BYTES: envPositive(1_048_576),
   SPINDLE_MAX_JSON_DEPTH: envInteger(64, 1),
   GATEWAY_MAX_HEADER_BYTES: envInteger(16_384, 1),
-  IDEMPOTENCY_TTL_HOURS: envPositive(24),
-  PROJECTION_WAIT_MS: envPositive(3_000),
   SSE_HEARTBEAT_MS: envPositive(15_000),
   SPINDLE_STREAMS_PER_KEY: envInteger(100, 1),
   SPINDLE_STREAMS_PER_TENANT: envInteger(500, 1),
   SPINDLE_STREAMS_RETRY_AFTER_SEC: envInteger(5, 1),
   CONSOLE_DIR: z.string().optional(),
   SPINDLE_TRUST_PROXY: envBoolean(false),
-  SPINDLE_TENANT_MAX_RUNNING: envInteger(100, 1),
-  SPINDLE_TENANT_STARTS_PER_MINUTE: envInteger(600, 1),
-  SPINDLE_TENANT_DAILY_TOKENS: envOptional(z.coerce.number().int().positive()).transform((v) => v ?? null),
-  SPINDLE_TENANT_DAILY_COST_USD: envOptional(z.coerce.number().positive()).transform((v) => v ?? null),
-  SPINDLE_DISPATCH_WINDOW: envInteger(16, 1),
   SPINDLE_SCHEDULE_MIN_INTERVAL_MS: envInteger(60_000, 1),
-  SPINDLE_WEBHOOK_ALLOW_HTTP: envBoolean(false),
-  SPINDLE_WEBHOOK_RETRY_BASE_MS: envInteger(5_000, 1),
-  SPINDLE_WEBHOOK_RETRY_FOR_MS: envInteger(86_400_000, 1),
-  SPINDLE_WEBHOOK_TIMEOUT_MS: envInteger(10_000, 1),
   SPINDLE_AUTH: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   SPINDLE_KEY_CACHE_MS: envInteger(5_000, 0, 60_000),
   SPINDLE_OIDC_JWKS_COOLDOWN_MS: envInteger(30_000, 0, 600_000),
@@ -127,11 +92,10 @@ export function parseGatewayConfig(env: Env): GatewayConfig {
     throw new Error('GATEWAY_HEADERS_TIMEOUT_MS must not be longer than GATEWAY_REQUEST_TIMEOUT_MS');
   return Object.freeze({
     ...base,
+    ...parseControlPlaneSettings(env, 'gateway'),
     bodyLimitBytes: e.GATEWAY_BODY_LIMIT_BYTES,
     maxJsonDepth: e.SPINDLE_MAX_JSON_DEPTH,
     maxHeaderBytes: e.GATEWAY_MAX_HEADER_BYTES,
-    idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
-    projectionWaitMs: e.PROJECTION_WAIT_MS,
     heartbeatMs: e.SSE_HEARTBEAT_MS,
     streams: Object.freeze({
       perKey: e.SPINDLE_STREAMS_PER_KEY,
@@ -143,21 +107,7 @@ export function parseGatewayConfig(env: Env): GatewayConfig {
     corsOrigins: Object.freeze(parseOrigins('SPINDLE_CORS_ORIGINS', env.SPINDLE_CORS_ORIGINS)),
     trustProxy: e.SPINDLE_TRUST_PROXY,
     auth: parseAuth(env, e, base.host),
-    quotas: Object.freeze({
-      maxRunning: e.SPINDLE_TENANT_MAX_RUNNING,
-      startsPerMinute: e.SPINDLE_TENANT_STARTS_PER_MINUTE,
-      dailyTokenBudget: e.SPINDLE_TENANT_DAILY_TOKENS,
-      dailyCostBudgetUsd: e.SPINDLE_TENANT_DAILY_COST_USD,
-      dispatchWindow: e.SPINDLE_DISPATCH_WINDOW,
-    }),
     scheduleMinIntervalMs: e.SPINDLE_SCHEDULE_MIN_INTERVAL_MS,
-    webhooks: Object.freeze({
-      allowHttp: e.SPINDLE_WEBHOOK_ALLOW_HTTP,
-      egress: parseEgressAllowList(env.SPINDLE_WEBHOOK_ALLOWED_HOSTS, 'SPINDLE_WEBHOOK_ALLOWED_HOSTS'),
-      retryBaseMs: e.SPINDLE_WEBHOOK_RETRY_BASE_MS,
-      retryForMs: e.SPINDLE_WEBHOOK_RETRY_FOR_MS,
-      timeoutMs: e.SPINDLE_WEBHOOK_TIMEOUT_MS,
-    }),
   });
 }
 

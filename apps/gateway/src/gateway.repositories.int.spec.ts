@@ -2,10 +2,9 @@ import { createDatabase, dropSchema, gatewayMigrations, migrateToLatest, service
 import { generateApiKey, parseApiKey } from '@spindle/identity';
 import { testEnv, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
-import { AdmissionRepository } from '@spindle/control-plane';
+import { AdmissionRepository, TenantsRepository } from '@spindle/control-plane';
 import { ApiKeysRepository } from './identity/api-keys.repository';
 import { AuditLogRepository } from './identity/audit-log.repository';
-import { TenantsRepository } from './identity/tenants.repository';
 
 const T = 'default';
 const ADA = { kind: 'key' as const, id: 'adakey0000000000', name: 'ada' };

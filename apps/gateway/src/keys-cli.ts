@@ -1,3 +1,4 @@
+import { TenantsRepository } from '@spindle/control-plane';
 import { parseArgs } from 'node:util';
 import { DEFAULT_TENANT, SCOPES, scopeSchema, tenantIdSchema, type Actor } from '@spindle/contracts';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
@@ -7,7 +8,6 @@ import { connectServiceDatabase } from '@spindle/service-db';
 import { z } from 'zod';
 import { ApiKeysRepository } from './identity/api-keys.repository';
 import { AuditLogRepository } from './identity/audit-log.repository';
-import { TenantsRepository } from './identity/tenants.repository';
 
 const USAGE = `usage:
   npm run keys -- create --name <name> [--tenant <id>] [--scopes runs:read,runs:write,…|all] [--expires <ISO time>]

@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { llmConfigFromEnv, type LlmConfig } from '@spindle/llm';
-import { envBoolean, envInteger, parseEnv, parseServiceConfig, type Env, type ServiceConfig } from '@spindle/service-kit';
+import { envBoolean, envInteger, parseEnv, type Env } from '@spindle/contracts';
+import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 import { z } from 'zod';
 
 export interface RunnerConfig extends ServiceConfig {

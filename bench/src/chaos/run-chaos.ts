@@ -39,6 +39,7 @@ type Target =
   | 'trace-recorder'
   | 'checkpoint'
   | 'approval'
+  | 'dispatcher'
   | 'gateway'
   | 'gateway-sse'
   | 'gateway-keyed'
@@ -51,6 +52,7 @@ const TARGETS: Target[] = short
       'runner',
       'gateway-sse',
       'trace-recorder',
+      'dispatcher',
       'nats-server',
       'gateway',
       'postgres-stop',
@@ -65,6 +67,7 @@ const TARGETS: Target[] = short
       'trace-recorder',
       'checkpoint',
       'approval',
+      'dispatcher',
       'gateway',
       'gateway-sse',
       'nats-server',

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startStack, testNamespace, type ServiceProcess, type Stack } from '@spindle/testing';
+import { startStack, testNamespace, type ServiceProcess, type Stack, readsControlPlaneSettings } from '@spindle/testing';
 import { chaosProvider, chaosWorkflows } from '../chaos/chaos-workflows';
 import { fmt, median, poolMap } from '../stats';
 import { SoakDriver, SOAK_WORKFLOWS } from './soak-driver';
@@ -33,7 +33,7 @@ async function main() {
     reply: chaosProvider([], [2, 10], { marker: 'no-slow-runs-in-a-soak', latencyMs: [2, 10] }) as never,
     runnerEnv: { SPINDLE_PLUGINS: join(ROOT, 'examples/plugins/calculator.js'), RUNNER_CONCURRENCY: '8' },
     serviceEnv: (name): Record<string, string> =>
-      name === 'gateway' ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
+      readsControlPlaneSettings(name) ? { SPINDLE_TENANT_MAX_RUNNING: '5000', SPINDLE_TENANT_STARTS_PER_MINUTE: '100000' } : {},
     nodeArgs: () => (heapSnapshots ? ['--heapsnapshot-signal=SIGWINCH', `--diagnostic-dir=${HEAP_DIR}`] : []),
   });
   const samples = new Map<string, MemorySample[]>();

@@ -29,12 +29,12 @@ export interface BusNames {
     readonly traceRecorder: string;
     readonly checkpoint: string;
     readonly approval: string;
-    /** The gateway's admission projection (which runs wait, which run). */
+    /** The dispatcher's control-plane projection (admission, threads, webhooks); its name predates the dispatcher. */
     readonly admission: string;
   };
 }
 
-export type QueryService = 'trace' | 'checkpoint' | 'approval';
+export type QueryService = 'trace' | 'checkpoint' | 'approval' | 'dispatcher';
 
 const NAMESPACE_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;
 const SESSION_KEY_PATTERN = /^[0-9a-f]{32,64}$/;

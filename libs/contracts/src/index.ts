@@ -17,6 +17,8 @@ export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-
 export { canonicalJson, isJsonObject } from './canonical-json';
 export { fieldPath, zodFieldIssues, ajvFieldIssues, describeIssues } from './field-issues';
 export type { ZodLikeIssue, AjvLikeError, IssuePlace } from './field-issues';
+export { envBoolean, envInteger, envOptional, envPositive, parseEnv } from './env-schema';
+export type { Env } from './env-schema';
 export { parseBody } from './parse-body';
 export { planCatalogSave } from './catalog-save';
 export type { CatalogEntry, CatalogSave } from './catalog-save';
@@ -94,6 +96,7 @@ export {
   requestStatusSchema,
   humanRequestSchema,
   approvalQuerySchemas,
+  dispatcherQuerySchemas,
 } from './service-queries';
 export type {
   CheckpointSummary,
@@ -101,6 +104,8 @@ export type {
   NodeResult,
   CheckpointQueryOp,
   CheckpointQueryResults,
+  DispatcherQueryOp,
+  DispatcherQueryResults,
   RequestStatus,
   HumanRequest,
   ApprovalQueryOp,

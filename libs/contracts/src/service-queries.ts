@@ -4,7 +4,7 @@ import { actorSchema, tenantIdSchema } from './identity';
 import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
 import { eraseRunQuerySchema, type EraseRunResult } from './trace-queries';
 
-/** Read models of the checkpoint and approval services, served over NATS request/reply. */
+/** Read models of the checkpoint and approval services, and the dispatcher's, served over NATS request/reply. */
 
 export const checkpointSummarySchema = z.object({
   checkpointId: z.string(),
@@ -100,4 +100,16 @@ export interface ApprovalQueryResults {
   listRequests: { requests: HumanRequest[]; nextCursor: string | null };
   pendingAges: PendingAges;
   eraseRun: EraseRunResult;
+}
+
+/** The dispatcher (the control plane): its projection's rows of a run erased; the due schedule firings made now. */
+export const dispatcherQuerySchemas = {
+  eraseRun: eraseRunQuerySchema,
+  /** A schedule's manual trigger: the gateway recorded the firing; the dispatcher makes it without waiting for its tick. */
+  fireDue: z.object({}).strict(),
+} as const;
+export type DispatcherQueryOp = keyof typeof dispatcherQuerySchemas;
+export interface DispatcherQueryResults {
+  eraseRun: EraseRunResult;
+  fireDue: { fired: true };
 }

@@ -45,3 +45,9 @@ export { WorkflowCatalogRepository } from './catalogs/workflow-catalog.repositor
 export { AgentCatalogRepository } from './catalogs/agent-catalog.repository';
 export { resolveAgentRefs } from './catalogs/agent-refs.resolver';
 export { resolveSubgraphs } from './catalogs/subgraph-resolver';
+// Tenants and their quotas, and the one way a run is canceled.
+export { TenantsRepository } from './tenants/tenants.repository';
+export { TenantDirectory } from './tenants/tenant-directory';
+export { RunCanceller } from './runs/run-canceller';
+export { parseControlPlaneSettings } from './control-plane.settings';
+export type { ControlPlaneSettings, WebhookSettings } from './control-plane.settings';

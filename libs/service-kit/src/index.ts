@@ -1,7 +1,5 @@
 export { parseServiceConfig } from './service-config';
 export type { ServiceConfig } from './service-config';
-export { envBoolean, envInteger, envOptional, envPositive, parseEnv } from './env-schema';
-export type { Env } from './env-schema';
 export { SERVICE_CONFIG, BUS, LOGGER, METRICS, READINESS, STREAM_GUARD } from './tokens';
 export { connectInfraBus } from './infra-connect';
 export { InfraModule } from './infra.module';

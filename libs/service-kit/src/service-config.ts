@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { BusAuth, BusTls } from '@spindle/bus';
 import { compileSecretPatterns, type SecretMaskingConfig } from '@spindle/telemetry';
 import { z } from 'zod';
-import { envInteger, parseEnv, type Env } from './env-schema';
+import { envInteger, parseEnv, type Env } from '@spindle/contracts';
 
 /** Settings every Spindle service reads from its environment, parsed once at its edge. */
 export interface ServiceConfig {

@@ -1,3 +1,4 @@
+import { TenantDirectory, TenantsRepository } from '@spindle/control-plane';
 import { Inject, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import type { Bus, StreamGuard } from '@spindle/bus';
 import { isDatabaseFault, type GatewayTables } from '@spindle/db';
@@ -14,8 +15,6 @@ import { AuditTrail } from './audit-trail';
 import { bootstrapAdminKey } from './bootstrap-admin-key';
 import { RunLogLoss } from '../runs/run-log-loss';
 import { RunOwnership } from './run-ownership';
-import { TenantDirectory } from './tenant-directory';
-import { TenantsRepository } from './tenants.repository';
 
 /** Writes the first admin key on a fresh installation (`SPINDLE_BOOTSTRAP_KEY_FILE`). */
 class AdminKeyBootstrap implements OnApplicationBootstrap {

@@ -1,3 +1,4 @@
+import { TenantDirectory } from '@spindle/control-plane';
 import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { newKeyBodySchema, SpindleError, tenantQuerySchema, type Principal, parseBody } from '@spindle/contracts';
 import { ApiKeyVerifier, generateApiKey } from '@spindle/identity';
@@ -6,7 +7,6 @@ import { KeyIdParam } from '../http/path-params';
 import { ApiKeysRepository } from './api-keys.repository';
 import { AuditTrail } from './audit-trail';
 import { Caller } from './caller.decorator';
-import { TenantDirectory } from './tenant-directory';
 
 const tenantOf = (query: unknown) => parseBody(tenantQuerySchema, query ?? {}, 'query').tenant;
 

@@ -1,9 +1,9 @@
+import { TenantDirectory } from '@spindle/control-plane';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { SCOPES, type Principal } from '@spindle/contracts';
 import { GATEWAY_CONFIG } from '../gateway.tokens';
 import type { GatewayConfig } from '../gateway.config';
 import { Caller } from './caller.decorator';
-import { TenantDirectory } from './tenant-directory';
 
 /** Who the caller is, and (without credentials) how to sign in. */
 @Controller('v1')

@@ -1,11 +1,10 @@
+import { TenantDirectory, TenantsRepository } from '@spindle/control-plane';
 import { Body, Controller, Get, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { newTenantBodySchema, SpindleError, tenantQuotasSchema, type Principal, type Tenant, parseBody } from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TenantIdParam } from '../http/path-params';
 import { AuditTrail } from './audit-trail';
 import { Caller } from './caller.decorator';
-import { TenantDirectory } from './tenant-directory';
-import { TenantsRepository } from './tenants.repository';
 
 /**
  * Tenants and their quotas. The operator tenant's admins see and change every tenant; another

@@ -1,17 +1,16 @@
 import { lastEventOf, purgeRunLog, query, type Bus } from '@spindle/bus';
 import { isTerminalEvent, SpindleError, type EraseRunResult, type QueryService } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
-import { appliedSeq, eraseRunHandler, progressTables, waitForAppliedSeq, type ProjectionRunner } from '@spindle/projection-kit';
 import type { Kysely } from 'kysely';
 import type { RunLogLoss } from './run-log-loss';
 import type { RunReads } from './run-reads.service';
 
-/** The projections outside the gateway that hold rows of a run. */
-const PROJECTION_SERVICES: readonly QueryService[] = ['trace', 'checkpoint', 'approval'];
+/** The projections that hold rows of a run (the dispatcher's: admission, threads, webhook deliveries). */
+const PROJECTION_SERVICES: readonly QueryService[] = ['trace', 'checkpoint', 'approval', 'dispatcher'];
 
 /**
  * Erases an ended run everywhere (a data-protection request): first every projection (trace,
- * checkpoints and node results, inbox, admission), each once it has applied the run's last
+ * checkpoints and node results, inbox, the control plane's), each once it has applied the run's last
  * event, then the gateway's idempotency keys for it, then its log and payloads in JetStream. The
  * log goes last, so a failure part-way leaves a run that is still found and a DELETE that can
  * simply be repeated; once it returns, no reader finds the run. Its audit entry says who erased it.
@@ -21,7 +20,6 @@ export class RunEraser {
   constructor(
     private readonly bus: Bus,
     private readonly db: Kysely<GatewayTables>,
-    private readonly admission: ProjectionRunner<GatewayTables>,
     private readonly reads: RunReads,
     private readonly projectionWaitMs: number,
     private readonly loss: RunLogLoss,
@@ -42,19 +40,11 @@ export class RunEraser {
   /** Every projection once it has applied the log to `waitForSeq`, the run's keys, then its log and payloads. */
   private async eraseEverywhere(runId: string, waitForSeq: number): Promise<{ lastSeq: number; messages: number; payloads: number }> {
     const timeoutMs = this.projectionWaitMs + 5_000;
-    await Promise.all([
-      ...PROJECTION_SERVICES.map((service) => query<EraseRunResult>(this.bus, service, 'eraseRun', { runId, waitForSeq }, timeoutMs)),
-      this.eraseAdmission(runId, waitForSeq),
-    ]);
+    await Promise.all(
+      PROJECTION_SERVICES.map((service) => query<EraseRunResult>(this.bus, service, 'eraseRun', { runId, waitForSeq }, timeoutMs)),
+    );
     await this.db.deleteFrom('idempotency_keys').where('run_id', '=', runId).execute();
     const purged = await purgeRunLog(this.bus, runId);
     return { lastSeq: waitForSeq, ...purged };
-  }
-
-  /** The gateway's own projection (admission), erased the same way the others erase theirs. */
-  private async eraseAdmission(runId: string, waitForSeq: number): Promise<void> {
-    const applied = (id: string) => appliedSeq(progressTables(this.db), id);
-    await waitForAppliedSeq(applied, runId, waitForSeq, this.projectionWaitMs);
-    await eraseRunHandler(this.admission, applied)({ runId, waitForSeq });
   }
 }

@@ -21,12 +21,11 @@ import { RunIdParam, WorkflowNameParam } from '../http/path-params';
 import { traceContextOf } from '../http/request-tracing';
 import { OpenStreamsRegistry } from './open-streams.registry';
 import { RunEraser } from './run-eraser.service';
-import { RunCanceller } from './run-canceller.service';
 import { RunEventStream } from './run-event-stream';
 import { RunFeedHub } from './run-feed.hub';
 import { RunReads } from './run-reads.service';
 import { AuditTrail } from '../identity/audit-trail';
-import { RunAdmission, checkIdempotencyKey, RunStarter, WorkflowCatalogRepository } from '@spindle/control-plane';
+import { RunAdmission, checkIdempotencyKey, RunStarter, WorkflowCatalogRepository, RunCanceller } from '@spindle/control-plane';
 import { Caller } from '../identity/caller.decorator';
 
 const SEQ_RANGE = { min: 0, max: MAX_SEQ };

@@ -16,24 +16,21 @@ import { ScheduleIdParam } from '../http/path-params';
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import {
-  parseCron,
-  Scheduler,
-  ScheduleRepository,
-  type ScheduleRow,
-  scheduleView,
-  WorkflowCatalogRepository,
-} from '@spindle/control-plane';
+import { query, type Bus } from '@spindle/bus';
+import { BUS, LOGGER } from '@spindle/service-kit';
+import type { Logger } from 'pino';
+import { parseCron, ScheduleRepository, type ScheduleRow, scheduleView, WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /** Schedules: a workflow run on a cron, in a time zone; every firing a normal run. */
 @Controller('v1/schedules')
 export class SchedulesController {
   constructor(
     private readonly schedules: ScheduleRepository,
-    private readonly scheduler: Scheduler,
     private readonly catalog: WorkflowCatalogRepository,
     private readonly audit: AuditTrail,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(BUS) private readonly bus: Bus,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Post()
@@ -97,7 +94,11 @@ export class SchedulesController {
     return scheduleView(await this.requireSchedule(caller, scheduleId));
   }
 
-  /** A firing now, besides the cron's (`202`): decided like any other, by the overlap policy. */
+  /**
+   * A firing now, besides the cron's (`202`): decided like any other, by the overlap policy. It is
+   * recorded here and made by the dispatcher, asked to make it now; if none answers, its tick makes
+   * it once one runs, so the 202 stands.
+   */
   @Post(':scheduleId/trigger')
   @HttpCode(202)
   async trigger(@Caller() caller: Principal, @Param('scheduleId', ScheduleIdParam) scheduleId: string, @Req() req: FastifyRequest) {
@@ -105,7 +106,9 @@ export class SchedulesController {
     const fireAt = new Date();
     await this.schedules.addFirings(this.schedules.db, s.id, [fireAt]);
     await this.audit.record(caller, req, { action: 'schedule.triggered', target: { kind: 'schedule', id: scheduleId } });
-    await this.scheduler.pass();
+    await query(this.bus, 'dispatcher', 'fireDue', {}, this.config.projectionWaitMs).catch((err: unknown) =>
+      this.logger.warn({ err, scheduleId }, 'the dispatcher did not answer a trigger; its next pass makes the firing'),
+    );
     return { scheduleId, fireAt: fireAt.toISOString() };
   }
 

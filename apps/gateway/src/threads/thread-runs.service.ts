@@ -18,13 +18,13 @@ import {
   type ThreadDispatcher,
   type ThreadRepository,
   type WorkflowCatalogRepository,
+  type RunCanceller,
 } from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
-import type { RunCanceller } from '../runs/run-canceller.service';
 
 /**
  * Runs on threads, on the request path: a start on a busy thread follows its `multitaskStrategy`

@@ -2,18 +2,17 @@ import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
 import { DATABASE } from '@spindle/service-db';
-import { BUS, LOGGER, PeriodicLoop } from '@spindle/service-kit';
+import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
-import { RunCanceller } from '../runs/run-canceller.service';
-import { ThreadDispatcher, ThreadRepository, RunStarter, WorkflowCatalogRepository } from '@spindle/control-plane';
+import { ThreadDispatcher, ThreadRepository, RunStarter, WorkflowCatalogRepository, RunCanceller } from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
-/** The pass that starts threads' next runs: on a 2 s tick, and ticked by projection batches that end runs. */
-export const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
-
-/** Threads: their tables, their runs, and the pass that starts a thread's next run when its turn comes. */
+/**
+ * Threads on the request path: a start follows its multitask strategy and starts the run at once
+ * when its turn has come; the dispatcher starts the rest.
+ */
 export function threadProviders(config: GatewayConfig): Provider[] {
   return [
     { provide: ThreadRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new ThreadRepository(db) },
@@ -35,12 +34,6 @@ export function threadProviders(config: GatewayConfig): Provider[] {
         bus: Bus,
         logger: Logger,
       ) => new ThreadRuns(db, threads, dispatcher, canceller, catalog, bus, logger),
-    },
-    {
-      provide: THREAD_DISPATCH_LOOP,
-      inject: [ThreadDispatcher, LOGGER],
-      useFactory: (dispatcher: ThreadDispatcher, logger: Logger) =>
-        new PeriodicLoop({ name: 'thread dispatch', everyMs: 2_000, pass: () => dispatcher.dispatchReady(), logger }),
     },
   ];
 }

@@ -7,7 +7,7 @@ import type { AdmissionRepository } from './admission.repository';
 /**
  * The run queue at `/metrics`, read from the admission table when scraped: runs `waiting` for
  * their tenant's room and runs `admitted` but not yet started by a runner, and how long the
- * oldest of each has been queued. Every gateway shows the same figures (one table): take the max.
+ * oldest of each has been queued. The dispatcher shows them (every replica the same figures, from one table: take the max).
  */
 export function registerQueueMetrics(registry: Registry, db: Kysely<GatewayTables>, rows: AdmissionRepository): void {
   registerWaitingGauges(registry, {

@@ -26,7 +26,7 @@ export interface QueuePosition {
 export class RunAdmission {
   private running?: Promise<void>;
   private again = false;
-  /** Runs may wait (this gateway queued one, or a pass left some): only then does freed room call for a pass. */
+  /** Runs may wait (this process queued one, or a pass left some); when false, the table is asked. */
   private mayWait = true;
   /** Runs handed over while a batch is being queued: the next batch, one transaction for all of them. */
   private incoming: Array<{ run: QueuedRun; settle: (error?: unknown) => void }> = [];
@@ -85,15 +85,23 @@ export class RunAdmission {
     await this.admit();
   }
 
-  /** A run started, paused or ended (room freed): a pass, if anything may be waiting for it. */
+  /**
+   * A run started, paused or ended (room freed): a pass, if anything may be waiting for it. The
+   * table is asked when this process knows of nothing waiting: the gateways queue runs, and the
+   * dispatcher, which sees the room freed, queued none of them.
+   */
   roomFreed(): void {
-    if (this.mayWait) void this.admit().catch((err: unknown) => this.logger.warn({ err }, 'admission pass failed'));
+    void this.admitIfWaiting().catch((err: unknown) => this.logger.warn({ err }, 'admission pass failed'));
   }
 
-  /** The slow tick: a pass if runs wait (here or queued by another gateway), and lost commands sent again. */
+  /** The slow tick: a pass if runs wait (here or queued by another process), and lost commands sent again. */
   async tick(): Promise<void> {
-    if (this.mayWait || (await this.rows.anyWaiting(this.db))) await this.admit();
+    await this.admitIfWaiting();
     await this.resendStale();
+  }
+
+  private async admitIfWaiting(): Promise<void> {
+    if (this.mayWait || (await this.rows.anyWaiting(this.db))) await this.admit();
   }
 
   /**
@@ -120,7 +128,7 @@ export class RunAdmission {
     return this.running;
   }
 
-  /** Sends the start command again for admitted runs that never started (a gateway died before sending it). */
+  /** Sends the start command again for admitted runs that never started (a process died before sending it). */
   async resendStale(): Promise<void> {
     await this.send(await this.rows.restampStale(this.db, RESEND_AFTER_MS, new Date()));
   }

@@ -22,10 +22,9 @@ import {
 import { a2aTaskOf, answerOfMessage, requestsInLog, runPhase, startBodyOfMessage } from '@spindle/projections';
 import type { z } from 'zod';
 import type { RequestAnswers } from '../../requests/request-answers.service';
-import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { LiveRuns } from '../../runs/live-runs';
 import { readAgentRun, type AgentWorkflow } from '../agent-run';
-import { type RunStarter } from '@spindle/control-plane';
+import { type RunStarter, type RunCanceller } from '@spindle/control-plane';
 
 /** A JSON-RPC refusal in A2A's terms. */
 export class A2aRpcError extends Error {

@@ -1,3 +1,4 @@
+import { type RunCanceller } from '@spindle/control-plane';
 import type { Context } from '@opentelemetry/api';
 import type { Bus } from '@spindle/bus';
 import {
@@ -16,7 +17,6 @@ import {
 } from '@spindle/contracts';
 import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
 import type { RequestAnswers } from '../../requests/request-answers.service';
-import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import type { LiveRuns } from '../../runs/live-runs';

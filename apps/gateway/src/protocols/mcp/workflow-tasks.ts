@@ -1,3 +1,4 @@
+import { type RunCanceller } from '@spindle/control-plane';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CancelTaskRequestSchema,
@@ -13,7 +14,6 @@ import type { Bus } from '@spindle/bus';
 import { isSpindleError, isTerminalEvent, type Principal, type RunEvent } from '@spindle/contracts';
 import { mcpTaskOf, toolCallStepOf, type McpTask } from '@spindle/projections';
 import type { LiveRuns } from '../../runs/live-runs';
-import type { RunCanceller } from '../../runs/run-canceller.service';
 import { readTenantRun } from '../agent-run';
 
 /** What the server says of tasks: tool calls may run as tasks, which can be canceled (listing is not offered). */

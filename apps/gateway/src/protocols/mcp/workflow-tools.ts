@@ -35,10 +35,9 @@ import {
 } from '@spindle/projections';
 import type { Logger } from 'pino';
 import type { RequestAnswers } from '../../requests/request-answers.service';
-import type { RunCanceller } from '../../runs/run-canceller.service';
 import type { CallWatch, McpSessionRelay } from './mcp-session-relay';
 import { MCP_TASK_CAPABILITIES, type WorkflowTasks } from './workflow-tasks';
-import { type RunStarter, type WorkflowCatalogRepository } from '@spindle/control-plane';
+import { type RunStarter, type WorkflowCatalogRepository, type RunCanceller } from '@spindle/control-plane';
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

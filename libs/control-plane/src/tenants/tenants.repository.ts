@@ -2,7 +2,7 @@ import type { Tenant, TenantQuotas } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely, Selectable } from 'kysely';
 
-/** Tenants and their quotas (the gateway's table). */
+/** Tenants and their quotas (a table of the gateway's schema, read by the control plane for quotas). */
 export class TenantsRepository {
   constructor(private readonly db: Kysely<GatewayTables>) {}
 

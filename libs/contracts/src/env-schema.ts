@@ -1,4 +1,4 @@
-import { describeIssues, zodFieldIssues } from '@spindle/contracts';
+import { describeIssues, zodFieldIssues } from './field-issues';
 import { z } from 'zod';
 
 /** A process's environment, handed in by the app at its edge (this module never reads it itself). */

@@ -1,7 +1,7 @@
 import { EMPTY_LOG, provisionStreams, readRunLog, RunLogWriter, subscribeRunControl, type Bus } from '@spindle/bus';
 import type { RunEventDraft } from '@spindle/contracts';
 import { removeStreams, testBus, testNamespace } from '@spindle/testing';
-import { RunCanceller } from './run-canceller.service';
+import { RunCanceller } from './run-canceller';
 
 const by = { kind: 'key' as const, id: 'key-1', name: 'ops' };
 

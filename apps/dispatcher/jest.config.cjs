@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'dispatcher',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};

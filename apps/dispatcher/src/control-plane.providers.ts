@@ -1,0 +1,126 @@
+import type { Provider } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import {
+  AdmissionRepository,
+  AgentCatalogRepository,
+  IdempotencyKeysRepository,
+  registerQueueMetrics,
+  RunAdmission,
+  RunCanceller,
+  RunStarter,
+  Scheduler,
+  ScheduleRepository,
+  StartQuotas,
+  TenantDirectory,
+  TenantsRepository,
+  ThreadDispatcher,
+  ThreadRepository,
+  WebhookDeliverer,
+  WebhookRepository,
+  WorkflowCatalogRepository,
+} from '@spindle/control-plane';
+import type { GatewayTables } from '@spindle/db';
+import { createEgressGuard } from '@spindle/egress';
+import { DATABASE } from '@spindle/service-db';
+import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
+import type { Logger } from '@spindle/telemetry';
+import type { Kysely } from 'kysely';
+import type { Registry } from 'prom-client';
+import type { DispatcherConfig } from './dispatcher.config';
+
+type Db = Kysely<GatewayTables>;
+
+/** A repository over the control plane's tables: built from the database alone. */
+const repository = <T>(type: new (db: Db) => T): Provider => ({ provide: type, inject: [DATABASE], useFactory: (db: Db) => new type(db) });
+
+/** The control plane's repositories and the services the passes call (the library's classes, wired). */
+export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
+  return [
+    repository(ThreadRepository),
+    repository(ScheduleRepository),
+    repository(WebhookRepository),
+    repository(WorkflowCatalogRepository),
+    repository(AgentCatalogRepository),
+    repository(TenantsRepository),
+    {
+      provide: AdmissionRepository,
+      inject: [DATABASE, METRICS],
+      useFactory: (db: Db, metrics: Registry) => {
+        const rows = new AdmissionRepository();
+        registerQueueMetrics(metrics, db, rows);
+        return rows;
+      },
+    },
+    {
+      provide: IdempotencyKeysRepository,
+      inject: [DATABASE],
+      useFactory: (db: Db) => new IdempotencyKeysRepository(db, config.idempotencyTtlHours),
+    },
+    { provide: TenantDirectory, inject: [TenantsRepository], useFactory: (tenants: TenantsRepository) => new TenantDirectory(tenants) },
+    {
+      provide: RunAdmission,
+      inject: [BUS, DATABASE, AdmissionRepository, LOGGER],
+      useFactory: (bus: Bus, db: Db, rows: AdmissionRepository, logger: Logger) => new RunAdmission(bus, db, rows, config.quotas, logger),
+    },
+    {
+      provide: StartQuotas,
+      inject: [DATABASE, BUS, TenantDirectory],
+      useFactory: (db: Db, bus: Bus, tenants: TenantDirectory) =>
+        new StartQuotas(db, bus, tenants, config.quotas, config.projectionWaitMs + 5_000),
+    },
+    { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
+    {
+      provide: RunStarter,
+      inject: [
+        BUS,
+        WorkflowCatalogRepository,
+        AgentCatalogRepository,
+        IdempotencyKeysRepository,
+        RunAdmission,
+        StartQuotas,
+        WebhookRepository,
+        LOGGER,
+      ],
+      useFactory: (
+        bus: Bus,
+        catalog: WorkflowCatalogRepository,
+        agents: AgentCatalogRepository,
+        keys: IdempotencyKeysRepository,
+        admission: RunAdmission,
+        quotas: StartQuotas,
+        webhooks: WebhookRepository,
+        logger: Logger,
+      ) =>
+        new RunStarter({
+          bus,
+          catalog,
+          agents,
+          keys,
+          admission,
+          quotas,
+          logger,
+          maxEventBytes: config.maxEventBytes,
+          requireWebhooks: (tenant, ids) => webhooks.requireAll(tenant, ids),
+        }),
+    },
+    {
+      provide: ThreadDispatcher,
+      inject: [DATABASE, ThreadRepository, RunStarter, BUS, LOGGER],
+      useFactory: (db: Db, threads: ThreadRepository, starter: RunStarter, bus: Bus, logger: Logger) =>
+        new ThreadDispatcher(db, threads, starter, bus, logger, config.projectionWaitMs),
+    },
+    {
+      provide: Scheduler,
+      inject: [ScheduleRepository, RunStarter, RunCanceller, BUS, LOGGER],
+      useFactory: (rows: ScheduleRepository, starter: RunStarter, canceller: RunCanceller, bus: Bus, logger: Logger) =>
+        new Scheduler(rows, starter, canceller, bus, logger),
+    },
+    {
+      // The one process that sends requests to user-supplied URLs: every resolved address is checked at connect time.
+      provide: WebhookDeliverer,
+      inject: [WebhookRepository, LOGGER],
+      useFactory: (rows: WebhookRepository, logger: Logger) =>
+        new WebhookDeliverer(rows, createEgressGuard(config.webhooks.egress), config.webhooks, logger),
+    },
+  ];
+}

@@ -1,0 +1,79 @@
+import type { Provider } from '@nestjs/common';
+import type { Bus } from '@spindle/bus';
+import { isTerminalEvent } from '@spindle/contracts';
+import {
+  AdmissionRepository,
+  controlPlaneProjection,
+  RunAdmission,
+  Scheduler,
+  ThreadDispatcher,
+  WebhookDeliverer,
+} from '@spindle/control-plane';
+import type { GatewayTables } from '@spindle/db';
+import { ProjectionRunner } from '@spindle/projection-kit';
+import { DATABASE } from '@spindle/service-db';
+import { BUS, LOGGER, METRICS, PeriodicLoop } from '@spindle/service-kit';
+import type { Logger } from '@spindle/telemetry';
+import type { Kysely } from 'kysely';
+import type { Registry } from 'prom-client';
+import type { DispatcherConfig } from './dispatcher.config';
+
+export const ADMISSION_LOOP = Symbol('ADMISSION_LOOP');
+export const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
+export const SCHEDULE_LOOP = Symbol('SCHEDULE_LOOP');
+export const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
+
+/** A pass on a timer (and on `tick`); every pass is safe on every replica at once (locks, claims). */
+function loop<T>(
+  provide: symbol,
+  type: abstract new (...args: never[]) => T,
+  name: string,
+  everyMs: number,
+  pass: (s: T) => Promise<unknown>,
+) {
+  return {
+    provide,
+    inject: [type, LOGGER],
+    useFactory: (service: T, logger: Logger) => new PeriodicLoop({ name, everyMs, pass: () => pass(service), logger }),
+  };
+}
+
+/** The control plane's projection of the log, and the passes its batches tick. */
+export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
+  return [
+    loop(ADMISSION_LOOP, RunAdmission, 'admission', 1_000, (a) => a.tick()),
+    loop(THREAD_DISPATCH_LOOP, ThreadDispatcher, 'thread dispatch', 2_000, (d) => d.dispatchReady()),
+    loop(SCHEDULE_LOOP, Scheduler, 'schedule', 1_000, (s) => s.pass()),
+    loop(WEBHOOK_DELIVERY_LOOP, WebhookDeliverer, 'webhook delivery', 1_000, (d) => d.deliverDue()),
+    {
+      // Runs that start, pause or end free room: a batch is a reason to look, when runs wait (for the
+      // admission, or for their turn on a thread). Batches of 50 ms: the admission needs no event
+      // sooner, and fewer transactions cost the machine less. Admission, threads and webhooks fold in
+      // one transaction: one consumer.
+      provide: ProjectionRunner,
+      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, THREAD_DISPATCH_LOOP, WEBHOOK_DELIVERY_LOOP, LOGGER, METRICS],
+      useFactory: (
+        bus: Bus,
+        db: Kysely<GatewayTables>,
+        rows: AdmissionRepository,
+        admission: RunAdmission,
+        threadDispatch: PeriodicLoop,
+        webhookDelivery: PeriodicLoop,
+        logger: Logger,
+        metrics: Registry,
+      ) =>
+        new ProjectionRunner<GatewayTables>(bus, db, controlPlaneProjection(bus.names.durables.admission, rows), logger, {
+          lingerMs: 50,
+          metrics,
+          retentionMs: config.retentionMs,
+          onBatch: (batch) => {
+            admission.roomFreed();
+            // A thread's next run can start only once a run has ended (the tick covers the rest).
+            if (batch.events.some(isTerminalEvent)) void threadDispatch.tick();
+            // The batch may have made deliveries due (the webhook projection writes them).
+            void webhookDelivery.tick();
+          },
+        }),
+    },
+  ];
+}
