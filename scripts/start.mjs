@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: checks NATS and Postgres, builds what is stale, applies migrations, then runs the
-// five services as separate processes with prefixed, readable logs. Ctrl-C stops them all.
+// six services as separate processes with prefixed, readable logs. Ctrl-C stops them all.
 // `npm start -- --json` keeps the raw JSON log lines.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

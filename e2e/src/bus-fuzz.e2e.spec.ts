@@ -431,7 +431,7 @@ describe('bounded bus fuzzing', () => {
     };
     await eventually(async () => {
       const bySubject = await deadLetters();
-      for (const service of ['runner', 'trace-recorder', 'checkpoint', 'approval'])
+      for (const service of ['runner', 'trace-recorder', 'checkpoint', 'approval', 'admission'])
         expect({ service, some: (bySubject[names.deadLetterSubject(service)] ?? 0) > 0 }).toEqual({ service, some: true });
     }, 200);
     const letters = await deadLetters();

@@ -1,5 +1,5 @@
 import type { HumanRequest, RunEvent, RunTrace } from '@spindle/contracts';
-import { startStack, stopProcess, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { startStack, stopProcess, type FakeOpenAIReply, type Stack, BACKGROUND_SERVICES } from '@spindle/testing';
 
 /** The prompt a step's model call was made with: how the provider's call count is kept per input. */
 const promptOf = (body: { messages?: Array<{ role: string; content: unknown }> }) =>
@@ -212,7 +212,7 @@ describe('durable runs, end to end', () => {
     for (const p of [...stack.processes]) await stopProcess(p.child);
     const gateway = await stack.startService('gateway');
     stack.gatewayUrl = `http://127.0.0.1:${gateway.port}`;
-    for (const s of ['trace-recorder', 'checkpoint', 'approval']) await stack.startService(s);
+    for (const s of BACKGROUND_SERVICES) await stack.startService(s);
     for (let i = 0; i < 2; i++)
       await stack.startService('runner', {
         RUNNER_CONCURRENCY: '1',

@@ -82,23 +82,26 @@ describe('/metrics of every service follows a run as it goes', () => {
     const gateway = await scrape('gateway');
     const startRoute = { method: 'POST', route: '/v1/workflows/:name/runs', status: '202' };
     expect(metricValue(gateway, 'spindle_http_request_duration_seconds_count', startRoute)).toBe(1);
-    expect(metricValue(gateway, 'spindle_run_queue_depth', { state: 'waiting' })).toBe(0);
-    expect(metricValue(gateway, 'spindle_run_queue_oldest_age_seconds', { state: 'admitted' })).toBe(0);
     expect(metricValue(gateway, 'spindle_jetstream_stream_bytes', { stream: 'RUN_EVENTS' })).toBeGreaterThan(0);
     expect(metricValue(gateway, 'spindle_jetstream_storage_used_bytes')).toBeGreaterThan(0);
+
+    const dispatcher = await scrape('dispatcher');
+    expect(metricValue(dispatcher, 'spindle_run_queue_depth', { state: 'waiting' })).toBe(0);
+    expect(metricValue(dispatcher, 'spindle_run_queue_oldest_age_seconds', { state: 'admitted' })).toBe(0);
+    expect(metricValue(dispatcher, 'spindle_jetstream_consumer_pending_messages', { consumer: 'admission' })).toBeGreaterThanOrEqual(0);
 
     const runner = await scrape('runner');
     expect(metricValue(runner, 'spindle_jetstream_consumer_pending_messages', { consumer: 'runners' })).toBe(0);
     expect(metricValue(runner, 'spindle_runner_run_capacity')).toBeGreaterThan(0);
 
     // Labels name workflows, models, routes and kinds: never a run.
-    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval'])
+    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'])
       expect(await scrape(service)).not.toContain(runId);
   });
 
   it('serves every series the Grafana dashboard and the alert rules in deploy/ query', async () => {
     const exposed = new Set<string>();
-    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval']) {
+    for (const service of ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher']) {
       for (const [, name] of (await scrape(service)).matchAll(/^# TYPE (\S+) /gm)) exposed.add(name);
     }
     const monitoring = join(__dirname, '..', '..', 'deploy', 'components', 'monitoring');

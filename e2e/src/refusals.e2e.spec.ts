@@ -246,7 +246,7 @@ describe('refusals', () => {
       if (!msg) break;
       reasons.push(`${msg.subject} ${msg.headers?.get('Spindle-Dlq-Reason')}`);
     }
-    // The recorder, checkpoint and approval services and the gateway's admission each dead-letter both bad
+    // The recorder, checkpoint and approval services and the dispatcher's projection each dead-letter both bad
     // events; the runner the bad command.
     expect(reasons.filter((r) => r.includes('dlq.trace-recorder'))).toHaveLength(2);
     expect(reasons.filter((r) => r.includes('dlq.admission'))).toHaveLength(2);

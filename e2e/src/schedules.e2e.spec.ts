@@ -123,6 +123,19 @@ describe('schedules', () => {
     expect((await stack.api(`/v1/schedules/${body.scheduleId}`)).status).toBe(404);
   });
 
+  it('records a trigger while no dispatcher runs (202, pending) and makes it once one is back', async () => {
+    const { body } = await post<Schedule>('/v1/schedules', { cron: '0 3 1 1 *', workflow: 'slow' });
+    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher' && p.child.exitCode === null)!;
+    await stopProcess(dispatcher.child);
+    stack.processes.splice(stack.processes.indexOf(dispatcher), 1);
+    const triggered = await post<{ fireAt: string }>(`/v1/schedules/${body.scheduleId}/trigger`, {});
+    expect(triggered.status).toBe(202);
+    expect((await firings(body.scheduleId)).map((f) => [f.fireAt, f.outcome])).toEqual([[triggered.body.fireAt, 'pending']]);
+    await stack.startService('dispatcher');
+    await eventually(async () => expect((await firings(body.scheduleId)).map((f) => f.outcome)).toEqual(['started']), 200);
+    expect((await stack.api(`/v1/schedules/${body.scheduleId}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
   it('refuses a cron that does not parse or fires too often, an unknown zone or workflow, naming the field', async () => {
     expect(await problem({ cron: 'every tuesday', workflow: 'slow' })).toEqual({ status: 400, code: 'validation_failed', field: 'cron' });
     expect(await problem({ cron: '* * * * * *', workflow: 'slow' })).toEqual({ status: 400, code: 'validation_failed', field: 'cron' });

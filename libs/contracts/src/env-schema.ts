@@ -38,6 +38,11 @@ export function envOptional<S extends z.ZodType>(schema: S) {
   return z.preprocess((text) => (text === '' ? undefined : text), schema.optional());
 }
 
+/** Text, trimmed: unset, empty or blank is `undefined`, so `FOO=` in a .env file sets nothing. */
+export function envText() {
+  return z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().optional());
+}
+
 /** The one way a service reads its environment: a zod schema, and a refusal naming every bad variable. */
 export function parseEnv<S extends z.ZodType>(schema: S, env: Env, service: string): z.output<S> {
   const parsed = schema.safeParse(env);

@@ -17,7 +17,7 @@ export { RESERVED_NAMES, isReservedName, reservedNameMessage } from './reserved-
 export { canonicalJson, isJsonObject } from './canonical-json';
 export { fieldPath, zodFieldIssues, ajvFieldIssues, describeIssues } from './field-issues';
 export type { ZodLikeIssue, AjvLikeError, IssuePlace } from './field-issues';
-export { envBoolean, envInteger, envOptional, envPositive, parseEnv } from './env-schema';
+export { envBoolean, envInteger, envOptional, envPositive, envText, parseEnv } from './env-schema';
 export type { Env } from './env-schema';
 export { parseBody } from './parse-body';
 export { planCatalogSave } from './catalog-save';

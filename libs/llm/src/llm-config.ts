@@ -1,3 +1,5 @@
+import { envOptional, envText, parseEnv, type Env } from '@spindle/contracts';
+import { z } from 'zod';
 import { parseModelPrices, type ModelPrice } from './model-prices';
 
 /**
@@ -37,28 +39,36 @@ export const LLM_ENV_VARS = {
   modelPricesFile: 'SPINDLE_MODEL_PRICES_FILE',
 } as const;
 
+const envSchema = z.object({
+  [LLM_ENV_VARS.openaiApiKey]: envText(),
+  [LLM_ENV_VARS.openaiBaseUrl]: envText(),
+  [LLM_ENV_VARS.anthropicApiKey]: envText(),
+  [LLM_ENV_VARS.compatibleBaseUrl]: envText(),
+  [LLM_ENV_VARS.compatibleApiKey]: envText(),
+  [LLM_ENV_VARS.offlineChunkDelayMs]: envOptional(
+    z.coerce
+      .number({ error: 'must be a non-negative number of milliseconds' })
+      .nonnegative({ error: 'must be a non-negative number of milliseconds' }),
+  ),
+  [LLM_ENV_VARS.modelPrices]: envText(),
+  [LLM_ENV_VARS.modelPricesFile]: envText(),
+});
+
 /**
  * Builds an `LlmConfig` from an environment map given as a parameter (never the process environment
- * directly). Empty strings count as unset, so `FOO=` in a .env file does not configure a key.
+ * directly), with the one env parser every service uses; `service` names the process in a refusal.
  */
-export function llmConfigFromEnv(env: Record<string, string | undefined>): LlmConfig {
-  const get = (name: string): string | undefined => {
-    const v = env[name]?.trim();
-    return v === undefined || v === '' ? undefined : v;
-  };
-  const delay = get(LLM_ENV_VARS.offlineChunkDelayMs);
-  const chunkDelayMs = delay === undefined ? undefined : Number(delay);
-  if (chunkDelayMs !== undefined && (!Number.isFinite(chunkDelayMs) || chunkDelayMs < 0)) {
-    throw new Error(`${LLM_ENV_VARS.offlineChunkDelayMs} must be a non-negative number of milliseconds, got '${delay}'`);
-  }
-  const pricesJson = get(LLM_ENV_VARS.modelPrices);
+export function llmConfigFromEnv(env: Env, service = 'runner'): LlmConfig {
+  const e = parseEnv(envSchema, env, service);
+  const pricesJson = e[LLM_ENV_VARS.modelPrices];
   const prices = pricesJson === undefined ? undefined : parseModelPrices(pricesJson, LLM_ENV_VARS.modelPrices);
+  const pricesFile = e[LLM_ENV_VARS.modelPricesFile];
   return {
-    openai: { apiKey: get(LLM_ENV_VARS.openaiApiKey), baseUrl: get(LLM_ENV_VARS.openaiBaseUrl) },
-    anthropic: { apiKey: get(LLM_ENV_VARS.anthropicApiKey) },
-    compatible: { baseUrl: get(LLM_ENV_VARS.compatibleBaseUrl), apiKey: get(LLM_ENV_VARS.compatibleApiKey) },
-    offline: { chunkDelayMs },
+    openai: { apiKey: e[LLM_ENV_VARS.openaiApiKey], baseUrl: e[LLM_ENV_VARS.openaiBaseUrl] },
+    anthropic: { apiKey: e[LLM_ENV_VARS.anthropicApiKey] },
+    compatible: { baseUrl: e[LLM_ENV_VARS.compatibleBaseUrl], apiKey: e[LLM_ENV_VARS.compatibleApiKey] },
+    offline: { chunkDelayMs: e[LLM_ENV_VARS.offlineChunkDelayMs] },
     ...(prices !== undefined ? { prices } : {}),
-    ...(get(LLM_ENV_VARS.modelPricesFile) !== undefined ? { pricesFile: get(LLM_ENV_VARS.modelPricesFile) } : {}),
+    ...(pricesFile !== undefined ? { pricesFile } : {}),
   };
 }

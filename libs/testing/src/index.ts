@@ -2,7 +2,7 @@ export { resolveTestInfra, reachable, testNamespace, testEnv } from './test-infr
 export type { TestInfra } from './test-infra';
 export { FakeOpenAIServer } from './fake-openai-server';
 export type { FakeOpenAIReply, FakeOpenAIRequestBody, FakeOpenAIToolCall } from './fake-openai-server';
-export { readsControlPlaneSettings, startStack, stopProcess } from './service-stack';
+export { BACKGROUND_SERVICES, readsControlPlaneSettings, startStack, stopProcess } from './service-stack';
 export type { Stack, StackOptions, ServiceProcess } from './service-stack';
 export { readSse } from './sse-client';
 export type { SseFrame } from './sse-client';

@@ -54,6 +54,9 @@ const PORT_VARIABLE: Record<string, string> = {
   dispatcher: 'DISPATCHER_PORT',
 };
 
+/** The services besides the gateway and the runners, started after the gateway (which writes the first admin key). */
+export const BACKGROUND_SERVICES = ['trace-recorder', 'checkpoint', 'approval', 'dispatcher'] as const;
+
 /** The services that read the control plane's settings (quotas, dispatch window, webhooks): give both the same. */
 export const readsControlPlaneSettings = (service: string): boolean => service === 'gateway' || service === 'dispatcher';
 
@@ -170,7 +173,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     stack.adminKey = readFileSync(env.SPINDLE_BOOTSTRAP_KEY_FILE, 'utf8').trim();
     stack.auth = { authorization: `Bearer ${stack.adminKey}` };
     stack.openApi = new OpenApiConformance((await (await fetch(`${stack.gatewayUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
-    await Promise.all(['trace-recorder', 'checkpoint', 'approval', 'dispatcher'].map((s) => startService(s)));
+    await Promise.all(BACKGROUND_SERVICES.map((s) => startService(s)));
     for (let i = 0; i < (opts.runners ?? 1); i++) await startService('runner', opts.runnerEnv);
   } catch (e) {
     await stack.stop();

@@ -54,9 +54,9 @@ describe('parseOidcSettings', () => {
     ['another scheme', { SPINDLE_OIDC_ISSUER: 'ftp://login.example.com' }, /SPINDLE_OIDC_ISSUER must be an https URL/],
     ['an issuer with a query', { SPINDLE_OIDC_ISSUER: `${issuer}?x=1` }, /must not contain a query/],
     ['a plain-http JWKS URI', { SPINDLE_OIDC_JWKS_URI: 'http://keys.example.com/jwks' }, /SPINDLE_OIDC_JWKS_URI must be an https URL/],
-    ['a negative tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '-1' }, /CLOCK_TOLERANCE_SEC must be a whole number/],
-    ['a fractional tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '1.5' }, /CLOCK_TOLERANCE_SEC must be a whole number/],
-    ['a huge tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '3600' }, /CLOCK_TOLERANCE_SEC must be a whole number/],
+    ['a negative tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '-1' }, /CLOCK_TOLERANCE_SEC: must be a whole number/],
+    ['a fractional tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '1.5' }, /CLOCK_TOLERANCE_SEC: must be a whole number/],
+    ['a huge tolerance', { SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: '3600' }, /CLOCK_TOLERANCE_SEC: must be a whole number/],
   ])('refuses %s', (_, env, message) => {
     expect(() => parseOidcSettings({ SPINDLE_OIDC_ISSUER: issuer, SPINDLE_OIDC_AUDIENCE: 'a', ...env })).toThrow(message);
   });

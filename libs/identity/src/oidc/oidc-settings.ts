@@ -1,3 +1,6 @@
+import { envOptional, envText, parseEnv, type Env } from '@spindle/contracts';
+import { z } from 'zod';
+
 /** How the gateway trusts access tokens from one OpenID Connect provider. */
 export interface OidcSettings {
   /** Exact `iss` value; discovery is read from `${issuer}/.well-known/openid-configuration`. */
@@ -26,46 +29,48 @@ export const oidcDefaults = {
 /** Longest clock skew we accept configuring: beyond this, expiry means little. */
 const maxClockToleranceSec = 300;
 
+const TOLERANCE = `must be a whole number of seconds from 0 to ${maxClockToleranceSec}`;
+
+const envSchema = z.object({
+  SPINDLE_OIDC_ISSUER: envText(),
+  SPINDLE_OIDC_AUDIENCE: envText(),
+  SPINDLE_OIDC_JWKS_URI: envText(),
+  SPINDLE_OIDC_TENANT_CLAIM: envText(),
+  SPINDLE_OIDC_SCOPES_CLAIM: envText(),
+  SPINDLE_OIDC_NAME_CLAIM: envText(),
+  SPINDLE_OIDC_CLOCK_TOLERANCE_SEC: envOptional(
+    z.coerce
+      .number({ error: TOLERANCE })
+      .int({ error: TOLERANCE })
+      .min(0, { error: TOLERANCE })
+      .max(maxClockToleranceSec, { error: TOLERANCE }),
+  ).transform((v) => v ?? oidcDefaults.clockToleranceSec),
+});
+
 /**
  * Reads the `SPINDLE_OIDC_*` variables. Returns undefined when OIDC is off (no issuer);
  * throws when it is on but misconfigured, so a bad deployment fails at start, not at the first login.
  */
-export function parseOidcSettings(env: Record<string, string | undefined>): OidcSettings | undefined {
-  const read = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value ? value : undefined;
-  };
-  const issuer = read('SPINDLE_OIDC_ISSUER');
+export function parseOidcSettings(env: Env, service = 'gateway'): OidcSettings | undefined {
+  const e = parseEnv(envSchema, env, service);
+  const issuer = e.SPINDLE_OIDC_ISSUER;
   if (issuer === undefined) return undefined;
   assertIdpUrl('SPINDLE_OIDC_ISSUER', issuer);
   // OIDC issuers never carry a query; one here is a copy-paste slip (a login URL, not the issuer).
   if (issuer.includes('?')) throw new Error(`SPINDLE_OIDC_ISSUER must not contain a query, got "${issuer}"`);
-
-  const audience = read('SPINDLE_OIDC_AUDIENCE');
+  const audience = e.SPINDLE_OIDC_AUDIENCE;
   if (audience === undefined) throw new Error('SPINDLE_OIDC_AUDIENCE must be set when SPINDLE_OIDC_ISSUER is set');
-
-  const jwksUri = read('SPINDLE_OIDC_JWKS_URI');
+  const jwksUri = e.SPINDLE_OIDC_JWKS_URI;
   if (jwksUri !== undefined) assertIdpUrl('SPINDLE_OIDC_JWKS_URI', jwksUri);
-
-  const settings: OidcSettings = {
+  return Object.freeze({
     issuer,
     audience,
-    tenantClaim: read('SPINDLE_OIDC_TENANT_CLAIM') ?? oidcDefaults.tenantClaim,
-    scopesClaim: read('SPINDLE_OIDC_SCOPES_CLAIM') ?? oidcDefaults.scopesClaim,
-    nameClaim: read('SPINDLE_OIDC_NAME_CLAIM') ?? oidcDefaults.nameClaim,
-    clockToleranceSec: parseTolerance(read('SPINDLE_OIDC_CLOCK_TOLERANCE_SEC')),
+    tenantClaim: e.SPINDLE_OIDC_TENANT_CLAIM ?? oidcDefaults.tenantClaim,
+    scopesClaim: e.SPINDLE_OIDC_SCOPES_CLAIM ?? oidcDefaults.scopesClaim,
+    nameClaim: e.SPINDLE_OIDC_NAME_CLAIM ?? oidcDefaults.nameClaim,
+    clockToleranceSec: e.SPINDLE_OIDC_CLOCK_TOLERANCE_SEC,
     ...(jwksUri === undefined ? {} : { jwksUri }),
-  };
-  return Object.freeze(settings);
-}
-
-function parseTolerance(raw: string | undefined): number {
-  if (raw === undefined) return oidcDefaults.clockToleranceSec;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value <= maxClockToleranceSec)) {
-    throw new Error(`SPINDLE_OIDC_CLOCK_TOLERANCE_SEC must be a whole number of seconds from 0 to ${maxClockToleranceSec}`);
-  }
-  return value;
+  });
 }
 
 /**
