@@ -76,8 +76,8 @@ COPY --chmod=0644 deploy/docker/healthcheck.cjs /usr/local/lib/spindle/healthche
 ARG SERVICE=gateway
 ENV SERVICE=${SERVICE}
 
-# gateway 8080, runner 8081, trace-recorder 8082, checkpoint 8083, approval 8084
-EXPOSE 8080 8081 8082 8083 8084
+# gateway 8080, runner 8081, trace-recorder 8082, checkpoint 8083, approval 8084, dispatcher 8085
+EXPOSE 8080 8081 8082 8083 8084 8085
 
 # The `node` user of the official image, by id so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000

@@ -6,6 +6,7 @@ const PORTS = {
   'trace-recorder': ['TRACE_RECORDER_PORT', 8082],
   checkpoint: ['CHECKPOINT_PORT', 8083],
   approval: ['APPROVAL_PORT', 8084],
+  dispatcher: ['DISPATCHER_PORT', 8085],
 };
 
 const entry = PORTS[process.env.SERVICE ?? ''];

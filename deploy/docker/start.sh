@@ -1,11 +1,11 @@
 #!/bin/sh
-# Container entry: starts the Spindle service named by $SERVICE (one image runs all five).
+# Container entry: starts the Spindle service named by $SERVICE (one image runs all six).
 set -eu
 
 case "${SERVICE:-}" in
-  gateway | runner | trace-recorder | checkpoint | approval) ;;
+  gateway | runner | trace-recorder | checkpoint | approval | dispatcher) ;;
   *)
-    echo "spindle: SERVICE must be one of gateway, runner, trace-recorder, checkpoint, approval (got \"${SERVICE:-}\")" >&2
+    echo "spindle: SERVICE must be one of gateway, runner, trace-recorder, checkpoint, approval, dispatcher (got \"${SERVICE:-}\")" >&2
     exit 64
     ;;
 esac

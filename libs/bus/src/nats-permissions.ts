@@ -1,7 +1,7 @@
 import type { BusNames } from '@spindle/contracts';
 import { payloadBucketOf } from './run-payloads';
 
-export const SPINDLE_SERVICES = ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval'] as const;
+export const SPINDLE_SERVICES = ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'] as const;
 export type SpindleService = (typeof SPINDLE_SERVICES)[number];
 
 export interface SubjectPermissions {
@@ -12,9 +12,10 @@ export interface SubjectPermissions {
 /**
  * What each service may publish and subscribe to on NATS: the single-writer rule made physical.
  * Only the documented writers of the run log may append to it: the runner; the gateway
- * (`run.queued`, a queued run's cancel, answers, forks; it also admits queued runs to the
- * runners' queue); the approval service (request
- * time-outs). The read models may only read it and write their own dead letters. Nobody may
+ * (`run.queued`, a queued run's cancel, answers, forks); the dispatcher (the control plane:
+ * it admits queued runs to the runners' queue, and appends `run.queued` for schedule firings
+ * and threads' next runs); the approval service (request time-outs). The read models may only
+ * read it and write their own dead letters. Nobody may
  * delete or purge a stream but the object store's own reply blobs, and the gateway a run's
  * subject of the log (`DELETE /v1/runs/{id}`, admins only).
  */
@@ -46,17 +47,16 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
   ];
   const replies = '_INBOX.>';
   const query = (service: string) => `${ns}svc.${service}.*`;
+  // The control side (the gateway, the dispatcher, the approval service): appends to run logs and queues commands.
+  const runLogAndCommands = [...jetstream, replies, events, commands];
+  const controls = `${ns}run.ctl.*`;
   return {
     gateway: {
       publish: [
-        ...jetstream,
-        replies,
-        events,
-        commands,
-        `${ns}run.ctl.*`,
+        ...runLogAndCommands,
+        controls,
         `${ns}mcp.ses.*`,
         `${ns}svc.*.*`,
-        names.deadLetterSubject('admission'),
         // Erasing a run purges its subject of the log.
         `$JS.API.STREAM.PURGE.${names.eventsStream}`,
       ],
@@ -74,17 +74,25 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         // A command out of deliveries moves to the dead-letter stream and leaves the work queue.
         `$JS.API.STREAM.MSG.DELETE.${names.commandsStream}`,
       ],
-      subscribe: [
-        replies,
-        `${ns}run.ctl.*`,
-        `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.commandsStream}.${names.durables.runners}`,
-      ],
+      subscribe: [replies, controls, `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${names.commandsStream}.${names.durables.runners}`],
     },
     'trace-recorder': { publish: [...jetstream, replies, names.deadLetterSubject('trace-recorder')], subscribe: [replies, query('trace')] },
     checkpoint: { publish: [...jetstream, replies, names.deadLetterSubject('checkpoint')], subscribe: [replies, query('checkpoint')] },
     approval: {
-      publish: [...jetstream, replies, events, commands, names.deadLetterSubject('approval')],
+      publish: [...runLogAndCommands, names.deadLetterSubject('approval')],
       subscribe: [replies, query('approval')],
+    },
+    dispatcher: {
+      publish: [
+        ...runLogAndCommands,
+        // A schedule's overlap policy cancels the run still going.
+        controls,
+        query('checkpoint'),
+        // Tenant usage for the quotas.
+        query('trace'),
+        names.deadLetterSubject('admission'),
+      ],
+      subscribe: [replies, query('dispatcher')],
     },
   };
 }
