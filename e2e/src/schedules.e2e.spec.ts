@@ -24,6 +24,13 @@ describe('schedules', () => {
     return { status: res.status, code: res.body.code, field: res.body.errors?.[0]?.field };
   };
 
+  /** The one dispatcher (so the one that fires) stopped and forgotten. */
+  const stopDispatcher = async () => {
+    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher')!;
+    await stopProcess(dispatcher.child);
+    stack.processes.splice(stack.processes.indexOf(dispatcher), 1);
+  };
+
   beforeAll(async () => {
     stack = await startStack({
       serviceEnv: (name): Record<string, string> =>
@@ -60,9 +67,8 @@ describe('schedules', () => {
       expect(f.filter((x) => x.outcome === 'skipped').length).toBeGreaterThanOrEqual(2);
     }, 200);
 
-    // The dispatcher (the only one, so the one that fires) is away for a few firing times.
-    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher' && p.child.exitCode === null)!;
-    await stopProcess(dispatcher.child);
+    // The dispatcher is away for a few firing times.
+    await stopDispatcher();
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     await stack.startService('dispatcher');
     release();
@@ -125,9 +131,7 @@ describe('schedules', () => {
 
   it('records a trigger while no dispatcher runs (202, pending) and makes it once one is back', async () => {
     const { body } = await post<Schedule>('/v1/schedules', { cron: '0 3 1 1 *', workflow: 'slow' });
-    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher' && p.child.exitCode === null)!;
-    await stopProcess(dispatcher.child);
-    stack.processes.splice(stack.processes.indexOf(dispatcher), 1);
+    await stopDispatcher();
     const triggered = await post<{ fireAt: string }>(`/v1/schedules/${body.scheduleId}/trigger`, {});
     expect(triggered.status).toBe(202);
     expect((await firings(body.scheduleId)).map((f) => [f.fireAt, f.outcome])).toEqual([[triggered.body.fireAt, 'pending']]);
