@@ -49,7 +49,7 @@ describe('schedules', () => {
     await stack?.stop();
   });
 
-  it('fires every two seconds, skips while its run is slow, and across a restart of the dispatcher loses and doubles no firing', async () => {
+  it('fires every two seconds, skips while its run is slow, and across a dispatcher restart loses and doubles no firing', async () => {
     hold();
     const made = await post<Schedule>('/v1/schedules', {
       cron: '*/2 * * * * *',

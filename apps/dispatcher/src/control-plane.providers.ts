@@ -21,7 +21,7 @@ import {
 } from '@spindle/control-plane';
 import type { GatewayTables } from '@spindle/db';
 import { createEgressGuard } from '@spindle/egress';
-import { DATABASE } from '@spindle/service-db';
+import { DATABASE, repositoryProvider } from '@spindle/service-db';
 import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
@@ -30,18 +30,15 @@ import type { DispatcherConfig } from './dispatcher.config';
 
 type Db = Kysely<GatewayTables>;
 
-/** A repository over the control plane's tables: built from the database alone. */
-const repository = <T>(type: new (db: Db) => T): Provider => ({ provide: type, inject: [DATABASE], useFactory: (db: Db) => new type(db) });
-
 /** The control plane's repositories and the services the passes call (the library's classes, wired). */
 export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
   return [
-    repository(ThreadRepository),
-    repository(ScheduleRepository),
-    repository(WebhookRepository),
-    repository(WorkflowCatalogRepository),
-    repository(AgentCatalogRepository),
-    repository(TenantsRepository),
+    repositoryProvider(ThreadRepository),
+    repositoryProvider(ScheduleRepository),
+    repositoryProvider(WebhookRepository),
+    repositoryProvider(WorkflowCatalogRepository),
+    repositoryProvider(AgentCatalogRepository),
+    repositoryProvider(TenantsRepository),
     {
       provide: AdmissionRepository,
       inject: [DATABASE, METRICS],

@@ -4,7 +4,7 @@ import { watchJetStreamCapacity, type Bus } from '@spindle/bus';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
 import { BUS, InfraModule, LOGGER, METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
-import { DATABASE, DatabaseModule } from '@spindle/service-db';
+import { DATABASE, DatabaseModule, repositoryProvider } from '@spindle/service-db';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './gateway.config';
@@ -97,12 +97,8 @@ export class GatewayModule {
         ...scheduleProviders(),
         ...protocolProviders(),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
-        {
-          provide: WorkflowCatalogRepository,
-          inject: [DATABASE],
-          useFactory: (db: Kysely<GatewayTables>) => new WorkflowCatalogRepository(db),
-        },
-        { provide: AgentCatalogRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new AgentCatalogRepository(db) },
+        repositoryProvider(WorkflowCatalogRepository),
+        repositoryProvider(AgentCatalogRepository),
         {
           provide: IdempotencyKeysRepository,
           inject: [DATABASE],

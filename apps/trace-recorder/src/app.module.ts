@@ -3,7 +3,7 @@ import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
 import { ProjectionRunner, RunActivityMetrics, type AppliedBatch } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
-import { DATABASE, DatabaseModule } from '@spindle/service-db';
+import { DATABASE, DatabaseModule, repositoryProvider } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
@@ -19,7 +19,7 @@ export class AppModule {
       module: AppModule,
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'trace', migrations: traceMigrations })],
       providers: [
-        { provide: TraceRepository, inject: [DATABASE], useFactory: (db: Kysely<TraceTables>) => new TraceRepository(db) },
+        repositoryProvider(TraceRepository),
         {
           provide: ProjectionRunner,
           inject: [BUS, DATABASE, LOGGER, METRICS, TraceRepository],

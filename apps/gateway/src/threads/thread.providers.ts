@@ -1,7 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
-import { DATABASE } from '@spindle/service-db';
+import { DATABASE, repositoryProvider } from '@spindle/service-db';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -15,7 +15,7 @@ import { ThreadRuns } from './thread-runs.service';
  */
 export function threadProviders(config: GatewayConfig): Provider[] {
   return [
-    { provide: ThreadRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new ThreadRepository(db) },
+    repositoryProvider(ThreadRepository),
     {
       provide: ThreadDispatcher,
       inject: [DATABASE, ThreadRepository, RunStarter, BUS, LOGGER],

@@ -1,10 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { WebhookRepository } from '@spindle/control-plane';
-import type { GatewayTables } from '@spindle/db';
-import { DATABASE } from '@spindle/service-db';
-import type { Kysely } from 'kysely';
+import { repositoryProvider } from '@spindle/service-db';
 
 /** Webhook subscriptions' rows; the dispatcher delivers. */
 export function webhookProviders(): Provider[] {
-  return [{ provide: WebhookRepository, inject: [DATABASE], useFactory: (db: Kysely<GatewayTables>) => new WebhookRepository(db) }];
+  return [repositoryProvider(WebhookRepository)];
 }
