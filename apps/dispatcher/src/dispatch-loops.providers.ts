@@ -1,8 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
-import { isTerminalEvent } from '@spindle/contracts';
 import {
   AdmissionRepository,
+  batchWakes,
   controlPlaneProjection,
   RunAdmission,
   Scheduler,
@@ -46,10 +46,9 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
     loop(SCHEDULE_LOOP, Scheduler, 'schedule', 1_000, (s) => s.pass()),
     loop(WEBHOOK_DELIVERY_LOOP, WebhookDeliverer, 'webhook delivery', 1_000, (d) => d.deliverDue()),
     {
-      // Runs that start, pause or end free room: a batch is a reason to look, when runs wait (for the
-      // admission, or for their turn on a thread). Batches of 50 ms: the admission needs no event
-      // sooner, and fewer transactions cost the machine less. Admission, threads and webhooks fold in
-      // one transaction: one consumer.
+      // A batch wakes the passes it can give work to (`batchWakes`); their timers cover the rest.
+      // Batches of 50 ms: the admission needs no event sooner, and fewer transactions cost the
+      // machine less. Admission, threads and webhooks fold in one transaction: one consumer.
       provide: ProjectionRunner,
       inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, THREAD_DISPATCH_LOOP, WEBHOOK_DELIVERY_LOOP, LOGGER, METRICS],
       useFactory: (
@@ -67,11 +66,10 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
           metrics,
           retentionMs: config.retentionMs,
           onBatch: (batch) => {
-            admission.roomFreed();
-            // A thread's next run can start only once a run has ended (the tick covers the rest).
-            if (batch.events.some(isTerminalEvent)) void threadDispatch.tick();
-            // The batch may have made deliveries due (the webhook projection writes them).
-            void webhookDelivery.tick();
+            const wakes = batchWakes(batch.events);
+            if (wakes.admission) admission.roomFreed();
+            if (wakes.threadDispatch) void threadDispatch.tick();
+            if (wakes.webhookDelivery) void webhookDelivery.tick();
           },
         }),
     },

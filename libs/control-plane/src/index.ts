@@ -8,6 +8,8 @@ export type { QuotaDefaults, TenantQuotaSource } from './admission/quota-default
 export { queueForAdmission } from './admission/queue-for-admission';
 export { registerQueueMetrics } from './admission/queue.metrics';
 export { controlPlaneProjection } from './admission/control-plane.projection';
+export { batchWakes } from './batch-wakes';
+export type { BatchWakes } from './batch-wakes';
 // Threads: the multitask plan, the next run, and their rows.
 export { ACTIVE_STATUSES, RUNNING_STATUSES, isActive, planThreadStart, nextThreadRun } from './threads/thread-start-plan';
 export type { StoredThreadRunStatus, ThreadRunSlot, ThreadStartPlan, NextThreadRun } from './threads/thread-start-plan';
