@@ -97,7 +97,7 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
           quotas,
           logger,
           maxEventBytes: config.maxEventBytes,
-          requireWebhooks: (tenant, ids) => webhooks.requireAll(tenant, ids),
+          webhooks,
         }),
     },
     {

@@ -137,7 +137,7 @@ export class GatewayModule {
               quotas,
               logger,
               maxEventBytes: config.maxEventBytes,
-              requireWebhooks: (tenant, ids) => webhooks.requireAll(tenant, ids),
+              webhooks,
               owners: ownership,
             }),
         },

@@ -11,6 +11,7 @@ import { RunAdmission } from '../admission/run-admission';
 import { StartQuotas } from '../admission/start-quotas';
 import { AgentCatalogRepository } from '../catalogs/agent-catalog.repository';
 import { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
+import { WebhookRepository } from '../webhooks/webhook.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { requestHash } from './idempotent-creation';
 import { RunStarter } from './run-starter';
@@ -52,6 +53,7 @@ describe('a retried start whose key names a run that was never queued', () => {
       admission: new RunAdmission(bus, db, new AdmissionRepository(), quotas, logger),
       quotas: new StartQuotas(db, bus, noOwnQuotas, quotas, 5_000),
       logger,
+      webhooks: new WebhookRepository(db),
     });
   });
   afterAll(async () => {

@@ -22,6 +22,7 @@ import type { AgentCatalogRepository } from '../catalogs/agent-catalog.repositor
 import { resolveAgentRefs } from '../catalogs/agent-refs.resolver';
 import { resolveSubgraphs } from '../catalogs/subgraph-resolver';
 import type { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
+import type { WebhookRepository } from '../webhooks/webhook.repository';
 import type { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { createOnce, requestHash, type Created } from './idempotent-creation';
 
@@ -50,7 +51,7 @@ export interface RunStarterDeps {
   readonly logger: Logger;
   readonly maxEventBytes?: number;
   /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
-  readonly requireWebhooks?: (tenant: string, ids: readonly string[]) => Promise<void>;
+  readonly webhooks: Pick<WebhookRepository, 'requireAll'>;
   /** Told whose each queued run is, so the reads that follow a start need not ask the log (the gateway's run ownership). */
   readonly owners?: { remember(runId: string, tenant: string): void };
 }
@@ -143,7 +144,7 @@ export class RunStarter {
     const prepare = (stored: unknown) => resolveAgentRefs(this.deps.agents, tenant, stored);
     const definition = validateDefinition(await prepare(workflow.definition));
     const parameters = checkParameters(definition.parameters, body.parameters);
-    if (body.webhooks?.length) await this.deps.requireWebhooks?.(tenant, body.webhooks);
+    if (body.webhooks?.length) await this.deps.webhooks.requireAll(tenant, body.webhooks);
     const subgraphs = await resolveSubgraphs(this.deps.catalog, tenant, { name, definition }, prepare);
     return { version: workflow.version, definition, parameters, subgraphs };
   }
