@@ -121,6 +121,8 @@ function changesOf(changes: RequestChanges): RunEventHandlers {
     'branch.completed': none,
     'checkpoint.saved': none,
     'context.truncated': none,
+    'memory.compacted': none,
+    'retrieval.completed': none,
     custom: none,
   };
 }

@@ -36,7 +36,12 @@ const summaries: RunEventHandlers<string> = {
   'approval.requested': (e) => `request ${e.data.requestId}: ${e.data.call.name} ${briefJson(e.data.call.arguments, BRIEF)}`,
   'approval.resolved': (e) => `request ${e.data.requestId} ${e.data.timedOut ? 'timed out' : e.data.decision}`,
   'checkpoint.saved': (e) => `${e.data.checkpointId} step ${e.data.step}`,
-  'context.truncated': (e) => `${e.data.droppedMessages} messages dropped (${e.data.reason})`,
+  'context.truncated': (e) =>
+    `${e.data.kind} ${e.data.target} cut ${e.data.tokensBefore} → ${e.data.tokensAfter} tokens (${e.data.strategy})`,
+  'memory.compacted': (e) =>
+    `${e.data.memoryKey}: ${e.data.messagesBefore} → ${e.data.messagesAfter} messages (${e.data.tokensBefore} → ${e.data.tokensAfter} tokens)`,
+  'retrieval.completed': (e) =>
+    `${e.data.knowledgeBase}: ${e.data.chunkCount} chunks${e.data.topScore === undefined ? '' : ` (top ${e.data.topScore.toFixed(3)})`}`,
   custom: (e) => briefJson(e.data, BRIEF),
 };
 

@@ -78,6 +78,8 @@ export class OtelSpanBridge {
     'approval.resolved': () => undefined,
     'checkpoint.saved': () => undefined,
     'context.truncated': () => undefined,
+    'memory.compacted': () => undefined,
+    'retrieval.completed': () => undefined,
     custom: () => undefined,
   };
 

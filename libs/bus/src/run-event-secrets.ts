@@ -33,6 +33,8 @@ const USER_DATA: { [T in RunEventType]: ReadonlyArray<keyof Extract<RunEventDraf
   'approval.resolved': [],
   'checkpoint.saved': ['changes', 'state'],
   'context.truncated': [],
+  'memory.compacted': ['summary'],
+  'retrieval.completed': ['query', 'chunks'],
   custom: [],
 };
 

@@ -89,6 +89,18 @@ export const ErrorCodes = {
   input_timeout: 'input_timeout',
   /** The run's log reached its byte limit (`SPINDLE_MAX_RUN_LOG_BYTES`). */
   run_log_limit_exceeded: 'run_log_limit_exceeded',
+  file_not_found: 'file_not_found',
+  /** The model cannot take a file of this media type (the model table says which it takes). */
+  attachment_not_supported: 'attachment_not_supported',
+  knowledge_base_not_found: 'knowledge_base_not_found',
+  /** A document that is empty, not what its media type says (a PDF that is not one), or has no text. */
+  invalid_document: 'invalid_document',
+  /** The embedding model's vectors have another dimension than the knowledge base's. */
+  embedding_dimension_mismatch: 'embedding_dimension_mismatch',
+  /** A retriever (the knowledge service, a plugin, an MCP tool) failed to answer. */
+  retrieval_failed: 'retrieval_failed',
+  /** What a prompt may not lose (system, the newest message) is alone larger than the context budget. */
+  context_budget_exceeded: 'context_budget_exceeded',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -156,6 +168,13 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   run_lost: false,
   input_timeout: false,
   run_log_limit_exceeded: false,
+  file_not_found: false,
+  attachment_not_supported: false,
+  knowledge_base_not_found: false,
+  invalid_document: false,
+  embedding_dimension_mismatch: false,
+  retrieval_failed: true,
+  context_budget_exceeded: false,
 };
 
 /** One field-level problem, naming the node when the field belongs to one. */

@@ -298,3 +298,13 @@ export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './
 export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';
 export { overviewSchema, runsOverviewSchema, pendingAgesSchema, overviewDaySchema, PENDING_AGE_BUCKETS } from './overview';
 export type { Overview, OverviewDay, RunsOverview, PendingAges } from './overview';
+export { FILE_ID_PATTERN, fileIdSchema, filePartInputSchema, fileRefSchema, isFileRef } from './attachments';
+export type { FilePartInput, FileRef } from './attachments';
+export {
+  retrievedChunkSchema,
+  retrievalResultSchema,
+  isRetrievalResult,
+  contextCutKindSchema,
+  truncationStrategySchema,
+} from './retrieval';
+export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrategy } from './retrieval';

@@ -3,6 +3,8 @@ import { multitaskStrategySchema, threadIdSchema } from './threads';
 import { ErrorCodes } from './errors';
 import { runIdSchema } from './run-id';
 import { actorSchema, recordedActorSchema, tenantIdSchema } from './identity';
+import { fileRefSchema } from './attachments';
+import { contextCutKindSchema, retrievedChunkSchema, truncationStrategySchema } from './retrieval';
 
 /**
  * The run log: one append-only, gapless sequence of events per run. Every event type is one
@@ -214,6 +216,8 @@ export const runEventSchemas = {
       history: z.array(z.string()).optional(),
       /** Names of the tools offered to the model. */
       tools: z.array(z.string()).optional(),
+      /** Every file the call sends (from any of its messages), by reference: the trace shows their count and media types. */
+      attachments: z.array(fileRefSchema).max(256).optional(),
       stream: z.boolean(),
     }),
   ),
@@ -339,13 +343,56 @@ export const runEventSchemas = {
       })
       .refine((d) => (d.changes === undefined) !== (d.state === undefined), 'a checkpoint carries either its changes or the whole state'),
   ),
-  /** Earlier messages of a conversation were dropped to fit the model's context. */
+  /**
+   * Prompt assembly cut a part to keep the call inside its context budget: which part (`kind` and
+   * `target`: the state field, the tool, the knowledge base, or `history`), its size before and
+   * after in tokens, and how it was cut. A resumed run reads these back instead of recomputing them.
+   */
   'context.truncated': event(
     'context.truncated',
     z.object({
-      reason: z.string(),
-      droppedMessages: z.number().int().nonnegative(),
-      droppedTokens: z.number().int().nonnegative().optional(),
+      kind: contextCutKindSchema,
+      target: z.string().max(256),
+      tokensBefore: z.number().int().nonnegative(),
+      tokensAfter: z.number().int().nonnegative(),
+      strategy: truncationStrategySchema,
+      /** `history` cuts: how many earlier messages were left out. */
+      droppedMessages: z.number().int().nonnegative().optional(),
+    }),
+  ),
+  /** A conversation's older turns were compacted (dropped, or replaced by a model's summary of them). */
+  'memory.compacted': event(
+    'memory.compacted',
+    z.object({
+      /** The state key holding the conversation (`memory_key`), or `history` for a node's own. */
+      memoryKey: z.string().max(256),
+      trigger: z.enum(['messages', 'tokens']),
+      messagesBefore: z.number().int().nonnegative(),
+      messagesAfter: z.number().int().nonnegative(),
+      tokensBefore: z.number().int().nonnegative(),
+      tokensAfter: z.number().int().nonnegative(),
+      /** The summary that replaced the dropped turns, and the model that wrote it. */
+      summary: z.string().optional(),
+      summaryModel: z.string().optional(),
+    }),
+  ),
+  /** A retriever answered a query: the chunks that may reach the prompt, with their scores. */
+  'retrieval.completed': event(
+    'retrieval.completed',
+    z.object({
+      /** `knowledge_base`, or the plugin or MCP tool that retrieved. */
+      retriever: z.string().max(256),
+      knowledgeBase: z.string().max(256),
+      /** The knowledge base's version searched. */
+      version: z.number().int().positive().optional(),
+      query: z.string(),
+      topK: z.number().int().positive(),
+      minScore: z.number().optional(),
+      chunkCount: z.number().int().nonnegative(),
+      /** Absent when nothing matched. */
+      topScore: z.number().optional(),
+      chunks: z.array(retrievedChunkSchema).max(100),
+      durationMs: z.number().nonnegative(),
     }),
   ),
   custom: event('custom', jsonRecord),

@@ -14,6 +14,9 @@ export type {
   ToolCall,
   ToolContext,
   ToolPort,
+  RetrieverPort,
+  RetrievalRequest,
+  RetrievalAnswer,
 } from './ports';
 export { workflowDefinitionSchema, graphDefinitionSchema, nodeTypes, handlesOf } from './definition/workflow-definition.schema';
 export { nodeSchema, edgeSchema } from './definition/node.schemas';

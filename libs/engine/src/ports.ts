@@ -1,4 +1,4 @@
-import type { RunEventDraft, TokenPart, Usage } from '@spindle/contracts';
+import type { FileRef, RetrievedChunk, RunEventDraft, TokenPart, Usage } from '@spindle/contracts';
 import type { ModelScript } from './definition/model-script.schema';
 
 /**
@@ -19,11 +19,15 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/**
+ * One turn of a conversation. `attachments` are files the turn carries (by reference: the model
+ * port reads their bytes), sent after its text.
+ */
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; attachments?: FileRef[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   /** A tool's result (JSON text) or failure, answering the assistant's call `toolCallId`. */
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean; attachments?: FileRef[] };
 
 export interface ModelRequest {
   /** `provider:model`, e.g. `openai:gpt-4o-mini`, `offline:echo`. */
@@ -57,6 +61,35 @@ export interface ModelResult {
 /** Throws `SpindleError` with code `unknown_model` or `provider_error`. */
 export interface ModelPort {
   generate(request: ModelRequest): Promise<ModelResult>;
+}
+
+export interface RetrievalRequest {
+  /** The knowledge base (or the plugin retriever) to ask, by name. */
+  knowledgeBase: string;
+  query: string;
+  topK: number;
+  minScore?: number;
+  /** Metadata a chunk must carry, each key equal to its value. */
+  filter?: Record<string, string | number | boolean>;
+  signal: AbortSignal;
+}
+
+export interface RetrievalAnswer {
+  /** `knowledge_base`, or the plugin or MCP tool that answered. */
+  retriever: string;
+  /** The knowledge base's version that was searched, where it has versions. */
+  version?: number;
+  /** Best first, at most `topK`, none below `minScore`. */
+  chunks: RetrievedChunk[];
+}
+
+/**
+ * Finds chunks for a query, within the run's tenant. The runner's is the knowledge service over
+ * the bus (and plugin retrievers by name); throws `SpindleError('knowledge_base_not_found')` or
+ * `SpindleError('retrieval_failed')`.
+ */
+export interface RetrieverPort {
+  retrieve(request: RetrievalRequest): Promise<RetrievalAnswer>;
 }
 
 /** Code registered with the runner by name. Receives a read-only view of state, returns a delta. */

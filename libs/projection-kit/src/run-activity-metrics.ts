@@ -195,6 +195,8 @@ export class RunActivityMetrics {
     'approval.resolved': () => undefined,
     'checkpoint.saved': () => undefined,
     'context.truncated': () => undefined,
+    'memory.compacted': () => undefined,
+    'retrieval.completed': () => undefined,
     custom: () => undefined,
   };
 }

@@ -39,6 +39,8 @@ export const admissionStateAfter: { readonly [T in RunEventType]: Exclude<Admiss
   'approval.resolved': null,
   'checkpoint.saved': null,
   'context.truncated': null,
+  'memory.compacted': null,
+  'retrieval.completed': null,
   custom: null,
 };
 

@@ -113,6 +113,8 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
           ]
       : [{ type: 'STATE_SNAPSHOT', snapshot: e.data.state }],
   'context.truncated': none,
+  'memory.compacted': none,
+  'retrieval.completed': none,
   custom: none,
 };
 

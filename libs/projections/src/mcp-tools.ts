@@ -163,6 +163,8 @@ export const toolCallStepAfter: { readonly [T in RunEventType]: (e: RunEventOf<T
   'approval.resolved': () => null,
   'checkpoint.saved': () => null,
   'context.truncated': () => null,
+  'memory.compacted': () => null,
+  'retrieval.completed': () => null,
   custom: () => null,
 };
 

@@ -153,6 +153,8 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'branch.completed': ignore,
   'checkpoint.saved': ignore,
   'context.truncated': ignore,
+  'memory.compacted': ignore,
+  'retrieval.completed': ignore,
   custom: ignore,
 };
 

@@ -27,5 +27,7 @@ export const threadRunStatusAfter: { readonly [T in RunEventType]: ((e: RunEvent
   'approval.resolved': null,
   'checkpoint.saved': null,
   'context.truncated': null,
+  'memory.compacted': null,
+  'retrieval.completed': null,
   custom: null,
 };

@@ -56,6 +56,8 @@ const chunksAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'approval.resolved': none,
   'checkpoint.saved': none,
   'context.truncated': none,
+  'memory.compacted': none,
+  'retrieval.completed': none,
   custom: none,
 };
 

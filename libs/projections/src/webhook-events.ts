@@ -39,6 +39,8 @@ export const webhookEventAfter: { readonly [T in RunEventType]: ((e: RunEventOf<
   'approval.resolved': null,
   'checkpoint.saved': null,
   'context.truncated': null,
+  'memory.compacted': null,
+  'retrieval.completed': null,
   custom: null,
 };
 

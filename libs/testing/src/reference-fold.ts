@@ -129,6 +129,8 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
   'branch.completed': {},
   'checkpoint.saved': {},
   'context.truncated': {},
+  'memory.compacted': {},
+  'retrieval.completed': {},
   custom: {},
 };
 

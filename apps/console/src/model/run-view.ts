@@ -116,6 +116,8 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'loop.iteration': none,
     'checkpoint.saved': none,
     'context.truncated': none,
+    'memory.compacted': none,
+    'retrieval.completed': none,
     custom: none,
   };
 }

@@ -63,4 +63,11 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   run_lost: 409,
   input_timeout: 409,
   run_log_limit_exceeded: 413,
+  file_not_found: 404,
+  attachment_not_supported: 422,
+  knowledge_base_not_found: 404,
+  invalid_document: 422,
+  embedding_dimension_mismatch: 409,
+  retrieval_failed: 502,
+  context_budget_exceeded: 422,
 };

@@ -1,4 +1,14 @@
-import type { Clock, FunctionRegistry, IdSource, ModelPort, NodeResultStore, RunLogPort, TokenSink, ToolPort } from '../ports';
+import type {
+  Clock,
+  FunctionRegistry,
+  IdSource,
+  ModelPort,
+  NodeResultStore,
+  RetrieverPort,
+  RunLogPort,
+  TokenSink,
+  ToolPort,
+} from '../ports';
 import type { RunHistory } from './run-history';
 
 /** Everything a run needs from outside the engine. */
@@ -10,6 +20,8 @@ export interface RunEnvironment {
   readonly model: ModelPort;
   readonly functions: FunctionRegistry;
   readonly tools: ToolPort;
+  /** Knowledge bases and plugin retrievers; absent where the runner has none (a `retrieve` node then fails with `retrieval_failed`). */
+  readonly retriever?: RetrieverPort;
   readonly tokens: TokenSink;
   readonly clock: Clock;
   readonly ids: IdSource;

@@ -102,6 +102,8 @@ export class RunHistory {
       'run.failed': skip,
       'run.canceled': skip,
       'context.truncated': skip,
+      'memory.compacted': skip,
+      'retrieval.completed': skip,
       custom: skip,
     };
     const endSegment = (e: RunEvent) => {

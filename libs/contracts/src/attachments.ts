@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Files a run carries (images, PDFs): uploaded once through `POST /v1/files`, stored by content
+ * hash in the JetStream object store, and referenced everywhere else. The log holds references,
+ * never bytes, so a run with ten screenshots stays small.
+ */
+export const FILE_ID_PATTERN = /^file_[a-z0-9]{26}$/;
+export const fileIdSchema = z.string().regex(FILE_ID_PATTERN, 'must be a file id (file_ and 26 letters or digits)');
+
+/** What a caller writes where a file goes: a run input, a thread message, an answer, a tool result. */
+export const filePartInputSchema = z.strictObject({
+  type: z.literal('file'),
+  fileId: fileIdSchema,
+  /** Shown to the model and the console; the stored name is used when absent. */
+  name: z.string().min(1).max(255).optional(),
+});
+export type FilePartInput = z.infer<typeof filePartInputSchema>;
+
+/** A file reference as the log records it: resolved against the tenant's files when it entered the run. */
+export const fileRefSchema = z.strictObject({
+  type: z.literal('file'),
+  fileId: fileIdSchema,
+  mediaType: z.string().min(3).max(255),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string().min(1).max(255).optional(),
+});
+export type FileRef = z.infer<typeof fileRefSchema>;
+
+export function isFileRef(value: unknown): value is FileRef {
+  return fileRefSchema.safeParse(value).success;
+}
