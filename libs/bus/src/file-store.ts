@@ -31,13 +31,13 @@ export function forgetFileStore(bus: Bus): void {
   stores.delete(bus);
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
+export function fileSha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Stores the bytes under their hash unless they are already there; answers the hash. */
 export async function putFileBytes(bus: Bus, bytes: Uint8Array): Promise<{ sha256: string; bytes: number }> {
-  const sha256 = sha256Hex(bytes);
+  const sha256 = fileSha256(bytes);
   const store = await openFileStore(bus);
   const existing = await store.info(sha256);
   if (!existing || existing.deleted) await store.putBlob({ name: sha256 }, bytes);
@@ -49,7 +49,7 @@ export async function readFileBytes(bus: Bus, sha256: string): Promise<Uint8Arra
   const blob = await (await openFileStore(bus)).getBlob(sha256);
   if (!blob) return undefined;
   // The object store's own digest guards transport; this guards the name the bytes were asked by.
-  if (sha256Hex(blob) !== sha256) throw new Error(`file ${sha256} in the object store does not match its hash`);
+  if (fileSha256(blob) !== sha256) throw new Error(`file ${sha256} in the object store does not match its hash`);
   return blob;
 }
 

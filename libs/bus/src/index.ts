@@ -49,4 +49,4 @@ export type { SpindleService, SubjectPermissions } from './nats-permissions';
 export { parseMessageJson } from './message-json';
 export { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';
 export { purgeRunLog } from './run-erasure';
-export { fileBucketOf, openFileStore, forgetFileStore, putFileBytes, readFileBytes, deleteFileBytes, sha256Hex } from './file-store';
+export { fileBucketOf, openFileStore, forgetFileStore, putFileBytes, readFileBytes, deleteFileBytes, fileSha256 } from './file-store';
