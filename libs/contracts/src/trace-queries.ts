@@ -41,7 +41,7 @@ export const runSummarySchema = z.object({
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /** `request`: a person's input or a tool approval, from the question to the answer (span id = request id). */
-export const spanKindSchema = z.enum(['run', 'node', 'model', 'tool', 'request']);
+export const spanKindSchema = z.enum(['run', 'node', 'model', 'tool', 'request', 'retrieval', 'context', 'memory']);
 export const spanStatusSchema = z.enum(['running', 'completed', 'failed', 'canceled']);
 
 export const traceSpanSchema = z.object({
