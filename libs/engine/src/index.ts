@@ -95,6 +95,8 @@ export { RunHistory } from './interpreter/run-history';
 export { graphStructureHash } from './definition/graph-structure';
 export { toolArgumentsHash } from './executors/tool-approval';
 export { messageHash } from './hashing/message-hash';
+export { assertModelTakes, describeAccepts, modelMediaTypes, modelTakesMediaType } from './definition/model-media-types';
+export { fileRefsIn } from './executors/attachments';
 export { checkHumanAnswer } from './executors/human-answer';
 export type { AnswerCheck } from './executors/human-answer';
 export type { NodeResultStore, StoredNodeResult } from './ports';

@@ -42,6 +42,11 @@ const cacheFields = {
   checkpoint: z.boolean().default(false),
   volatile_keys: z.array(z.string().min(1).max(64)).max(50).default([]),
 };
+/**
+ * Files for the model, sent on the node's user message: a CEL expression over state giving a file
+ * reference, a list of them, or a value holding them (e.g. `input.files`).
+ */
+export const attachmentsExpression = z.string().min(1).max(2_000).optional();
 const toolName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a tool name (letters, digits, _ . -)');
 
 export const setNodeSchema = z.strictObject({
@@ -60,6 +65,7 @@ export const llmNodeSchema = z
     script: modelScriptSchema.optional(),
     prompt: z.string().min(1),
     system: z.string().optional(),
+    attachments: attachmentsExpression,
     output_key: stateKey.default('output'),
     stream: z.boolean().default(false),
     ...cacheFields,
@@ -115,6 +121,7 @@ export const agentNodeSchema = z
     instructions: z.string().optional(),
     /** The user message that starts the conversation (a template). */
     prompt: z.string().min(1).default('{{input}}'),
+    attachments: attachmentsExpression,
     tools: z.array(toolName).max(64).default([]),
     /** Model calls the agent may make; running out fails the node with `max_iterations_exceeded`. */
     max_turns: z.number().int().min(1).max(100).default(8),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
 import { toGraph } from '../patterns/compile-pattern';
 import { jsonSchemaProblem } from './json-schema';
+import { modelTakesNoFiles } from './model-media-types';
 import { jsonSchemaNodes, MAX_DEFINITION_SCHEMA_NODES } from './json-schema-limits';
 import {
   handlesOf,
@@ -26,8 +27,13 @@ export function validateDefinition(raw: unknown): WorkflowDefinition {
     throw invalid(parsed.error.issues.map((i) => zodIssue(i, raw)));
   }
   // Patterns are checked as the graph they compile to: the same rules, the same messages.
-  const issues = graphIssues(toGraph(parsed.data));
+  const graph = toGraph(parsed.data);
+  const issues = graphIssues(graph);
   if (issues.length > 0) throw invalid(issues);
+  const refused = attachmentIssues(graph, '');
+  if (refused.length > 0) {
+    throw new SpindleError('attachment_not_supported', `${refused[0].field}: ${refused[0].message}`, { issues: refused });
+  }
   return parsed.data;
 }
 
@@ -57,6 +63,22 @@ function graphIssues(def: GraphDefinition): FieldIssue[] {
     if (problem) issues.push({ field: 'parameters', message: `not a valid JSON Schema: ${problem}` });
   }
   return issues;
+}
+
+/**
+ * Nodes with `attachments` whose model takes no files at all: known at save (the model is static),
+ * while a file's media type is only known at the call, where the model port refuses it.
+ */
+function attachmentIssues(graph: NodeContainer, at: string): FieldIssue[] {
+  return graph.nodes.flatMap((node, i): FieldIssue[] => {
+    const where = `${at}nodes[${i}]`;
+    if (node.type === 'loop') return attachmentIssues(node.body, `${where}.body.`);
+    if (node.type === 'fork')
+      return Object.entries(node.branches).flatMap(([id, branch]) => attachmentIssues(branch, `${where}.branches.${id}.`));
+    if ((node.type !== 'llm' && node.type !== 'agent') || node.attachments === undefined) return [];
+    if (!modelTakesNoFiles(node.model)) return [];
+    return [{ field: `${where}.attachments`, node: node.id, message: `model "${node.model}" takes no attachments` }];
+  });
 }
 
 /** The JSON Schemas of a container's nodes (agent answers, human forms), nested graphs included. */
@@ -137,9 +159,14 @@ function nodeIssues(node: WorkflowNode, where: string, ids: Set<string>): FieldI
           ? expression(`routes[${r}].when`, route.when)
           : [{ field: `${field}.when`, node: node.id, message: 'an expression route needs "when" (or give the router a "model")' }];
       });
+    case 'llm':
+      return node.attachments !== undefined ? expression('attachments', node.attachments) : [];
     case 'agent': {
       const problem = node.structured ? jsonSchemaProblem(node.structured) : undefined;
-      return problem ? [{ field: `${where}.structured`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : [];
+      return [
+        ...(node.attachments !== undefined ? expression('attachments', node.attachments) : []),
+        ...(problem ? [{ field: `${where}.structured`, node: node.id, message: `not a valid JSON Schema: ${problem}` }] : []),
+      ];
     }
     case 'human': {
       const problem = node.schema ? jsonSchemaProblem(node.schema) : undefined;

@@ -1,13 +1,16 @@
-import { describeIssues, SpindleError, zodFieldIssues } from '@spindle/contracts';
+import { describeIssues, fileRefSchema, SpindleError, zodFieldIssues } from '@spindle/contracts';
 import { z } from 'zod';
 import type { ChatMessage } from '../ports';
+import { MAX_CALL_ATTACHMENTS } from './attachments';
 
 /** The most messages a remembered conversation may hold (the node's `memory_max_messages` is at most this). */
 const MAX_REMEMBERED = 1_000;
 
 const toolCallSchema = z.strictObject({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+// Files stay in the conversation by reference, so a thread's next run sends them again.
+const attachmentsSchema = z.array(fileRefSchema).max(MAX_CALL_ATTACHMENTS).optional();
 const chatMessageSchema = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), content: z.string() }),
+  z.strictObject({ role: z.literal('user'), content: z.string(), attachments: attachmentsSchema }),
   z.strictObject({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCallSchema).optional() }),
   z.strictObject({
     role: z.literal('tool'),
@@ -15,6 +18,7 @@ const chatMessageSchema = z.discriminatedUnion('role', [
     toolName: z.string(),
     content: z.string(),
     isError: z.boolean().optional(),
+    attachments: attachmentsSchema,
   }),
 ]);
 const conversationSchema = z.array(chatMessageSchema).max(MAX_REMEMBERED);

@@ -1,4 +1,4 @@
-import { describeIssues, SpindleError } from '@spindle/contracts';
+import { describeIssues, SpindleError, type FileRef } from '@spindle/contracts';
 import { renderTemplate } from '../interpreter/render-template';
 import { compileJsonSchema } from '../definition/json-schema';
 import type { AgentNode } from '../definition/workflow-definition.schema';
@@ -10,6 +10,7 @@ import type { NodeContext, NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
 import { approveToolCalls } from './tool-approval';
 import { keptMessages, rememberedMessages } from './agent-memory';
+import { attachmentsField, fileRefsIn, nodeAttachments, withAttachments } from './attachments';
 
 interface AgentInput {
   model: string;
@@ -18,6 +19,8 @@ interface AgentInput {
   tools: string[];
   /** The conversation so far, from `memory_key` (empty without one). */
   history: ChatMessage[];
+  /** The files of `attachments`, sent on the prompt's message. */
+  attachments?: FileRef[];
 }
 
 /**
@@ -44,6 +47,7 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     prompt: renderTemplate(node.prompt, state),
     tools: node.tools,
     history: node.memory_key ? rememberedMessages(node.id, node.memory_key, state) : [],
+    ...attachmentsField(nodeAttachments(node.id, node.attachments, state)),
   }),
   async execute(node, input, ctx) {
     const registered = input.tools.filter((name) => !isHandoffTool(name));
@@ -60,7 +64,7 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
         `agent "${node.id}" is offered the tool "${clash.name}" both in tools and by an MCP server`,
       );
     const tools = [...listed, ...discovered];
-    const messages: ChatMessage[] = [...input.history, { role: 'user', content: input.prompt }];
+    const messages: ChatMessage[] = [...input.history, withAttachments({ role: 'user', content: input.prompt }, input.attachments ?? [])];
     // The first call logs the remembered conversation in full: this run's log stands on its own.
     let newMessages = messages.length;
     // A structured answer is validated whole, so it is not streamed.
@@ -107,7 +111,11 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
         const outcome = await callTool(ctx, call);
         messages.push(
           outcome.ok
-            ? { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(outcome.result) }
+            ? // Files a tool returns reach the model as files (the runner's ToolPort vouches for them).
+              withAttachments<ChatMessage>(
+                { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(outcome.result) },
+                fileRefsIn(outcome.result),
+              )
             : {
                 role: 'tool',
                 toolCallId: call.id,

@@ -3,6 +3,7 @@ import type { ModelScript } from '../definition/model-script.schema';
 import type { ChatMessage, ModelResult, ToolSpec } from '../ports';
 import { toErrorInfo } from '../interpreter/error-info';
 import { placed, type NodeContext } from './node-executor';
+import { callAttachments } from './attachments';
 
 export interface ModelCallInput {
   model: string;
@@ -31,6 +32,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
   const started = env.clock.now().getTime();
   const earlier = input.messages.slice(0, input.messages.length - input.newMessages);
   const added = input.messages.slice(input.messages.length - input.newMessages);
+  const attachments = callAttachments(input.messages);
   const onlyPrompt = added.length === 1 && added[0].role === 'user' && input.messages.length === 1;
   const callSeq = await env.log.append({
     type: 'model.started',
@@ -43,6 +45,7 @@ export async function callModel(ctx: NodeContext, input: ModelCallInput): Promis
         ? { prompt: (added[0] as { content: string }).content }
         : { messages: added.map((m) => ({ ...m, hash: messageHash(m) })), history: earlier.map(messageHash) }),
       ...(input.tools?.length ? { tools: input.tools.map((t) => t.name) } : {}),
+      ...(attachments.length ? { attachments } : {}),
       stream: input.stream,
     },
   });

@@ -40,6 +40,29 @@ export function evaluateCondition(expression: string, state: Readonly<Record<str
   return value;
 }
 
+/**
+ * Any value an expression computes (a field, a list), as JSON again: CEL ints (BigInt) become
+ * numbers and CEL maps plain objects. Refusals are `expression_error`, like conditions.
+ */
+export function evaluateValue(expression: string, state: Readonly<Record<string, unknown>>): unknown {
+  try {
+    const program = compileCel(expression);
+    return fromCel(metered(() => program.evaluate(toCelContext(state, program.identifiers))));
+  } catch (e) {
+    throw new SpindleError('expression_error', `expression "${shorten(expression)}" ${refusal(e)}`);
+  }
+}
+
+function fromCel(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(fromCel);
+  const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [key, item] of entries) out[String(key)] = fromCel(item);
+  return out;
+}
+
 /** cel-js names its structural limits by option; these are the engine's constants behind them. */
 const LIMIT_NAMES: Record<string, string> = {
   maxAstNodes: `has more than ${MAX_EXPRESSION_NODES} nodes (MAX_EXPRESSION_NODES)`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from '../definition/model-script.schema';
-import { notReserved, secretFieldsSchema } from '../definition/node.schemas';
+import { attachmentsExpression, notReserved, secretFieldsSchema } from '../definition/node.schemas';
 
 /**
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
@@ -23,6 +23,8 @@ const agentSpecFields = z.strictObject({
   tools: z.array(z.string()).max(64).default([]),
   max_turns: z.number().int().min(1).max(100).default(8),
   stream: z.boolean().default(false),
+  /** Files for the agent's model, e.g. `input.files` (see the agent node). */
+  attachments: attachmentsExpression,
   /** Tool calls that wait for a person's approval (see the agent node). */
   approval: z.union([z.boolean(), z.array(z.string()).min(1).max(64)]).default(false),
   /** Store each answer so a resumed or forked run with the same input reuses it. */

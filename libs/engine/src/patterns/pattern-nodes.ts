@@ -16,6 +16,7 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     model: spec.model,
     ...(spec.script !== undefined ? { script: spec.script } : {}),
     ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
+    ...(spec.attachments !== undefined ? { attachments: spec.attachments } : {}),
     prompt,
     tools: spec.tools,
     max_turns: spec.max_turns,
