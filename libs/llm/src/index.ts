@@ -1,5 +1,6 @@
 // Public API of @spindle/llm: the ModelPort adapter, its config, prices, and the offline model.
 export { createModelPort } from './model-router';
+export type { FileReader } from './message-mapper';
 export type { ModelPortHooks } from './model-router';
 export { llmConfigFromEnv, LLM_ENV_VARS, type LlmConfig } from './llm-config';
 export { parseModelRef, PROVIDERS, type ProviderName } from './model-ref';

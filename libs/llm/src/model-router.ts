@@ -1,9 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { TokenPart, Usage } from '@spindle/contracts';
-import type { ModelPort, ModelRequest, ModelResult, ToolCall } from '@spindle/engine';
-import { generateText, stepCountIs, streamText, type LanguageModelUsage } from 'ai';
+import type { FileRef, TokenPart, Usage } from '@spindle/contracts';
+import { assertModelTakes, type ChatMessage, type ModelPort, type ModelRequest, type ModelResult, type ToolCall } from '@spindle/engine';
+import { generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { LlmConfig } from './llm-config';
-import { toModelMessages, toToolCall, toToolSet } from './message-mapper';
+import { toModelMessages, toToolCall, toToolSet, type FileReader } from './message-mapper';
 import { costUsd, createPriceLookup } from './model-prices';
 import { createModelResolver } from './model-resolver';
 import { toModelError } from './provider-errors';
@@ -30,8 +30,11 @@ export function createModelPort(config: LlmConfig, hooks: ModelPortHooks = {}): 
       // Rejects with the caller's own reason, like every later abort point does.
       request.signal.throwIfAborted();
       const model = resolve(request.model, request.script); // unknown_model: thrown as is
+      // Before any provider is called: a file the model cannot take, or whose bytes are gone, is the caller's to fix.
+      assertModelTakes(request.model, sentFiles(request.messages));
+      const messages = await toModelMessages(request.messages, hooks.readFile);
       try {
-        const result = request.stream ? await streamOnce(model, request) : await generateOnce(model, request);
+        const result = request.stream ? await streamOnce(model, request, messages) : await generateOnce(model, request, messages);
         const price = priceOf(request.model);
         // An unpriced call says so: its cost is unknown, and totals must not read it as free.
         if (price === undefined) return { ...result, usage: { ...result.usage, unpricedCalls: 1 } };
@@ -45,11 +48,16 @@ export function createModelPort(config: LlmConfig, hooks: ModelPortHooks = {}): 
   };
 }
 
-function callOptions(model: LanguageModelV3, request: ModelRequest) {
+/** Every file the request's messages carry. */
+function sentFiles(messages: readonly ChatMessage[]): FileRef[] {
+  return messages.flatMap((m) => (m.role === 'assistant' ? [] : (m.attachments ?? [])));
+}
+
+function callOptions(model: LanguageModelV3, request: ModelRequest, messages: ModelMessage[]) {
   return {
     model,
     system: request.system,
-    messages: toModelMessages(request.messages),
+    messages,
     tools: toToolSet(request.tools),
     // One step is the SDK default, but it is what keeps the SDK from looping (it would continue
     // after e.g. a call to an unknown tool, which it answers itself with a tool-error), so it is
@@ -61,8 +69,8 @@ function callOptions(model: LanguageModelV3, request: ModelRequest) {
   };
 }
 
-async function generateOnce(model: LanguageModelV3, request: ModelRequest): Promise<ModelResult> {
-  const result = await generateText(callOptions(model, request));
+async function generateOnce(model: LanguageModelV3, request: ModelRequest, messages: ModelMessage[]): Promise<ModelResult> {
+  const result = await generateText(callOptions(model, request, messages));
   return {
     text: result.text,
     ...(result.reasoningText ? { reasoning: result.reasoningText } : {}),
@@ -83,9 +91,9 @@ function responseModelOf(modelId: string | undefined): { responseModel?: string 
  * part is thrown; an `abort` part (or a stream that just ends after an abort) rejects with the
  * signal's reason.
  */
-async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promise<ModelResult> {
+async function streamOnce(model: LanguageModelV3, request: ModelRequest, messages: ModelMessage[]): Promise<ModelResult> {
   const result = streamText({
-    ...callOptions(model, request),
+    ...callOptions(model, request, messages),
     onError: () => undefined, // handled below via the `error` part; silences console.error
   });
   let text = '';
@@ -129,6 +137,8 @@ async function streamOnce(model: LanguageModelV3, request: ModelRequest): Promis
 export interface ModelPortHooks {
   /** A changed price file could not be used (the previous table stays in use). */
   onPriceFileError?: (error: Error) => void;
+  /** The bytes of a file a message carries (the runner's reads the run log's file store); without it files are refused. */
+  readFile?: FileReader;
 }
 
 /** Marks errors thrown by the caller's `onDelta`, so they are not reported as provider errors. */

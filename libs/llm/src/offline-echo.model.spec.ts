@@ -1,4 +1,5 @@
-import { isSpindleError } from '@spindle/contracts';
+import { createHash } from 'node:crypto';
+import { isSpindleError, SpindleError, type FileRef } from '@spindle/contracts';
 import type { ChatMessage, ModelRequest } from '@spindle/engine';
 import { streamText } from 'ai';
 import { createModelPort } from './model-router';
@@ -111,5 +112,39 @@ describe('splitWords / countWords', () => {
   it('counts whitespace-separated words', () => {
     expect(countWords('  one two\tthree\n')).toBe(3);
     expect(countWords('')).toBe(0);
+  });
+});
+
+describe('offline:echo with files', () => {
+  const bytes = new TextEncoder().encode('%PDF-1.4 tiny');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const pdf: FileRef = { type: 'file', fileId: `file_${'p'.repeat(26)}`, mediaType: 'application/pdf', bytes: bytes.byteLength, sha256 };
+  const png: FileRef = { ...pdf, fileId: `file_${'q'.repeat(26)}`, mediaType: 'image/png' };
+
+  it('reports each file it was sent: media type, size and sha256 of the bytes the port read', async () => {
+    const port = createModelPort({}, { readFile: async (ref) => (ref.sha256 === sha256 ? bytes : new Uint8Array()) });
+    for (const stream of [false, true]) {
+      const result = await port.generate(
+        request({ stream, messages: [{ role: 'user', content: 'What are these?', attachments: [pdf, png] }] }),
+      );
+      expect(result.text).toBe(
+        `What are these?\n[file application/pdf, ${bytes.byteLength} bytes, sha256 ${sha256}]\n` +
+          `[file image/png, ${bytes.byteLength} bytes, sha256 ${sha256}]`,
+      );
+    }
+  });
+
+  it('says file_not_found, not provider_error, when the bytes are gone', async () => {
+    const port = createModelPort(
+      {},
+      {
+        readFile: async () => {
+          throw new SpindleError('file_not_found', 'gone');
+        },
+      },
+    );
+    await expect(port.generate(request({ messages: [{ role: 'user', content: 'x', attachments: [pdf] }] }))).rejects.toMatchObject({
+      code: 'file_not_found',
+    });
   });
 });

@@ -7,10 +7,12 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import { createHash } from 'node:crypto';
 import { sleep } from '@spindle/contracts';
 
 /**
- * `offline:echo`: a network-free model that answers with the last user message. It is a real
+ * `offline:echo`: a network-free model that answers with the last user message (its text, then a
+ * line per file: media type, size, sha256). It is a real
  * `LanguageModelV3`, so it runs through the same `streamText`/`generateText` path (usage, finish
  * reason, abort, error parts) as the HTTP providers; demos and tests exercise the real code.
  *
@@ -94,12 +96,23 @@ function partsText(content: string | ReadonlyArray<{ type: string; text?: string
   return content.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : '')).join(' ');
 }
 
+/** The last user message's text, then one line per file it carries: what the model saw, checkable offline. */
 function lastUserText(prompt: LanguageModelV3Prompt): string {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const m = prompt[i];
-    if (m.role === 'user') return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    if (m.role !== 'user') continue;
+    const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const files = m.content.flatMap((p) => (p.type === 'file' ? [describeFile(p.data, p.mediaType)] : []));
+    return [text, ...files].filter((line) => line !== '').join('\n');
   }
   return '';
+}
+
+/** `[file image/png, 68 bytes, sha256 <hex>]`; a URL (never sent by the port) is named, not fetched. */
+export function describeFile(data: Uint8Array | string | URL, mediaType: string): string {
+  if (data instanceof URL) return `[file ${mediaType}, at ${data.href}]`;
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : data;
+  return `[file ${mediaType}, ${bytes.byteLength} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}]`;
 }
 
 /** Word counts of the whole prompt and of the reply, as offline models report usage. */

@@ -1,6 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { sleep } from '@spindle/contracts';
+import { closedSignal, FakeHttpServer, readBody, sendJson, splitWords, wordCount } from './fake-http';
 
 /**
  * A real HTTP server speaking the OpenAI chat-completions protocol, so provider adapters are
@@ -67,8 +67,6 @@ export interface FakeOpenAICall {
   headers: IncomingHttpHeaders;
 }
 
-const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
-
 /** Message content is a string or an array of `{ type: 'text', text }` parts. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -81,51 +79,23 @@ const defaultReply: FakeOpenAIReplyFn = (body) => {
   return { text: `echo: ${contentText(lastUser?.content)}` };
 };
 
-export class FakeOpenAIServer {
+export class FakeOpenAIServer extends FakeHttpServer {
   readonly calls: FakeOpenAICall[] = [];
-  private readonly server: Server;
-  private port = 0;
 
   /** What the server answers; tests may swap it between requests. */
   constructor(public reply: FakeOpenAIReplyFn = defaultReply) {
-    this.server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, errorBody(`fake server failed: ${String(e)}`));
-        else res.destroy();
-      });
-    });
+    super('FakeOpenAIServer');
   }
 
   get callCount(): number {
     return this.calls.length;
   }
 
-  /** e.g. `http://127.0.0.1:PORT/v1`; valid after `start()`. */
-  get baseUrl(): string {
-    if (this.port === 0) throw new Error('FakeOpenAIServer: call start() first');
-    return `http://127.0.0.1:${this.port}/v1`;
+  protected errorBody(message: string): unknown {
+    return errorBody(message);
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
-        this.port = (this.server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  }
-
-  /** Closes the listener and any open (e.g. streaming or keep-alive) connections. */
-  stop(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (!this.server.listening) return resolve();
-      this.server.close((e) => (e ? reject(e) : resolve()));
-      this.server.closeAllConnections();
-    });
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       return sendJson(res, 404, errorBody(`no route for ${req.method} ${path}`));
@@ -207,25 +177,5 @@ function toolCallDeltas(calls: WireToolCall[]): object[] {
   });
 }
 
-/** Word plus its following whitespace, so the chunks join back to the exact text. */
-function splitWords(text: string): string[] {
-  return text.match(/^\s*\S+\s*|\S+\s*/g) ?? (text === '' ? [] : [text]);
-}
-
 /** The OpenAI error shape, which the SDKs parse into their error messages. */
 const errorBody = (message: string) => ({ error: { message, type: 'server_error', code: null } });
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-const readBody = async (req: IncomingMessage): Promise<string> => Buffer.concat((await req.toArray()) as Buffer[]).toString('utf8');
-
-/** Aborts when the client closes the connection before the response finished. */
-function closedSignal(res: ServerResponse): AbortSignal {
-  const ac = new AbortController();
-  res.on('close', () => void (res.writableFinished || ac.abort()));
-  return ac.signal;
-}

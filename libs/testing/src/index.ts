@@ -2,6 +2,8 @@ export { resolveTestInfra, reachable, testNamespace, testEnv } from './test-infr
 export type { TestInfra } from './test-infra';
 export { FakeOpenAIServer } from './fake-openai-server';
 export type { FakeOpenAIReply, FakeOpenAIRequestBody, FakeOpenAIToolCall } from './fake-openai-server';
+export { FakeAnthropicServer } from './fake-anthropic-server';
+export type { FakeAnthropicReply, FakeAnthropicRequestBody } from './fake-anthropic-server';
 export { BACKGROUND_SERVICES, readsControlPlaneSettings, startStack, stopProcess } from './service-stack';
 export type { Stack, StackOptions, ServiceProcess } from './service-stack';
 export { readSse } from './sse-client';
