@@ -15,6 +15,7 @@ import type { RunExecutorDeps } from './run-executor';
 import type { RunnerConfig } from './runner.config';
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import { StepSlots } from './execution/step-slots';
+import { runFileReader } from './execution/run-files';
 import { RunnerMetrics } from './runner.metrics';
 
 @Module({})
@@ -42,6 +43,7 @@ export class RunnerModule {
               model: createModelPort(config.llm, {
                 onPriceFileError: (e) =>
                   logger.error({ err: e }, 'the model price file changed but cannot be used; the previous prices stay'),
+                readFile: runFileReader(bus),
               }),
               functions: plugins.functions,
               tools: plugins.tools,

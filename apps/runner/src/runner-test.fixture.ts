@@ -3,6 +3,7 @@ import type { Bus } from '@spindle/bus';
 import { createEgressGuard, noInternalEgress } from '@spindle/egress';
 import { createModelPort } from '@spindle/llm';
 import { createLogger } from '@spindle/telemetry';
+import { runFileReader } from './execution/run-files';
 import { mcpPolicyFrom } from './mcp/mcp-policy';
 import { loadPlugins } from './plugins/plugin-loader';
 import type { RunExecutorDeps } from './run-executor';
@@ -11,7 +12,7 @@ import type { RunExecutorDeps } from './run-executor';
 export function testExecutorDeps(bus: Bus, overrides: Partial<RunExecutorDeps> = {}): RunExecutorDeps {
   return {
     bus,
-    model: createModelPort({}),
+    model: createModelPort({}, { readFile: runFileReader(bus) }),
     ...loadPlugins([]),
     tracer: trace.getTracer('test'),
     logger: createLogger('runner-test', { level: 'fatal' }),

@@ -1,3 +1,4 @@
+import { vouchedToolResult } from './run-files';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
@@ -120,7 +121,7 @@ export class RunSession {
       tools: {
         specs: (names) => this.tools.specs(names),
         discover: (servers, ctx) => waiting(() => this.tools.discover(servers, ctx)),
-        call: (name, args, ctx) => waiting(() => this.tools.call(name, args, ctx)),
+        call: (name, args, ctx) => waiting(async () => vouchedToolResult(deps.bus, await this.tools.call(name, args, ctx))),
       },
       tokens: this.tokens,
       clock: { now: () => new Date() },
