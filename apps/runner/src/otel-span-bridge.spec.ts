@@ -42,4 +42,26 @@ describe('OtelSpanBridge', () => {
     ]);
     expect(JSON.parse(String(told.attributes['gen_ai.system_instructions']))).toEqual([{ type: 'text', content: 'Be brief.' }]);
   });
+
+  it('counts the files a call sent and names their media types, never their content', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+    const runSpan = tracer.startSpan('run');
+    const bridge = new OtelSpanBridge(tracer, runSpan, trace.setSpan(context.active(), runSpan), {});
+    const file = (id: string, mediaType: string) => ({
+      type: 'file' as const,
+      fileId: `file_${id.repeat(26)}`,
+      mediaType,
+      bytes: 1,
+      sha256: id.repeat(64),
+    });
+    const attachments = [file('a', 'image/png'), file('b', 'image/png'), file('c', 'application/pdf')];
+    bridge.observe({ ...events[0], data: { ...events[0].data, attachments } } as RunEvent);
+    bridge.observe(events[1]);
+    const [span] = exporter.getFinishedSpans();
+    expect(span.attributes).toMatchObject({
+      'spindle.attachments.count': 3,
+      'spindle.attachments.media_types': ['image/png', 'application/pdf'],
+    });
+  });
 });

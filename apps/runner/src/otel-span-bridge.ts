@@ -94,6 +94,7 @@ export class OtelSpanBridge {
       'gen_ai.provider.name': providerName(e.data.model),
       'gen_ai.request.model': modelName(e.data.model),
       'spindle.model': e.data.model,
+      ...attachmentAttributes(e.data.attachments),
       ...this.content({
         'gen_ai.system_instructions': system === undefined ? undefined : [{ type: 'text', content: system }],
         // The messages this call added (earlier ones are in the node's earlier model spans).
@@ -167,4 +168,10 @@ function providerName(model: string): string {
 
 function withoutUndefined(values: Record<string, Attributes[string] | undefined>): Attributes {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Attributes;
+}
+
+/** How many files a model call sent and their media types (never their bytes or names: those are content). */
+function attachmentAttributes(files: ReadonlyArray<{ mediaType: string }> | undefined): Attributes {
+  if (!files?.length) return {};
+  return { 'spindle.attachments.count': files.length, 'spindle.attachments.media_types': [...new Set(files.map((f) => f.mediaType))] };
 }

@@ -109,6 +109,27 @@ describe('projectEvents', () => {
     expect(runs.get('r')?.usage).toEqual({ inputTokens: 60, outputTokens: 6, totalTokens: 66, costUsd: 0 });
   });
 
+  it('keeps the files a model call sent on its span input, by reference (count and media types for the trace)', () => {
+    const files = [
+      { type: 'file' as const, fileId: `file_${'a'.repeat(26)}`, mediaType: 'image/png', bytes: 68, sha256: 'a'.repeat(64) },
+      { type: 'file' as const, fileId: `file_${'b'.repeat(26)}`, mediaType: 'application/pdf', bytes: 900, sha256: 'b'.repeat(64) },
+    ];
+    const span = { nodeId: 'look', spanId: 'm1', parentSpanId: 'n', path: 'root/look' };
+    const { spans } = projectEvents(
+      runLog('r', [
+        queued(),
+        { type: 'model.started', ...span, data: { model: 'offline:echo', prompt: 'p', attachments: files, stream: false } },
+      ]),
+    );
+    const input = spans.get(spanKey('r', 'm1'))?.input as { attachments: Array<{ mediaType: string }> };
+    expect(input.attachments).toEqual(files);
+    // A call without files has no such field, as before.
+    const plain = projectEvents(
+      runLog('r', [queued(), { type: 'model.started', ...span, data: { model: 'm', prompt: 'p', stream: false } }]),
+    );
+    expect(plain.spans.get(spanKey('r', 'm1'))?.input).toEqual({ prompt: 'p' });
+  });
+
   it('pairs start and end by spanId, so a node that runs twice in a loop gives two spans', () => {
     const round = (spanId: string, iteration: number): RunEventDraft[] => {
       const span = { nodeId: 'step', spanId, parentSpanId: 'root', path: 'root/loop/step', iteration };

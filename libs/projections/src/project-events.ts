@@ -99,6 +99,8 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
         messages: e.data.messages,
         history: e.data.history,
         tools: e.data.tools,
+        // By reference: the trace shows how many files the call sent and of which media types.
+        attachments: e.data.attachments,
       }),
     }),
   'model.completed': (e, { run, span }) => {
