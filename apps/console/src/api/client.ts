@@ -34,6 +34,18 @@ export async function signedIn<T>(call: (client: SpindleClient) => Promise<T>): 
   }
 }
 
+/**
+ * A file's bytes (`GET /v1/files/{id}/content`) with the signed-in credential, for a thumbnail or
+ * a download: an `<img src>` or a plain link could not send the credential. A refusal is shown on
+ * the file, not taken as a sign-out (the next API call finds a rejected credential anyway).
+ */
+async function fileContent(contentPath: string, signal?: AbortSignal): Promise<Blob> {
+  const credential = storedCredential();
+  const res = await fetch(contentPath, { headers: credential ? { authorization: `Bearer ${credential}` } : {}, signal });
+  if (!res.ok) throw new Error(res.status === 404 ? 'the file is gone' : `the file could not be read (HTTP ${res.status})`);
+  return res.blob();
+}
+
 /** What the console asks of the gateway; every call but the public ones and the two sign-in checks is `signedIn`. */
 export const api = {
   /** How to sign in (public). */
@@ -76,4 +88,5 @@ export const api = {
   runRequests: (runId: string) => signedIn((c) => c.runs.requests(runId)),
   // Who answers is the signed-in principal; `respondedBy` is for a key's client relaying a person.
   respond: (runId: string, requestId: string, body: AnswerBody) => signedIn((c) => c.requests.answer(runId, requestId, body)),
+  fileContent,
 };

@@ -1,6 +1,7 @@
 import type { RunEvent } from '@spindle/contracts';
 import { useMemo } from 'react';
 import { conversationOf, type ConversationBlock, type ConversationMessage } from '../model/conversation';
+import { AttachmentBlock } from './AttachmentBlock';
 import { cost } from './format';
 import { JsonTree, LongText } from './JsonTree';
 
@@ -120,6 +121,8 @@ function Block({ block }: { block: ConversationBlock }) {
           {typeof block.result === 'string' ? <LongText text={block.result} /> : <JsonTree value={block.result} />}
         </div>
       );
+    case 'file':
+      return <AttachmentBlock file={block.file} />;
     case 'missing':
       return (
         <div className="muted">

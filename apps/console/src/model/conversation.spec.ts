@@ -1,4 +1,5 @@
-import type { RunEvent } from '@spindle/contracts';
+import type { FileRef, RunEvent } from '@spindle/contracts';
+import { messageHash } from '@spindle/engine/browser';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { conversationOf } from './conversation';
@@ -132,5 +133,29 @@ describe('a model call as a conversation', () => {
     const tool = { role: 'tool', toolCallId: 'c', toolName: 'echo', content: 'plain words', isError: true, hash: 'h' };
     const call = ev('model.started', 'q', { model: 'x', messages: [tool], stream: false });
     expect(conversationOf([call], 'q')?.messages[0]?.blocks[0]).toMatchObject({ result: 'plain words', isError: true });
+  });
+
+  it("shows the files a call sent as file blocks, and finds a prompt with files by the engine's hash", () => {
+    seq = 0;
+    const png = { type: 'file', fileId: `file_${'a'.repeat(26)}`, mediaType: 'image/png', bytes: 68, sha256: 'a'.repeat(64) };
+    const pdf = { ...png, fileId: `file_${'b'.repeat(26)}`, mediaType: 'application/pdf', name: 'r.pdf' };
+    const first = ev('model.started', 'm1', { model: 'x', prompt: 'What is this?', attachments: [png], stream: false });
+    expect(conversationOf([first], 'm1')?.messages).toEqual([
+      {
+        role: 'user',
+        blocks: [
+          { kind: 'text', text: 'What is this?' },
+          { kind: 'file', file: png },
+        ],
+        earlier: false,
+      },
+    ]);
+    const hash = messageHash({ role: 'user', content: 'What is this?', attachments: [png as FileRef] });
+    const tool = { role: 'tool', toolCallId: 'c', toolName: 'render', content: '{}', attachments: [pdf], hash: 'h-tool' };
+    const second = ev('model.started', 'm2', { model: 'x', messages: [tool], history: [hash], attachments: [png, pdf], stream: false });
+    expect(conversationOf([first, second], 'm2')?.messages.map((m) => [m.role, m.earlier, m.blocks.map((b) => b.kind)])).toEqual([
+      ['user', true, ['text', 'file']],
+      ['tool', false, ['tool-result', 'file']],
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ErrorInfo, RunEvent, RunEventOf, Usage } from '@spindle/contracts';
+import { isFileRef, type ErrorInfo, type FileRef, type RunEvent, type RunEventOf, type Usage } from '@spindle/contracts';
 import { messageHash } from '@spindle/engine/browser';
 
 /** One piece of a message, drawn as its own block. */
@@ -7,6 +7,8 @@ export type ConversationBlock =
   | { kind: 'reasoning'; text: string }
   | { kind: 'tool-call'; callId: string; name: string; arguments: unknown }
   | { kind: 'tool-result'; callId: string; name: string; result: unknown; isError: boolean }
+  /** A file the message carried, by reference (the console fetches its bytes to show it). */
+  | { kind: 'file'; file: FileRef }
   /** An earlier message the call sent that this run's log does not hold (a thread's memory from another run). */
   | { kind: 'missing'; hash: string };
 
@@ -59,7 +61,8 @@ function opened(event: RunEventOf<'model.started'>, byHash: Map<string, Conversa
   if (data.system !== undefined) messages.push({ role: 'system', blocks: [{ kind: 'text', text: data.system }], earlier: false });
   for (const hash of data.history ?? [])
     messages.push({ ...(byHash.get(hash) ?? { role: 'user', blocks: [{ kind: 'missing', hash }] }), earlier: true });
-  if (data.prompt !== undefined) messages.push({ role: 'user', blocks: [{ kind: 'text', text: data.prompt }], earlier: false });
+  // A single-prompt call's files are its prompt's: the call's `attachments` are those of its one message.
+  if (data.prompt !== undefined) messages.push(messageOf(promptMessage(data)));
   for (const m of data.messages ?? []) messages.push(messageOf(m));
   return { model: data.model, tools: data.tools ?? [], messages };
 }
@@ -83,11 +86,26 @@ function closed(conversation: Conversation, event: RunEventOf<'model.completed'>
  */
 function rememberMessages(byHash: Map<string, ConversationMessage>, event: RunEventOf<'model.started'>) {
   const { prompt, messages = [] } = event.data;
-  if (prompt !== undefined) byHash.set(messageHash({ role: 'user', content: prompt }), messageOf({ role: 'user', content: prompt }));
+  if (prompt !== undefined) {
+    const message = promptMessage(event.data);
+    byHash.set(messageHash(message), messageOf(message));
+  }
   for (const logged of messages) if (typeof logged.hash === 'string') byHash.set(logged.hash, messageOf(logged));
 }
 
-/** A logged chat message (`role`, `content`, tool calls or the call it answers) as blocks. */
+/** The message a single-prompt call sent, as the engine hashed it. */
+function promptMessage(data: RunEventOf<'model.started'>['data']): { role: 'user'; content: string; attachments?: FileRef[] } {
+  const content = data.prompt ?? '';
+  return data.attachments?.length ? { role: 'user', content, attachments: data.attachments } : { role: 'user', content };
+}
+
+/** The files a logged message carried, each a block after its text. */
+function fileBlocks(logged: Record<string, unknown>): ConversationBlock[] {
+  const files = Array.isArray(logged.attachments) ? logged.attachments.filter(isFileRef) : [];
+  return files.map((file) => ({ kind: 'file', file }));
+}
+
+/** A logged chat message (`role`, `content`, tool calls or the call it answers, files) as blocks. */
 function messageOf(logged: Record<string, unknown>): ConversationMessage {
   const content = typeof logged.content === 'string' ? logged.content : '';
   if (logged.role === 'tool') {
@@ -98,12 +116,13 @@ function messageOf(logged: Record<string, unknown>): ConversationMessage {
       result: parsedOrText(content),
       isError: logged.isError === true,
     };
-    return { role: 'tool', blocks: [block], earlier: false };
+    return { role: 'tool', blocks: [block, ...fileBlocks(logged)], earlier: false };
   }
   const blocks: ConversationBlock[] = content ? [{ kind: 'text', text: content }] : [];
   const calls = Array.isArray(logged.toolCalls) ? (logged.toolCalls as Array<Record<string, unknown>>) : [];
   for (const call of calls)
     blocks.push({ kind: 'tool-call', callId: String(call.id ?? ''), name: String(call.name ?? ''), arguments: call.arguments });
+  blocks.push(...fileBlocks(logged));
   return { role: logged.role === 'assistant' ? 'assistant' : 'user', blocks, earlier: false };
 }
 
