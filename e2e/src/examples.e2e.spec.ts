@@ -1,6 +1,6 @@
 import { createSpindleClient } from '@spindle/client';
 import { resolve } from 'node:path';
-import { readExamples, runExample, startStack, type Stack } from '@spindle/testing';
+import { httpUploader, readExamples, runExample, startStack, type Stack } from '@spindle/testing';
 
 // Every example in examples/ (read from the folder, so a new one is tested without touching this file) runs
 // offline to the outcome its `expect` names, answering people's requests as its `answers` say.
@@ -34,6 +34,7 @@ describe('every example in examples/, against the real stack, offline', () => {
         'magentic',
         'subgraph',
         'budget-breach',
+        'describe-image',
       ]),
     );
   });
@@ -44,7 +45,8 @@ describe('every example in examples/, against the real stack, offline', () => {
       baseUrl: stack.gatewayUrl,
       fetch: (url, init) => stack.api(String(url).slice(stack.gatewayUrl.length), init),
     });
-    const outcome = await runExample(spindle, example, { timeoutMs: 30_000 });
+    const upload = httpUploader((url, init) => stack.api(url, init));
+    const outcome = await runExample(spindle, example, { timeoutMs: 30_000, upload });
     expect(outcome.mismatches).toEqual([]);
     expect(outcome.status).toBe(example.expect.status);
   });

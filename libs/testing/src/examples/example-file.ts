@@ -46,6 +46,8 @@ export const exampleFileSchema = z
     agents: z.record(z.string(), definition).optional(),
     /** Workflows a subgraph node runs, by catalog name, saved first. */
     workflows: z.record(z.string(), definition).optional(),
+    /** Files the input carries, by a name the input marks with `{ "$file": "<name>" }`: paths under `examples/`, uploaded first. */
+    files: z.record(z.string().regex(/^[a-z0-9_-]{1,64}$/), z.string().regex(/^files\/[a-z0-9][a-z0-9._-]*$/)).optional(),
     input: z.unknown().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     answers: z.array(answerSchema).default([]),
@@ -68,6 +70,9 @@ export interface Example {
   agents: Record<string, Record<string, unknown>>;
   workflows: Record<string, Record<string, unknown>>;
   input: unknown;
+  /** Name → path of the files its input marks, and the folder they are under. */
+  files: Record<string, string>;
+  dir: string;
   parameters?: Record<string, unknown>;
   answers: ExampleAnswer[];
   expect: ExampleExpectation;
@@ -101,6 +106,8 @@ export function readExamples(dir: string): Example[] {
       agents: e.agents ?? {},
       workflows: e.workflows ?? {},
       input: e.input,
+      files: e.files ?? {},
+      dir,
       ...(e.parameters !== undefined ? { parameters: e.parameters } : {}),
       answers: e.answers,
       expect: e.expect,

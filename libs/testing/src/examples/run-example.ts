@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AnswerBody, SpindleClient } from '@spindle/client';
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
 import type { Example, ExampleAnswer } from './example-file';
+import { inputWithFiles, type UploadFile } from './example-files';
 
 export interface ExampleOutcome {
   runId: string;
@@ -17,12 +18,16 @@ export interface ExampleOutcome {
 const POLL_MS = 150;
 
 /** Saves what the example needs and its workflow, runs it (answering as the example says) to its end, and compares. */
-export async function runExample(spindle: SpindleClient, example: Example, opts: { timeoutMs?: number } = {}): Promise<ExampleOutcome> {
+export async function runExample(
+  spindle: SpindleClient,
+  example: Example,
+  opts: { timeoutMs?: number; upload?: UploadFile } = {},
+): Promise<ExampleOutcome> {
   for (const [name, spec] of Object.entries(example.agents)) await spindle.agents.put(name, spec);
   for (const [name, def] of Object.entries(example.workflows)) await spindle.workflows.put(name, def);
   await spindle.workflows.put(example.name, example.workflow);
   const { runId } = await spindle.runs.start(example.name, {
-    input: example.input ?? {},
+    input: (await inputWithFiles(example.input, example.files, example.dir, opts.upload)) ?? {},
     ...(example.parameters !== undefined ? { parameters: example.parameters as Record<string, unknown> } : {}),
   });
   const terminal = await follow(spindle, runId, [...example.answers], opts.timeoutMs ?? 60_000);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readExamples, type Example } from './example-file';
 import { createSpindleClient, type SpindleClient } from '@spindle/client';
 import { runExample } from './run-example';
+import { httpUploader } from './example-files';
 
 /**
  * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
@@ -13,7 +14,7 @@ import { runExample } from './run-example';
 async function main(argv: string[]): Promise<number> {
   const root = resolve(__dirname, '../../../..');
   const base = (process.env.SPINDLE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-  const key = apiKey(root);
+  key = apiKey(root);
   if (key === undefined) {
     console.error('examples: no credentials: set SPINDLE_TOKEN, or start the stack with `npm start` (it writes .spindle/admin-key)');
     return 2;
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
 async function report(spindle: SpindleClient, base: string, example: Example): Promise<boolean> {
   console.log(`\n${example.name} — ${example.description}`);
   try {
-    const outcome = await runExample(spindle, example);
+    const outcome = await runExample(spindle, example, { upload: httpUploader((url, init) => fetch(url, withKey(init)), base) });
     const detail = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(outcome.output).slice(0, 300);
     console.log(`  run ${outcome.runId} ${outcome.status}: ${detail}`);
     for (const r of outcome.requests) console.log(`  request from ${r.node} (${r.kind}): ${r.status}`);
@@ -49,6 +50,12 @@ async function report(spindle: SpindleClient, base: string, example: Example): P
     return false;
   }
 }
+
+let key: string | undefined;
+const withKey = (init: RequestInit): RequestInit => ({
+  ...init,
+  headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${key}` },
+});
 
 function apiKey(root: string): string | undefined {
   const fromEnv = process.env.SPINDLE_TOKEN?.trim();
