@@ -103,8 +103,9 @@ describe('files over the Anthropic Messages wire', () => {
   afterAll(() => server.stop());
   beforeEach(() => void (server.calls.length = 0));
 
-  for (const stream of [false, true]) {
-    it(`sends an image block and a document block with base64 sources equal to the bytes (${stream ? 'streaming' : 'not streaming'})`, async () => {
+  it.each([false, true])(
+    'sends an image block and a document block with base64 sources equal to the bytes (streaming: %s)',
+    async (stream) => {
       const port = createModelPort({ anthropic: { apiKey: 'sk-ant-test', baseUrl: server.baseUrl } }, { readFile });
       const result = await port.generate(request('anthropic:claude-sonnet-4-5', look([png, pdf]), stream));
       expect(result.text).toBe('A pixel and a report.');
@@ -117,8 +118,8 @@ describe('files over the Anthropic Messages wire', () => {
       expect(Buffer.from(image.source?.data ?? '', 'base64').equals(PNG)).toBe(true);
       expect(document).toMatchObject({ type: 'document', source: { type: 'base64', media_type: 'application/pdf' } });
       expect(Buffer.from(document.source?.data ?? '', 'base64').equals(PDF)).toBe(true);
-    });
-  }
+    },
+  );
 
   it('refuses a file a text-only Claude cannot take before any request', async () => {
     const port = createModelPort({ anthropic: { apiKey: 'sk-ant-test', baseUrl: server.baseUrl } }, { readFile });

@@ -68,7 +68,7 @@ describe('attachments: the files an llm or agent node sends its model', () => {
       memory_key: 'messages',
     });
     const first = await run(agent, recordingEnvironment({ model }).env, { input: { text: 'What is this?', files: [png] } });
-    const memory = (first as { output: { messages: unknown[] } }).output.messages;
+    const memory = (first as unknown as { output: { messages: unknown[] } }).output.messages;
     // Through JSON, as a thread's next run reads it from the log.
     const second = recordingEnvironment({ model });
     await run(agent, second.env, { messages: JSON.parse(JSON.stringify(memory)), input: { text: 'And now?', files: [] } });
