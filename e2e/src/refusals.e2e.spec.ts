@@ -127,6 +127,19 @@ describe('refusals', () => {
     expect((await call('/v1/workflows/broken')).status).toBe(404);
   });
 
+  it('refuses attachments for a model that takes no files with 422 attachment_not_supported, naming model and field', async () => {
+    const definition = {
+      kind: 'graph',
+      nodes: [{ id: 'look', type: 'llm', model: 'openai:gpt-3.5-turbo', prompt: 'What is this?', attachments: 'input.files' }],
+    };
+    const res = await call('/v1/workflows/blind', json('PUT', definition));
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'attachment_not_supported' });
+    expect(res.body.errors).toContainEqual(
+      expect.objectContaining({ field: 'nodes[0].attachments', node: 'look', message: expect.stringContaining('openai:gpt-3.5-turbo') }),
+    );
+    expect((await call('/v1/workflows/blind')).status).toBe(404);
+  });
+
   it('answers bad requests with the right status and code, queuing no run', async () => {
     const before = await stack.bus.jsm.streams.info(stack.bus.names.commandsStream);
     const refusals: Array<[Promise<{ status: number; body: Problem }>, number, string]> = [

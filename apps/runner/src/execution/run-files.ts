@@ -1,4 +1,4 @@
-import { readFileBytes, type Bus } from '@spindle/bus';
+import { openFileStore, readFileBytes, type Bus } from '@spindle/bus';
 import { SpindleError, type FileRef } from '@spindle/contracts';
 import { fileRefsIn } from '@spindle/engine';
 import type { FileReader } from '@spindle/llm';
@@ -28,7 +28,8 @@ export async function vouchedToolResult(bus: Bus, result: unknown): Promise<unkn
   return result;
 }
 
+/** By the object's info, not its bytes: the model port reads (and hash-checks) them when it sends the file. */
 async function holds(bus: Bus, ref: FileRef): Promise<boolean> {
-  const bytes = await readFileBytes(bus, ref.sha256).catch(() => undefined);
-  return bytes !== undefined && bytes.byteLength === ref.bytes;
+  const info = await (await openFileStore(bus)).info(ref.sha256);
+  return info !== null && !info.deleted && info.size === ref.bytes;
 }
