@@ -131,6 +131,29 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     });
   });
 
+  it('keeps the files a model call sent on its span, through Postgres: the trace shows their count and media types', async () => {
+    const files = [
+      { type: 'file' as const, fileId: `file_${'a'.repeat(26)}`, mediaType: 'image/png', bytes: 70, sha256: 'a'.repeat(64) },
+      {
+        type: 'file' as const,
+        fileId: `file_${'b'.repeat(26)}`,
+        mediaType: 'application/pdf',
+        bytes: 900,
+        sha256: 'b'.repeat(64),
+        name: 'r.pdf',
+      },
+    ];
+    const drafts = completedRun('looker').map((d) =>
+      d.type === 'model.started' ? { ...d, data: { ...d.data, attachments: files } } : d,
+    ) as RunEventDraft[];
+    const lastSeq = await write('run-files', drafts);
+    const { trace } = await ask('getTrace', { runId: 'run-files', waitForSeq: lastSeq });
+    const model = trace.spans.find((span) => span.kind === 'model');
+    const attachments = (model?.input as { attachments?: Array<{ mediaType: string }> }).attachments;
+    expect(attachments).toEqual(files);
+    expect(attachments?.map((f) => f.mediaType)).toEqual(['image/png', 'application/pdf']);
+  });
+
   it('projects a failed run with its error', async () => {
     const lastSeq = await write('run-failed', failedRun());
     const { run } = await ask('getRun', { runId: 'run-failed', waitForSeq: lastSeq });

@@ -1,6 +1,6 @@
 import type { RunEvent } from '@spindle/contracts';
 import { useMemo } from 'react';
-import { conversationOf, type ConversationBlock, type ConversationMessage } from '../model/conversation';
+import { attachmentSummary, conversationOf, type ConversationBlock, type ConversationMessage } from '../model/conversation';
 import { AttachmentBlock } from './AttachmentBlock';
 import { cost } from './format';
 import { JsonTree, LongText } from './JsonTree';
@@ -23,6 +23,12 @@ export function ConversationView({ events, spanId }: { events: readonly RunEvent
           <>
             <dt>tools offered</dt>
             <dd>{conversation.tools.join(', ')}</dd>
+          </>
+        )}
+        {conversation.attachments.length > 0 && (
+          <>
+            <dt>files sent</dt>
+            <dd data-testid="attachment-summary">{attachmentSummary(conversation.attachments)}</dd>
           </>
         )}
         {conversation.finishReason && (

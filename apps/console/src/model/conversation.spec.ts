@@ -2,7 +2,7 @@ import type { FileRef, RunEvent } from '@spindle/contracts';
 import { messageHash } from '@spindle/engine/browser';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { conversationOf } from './conversation';
+import { attachmentSummary, conversationOf } from './conversation';
 
 let seq = 0;
 const ev = (type: string, spanId: string, data: Record<string, unknown>) =>
@@ -157,5 +157,7 @@ describe('a model call as a conversation', () => {
       ['user', true, ['text', 'file']],
       ['tool', false, ['tool-result', 'file']],
     ]);
+    expect(attachmentSummary(conversationOf([first, second], 'm2')?.attachments ?? [])).toBe('2 · image/png, application/pdf');
+    expect(conversationOf([first, second], 'm1')?.attachments).toEqual([png]);
   });
 });

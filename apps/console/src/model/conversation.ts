@@ -24,6 +24,8 @@ export interface Conversation {
   model: string;
   responseModel?: string;
   tools: string[];
+  /** Every file the call sent (from any of its messages), each once. */
+  attachments: FileRef[];
   messages: ConversationMessage[];
   /** Absent while the call is in flight, or when it failed. */
   response?: ConversationMessage;
@@ -64,7 +66,7 @@ function opened(event: RunEventOf<'model.started'>, byHash: Map<string, Conversa
   // A single-prompt call's files are its prompt's: the call's `attachments` are those of its one message.
   if (data.prompt !== undefined) messages.push(messageOf(promptMessage(data)));
   for (const m of data.messages ?? []) messages.push(messageOf(m));
-  return { model: data.model, tools: data.tools ?? [], messages };
+  return { model: data.model, tools: data.tools ?? [], attachments: data.attachments ?? [], messages };
 }
 
 function closed(conversation: Conversation, event: RunEventOf<'model.completed'>) {
@@ -91,6 +93,11 @@ function rememberMessages(byHash: Map<string, ConversationMessage>, event: RunEv
     byHash.set(messageHash(message), messageOf(message));
   }
   for (const logged of messages) if (typeof logged.hash === 'string') byHash.set(logged.hash, messageOf(logged));
+}
+
+/** `2 · image/png, application/pdf`: how many files a call sent and of which media types. */
+export function attachmentSummary(files: readonly FileRef[]): string {
+  return `${files.length} · ${[...new Set(files.map((f) => f.mediaType))].join(', ')}`;
 }
 
 /** The message a single-prompt call sent, as the engine hashed it. */
