@@ -148,7 +148,7 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     ) as RunEventDraft[];
     const lastSeq = await write('run-files', drafts);
     const { trace } = await ask('getTrace', { runId: 'run-files', waitForSeq: lastSeq });
-    const model = trace.spans.find((span) => span.kind === 'model');
+    const model = trace?.spans.find((span) => span.kind === 'model');
     const attachments = (model?.input as { attachments?: Array<{ mediaType: string }> }).attachments;
     expect(attachments).toEqual(files);
     expect(attachments?.map((f) => f.mediaType)).toEqual(['image/png', 'application/pdf']);
