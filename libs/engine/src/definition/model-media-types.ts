@@ -22,6 +22,8 @@ const MEDIA_RULES: readonly MediaRule[] = [
   { prefix: 'offline:', accepts: EVERYTHING },
   // Text-only models, before the families' rules below.
   { prefix: 'openai:gpt-3.5', accepts: [] },
+  { prefix: 'openai:o1-mini', accepts: [] },
+  { prefix: 'openai:o3-mini', accepts: [] },
   { prefix: 'anthropic:claude-2', accepts: [] },
   { prefix: 'anthropic:claude-instant', accepts: [] },
   { prefix: 'openai:gpt-4o', accepts: IMAGES_AND_PDF },
