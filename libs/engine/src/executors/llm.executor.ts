@@ -1,5 +1,7 @@
 import { renderTemplate } from '../interpreter/render-template';
 import { callModel } from './model-call';
+import { contextBudget } from '../context/context-budget';
+import { fitPrompt } from './context-fit';
 import type { NodeExecutor } from './node-executor';
 
 interface LlmInput {
@@ -17,10 +19,13 @@ export const llmExecutor: NodeExecutor<'llm', LlmInput> = {
     prompt: renderTemplate(node.prompt, state),
   }),
   async execute(node, input, ctx) {
+    // The prompt's fields are cut to the node's budget, never the rest of it (see context/assemble-prompt.ts).
+    const template = { text: node.prompt, state: ctx.state };
+    const prompt = { system: input.system, messages: [{ role: 'user' as const, content: input.prompt }], promptIndex: 0, template };
     const result = await callModel(ctx, {
       model: input.model,
       system: input.system,
-      messages: [{ role: 'user', content: input.prompt }],
+      messages: await fitPrompt(ctx, prompt, contextBudget(input.model, node.context)),
       newMessages: 1,
       stream: node.stream,
       script: node.script,
