@@ -64,7 +64,7 @@ describe('context budgets, end to end', () => {
     await stack?.stop();
   });
 
-  it('cuts a 200 KB tool result and the oldest history to fit, records each cut, and the provider gets a prompt within budget', async () => {
+  it('cuts a 200 KB tool result and the oldest history to fit, records each cut; the provider gets a prompt in budget', async () => {
     const { frames } = await stack.sse(`/v1/workflows/analyst/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -105,6 +105,7 @@ class CutPlan {
   /** In the order first made; a part cut again in a later pass keeps its place and its `tokensBefore`. */
   private readonly cuts = new Map<string, ContextCut>();
   private fieldList?: Field[];
+  private systemTokens?: number;
   private built?: ChatMessage[];
 
   constructor(
@@ -112,8 +113,10 @@ class CutPlan {
     private readonly budget: ContextBudget,
   ) {}
 
+  /** What `promptTokens` counts, with each message's count memoized (`tokensOf`). */
   tokens(): number {
-    return promptTokens(this.input.system, this.messages());
+    this.systemTokens ??= promptTokens(this.input.system, []);
+    return this.messages().reduce((sum, m) => sum + tokensOf(m), this.systemTokens);
   }
 
   messages(): ChatMessage[] {

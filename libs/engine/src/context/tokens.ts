@@ -23,16 +23,28 @@ function tokenizer(): Encoding {
 /** Tokens of a text in o200k_base (special-token strings in it count as plain text). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  return tokenizer().encode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() }).length;
+  return encodeText(text).length;
 }
 
-/** The text's tokens, for cutting on a token boundary. */
-export function encodeText(text: string): number[] {
-  return tokenizer().encode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() });
+/** Texts this long are worth remembering the encoding of: an agent's loop fits the same large tool result every turn. */
+const CACHED_TEXT_CHARS = 4_096;
+const CACHED_TEXTS = 16;
+const recent = new Map<string, readonly number[]>();
+
+/** The text's tokens, for cutting on a token boundary (shared: do not modify). */
+export function encodeText(text: string): readonly number[] {
+  const known = recent.get(text);
+  if (known) return known;
+  const tokens = tokenizer().encode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() });
+  if (text.length >= CACHED_TEXT_CHARS) {
+    if (recent.size >= CACHED_TEXTS) recent.delete(recent.keys().next().value!);
+    recent.set(text, tokens);
+  }
+  return tokens;
 }
 
 export function decodeTokens(tokens: readonly number[]): string {
-  return tokenizer().decode(tokens as number[]);
+  return tokenizer().decode(tokens);
 }
 
 /**
