@@ -155,6 +155,21 @@ describe('memory compaction', () => {
     expect(compacted!.seq).toBeGreaterThan(events.filter((e) => e.type === 'model.completed')[1].seq);
   });
 
+  it('does not summarize or record the compaction again when a resumed node already did', async () => {
+    const definition = remembering({ max_messages: 6, summarize: { model: 'offline:echo' } });
+    const state = { input: 'And now?', messages: history };
+    const first = recordingEnvironment({ model: scriptedModel(['Fine.', 'They asked about orders.']) });
+    const done = await executeRun({ definition, state, attempt: 1, worker: 'w' }, first.env);
+    // The worker died after the compaction was recorded, before the node completed.
+    const prior = first.events.slice(0, first.events.find((e) => e.type === 'memory.compacted')!.seq);
+    const again = scriptedModel([]);
+    const resumed = recordingEnvironment({ prior, model: again });
+    const outcome = await executeRun({ definition, state, attempt: 2, worker: 'w2', resume: { reason: 'worker_lost' } }, resumed.env);
+    expect(outcome).toEqual(done);
+    expect(again.requests).toEqual([]);
+    expect(resumed.events.slice(prior.length).some((e) => e.type === 'memory.compacted' || e.type === 'model.started')).toBe(false);
+  });
+
   it('drops the oldest whole turns past max_tokens, and keeps memory_max_messages as the count trigger', async () => {
     const run = async (memory: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) => {
       const { env, events } = recordingEnvironment({ model: scriptedModel(['Fine.']) });
