@@ -1,12 +1,13 @@
-import type { RunEvent, RunTrace } from '@spindle/contracts';
+import type { RunEvent, RunTrace, ThreadRunAccepted, ThreadRuns, ThreadState } from '@spindle/contracts';
 import { countTokens } from '@spindle/engine';
-import { startStack, type FakeOpenAIReply, type FakeOpenAIRequestBody, type Stack } from '@spindle/testing';
+import { eventually, startStack, type FakeOpenAIReply, type FakeOpenAIRequestBody, type Stack } from '@spindle/testing';
 
 const BUDGET = 4_000;
 type WireMessage = { role: string; content?: unknown; tool_calls?: Array<{ function: { name: string; arguments: string } }> };
 
-/** Calls the export tool once (its result is ~220 KB), then answers. */
+/** Offered the export tool, calls it once (its result is ~220 KB), then answers; offered no tool, answers at once. */
 function analyst(body: FakeOpenAIRequestBody): FakeOpenAIReply {
+  if (!body.tools?.length) return { text: `Noted: ${String((body.messages ?? []).at(-1)?.content)}` };
   const results = (body.messages ?? []).filter((m) => m.role === 'tool').length;
   if (results === 0)
     return { text: '', toolCalls: [{ id: 'call_export', name: 'export_orders', arguments: { customer: 'Ada Lovelace', rows: 1_500 } }] };
@@ -94,13 +95,13 @@ describe('context budgets, end to end', () => {
 
     // The trace draws every cut as a context span under the agent.
     const runId = events[0].runId;
-    let trace: RunTrace | undefined;
-    for (let i = 0; i < 50 && (trace?.spans.filter((s) => s.kind === 'context').length ?? 0) < cuts.length; i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 100));
-      trace = (await (await stack.api(`/v1/runs/${runId}/trace`)).json()) as RunTrace;
-    }
-    const agent = trace!.spans.find((s) => s.kind === 'node' && s.nodeId === 'analyst');
-    const spans = trace!.spans.filter((s) => s.kind === 'context');
+    const trace = await eventually(async () => {
+      const read = (await (await stack.api(`/v1/runs/${runId}/trace`)).json()) as RunTrace;
+      expect(read.spans.filter((s) => s.kind === 'context')).toHaveLength(cuts.length);
+      return read;
+    }, 200);
+    const agent = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'analyst');
+    const spans = trace.spans.filter((s) => s.kind === 'context');
     expect(spans).toHaveLength(cuts.length);
     for (const span of spans)
       expect(span).toMatchObject({ parentSpanId: agent?.spanId, status: 'completed', nodeType: expect.any(String) });
@@ -108,5 +109,62 @@ describe('context budgets, end to end', () => {
       input: { kind: 'tool_result', target: 'export_orders', strategy: 'sentence' },
       output: { tokensBefore: toolCut.data.tokensBefore, tokensAfter: toolCut.data.tokensAfter },
     });
+  });
+
+  it("compacts a thread's conversation across its runs into a model-written summary, and the trace shows it", async () => {
+    const chat = {
+      kind: 'graph',
+      nodes: [
+        {
+          id: 'assistant',
+          type: 'agent',
+          model: 'compatible:analyst-model',
+          prompt: '{{input}}',
+          memory_key: 'messages',
+          memory: { max_messages: 4, summarize: { model: 'offline:echo' } },
+          output_key: 'answer',
+        },
+      ],
+    };
+    expect((await stack.api('/v1/workflows/chat', { method: 'PUT', body: JSON.stringify(chat) })).status).toBe(201);
+    const post = async <T>(path: string, body: unknown) =>
+      (await (await stack.api(path, { method: 'POST', body: JSON.stringify(body) })).json()) as T;
+    const { threadId } = await post<{ threadId: string }>('/v1/threads', {});
+    const runIds: string[] = [];
+    for (const input of ['My name is Ada.', 'I like tea.', 'What is my name?']) {
+      runIds.push((await post<ThreadRunAccepted>(`/v1/threads/${threadId}/runs`, { workflow: 'chat', input })).runId);
+      await eventually(async () => {
+        const { runs } = (await (await stack.api(`/v1/threads/${threadId}/runs`)).json()) as ThreadRuns;
+        expect(runs.at(-1)?.status).toBe('completed');
+      }, 200);
+    }
+    // The third run holds six messages, over four: the first two turns became one summary message.
+    const { state } = (await (await stack.api(`/v1/threads/${threadId}/state`)).json()) as ThreadState;
+    const messages = state.messages as Array<{ role: string; content: string }>;
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toMatchObject({ role: 'user', content: expect.stringMatching(/^Summary of the earlier conversation: /) });
+    expect(messages[0].content).toContain('My name is Ada.');
+    expect(messages.slice(1).map((m) => m.content)).toEqual(['What is my name?', 'Noted: What is my name?']);
+
+    const { events } = (await (await stack.api(`/v1/runs/${runIds[2]}/events`)).json()) as { events: RunEvent[] };
+    const compacted = events.find((e): e is Extract<RunEvent, { type: 'memory.compacted' }> => e.type === 'memory.compacted');
+    expect(compacted?.data).toMatchObject({
+      memoryKey: 'messages',
+      trigger: 'messages',
+      messagesBefore: 6,
+      messagesAfter: 3,
+      summaryModel: 'offline:echo',
+    });
+    // The summary was a model call of its own, before the compaction was recorded.
+    const summaryCall = events.find((e) => e.type === 'model.started' && (e.data as { model: string }).model === 'offline:echo');
+    expect(summaryCall!.seq).toBeLessThan(compacted!.seq);
+    await eventually(async () => {
+      const trace = (await (await stack.api(`/v1/runs/${runIds[2]}/trace`)).json()) as RunTrace;
+      expect(trace.spans.find((s) => s.kind === 'memory')).toMatchObject({
+        status: 'completed',
+        nodeType: 'messages',
+        output: { messagesAfter: 3, summary: compacted!.data.summary, summaryModel: 'offline:echo' },
+      });
+    }, 200);
   });
 });

@@ -266,11 +266,12 @@ class CutPlan {
     if (this.fieldList) return this.fieldList;
     const { template } = this.input;
     const byPath = new Map<string, Field>();
-    for (const path of template ? templateKeys(template.text) : []) {
+    if (!template) return (this.fieldList = []);
+    for (const path of templateKeys(template.text)) {
       const known = byPath.get(path);
       if (known) known.occurrences++;
       else {
-        const value = templateValue(template!.state, path);
+        const value = templateValue(template.state, path);
         byPath.set(path, { path, text: templateText(value), kind: isRetrievalResult(value) ? 'retrieval' : 'state_field', occurrences: 1 });
       }
     }

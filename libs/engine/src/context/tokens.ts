@@ -15,7 +15,7 @@ let encoding: Encoding | undefined;
  * that counts tokens should pay for (not the gateway, nor every spec importing the engine).
  */
 function tokenizer(): Encoding {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  // A plain require, so the load waits for the first count (an import would load at startup).
   encoding ??= require('gpt-tokenizer/encoding/o200k_base') as Encoding;
   return encoding;
 }
@@ -37,7 +37,8 @@ export function encodeText(text: string): readonly number[] {
   if (known) return known;
   const tokens = tokenizer().encode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() });
   if (text.length >= CACHED_TEXT_CHARS) {
-    if (recent.size >= CACHED_TEXTS) recent.delete(recent.keys().next().value!);
+    const oldest = recent.size >= CACHED_TEXTS ? recent.keys().next().value : undefined;
+    if (oldest !== undefined) recent.delete(oldest);
     recent.set(text, tokens);
   }
   return tokens;

@@ -89,7 +89,12 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
       if (reply.toolCalls.length === 0) {
         const answer = node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text;
         const memory = node.memory_key
-          ? { [node.memory_key]: await rememberConversation(ctx, node, [...messages, { role: 'assistant', content: reply.text }]) }
+          ? {
+              [node.memory_key]: await rememberConversation(ctx, { ...node, memory_key: node.memory_key }, [
+                ...messages,
+                { role: 'assistant', content: reply.text },
+              ]),
+            }
           : {};
         return {
           delta: { [node.output_key]: answer, ...memory },

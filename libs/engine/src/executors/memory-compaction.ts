@@ -18,8 +18,12 @@ export const DEFAULT_SUMMARY_PROMPT =
  * them. Each compaction is a `memory.compacted` child event; a resumed node that already
  * recorded one does not record it again (its summary call is replayed from the log).
  */
-export async function rememberConversation(ctx: NodeContext, node: AgentNode, messages: ChatMessage[]): Promise<ChatMessage[]> {
-  const memoryKey = node.memory_key!;
+export async function rememberConversation(
+  ctx: NodeContext,
+  node: AgentNode & { memory_key: string },
+  messages: ChatMessage[],
+): Promise<ChatMessage[]> {
+  const memoryKey = node.memory_key;
   const summarize = node.memory?.summarize;
   const plan = planCompaction(messages, {
     maxMessages: node.memory?.max_messages ?? node.memory_max_messages,
@@ -45,7 +49,7 @@ export async function rememberConversation(ctx: NodeContext, node: AgentNode, me
         messagesAfter: compacted.length,
         tokensBefore: plan.tokensBefore,
         tokensAfter: conversationTokens(compacted),
-        ...(summary !== undefined ? { summary, summaryModel: summarize!.model } : {}),
+        ...(summary !== undefined && summarize ? { summary, summaryModel: summarize.model } : {}),
       },
     });
   return compacted;
