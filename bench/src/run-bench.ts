@@ -12,6 +12,7 @@ import { fmt, median } from './stats';
 import { measureResume } from './durable.bench';
 import { measureAuthOverhead } from './auth.bench';
 import { measureMaskingCost } from './masking.bench';
+import { measurePromptAssembly } from './prompt-assembly.bench';
 import { measureRunSearch } from './run-search.bench';
 import { measureConsoleScrub } from './console-scrub.bench';
 
@@ -68,6 +69,8 @@ async function main() {
     const auth = await measureAuthOverhead(stack);
     console.log('bench: secret masking per event…');
     const masking = measureMaskingCost();
+    console.log('bench: prompt assembly under a context budget, per model call…');
+    const assembly = measurePromptAssembly();
     console.log('bench: the runs list searched with 100,000 runs in the trace projection…');
     const search = await measureRunSearch(client, stack);
     console.log("bench: the console's replay scrubber on a run of 10,000 events and more, in Chromium…");
@@ -141,6 +144,10 @@ async function main() {
         `  ratio mask / serialize, ${m.eventBytes} B (no secret; with patterns)`,
         `${fmt(m.maskUs / m.serializeUs, 2)}; ${fmt(m.maskWithPatternsUs / m.serializeUs, 2)}`,
       ]),
+      ...assembly.map((a): [string, string] => [
+        `prompt assembly, ${a.case} (${fmt(a.tokensBefore, 0)} → ${fmt(a.tokensAfter, 0)} tokens): cold / warm median ms per call`,
+        `${fmt(a.coldMs, 2)} / ${fmt(a.warmMs, 2)}`,
+      ]),
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\n${rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n')}`);
@@ -148,7 +155,7 @@ async function main() {
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
       JSON.stringify(
-        { throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, scrub, auth, masking },
+        { throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, scrub, auth, masking, assembly },
         null,
         2,
       ),

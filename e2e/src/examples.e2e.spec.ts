@@ -35,6 +35,7 @@ describe('every example in examples/, against the real stack, offline', () => {
         'subgraph',
         'budget-breach',
         'describe-image',
+        'long-conversation',
       ]),
     );
   });

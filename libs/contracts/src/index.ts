@@ -308,3 +308,4 @@ export {
   truncationStrategySchema,
 } from './retrieval';
 export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrategy } from './retrieval';
+export { MODEL_CONTEXT_WINDOWS, modelContextWindow } from './model-windows';

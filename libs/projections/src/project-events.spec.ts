@@ -351,4 +351,58 @@ describe('rollUpUsage', () => {
     });
     expect(rollups.byBranch).toEqual({ b: { calls: 2, inputTokens: 28, outputTokens: 2, totalTokens: 30, costUsd: 0.003 } });
   });
+
+  it('draws a context cut and a memory compaction as instant spans under their node, with their figures', () => {
+    const node = { nodeId: 'support', parentSpanId: 'span-support', path: 'root/support' };
+    const drafts: RunEventDraft[] = [
+      queued(),
+      {
+        type: 'context.truncated',
+        ...node,
+        spanId: 'cut-1',
+        data: { kind: 'tool_result', target: 'export_orders', tokensBefore: 50_000, tokensAfter: 1_200, strategy: 'sentence' },
+      },
+      {
+        type: 'memory.compacted',
+        ...node,
+        spanId: 'mem-1',
+        data: {
+          memoryKey: 'messages',
+          trigger: 'messages',
+          messagesBefore: 62,
+          messagesAfter: 6,
+          tokensBefore: 4_000,
+          tokensAfter: 300,
+          summary: 'They asked about orders.',
+          summaryModel: 'offline:echo',
+        },
+      },
+    ];
+    const { spans } = projectEvents(runLog('r1', drafts));
+    const instant = (seq: number) => ({
+      startedAt: at(seq),
+      endedAt: at(seq),
+      startSeq: seq,
+      endSeq: seq,
+      durationMs: 0,
+      status: 'completed',
+    });
+    expect(spans.get(spanKey('r1', 'cut-1'))).toEqual({
+      runId: 'r1',
+      spanId: 'cut-1',
+      kind: 'context',
+      ...node,
+      ...instant(2),
+      nodeType: 'tool_result',
+      input: { kind: 'tool_result', target: 'export_orders', strategy: 'sentence' },
+      output: { tokensBefore: 50_000, tokensAfter: 1_200 },
+    });
+    expect(spans.get(spanKey('r1', 'mem-1'))).toMatchObject({
+      kind: 'memory',
+      ...instant(3),
+      nodeType: 'messages',
+      input: { memoryKey: 'messages', trigger: 'messages', messagesBefore: 62, tokensBefore: 4_000 },
+      output: { messagesAfter: 6, tokensAfter: 300, summary: 'They asked about orders.', summaryModel: 'offline:echo' },
+    });
+  });
 });

@@ -154,8 +154,35 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   'branch.started': ignore,
   'branch.completed': ignore,
   'checkpoint.saved': ignore,
-  'context.truncated': ignore,
-  'memory.compacted': ignore,
+  // A cut and a compaction happen at an instant: each is a span that opens and closes with its event.
+  'context.truncated': (e, { span }) =>
+    span('context', {
+      ...instant(e),
+      nodeType: e.data.kind,
+      input: { kind: e.data.kind, target: e.data.target, strategy: e.data.strategy },
+      output: withoutUndefined({
+        tokensBefore: e.data.tokensBefore,
+        tokensAfter: e.data.tokensAfter,
+        droppedMessages: e.data.droppedMessages,
+      }),
+    }),
+  'memory.compacted': (e, { span }) =>
+    span('memory', {
+      ...instant(e),
+      nodeType: e.data.memoryKey,
+      input: {
+        memoryKey: e.data.memoryKey,
+        trigger: e.data.trigger,
+        messagesBefore: e.data.messagesBefore,
+        tokensBefore: e.data.tokensBefore,
+      },
+      output: withoutUndefined({
+        messagesAfter: e.data.messagesAfter,
+        tokensAfter: e.data.tokensAfter,
+        summary: e.data.summary,
+        summaryModel: e.data.summaryModel,
+      }),
+    }),
   'retrieval.completed': ignore,
   custom: ignore,
 };
@@ -177,6 +204,10 @@ function endRun(
 function setRunStatus(run: RunPatch, status: RunStatus) {
   if (run.status !== undefined && terminalStatuses.includes(run.status)) return;
   run.status = status;
+}
+
+function instant(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq' | 'endedAt' | 'endSeq' | 'durationMs'> {
+  return { ...opened(e), ...closed(e, 'completed', 0) };
 }
 
 function opened(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq'> {

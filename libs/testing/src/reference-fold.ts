@@ -128,8 +128,15 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
   'branch.started': {},
   'branch.completed': {},
   'checkpoint.saved': {},
-  'context.truncated': {},
-  'memory.compacted': {},
+  // An instant: the event opens its span and closes it.
+  'context.truncated': {
+    opens: (e) => e.data.kind,
+    closes: { status: () => 'completed', durationMs: () => 0, error: () => null },
+  },
+  'memory.compacted': {
+    opens: (e) => e.data.memoryKey,
+    closes: { status: () => 'completed', durationMs: () => 0, error: () => null },
+  },
   'retrieval.completed': {},
   custom: {},
 };

@@ -217,11 +217,28 @@ function buildLog(
       tool: s.tool,
       callId: nextId('call'),
     };
+    // Prompt assembly's cut and a compaction are instants under the node, before the call they shape.
+    if (kind === 'model' && parent && s.pick % 3 === 0) instantUnder(parent, s.pick % 2 === 0 ? 'context' : 'memory');
     stack.push(span);
     const e = span.envelope;
     if (kind === 'node') emit({ type: 'node.started', ...e, data: { nodeType: span.nodeType, input: { from: nodeId } } });
     else if (kind === 'model') emit({ type: 'model.started', ...e, data: { model: span.model, prompt: 'go on', stream: false } });
     else emit({ type: 'tool.called', ...e, data: { name: span.tool, callId: span.callId, arguments: { q: ids } } });
+  };
+  const instantUnder = (parent: OpenSpan, kind: 'context' | 'memory') => {
+    const e = { ...parent.envelope, spanId: nextId(kind), parentSpanId: parent.envelope.spanId };
+    if (kind === 'context')
+      emit({
+        type: 'context.truncated',
+        ...e,
+        data: { kind: 'tool_result', target: 'lookup', tokensBefore: 900, tokensAfter: 300, strategy: 'sentence' },
+      });
+    else
+      emit({
+        type: 'memory.compacted',
+        ...e,
+        data: { memoryKey: 'messages', trigger: 'tokens', messagesBefore: 40, messagesAfter: 9, tokensBefore: 5000, tokensAfter: 900 },
+      });
   };
   const close = (s: Pick<Step, 'fail' | 'usage' | 'durationMs'>) => {
     const span = stack.pop();

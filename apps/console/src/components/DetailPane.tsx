@@ -3,6 +3,7 @@ import { spanTimes, type RunView, type SpanView } from '../model/run-view';
 import { cost, json, ms, tokenSplit } from './format';
 import { addCallUsage, EMPTY_USAGE, type RunEvent, type Usage } from '@spindle/contracts';
 import { ConversationView } from './ConversationView';
+import { budgetFacts, compactionSummary } from '../model/context-spans';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
 export function DetailPane({
   view,
@@ -58,6 +59,8 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
   const models = children.filter((c) => c.kind === 'model');
   const usage = span.usage ?? sumUsage(models);
   const text = streamed.get(span.spanId);
+  const facts = budgetFacts(span);
+  const summary = compactionSummary(span);
   return (
     <div className="span-card">
       <h3>
@@ -128,9 +131,22 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
           <pre className="streamed">{text}</pre>
         </>
       )}
+      {facts && (
+        <dl data-testid="budget-facts">
+          {facts.map(([label, value]) => (
+            <Fact key={label} label={label} value={value} />
+          ))}
+        </dl>
+      )}
+      {summary !== undefined && (
+        <>
+          <h4>summary</h4>
+          <pre data-testid="compaction-summary">{summary}</pre>
+        </>
+      )}
       {span.kind === 'model' ? (
         <ConversationView events={events} spanId={span.spanId} />
-      ) : (
+      ) : facts ? null : (
         <>
           <h4>input</h4>
           <pre>{json(span.input)}</pre>
@@ -155,6 +171,15 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
         </>
       )}
     </div>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </>
   );
 }
 

@@ -104,6 +104,15 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'model.failed': (e) => void spans.close(e, 'failed'),
     'tool.called': (e) => void spans.open(e, 'tool', { label: e.data.name }),
     'tool.returned': (e) => void spans.close(e, e.data.error ? 'failed' : 'completed'),
+    // Instants under their node: a cut of the prompt to fit its budget, a compaction of remembered turns.
+    'context.truncated': (e) => {
+      spans.open(e, 'context', { label: `${e.data.kind} ${e.data.target}` });
+      spans.close(e, 'completed');
+    },
+    'memory.compacted': (e) => {
+      spans.open(e, 'memory', { label: `compacted ${e.data.memoryKey}` });
+      spans.close(e, 'completed');
+    },
     'input.requested': asked,
     'approval.requested': asked,
     'input.answered': answered,
@@ -115,8 +124,6 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'run.yielded': none,
     'loop.iteration': none,
     'checkpoint.saved': none,
-    'context.truncated': none,
-    'memory.compacted': none,
     'retrieval.completed': none,
     custom: none,
   };

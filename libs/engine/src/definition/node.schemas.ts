@@ -1,6 +1,7 @@
 import { isReservedName, reservedNameMessage } from '@spindle/contracts';
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from './model-script.schema';
+import { checkContextBudget, contextBudgetSchema, memorySchema } from './context-fields.schema';
 
 /** The node types of a graph, and the graph shapes (edges, nested sub-graphs) they are wired with. */
 /** A name that becomes a key somewhere: never a JavaScript prototype key. */
@@ -68,9 +69,12 @@ export const llmNodeSchema = z
     attachments: attachmentsExpression,
     output_key: stateKey.default('output'),
     stream: z.boolean().default(false),
+    /** The prompt's token budget (see context-fields.schema.ts). */
+    context: contextBudgetSchema.optional(),
     ...cacheFields,
   })
-  .superRefine(checkScript);
+  .superRefine(checkScript)
+  .superRefine(checkContextBudget);
 
 export const conditionNodeSchema = z.strictObject({
   ...base,
@@ -159,13 +163,18 @@ export const agentNodeSchema = z
     memory_key: stateKey.optional(),
     /** The most messages kept under `memory_key`: the oldest turns go first, a whole turn at a time. */
     memory_max_messages: z.number().int().min(2).max(1_000).default(DEFAULT_MEMORY_MAX_MESSAGES),
+    /** Compaction of the conversation under `memory_key` by count or tokens, optionally summarized (context-fields.schema.ts). */
+    memory: memorySchema.optional(),
+    /** Each model call's token budget (see context-fields.schema.ts). */
+    context: contextBudgetSchema.optional(),
     ...cacheFields,
   })
   .refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, {
     message: 'approval_timeout_ms only applies to an agent with approval',
     path: ['approval_timeout_ms'],
   })
-  .superRefine(checkScript);
+  .superRefine(checkScript)
+  .superRefine(checkContextBudget);
 
 export const toolNodeSchema = z.strictObject({
   ...base,

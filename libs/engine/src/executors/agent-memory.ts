@@ -38,17 +38,3 @@ export function rememberedMessages(nodeId: string, key: string, state: Readonly<
       describeIssues(zodFieldIssues(parsed.error.issues.slice(0, 1), { root: key, whole: key })),
   );
 }
-
-/**
- * The conversation written back: at most `max` messages, the oldest turns dropped first and whole
- * (a turn starts at a user message, so no tool result is kept without the call it answers).
- * The last turn is always kept.
- */
-export function keptMessages(messages: ChatMessage[], max: number): ChatMessage[] {
-  if (messages.length <= max) return messages;
-  let start = messages.length - max;
-  while (start < messages.length && messages[start].role !== 'user') start++;
-  if (start < messages.length) return messages.slice(start);
-  const lastTurn = messages.findLastIndex((m) => m.role === 'user');
-  return messages.slice(Math.max(0, lastTurn));
-}

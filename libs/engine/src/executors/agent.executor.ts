@@ -9,8 +9,11 @@ import { callModel } from './model-call';
 import type { NodeContext, NodeExecutor } from './node-executor';
 import { callTool } from './tool-call';
 import { approveToolCalls } from './tool-approval';
-import { keptMessages, rememberedMessages } from './agent-memory';
+import { rememberedMessages } from './agent-memory';
 import { attachmentsField, fileRefsIn, nodeAttachments, withAttachments } from './attachments';
+import { contextBudget } from '../context/context-budget';
+import { fitPrompt, LoggedMessages } from './context-fit';
+import { rememberConversation } from './memory-compaction';
 
 interface AgentInput {
   model: string;
@@ -67,16 +70,35 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     const messages: ChatMessage[] = [...input.history, withAttachments({ role: 'user', content: input.prompt }, input.attachments ?? [])];
     // The first call logs the remembered conversation in full: this run's log stands on its own.
     let newMessages = messages.length;
+    // Each call's prompt is fitted to the budget; the prompt's fields may be cut, so it keeps its template.
+    const budget = contextBudget(input.model, node.context);
+    const prompt = { promptIndex: input.history.length, template: { text: node.prompt, state: ctx.state } };
+    const logged = new LoggedMessages();
     // A structured answer is validated whole, so it is not streamed.
     const stream = node.stream && !node.structured;
     const system = node.structured ? withAnswerSchema(input.instructions, node.structured) : input.instructions;
     let rejected = false;
     for (let turn = 1; turn <= node.max_turns; turn++) {
-      const reply = await callModel(ctx, { model: input.model, system, messages, newMessages, tools, stream, script: node.script });
+      const sent = await fitPrompt(ctx, { system, messages, ...prompt }, budget);
+      const fresh = logged.fresh(sent, messages, newMessages);
+      const reply = await callModel(ctx, {
+        model: input.model,
+        system,
+        messages: sent,
+        newMessages: fresh,
+        tools,
+        stream,
+        script: node.script,
+      });
       if (reply.toolCalls.length === 0) {
         const answer = node.structured ? structuredAnswer(node.id, reply.text, node.structured) : reply.text;
         const memory = node.memory_key
-          ? { [node.memory_key]: keptMessages([...messages, { role: 'assistant', content: reply.text }], node.memory_max_messages) }
+          ? {
+              [node.memory_key]: await rememberConversation(ctx, { ...node, memory_key: node.memory_key }, [
+                ...messages,
+                { role: 'assistant', content: reply.text },
+              ]),
+            }
           : {};
         return {
           delta: { [node.output_key]: answer, ...memory },

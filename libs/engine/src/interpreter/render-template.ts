@@ -17,9 +17,22 @@ export const MAX_RENDERED_SIZE = 8 * 1024 * 1024;
 /** Deepest JSON a value template may nest (`renderValue` recurses through it). */
 export const MAX_TEMPLATE_DEPTH = 64;
 
-/** `{{key}}` and `{{a.b}}` (and `{{items.0}}`) interpolate state; a missing key is an error, not "". */
-export function renderTemplate(template: string, state: Readonly<Record<string, unknown>>): string {
-  return render(template, state, new RenderBudget());
+/**
+ * `{{key}}` and `{{a.b}}` (and `{{items.0}}`) interpolate state; a missing key is an error, not "".
+ * `overrides` replace the text of some placeholders (by path): how a prompt is rendered with the
+ * fields its context budget cut (see context/assemble-prompt.ts).
+ */
+export function renderTemplate(
+  template: string,
+  state: Readonly<Record<string, unknown>>,
+  overrides?: ReadonlyMap<string, string>,
+): string {
+  return render(template, state, new RenderBudget(), overrides);
+}
+
+/** The value a placeholder path reads (`template_error` when state has none). */
+export function templateValue(state: Readonly<Record<string, unknown>>, path: string): unknown {
+  return lookup(state, path);
 }
 
 /**
@@ -56,9 +69,9 @@ class RenderBudget {
   }
 
   text(value: unknown): string {
-    if (value === null || typeof value !== 'object') return stringify(value);
+    if (value === null || typeof value !== 'object') return templateText(value);
     let text = this.texts.get(value);
-    if (text === undefined) this.texts.set(value, (text = stringify(value)));
+    if (text === undefined) this.texts.set(value, (text = templateText(value)));
     return text;
   }
 
@@ -85,9 +98,16 @@ class RenderBudget {
   }
 }
 
-function render(template: string, state: Readonly<Record<string, unknown>>, budget: RenderBudget): string {
+function render(
+  template: string,
+  state: Readonly<Record<string, unknown>>,
+  budget: RenderBudget,
+  overrides?: ReadonlyMap<string, string>,
+): string {
   budget.spend(template.length);
   return template.replace(PLACEHOLDER, (_, path: string) => {
+    const override = overrides?.get(path);
+    if (override !== undefined) return override;
     const value = lookup(state, path);
     budget.spendValue(value);
     return budget.text(value);
@@ -122,7 +142,8 @@ function lookup(state: Readonly<Record<string, unknown>>, path: string): unknown
   return current;
 }
 
-function stringify(value: unknown): string {
+/** A value as a template renders it: strings as they are, anything else as JSON. */
+export function templateText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
   return JSON.stringify(value);

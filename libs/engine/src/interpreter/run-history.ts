@@ -1,5 +1,6 @@
 import { onRunEvent, type ErrorInfo, type RunEvent, type RunEventHandlers, type RunEventOf, type Usage } from '@spindle/contracts';
 import type { ModelResult } from '../ports';
+import type { ContextCut } from '../context/assemble-prompt';
 
 export type RecordedOutcome = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
 export type RecordedToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
@@ -15,7 +16,14 @@ export class NodeRecord {
   readonly iterations = new Set<number>();
   readonly inputRequests: Array<RunEventOf<'input.requested'>> = [];
   readonly approvalRequests = new Map<string, RunEventOf<'approval.requested'>>();
+  /** The context cuts recorded before each model call, in call order (see `nextContextCuts`). */
+  readonly cutGroups: ContextCut[][] = [];
+  /** Cuts recorded after the last `model.started`: made for a call the run stopped before. */
+  pendingCuts: ContextCut[] = [];
+  /** Whether this execution already recorded compacting its conversation (`memory.compacted`). */
+  compacted = false;
   private modelCursor = 0;
+  private cutCursor = 0;
 
   /** `startedAtMs`: when the execution first started, so a re-entered node's duration is its whole span. */
   constructor(
@@ -27,6 +35,16 @@ export class NodeRecord {
   /** The next model call's recorded result, in call order; undefined once the record runs out. */
   nextModelResult(): ModelResult | undefined {
     return this.modelResults[this.modelCursor++];
+  }
+
+  /**
+   * The cuts recorded for the next model call, in call order: `[]` for a call made uncut, the
+   * trailing cuts for the call the run stopped before making, undefined once the record runs out.
+   */
+  nextContextCuts(): ContextCut[] | undefined {
+    const index = this.cutCursor++;
+    if (index < this.cutGroups.length) return this.cutGroups[index];
+    return index === this.cutGroups.length && this.pendingCuts.length > 0 ? this.pendingCuts : undefined;
   }
 }
 
@@ -65,7 +83,12 @@ export class RunHistory {
       },
       'node.completed': (e) => this.setOutcome(e.spanId, { ok: true, delta: e.data.output, handle: e.data.handle ?? 'default' }),
       'node.failed': (e) => this.setOutcome(e.spanId, { ok: false, error: e.data.error }),
-      'model.started': skip,
+      'model.started': (e) => {
+        const record = this.parent(e);
+        if (!record) return;
+        record.cutGroups.push(record.pendingCuts);
+        record.pendingCuts = [];
+      },
       'model.completed': (e) => {
         usage = e.data.runUsage ?? usage;
         this.parent(e)?.modelResults.push({
@@ -101,8 +124,11 @@ export class RunHistory {
       'run.completed': skip,
       'run.failed': skip,
       'run.canceled': skip,
-      'context.truncated': skip,
-      'memory.compacted': skip,
+      'context.truncated': (e) => this.parent(e)?.pendingCuts.push(e.data),
+      'memory.compacted': (e) => {
+        const record = this.parent(e);
+        if (record) record.compacted = true;
+      },
       'retrieval.completed': skip,
       custom: skip,
     };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from '../definition/model-script.schema';
 import { attachmentsExpression, notReserved, secretFieldsSchema } from '../definition/node.schemas';
+import { checkContextBudget, contextBudgetSchema, memorySchema } from '../definition/context-fields.schema';
 
 /**
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
@@ -29,11 +30,16 @@ const agentSpecFields = z.strictObject({
   approval: z.union([z.boolean(), z.array(z.string()).min(1).max(64)]).default(false),
   /** Store each answer so a resumed or forked run with the same input reuses it. */
   checkpoint: z.boolean().default(false),
+  /** The state key the agent's conversation is remembered under, and how it is compacted (see the agent node). */
+  memory_key: identifier.optional(),
+  memory: memorySchema.optional(),
+  /** Each model call's token budget (see the agent node). */
+  context: contextBudgetSchema.optional(),
 });
 
-export const agentSpecSchema = agentSpecFields.superRefine(checkScript);
+export const agentSpecSchema = agentSpecFields.superRefine(checkScript).superRefine(checkContextBudget);
 /** A catalog agent as `PUT /v1/agents/{name}` takes it: the name is in the path. */
-export const agentBodySchema = agentSpecFields.omit({ name: true }).superRefine(checkScript);
+export const agentBodySchema = agentSpecFields.omit({ name: true }).superRefine(checkScript).superRefine(checkContextBudget);
 
 /** Agents with distinct names: a name is a node id and a state key. */
 const agentList = (min: number) =>

@@ -27,6 +27,9 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     checkpoint: spec.checkpoint,
     volatile_keys: [],
     memory_max_messages: DEFAULT_MEMORY_MAX_MESSAGES,
+    ...(spec.memory_key !== undefined ? { memory_key: spec.memory_key } : {}),
+    ...(spec.memory !== undefined ? { memory: spec.memory } : {}),
+    ...(spec.context !== undefined ? { context: spec.context } : {}),
   };
 }
 
