@@ -24,7 +24,7 @@ describe('files (POST /v1/files and the references runs keep)', () => {
     stack.api(`/v1/files${query}`, {
       method: 'POST',
       headers: { 'content-type': type, ...(key && { authorization: `Bearer ${key}` }) },
-      body: bytes,
+      body: typeof bytes === 'string' ? bytes : new Uint8Array(bytes),
     });
   const uploaded = async (bytes: Buffer, type = 'image/png', query = '') => {
     const res = await upload(bytes, type, query);
@@ -151,7 +151,7 @@ describe('files (POST /v1/files and the references runs keep)', () => {
     expect(theirs.fileId).not.toBe(file.fileId);
   });
 
-  it("records the file's reference in run.queued, and erasing the only run that refers to it lets the collector delete it and its bytes", async () => {
+  it("records the file's reference in run.queued; erasing the only run naming it lets the collector delete it and its bytes", async () => {
     const bytes = png();
     const file = await uploaded(bytes, 'image/png', '?name=stored.png');
     const runId = await completedRun(file.fileId);

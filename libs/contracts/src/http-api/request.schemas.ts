@@ -261,6 +261,7 @@ export const fileUploadQuerySchema = z.strictObject({
     .string()
     .min(1)
     .max(255)
+    // eslint-disable-next-line no-control-regex
     .regex(/^[^\u0000-\u001f\u007f/\\]+$/, 'a file name without control characters or slashes')
     .optional()
     .describe("The file's name."),
