@@ -194,6 +194,51 @@ describe('files (POST /v1/files and the references runs keep)', () => {
     expect(await readFileBytes(stack.bus, shared.sha256)).toBeUndefined();
   }, 90_000);
 
+  it("resolves files in a person's answer and a thread run's input, and refuses another tenant's there too", async () => {
+    const bytes = png();
+    const file = await uploaded(bytes);
+    const theirs = (await (await upload(png(), 'image/png', '', otherKey)).json()) as StoredFile;
+    const ref = { type: 'file', fileId: file.fileId, mediaType: 'image/png', bytes: bytes.length, sha256: file.sha256 };
+    const asks = {
+      kind: 'graph',
+      nodes: [{ id: 'photo', type: 'human', prompt: 'Send a photo', form: 'json', schema: { type: 'object' } }],
+    };
+    expect((await stack.api('/v1/workflows/asks', { method: 'PUT', body: JSON.stringify(asks) })).status).toBe(201);
+    const { runId } = (await (await stack.api('/v1/workflows/asks/runs', { method: 'POST', body: '{}' })).json()) as { runId: string };
+    const requestId = await eventually(async () => {
+      const { requests } = (await (await stack.api(`/v1/runs/${runId}/requests`)).json()) as { requests: Array<{ requestId: string }> };
+      expect(requests).toHaveLength(1);
+      return requests[0].requestId;
+    });
+    const answer = (fileId: string) =>
+      stack.api(`/v1/runs/${runId}/requests/${requestId}/respond`, {
+        method: 'POST',
+        body: JSON.stringify({ data: { photo: { type: 'file', fileId } } }),
+      });
+    const refused = await answer(theirs.fileId);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ code: 'file_not_found', errors: [{ field: 'data.photo.fileId' }] });
+    expect((await answer(file.fileId)).status).toBe(202);
+    const { events } = (await (await stack.api(`/v1/runs/${runId}/events`)).json()) as { events: RunEvent[] };
+    expect(events.find((e) => e.type === 'input.answered')?.data).toMatchObject({ answer: { data: { photo: ref } } });
+
+    const thread = ((await (await stack.api('/v1/threads', { method: 'POST', body: '{}' })).json()) as { threadId: string }).threadId;
+    const threadRun = (fileId: string) =>
+      stack.api(`/v1/threads/${thread}/runs`, {
+        method: 'POST',
+        body: JSON.stringify({ workflow: 'quick', input: { files: [{ type: 'file', fileId }] } }),
+      });
+    expect(await problemOf(await threadRun(theirs.fileId))).toEqual({ status: 404, code: 'file_not_found' });
+    const started = await threadRun(file.fileId);
+    expect(started.status).toBe(202);
+    const threadRunId = ((await started.json()) as { runId: string }).runId;
+    await eventually(async () => {
+      const { events: log } = (await (await stack.api(`/v1/runs/${threadRunId}/events`)).json()) as { events: RunEvent[] };
+      expect(log[0]).toMatchObject({ type: 'run.queued', data: { input: { files: [ref] } } });
+    });
+    await eventually(async () => expect(await referringRuns(file.fileId)).toBe(2));
+  });
+
   it('keeps the bytes while another tenant still has a file of them', async () => {
     const bytes = png();
     const ours = await uploaded(bytes);

@@ -174,9 +174,15 @@ export class GatewayModule {
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {
           provide: RunForker,
-          inject: [BUS, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER],
-          useFactory: (bus: Bus, keys: IdempotencyKeysRepository, admission: RunAdmission, quotas: StartQuotas, logger: Logger) =>
-            new RunForker(bus, keys, admission, quotas, logger, config.projectionWaitMs, config.maxEventBytes),
+          inject: [BUS, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER, FileLibrary],
+          useFactory: (
+            bus: Bus,
+            keys: IdempotencyKeysRepository,
+            admission: RunAdmission,
+            quotas: StartQuotas,
+            logger: Logger,
+            files: FileLibrary,
+          ) => new RunForker(bus, keys, admission, quotas, logger, config.projectionWaitMs, files, config.maxEventBytes),
         },
         {
           provide: RequestAnswers,

@@ -81,7 +81,9 @@ export class ThreadRuns {
    * the thread is busy, like a start with `reject`.
    */
   async setState(caller: Principal, threadId: string, rawBody: unknown): Promise<ThreadState> {
-    const body = parseBody(threadStateBodySchema, rawBody ?? {});
+    const asked = parseBody(threadStateBodySchema, rawBody ?? {});
+    const values = (await this.files.resolve(caller.tenant, asked.values, 'values')) as typeof asked.values;
+    const body = { ...asked, values };
     const runId = ulid();
     const state = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))
