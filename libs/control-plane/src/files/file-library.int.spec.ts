@@ -9,7 +9,7 @@ import { FileLibrary } from './file-library';
 import { FileReferencesRepository, FileRepository } from './file.repository';
 
 const HOUR = 3_600_000;
-const actor = { kind: 'key' as const, id: 'k1' };
+const actor = { kind: 'key' as const, id: 'k1', name: 'ci' };
 const png = (tag: string) => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(tag)]);
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
@@ -75,7 +75,7 @@ describe('files on Postgres and the object store: upload, references, delete and
     expect(await readFileBytes(bus, file.sha256)).toBeUndefined();
   });
 
-  it("deletes one tenant's file but keeps the bytes while another tenant's file names them, and an upload puts erased bytes back", async () => {
+  it("deletes one tenant's file, keeping the bytes while another tenant's file names them; an upload puts erased bytes back", async () => {
     const bytes = png('shared bytes');
     const ours = await library.upload({ tenant: 'acme', actor, bytes });
     const theirs = await library.upload({ tenant: 'globex', actor, bytes });
