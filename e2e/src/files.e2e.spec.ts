@@ -99,6 +99,10 @@ describe('files (POST /v1/files and the references runs keep)', () => {
     expect(Buffer.from(await content.arrayBuffer()).equals(bytes)).toBe(true);
     // The same bytes again (claimed as anything): the same file.
     expect(await uploaded(bytes, 'application/octet-stream')).toEqual(file);
+    const { entries } = (await (await stack.api('/v1/audit?action=file.uploaded')).json()) as {
+      entries: Array<{ target: { kind: string; id: string } }>;
+    };
+    expect(entries.filter((e) => e.target.id === file.fileId)).toHaveLength(2);
   });
 
   it('serves text as an attachment, typed by what the caller claims among the text types', async () => {

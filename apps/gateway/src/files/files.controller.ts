@@ -3,13 +3,17 @@ import { fileUploadQuerySchema, isImageMediaType, parseBody, type Principal, typ
 import { FileLibrary } from '@spindle/control-plane';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FileIdParam } from '../http/path-params';
+import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
 import { claimedTypeOf, readUpload } from './upload-body';
 
 /** A tenant's files: uploaded once by content, read back, deleted once no run refers to them. */
 @Controller('v1/files')
 export class FilesController {
-  constructor(private readonly files: FileLibrary) {}
+  constructor(
+    private readonly files: FileLibrary,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** The raw body is the file (buffered up to `SPINDLE_MAX_FILE_BYTES`); `201` with what it is, the same id for the same bytes. */
   @Post()
@@ -17,6 +21,11 @@ export class FilesController {
     const { name } = parseBody(fileUploadQuerySchema, query ?? {}, 'query');
     const bytes = await readUpload(req, this.files.maxBytes, () => this.files.tooLarge());
     const file = await this.files.upload({ tenant: caller.tenant, actor: caller.actor, bytes, claimedType: claimedTypeOf(req), name });
+    await this.audit.record(caller, req, {
+      action: 'file.uploaded',
+      target: { kind: 'file', id: file.fileId },
+      detail: { mediaType: file.mediaType, bytes: file.bytes, sha256: file.sha256 },
+    });
     return reply.status(201).header('location', `/v1/files/${file.fileId}`).send(file);
   }
 
@@ -45,7 +54,8 @@ export class FilesController {
   /** `409 conflict` while a run refers to it. */
   @Delete(':fileId')
   @HttpCode(204)
-  async remove(@Caller() caller: Principal, @Param('fileId', FileIdParam) fileId: string): Promise<void> {
+  async remove(@Caller() caller: Principal, @Param('fileId', FileIdParam) fileId: string, @Req() req: FastifyRequest): Promise<void> {
     await this.files.delete(caller.tenant, fileId);
+    await this.audit.record(caller, req, { action: 'file.deleted', target: { kind: 'file', id: fileId } });
   }
 }
