@@ -114,6 +114,33 @@ describe('spindle CLI', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { answer: expect.stringContaining('Grace') } } });
   });
 
+  it('attaches files with --file: each uploaded, its reference under input.files in run.queued; refuses an input with files', async () => {
+    const shot = join(work, 'shot.png');
+    const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('cli shot')]);
+    writeFileSync(shot, bytes);
+    const notes = join(work, 'notes.md');
+    writeFileSync(notes, '# Notes\n');
+    const json = await spindle(['--json', 'run', 'hello', '--input', '{"name":"Ada"}', '--file', shot, '--file', notes, '--follow']);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toMatch(/uploaded .*shot\.png as file_[a-z0-9]{26} \(image\/png, 16 bytes\)/);
+    const [queued] = ndjson(json.stdout);
+    expect(queued).toMatchObject({
+      type: 'run.queued',
+      data: {
+        input: {
+          name: 'Ada',
+          files: [
+            { type: 'file', fileId: expect.stringMatching(/^file_/), mediaType: 'image/png', bytes: 16, name: 'shot.png' },
+            { type: 'file', fileId: expect.stringMatching(/^file_/), mediaType: 'text/markdown', bytes: 8, name: 'notes.md' },
+          ],
+        },
+      },
+    });
+    const refused = await spindle(['run', 'hello', '--input', '{"files":[]}', '--file', shot]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/already has "files"/);
+  });
+
   it('reads a run back: runs list|get, trace as the README table, events --after, export', async () => {
     const started = await spindle(['run', 'hello', '--input', '{"name":"Ada"}']);
     expect(started.code).toBe(0);

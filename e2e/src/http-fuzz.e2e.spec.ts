@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { ErrorCodes } from '@spindle/contracts';
 import { gatewayRoutes, type GatewayRoute } from '@spindle/gateway';
-import { eventually, recordFigures, startStack, type Stack } from '@spindle/testing';
+import { eventually, readsControlPlaneSettings, recordFigures, startStack, type Stack } from '@spindle/testing';
 import fc from 'fast-check';
 
 /**
@@ -227,6 +227,14 @@ const OTHER_TYPES = [
   'application/octet-stream',
   '',
 ];
+/** Types no upload can be: text bytes claimed as them are refused (415), whatever they say. */
+const UPLOAD_REFUSED_TYPES = [
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  'text/event-stream',
+  'application/problem+json',
+  'application/jsonx',
+];
 const NOT_JSON = ['{"input": ', '{,}', 'undefined', "{'a':1}", '[', 'nul', '{"a":1}}', '\u0000', '{"a":"\\x"}', 'input=x'];
 const ODD_JSON = [
   '',
@@ -301,6 +309,8 @@ const validBodies: Record<string, fc.Arbitrary<unknown>> = {
     fc.constant({ version: 1 }),
   ),
   'POST /v1/runs/:id/cancel': fc.constantFrom({}, { reason: 'fuzz' }),
+  // Sent as application/json, an upload is a JSON file.
+  'POST /v1/files': fc.constantFrom({ note: 'fuzz' }, [1, 2, 3]),
   'POST /v1/runs/:id/requests/:requestId/respond': fc.constantFrom(
     { approved: true },
     { approved: true, respondedBy: 'fuzz' },
@@ -556,48 +566,54 @@ function refusedArb(routes: Route[], seeds: Seeds): fc.Arbitrary<FuzzRequest> {
     notJson: fc.constantFrom(...NOT_JSON.filter((b) => b !== '')),
     deep: fc.oneof(fc.integer({ min: 64, max: 70 }), fc.constant(5_000)).map(deepBody),
     cannotExist: fc.constantFrom(...CANNOT_EXIST),
+    uploadType: fc.constantFrom(...UPLOAD_REFUSED_TYPES),
   });
-  const refused = changes.map(({ base, method, defect, origin, site, type, jsonType, notJson, deep, cannotExist }): FuzzRequest => {
-    const r: FuzzRequest = { ...base, method, headers: { ...base.headers }, defect };
-    const json = () => (r.headers['content-type'] = jsonType);
-    switch (defect) {
-      case 'origin':
-        r.headers.origin = origin;
-        break;
-      case 'sec-fetch-site':
-        r.headers['sec-fetch-site'] = site;
-        break;
-      case 'content-type':
-        if (type === undefined) delete r.headers['content-type'];
-        else r.headers['content-type'] = type;
-        break;
-      case 'not-json':
-        json();
-        r.body = notJson;
-        break;
-      case 'too-deep':
-        json();
-        r.body = deep;
-        break;
-      case 'too-large':
-        json();
-        r.body = hugeBody(BODY_LIMIT + 1_024);
-        break;
-      case 'cannot-exist': {
-        const name = Object.keys(r.params).find((p) => p !== '*');
-        if (!name || !r.template) {
+  const refused = changes.map(
+    ({ base, method, defect, origin, site, type, jsonType, notJson, deep, cannotExist, uploadType }): FuzzRequest => {
+      const r: FuzzRequest = { ...base, method, headers: { ...base.headers }, defect };
+      // An upload's body is any bytes: refused for a type it cannot be, or text that is no JSON where it claims JSON.
+      const upload = method === 'POST' && r.template === '/v1/files';
+      const json = () => (r.headers['content-type'] = jsonType);
+      switch (defect) {
+        case 'origin':
           r.headers.origin = origin;
-          r.defect = 'origin';
+          break;
+        case 'sec-fetch-site':
+          r.headers['sec-fetch-site'] = site;
+          break;
+        case 'content-type':
+          if (upload) r.headers['content-type'] = uploadType;
+          else if (type === undefined) delete r.headers['content-type'];
+          else r.headers['content-type'] = type;
+          break;
+        case 'not-json':
+          json();
+          r.body = notJson;
+          break;
+        case 'too-deep':
+          json();
+          r.body = upload ? notJson : deep;
+          break;
+        case 'too-large':
+          json();
+          r.body = hugeBody(BODY_LIMIT + 1_024);
+          break;
+        case 'cannot-exist': {
+          const name = Object.keys(r.params).find((p) => p !== '*');
+          if (!name || !r.template) {
+            r.headers.origin = origin;
+            r.defect = 'origin';
+            break;
+          }
+          r.params = { ...r.params, [name]: cannotExist };
+          const [, query = ''] = r.path.split(/(?=\?)/);
+          r.path = `${fillPath(r.template, r.params)}${query}`;
           break;
         }
-        r.params = { ...r.params, [name]: cannotExist };
-        const [, query = ''] = r.path.split(/(?=\?)/);
-        r.path = `${fillPath(r.template, r.params)}${query}`;
-        break;
       }
-    }
-    return r;
-  });
+      return r;
+    },
+  );
   // Reads of any kind ride along: they may be answered, and must store nothing either.
   return fc.oneof(
     { weight: 4, arbitrary: refused },
@@ -677,7 +693,10 @@ describe('bounded HTTP fuzzing of the gateway', () => {
 
   beforeAll(async () => {
     routes = await gatewayRoutes();
-    stack = await startStack();
+    // Uploads past the body limit are refused like JSON past it (413).
+    stack = await startStack({
+      serviceEnv: (s): Record<string, string> => (readsControlPlaneSettings(s) ? { SPINDLE_MAX_FILE_BYTES: String(BODY_LIMIT) } : {}),
+    });
     expect((await put('/v1/workflows/quick', definition(1))).status).toBe(201);
     const asks = {
       kind: 'graph',
@@ -844,6 +863,8 @@ describe('bounded HTTP fuzzing of the gateway', () => {
       // Keys and tenants are not part of what the snapshot compares.
       else if (req.template?.startsWith('/v1/keys') || req.template?.startsWith('/v1/tenants') || req.template === '/v1/threads') continue;
       else if (req.template?.startsWith('/v1/webhooks')) continue;
+      // Files are not part of what the snapshot compares (uploads and deletes of files no run refers to).
+      else if (req.template?.startsWith('/v1/files')) continue;
       // MCP messages the fuzz sends read, refuse or cancel nothing of its own (no tools/call of a real workflow).
       else if (req.template === '/v1/mcp' || req.template === '/v1/a2a/:name') continue;
       // The fuzz's AG-UI inputs are refused in their stream (a RUN_ERROR under a 200): they start nothing.

@@ -77,6 +77,11 @@ const NOT_OURS: Record<string, Outcome> = {
   'POST /v1/schedules/:scheduleId/resume': { status: 404, code: 'not_found' },
   'POST /v1/schedules/:scheduleId/trigger': { status: 404, code: 'not_found' },
   'DELETE /v1/schedules/:scheduleId': { status: 404, code: 'not_found' },
+  // A file of acme's own; default's file is not found on every route.
+  'POST /v1/files': { status: 201 },
+  'GET /v1/files/:fileId': { status: 404, code: 'file_not_found' },
+  'GET /v1/files/:fileId/content': { status: 404, code: 'file_not_found' },
+  'DELETE /v1/files/:fileId': { status: 404, code: 'file_not_found' },
   'GET /v1/requests': { status: 200, list: true },
   'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
@@ -117,6 +122,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/threads/:threadId/runs': { workflow: 'dflt-quick', input: 'x' },
   'POST /v1/threads/:threadId/state': { values: { stolen: true } },
   'POST /v1/runs/:id/cancel': {},
+  // Sent as application/json: a JSON file of acme's.
+  'POST /v1/files': { acme: 'notes' },
   'POST /v1/runs/:id/fork': {},
   'POST /v1/runs/:id/requests/:requestId/respond': { approved: true },
   'POST /v1/keys': { name: 'stolen', scopes: ['admin'], tenant: 'default' },
@@ -152,6 +159,7 @@ describe('tenants, from the route table', () => {
     thread: '',
     webhook: '',
     schedule: '',
+    file: '',
   };
   const as =
     (key: string) =>
@@ -183,6 +191,7 @@ describe('tenants, from the route table', () => {
       doneLog: await log(theirs.doneRun),
       // Without its age, which grows by itself.
       requests: (await read(`/v1/runs/${theirs.waitingRun}/requests`)).replace(/"ageMs":\d+,/g, ''),
+      file: await read(`/v1/files/${theirs.file}`),
     };
   };
 
@@ -205,6 +214,13 @@ describe('tenants, from the route table', () => {
     const schedule = await admin('/v1/schedules', { method: 'POST', body: JSON.stringify({ cron: '0 3 1 1 *', workflow: 'dflt-quick' }) });
     expect(schedule.status).toBe(201);
     theirs.schedule = ((await schedule.json()) as { scheduleId: string }).scheduleId;
+    const file = await admin('/v1/files?name=dflt-file.txt', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'dflt notes',
+    });
+    expect(file.status).toBe(201);
+    theirs.file = ((await file.json()) as { fileId: string }).fileId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -259,6 +275,8 @@ describe('tenants, from the route table', () => {
       theirs.webhook,
       'dflt-hook',
       theirs.schedule,
+      theirs.file,
+      'dflt-file.txt',
     ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
@@ -270,6 +288,7 @@ describe('tenants, from the route table', () => {
         .replace(':threadId', theirs.thread)
         .replace(':webhookId', theirs.webhook)
         .replace(':scheduleId', theirs.schedule)
+        .replace(':fileId', theirs.file)
         .replace(':chatId', 'their-chat')
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')

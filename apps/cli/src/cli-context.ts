@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createSpindleClient, type SpindleClient } from '@spindle/client';
 import { resolveCliConfig, type CliConfig } from './cli-config';
+import { UsageError } from './usage-error';
 
 /** The process the CLI runs in: its streams, environment and working folder. */
 export interface CliIo {
@@ -25,6 +26,8 @@ export interface CliContext {
   note(line: string): void;
   /** A file's text; `-` is standard input. */
   readText(path: string): string;
+  /** A file's bytes (an upload). */
+  readBytes(path: string): Uint8Array;
   writeFile(path: string, text: string): void;
 }
 
@@ -46,6 +49,13 @@ export function createCliContext(io: CliIo, flags: GlobalFlags): CliContext {
     printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     note: (line) => io.stderr.write(`${line}\n`),
     readText: (path) => readFileSync(path === '-' ? 0 : path, 'utf8'),
+    readBytes: (path) => {
+      try {
+        return readFileSync(path);
+      } catch (e) {
+        throw new UsageError(`--file: cannot read ${path}: ${(e as Error).message}`);
+      }
+    },
     writeFile: (path, text) => writeFileSync(path, text),
   };
 }

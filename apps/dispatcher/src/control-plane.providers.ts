@@ -3,6 +3,9 @@ import type { Bus } from '@spindle/bus';
 import {
   AdmissionRepository,
   AgentCatalogRepository,
+  FileCollector,
+  FileLibrary,
+  FileRepository,
   IdempotencyKeysRepository,
   registerQueueMetrics,
   RunAdmission,
@@ -39,6 +42,17 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
     repositoryProvider(WorkflowCatalogRepository),
     repositoryProvider(AgentCatalogRepository),
     repositoryProvider(TenantsRepository),
+    repositoryProvider(FileRepository),
+    {
+      provide: FileLibrary,
+      inject: [BUS, FileRepository],
+      useFactory: (bus: Bus, files: FileRepository) => new FileLibrary(bus, files, config.files),
+    },
+    {
+      provide: FileCollector,
+      inject: [BUS, FileRepository, LOGGER],
+      useFactory: (bus: Bus, files: FileRepository, logger: Logger) => new FileCollector(bus, files, config.files.unreferencedMs, logger),
+    },
     {
       provide: AdmissionRepository,
       inject: [DATABASE, METRICS],
@@ -77,6 +91,7 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
         StartQuotas,
         WebhookRepository,
         LOGGER,
+        FileLibrary,
       ],
       useFactory: (
         bus: Bus,
@@ -87,6 +102,7 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
         quotas: StartQuotas,
         webhooks: WebhookRepository,
         logger: Logger,
+        files: FileLibrary,
       ) =>
         new RunStarter({
           bus,
@@ -98,6 +114,7 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
           logger,
           maxEventBytes: config.maxEventBytes,
           webhooks,
+          files,
         }),
     },
     {

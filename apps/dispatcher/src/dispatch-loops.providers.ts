@@ -4,6 +4,7 @@ import {
   AdmissionRepository,
   batchWakes,
   controlPlaneProjection,
+  FileCollector,
   RunAdmission,
   Scheduler,
   ThreadDispatcher,
@@ -22,6 +23,10 @@ export const ADMISSION_LOOP = Symbol('ADMISSION_LOOP');
 export const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
 export const SCHEDULE_LOOP = Symbol('SCHEDULE_LOOP');
 export const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
+export const FILE_COLLECTION_LOOP = Symbol('FILE_COLLECTION_LOOP');
+
+/** The collector looks four times per grace period, at most every 10 minutes and at least every second. */
+const collectEveryMs = (graceMs: number) => Math.max(1_000, Math.min(graceMs / 4, 600_000));
 
 /** A pass on a timer (and on `tick`); every pass is safe on every replica at once (locks, claims). */
 function loop<T>(
@@ -45,6 +50,7 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
     loop(THREAD_DISPATCH_LOOP, ThreadDispatcher, 'thread dispatch', 2_000, (d) => d.dispatchReady()),
     loop(SCHEDULE_LOOP, Scheduler, 'schedule', 1_000, (s) => s.pass()),
     loop(WEBHOOK_DELIVERY_LOOP, WebhookDeliverer, 'webhook delivery', 1_000, (d) => d.deliverDue()),
+    loop(FILE_COLLECTION_LOOP, FileCollector, 'file collection', collectEveryMs(config.files.unreferencedMs), (c) => c.collect()),
     {
       // A batch wakes the passes it can give work to (`batchWakes`); their timers cover the rest.
       // Batches of 50 ms: the admission needs no event sooner, and fewer transactions cost the

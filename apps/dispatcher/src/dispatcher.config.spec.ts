@@ -25,5 +25,24 @@ describe('parseDispatcherConfig', () => {
       /invalid environment for dispatcher: SPINDLE_WEBHOOK_ALLOW_HTTP: must be true or false/,
     );
     expect(() => parseDispatcherConfig({ SPINDLE_WEBHOOK_ALLOWED_HOSTS: 'http://not a host' })).toThrow(/SPINDLE_WEBHOOK_ALLOWED_HOSTS/);
+    expect(() => parseDispatcherConfig({ SPINDLE_FILE_MEDIA_TYPES: 'image/png, image/svg+xml' })).toThrow(/SPINDLE_FILE_MEDIA_TYPES/);
+    expect(() => parseDispatcherConfig({ SPINDLE_UNREFERENCED_FILE_HOURS: '-1' })).toThrow(/SPINDLE_UNREFERENCED_FILE_HOURS/);
+  });
+
+  it('reads the file limits: every known type by default, a grace in hours (fractions allowed)', () => {
+    const defaults = parseDispatcherConfig({}).files;
+    expect(defaults.maxBytes).toBe(20 * 1_048_576);
+    expect([...defaults.mediaTypes]).toContain('application/pdf');
+    expect(defaults.unreferencedMs).toBe(24 * 3_600_000);
+    const set = parseDispatcherConfig({
+      SPINDLE_MAX_FILE_BYTES: '1024',
+      SPINDLE_FILE_MEDIA_TYPES: 'Image/PNG, text/plain',
+      SPINDLE_UNREFERENCED_FILE_HOURS: '0.5',
+    }).files;
+    expect({ ...set, mediaTypes: [...set.mediaTypes] }).toEqual({
+      maxBytes: 1024,
+      mediaTypes: ['image/png', 'text/plain'],
+      unreferencedMs: 1_800_000,
+    });
   });
 });

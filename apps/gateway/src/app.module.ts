@@ -39,6 +39,8 @@ import {
   RunStarter,
   WorkflowCatalogRepository,
   RunCanceller,
+  FileLibrary,
+  FileRepository,
 } from '@spindle/control-plane';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { scheduleProviders } from './schedules/schedule.providers';
@@ -52,6 +54,7 @@ import { AgUiController } from './protocols/ag-ui/ag-ui.controller';
 import { UiChatController } from './protocols/ui-chat/ui-chat.controller';
 import { McpController } from './protocols/mcp/mcp.controller';
 import { protocolProviders } from './protocols/protocol.providers';
+import { FilesController } from './files/files.controller';
 
 /** Registers the JetStream capacity gauges (a provider so it happens once per app). */
 const JETSTREAM_CAPACITY = Symbol('JETSTREAM_CAPACITY');
@@ -81,6 +84,7 @@ export class GatewayModule {
         A2aController,
         AgUiController,
         UiChatController,
+        FilesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -99,6 +103,12 @@ export class GatewayModule {
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         repositoryProvider(WorkflowCatalogRepository),
         repositoryProvider(AgentCatalogRepository),
+        repositoryProvider(FileRepository),
+        {
+          provide: FileLibrary,
+          inject: [BUS, FileRepository],
+          useFactory: (bus: Bus, files: FileRepository) => new FileLibrary(bus, files, config.files),
+        },
         {
           provide: IdempotencyKeysRepository,
           inject: [DATABASE],
@@ -116,6 +126,7 @@ export class GatewayModule {
             LOGGER,
             WebhookRepository,
             RunOwnership,
+            FileLibrary,
           ],
           useFactory: (
             bus: Bus,
@@ -127,6 +138,7 @@ export class GatewayModule {
             logger: Logger,
             webhooks: WebhookRepository,
             ownership: RunOwnership,
+            files: FileLibrary,
           ) =>
             new RunStarter({
               bus,
@@ -139,6 +151,7 @@ export class GatewayModule {
               maxEventBytes: config.maxEventBytes,
               webhooks,
               owners: ownership,
+              files,
             }),
         },
         {
@@ -161,15 +174,21 @@ export class GatewayModule {
         { provide: RunCanceller, inject: [BUS], useFactory: (bus: Bus) => new RunCanceller(bus) },
         {
           provide: RunForker,
-          inject: [BUS, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER],
-          useFactory: (bus: Bus, keys: IdempotencyKeysRepository, admission: RunAdmission, quotas: StartQuotas, logger: Logger) =>
-            new RunForker(bus, keys, admission, quotas, logger, config.projectionWaitMs, config.maxEventBytes),
+          inject: [BUS, IdempotencyKeysRepository, RunAdmission, StartQuotas, LOGGER, FileLibrary],
+          useFactory: (
+            bus: Bus,
+            keys: IdempotencyKeysRepository,
+            admission: RunAdmission,
+            quotas: StartQuotas,
+            logger: Logger,
+            files: FileLibrary,
+          ) => new RunForker(bus, keys, admission, quotas, logger, config.projectionWaitMs, files, config.maxEventBytes),
         },
         {
           provide: RequestAnswers,
-          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository],
-          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository) =>
-            new RequestAnswers(bus, catalog, agents, config.projectionWaitMs),
+          inject: [BUS, WorkflowCatalogRepository, AgentCatalogRepository, FileLibrary],
+          useFactory: (bus: Bus, catalog: WorkflowCatalogRepository, agents: AgentCatalogRepository, files: FileLibrary) =>
+            new RequestAnswers(bus, catalog, agents, config.projectionWaitMs, files),
         },
       ],
     };

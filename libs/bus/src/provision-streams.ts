@@ -1,6 +1,7 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import type { Bus } from './bus-connection';
+import { fileBucketOf } from './file-store';
 import { openPayloadStore, payloadBucket } from './run-payloads';
 
 export interface StreamProvisioning {
@@ -73,7 +74,8 @@ export function isNotFound(e: unknown): boolean {
 
 /** Deletes a namespace's streams (tests). */
 export async function deleteStreams(bus: Bus): Promise<void> {
-  for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream, `OBJ_${payloadBucket(bus)}`]) {
+  const buckets = [`OBJ_${payloadBucket(bus)}`, `OBJ_${fileBucketOf(bus.names)}`];
+  for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream, ...buckets]) {
     await bus.jsm.streams.delete(name).catch((e) => {
       if (!isNotFound(e)) throw e;
     });

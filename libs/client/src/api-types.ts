@@ -6,6 +6,7 @@ import type { RunSummary } from '@spindle/contracts';
  * the names this client has always used.
  */
 export type {
+  StoredFile,
   AnswerBody,
   AnswerOutcome,
   ApiKeyView,

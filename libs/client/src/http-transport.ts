@@ -16,6 +16,8 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as they are, with this Content-Type (a file upload); instead of `body`. */
+  raw?: { bytes: Uint8Array; contentType: string };
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -43,11 +45,12 @@ export class HttpTransport {
   async json<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    if (opts.raw) headers['content-type'] = opts.raw.contentType;
     const url = this.url(path, opts.query);
     const res = await this.send(url, {
       method: opts.method ?? 'GET',
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.raw ? (opts.raw.bytes as Uint8Array<ArrayBuffer>) : opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
     });
     if (!res.ok) throw await apiErrorOf(res);

@@ -52,6 +52,7 @@ import type {
   ScheduleList,
   ScheduleFirings,
   NewScheduleRequest,
+  StoredFile,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -149,6 +150,22 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
         const { signal, ...query } = filter;
         return http.json<WebhookDeliveries>(`/v1/webhooks/${seg(webhookId)}/deliveries`, { query: { ...query }, signal });
       },
+    },
+
+    files: {
+      /**
+       * Uploads a file (its bytes as the body): the answer's `fileId` goes in a run's input as
+       * `{ type: 'file', fileId }`. The gateway decides the type from the bytes; `contentType` is a claim it checks.
+       */
+      upload: (bytes: Uint8Array, o: { contentType?: string; name?: string } & CallOptions = {}) =>
+        http.json<StoredFile>('/v1/files', {
+          method: 'POST',
+          query: { name: o.name },
+          raw: { bytes, contentType: o.contentType ?? 'application/octet-stream' },
+          signal: o.signal,
+        }),
+      get: (fileId: string, o: CallOptions = {}) => http.json<StoredFile>(`/v1/files/${seg(fileId)}`, o),
+      delete: (fileId: string, o: CallOptions = {}) => http.json<void>(`/v1/files/${seg(fileId)}`, { method: 'DELETE', signal: o.signal }),
     },
 
     schedules: {

@@ -31,3 +31,14 @@ export type FileRef = z.infer<typeof fileRefSchema>;
 export function isFileRef(value: unknown): value is FileRef {
   return fileRefSchema.safeParse(value).success;
 }
+
+/** An uploaded file as `POST /v1/files` and `GET /v1/files/{id}` answer it. */
+export const storedFileSchema = z.object({
+  fileId: fileIdSchema,
+  mediaType: z.string(),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string().optional(),
+  createdAt: z.string(),
+});
+export type StoredFile = z.infer<typeof storedFileSchema>;

@@ -138,6 +138,7 @@ export {
   cancelBodySchema,
   forkBodySchema,
   answerBodySchema,
+  fileUploadQuerySchema,
   newKeyBodySchema,
   newTenantBodySchema,
   tenantQuotasSchema,
@@ -298,8 +299,8 @@ export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './
 export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';
 export { overviewSchema, runsOverviewSchema, pendingAgesSchema, overviewDaySchema, PENDING_AGE_BUCKETS } from './overview';
 export type { Overview, OverviewDay, RunsOverview, PendingAges } from './overview';
-export { FILE_ID_PATTERN, fileIdSchema, filePartInputSchema, fileRefSchema, isFileRef } from './attachments';
-export type { FilePartInput, FileRef } from './attachments';
+export { FILE_ID_PATTERN, fileIdSchema, filePartInputSchema, fileRefSchema, isFileRef, storedFileSchema } from './attachments';
+export type { FilePartInput, FileRef, StoredFile } from './attachments';
 export {
   retrievedChunkSchema,
   retrievalResultSchema,
@@ -309,3 +310,5 @@ export {
 } from './retrieval';
 export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrategy } from './retrieval';
 export { MODEL_CONTEXT_WINDOWS, modelContextWindow } from './model-windows';
+export { SNIFFABLE_MEDIA_TYPES, isSniffableMediaType, isImageMediaType, sniffMediaType } from './file-media-type';
+export type { SniffableMediaType, SniffOutcome } from './file-media-type';

@@ -1,4 +1,13 @@
-import { envBoolean, envInteger, envOptional, envPositive, parseEnv, type Env } from '@spindle/contracts';
+import {
+  envBoolean,
+  envInteger,
+  envOptional,
+  envPositive,
+  isSniffableMediaType,
+  parseEnv,
+  SNIFFABLE_MEDIA_TYPES,
+  type Env,
+} from '@spindle/contracts';
 import { parseEgressAllowList, type EgressPolicy } from '@spindle/egress';
 import { z } from 'zod';
 import type { QuotaDefaults } from './admission/quota-defaults';
@@ -13,6 +22,15 @@ export interface WebhookSettings {
   readonly timeoutMs: number;
 }
 
+export interface FileSettings {
+  /** `SPINDLE_MAX_FILE_BYTES`: the largest upload (20 MiB). */
+  readonly maxBytes: number;
+  /** `SPINDLE_FILE_MEDIA_TYPES`: the media types an upload may be (comma-separated; default every type the sniffer knows). */
+  readonly mediaTypes: ReadonlySet<string>;
+  /** `SPINDLE_UNREFERENCED_FILE_HOURS`: how long a file no run refers to is kept after its last use (24). */
+  readonly unreferencedMs: number;
+}
+
 /**
  * What the gateway (on the request path) and the dispatcher (in the background) must read alike:
  * one parser, so the two cannot disagree on a tenant's default limit or on where a webhook may go.
@@ -23,6 +41,7 @@ export interface ControlPlaneSettings {
   /** How long a read waits for a projection to apply a run's event (`PROJECTION_WAIT_MS`). */
   readonly projectionWaitMs: number;
   readonly idempotencyTtlHours: number;
+  readonly files: FileSettings;
 }
 
 const envSchema = z.object({
@@ -37,6 +56,21 @@ const envSchema = z.object({
   SPINDLE_WEBHOOK_RETRY_BASE_MS: envInteger(5_000, 1),
   SPINDLE_WEBHOOK_RETRY_FOR_MS: envInteger(86_400_000, 1),
   SPINDLE_WEBHOOK_TIMEOUT_MS: envInteger(10_000, 1),
+  SPINDLE_MAX_FILE_BYTES: envInteger(20 * 1_048_576, 1, 1_073_741_824),
+  SPINDLE_FILE_MEDIA_TYPES: envOptional(
+    z
+      .string()
+      .transform((text) =>
+        text
+          .split(',')
+          .map((t) => t.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .refine((types) => types.length > 0 && types.every(isSniffableMediaType), {
+        message: `a comma-separated list of ${SNIFFABLE_MEDIA_TYPES.join(', ')}`,
+      }),
+  ),
+  SPINDLE_UNREFERENCED_FILE_HOURS: z.coerce.number().nonnegative().max(100_000).default(24),
 });
 
 /** `service` names the process in the error that refuses a bad value. */
@@ -59,5 +93,10 @@ export function parseControlPlaneSettings(env: Env, service: string): ControlPla
     }),
     projectionWaitMs: e.PROJECTION_WAIT_MS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    files: Object.freeze({
+      maxBytes: e.SPINDLE_MAX_FILE_BYTES,
+      mediaTypes: new Set<string>(e.SPINDLE_FILE_MEDIA_TYPES ?? SNIFFABLE_MEDIA_TYPES),
+      unreferencedMs: Math.round(e.SPINDLE_UNREFERENCED_FILE_HOURS * 3_600_000),
+    }),
   });
 }

@@ -52,4 +52,15 @@ export { TenantsRepository } from './tenants/tenants.repository';
 export { TenantDirectory } from './tenants/tenant-directory';
 export { RunCanceller } from './runs/run-canceller';
 export { parseControlPlaneSettings } from './control-plane.settings';
-export type { ControlPlaneSettings, WebhookSettings } from './control-plane.settings';
+export type { ControlPlaneSettings, FileSettings, WebhookSettings } from './control-plane.settings';
+// Files: uploads stored once by content, resolved into runs' references, kept while a run refers to them.
+export { FileRepository, FileReferencesRepository } from './files/file.repository';
+export type { FileRow } from './files/file.repository';
+export { FileLibrary, storedFileView } from './files/file-library';
+export type { Upload } from './files/file-library';
+export { FileCollector } from './files/file-collector';
+export { fileIdOf } from './files/file-id';
+export { fileRefsOf, fileRefsIn } from './files/file-refs-of';
+export { resolveFileParts, filePartsIn, withFileRefs, MAX_FILE_PARTS } from './files/file-parts.resolver';
+export type { FileLookup, FilePartAt, StoredFileRef } from './files/file-parts.resolver';
+export { FileReferenceProjection } from './files/file-reference.projection';

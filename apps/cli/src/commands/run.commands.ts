@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { costLabel } from '@spindle/contracts';
+import { costLabel, type FilePartInput } from '@spindle/contracts';
 import type { CliContext } from '../cli-context';
 import { eventLine } from '../event-line';
 import { ExitCode, exitCodeOfStatus } from '../exit-codes';
@@ -9,6 +9,7 @@ import { formatTable } from '../text-table';
 import { traceTable } from '../trace-table';
 import { printed, type Act } from './act';
 import { seconds, wholeNumber } from './option-parsers';
+import { checkInputTakesFiles, collectPaths, fileUploadOf, inputWithFiles } from '../file-attachments';
 
 interface FollowFlags {
   follow?: boolean;
@@ -22,6 +23,7 @@ export function addRunCommands(program: Command, act: Act): void {
     .description('start a run; with --follow, watch it to its end (a live tree on a terminal) and exit with how it ended')
     .option('-i, --input <json>', 'the run input: JSON, or @file.json')
     .option('--state <json>', 'initial state keys: a JSON object, or @file.json')
+    .option('--file <path>', 'upload a file and add it to the input under "files" (repeatable)', collectPaths)
     .option('--version <n>', 'a catalog version of the workflow (default: the latest)', wholeNumber)
     .option('--idempotency-key <key>', 'a retried start with the same key answers with the first run')
     .option('-f, --follow', 'follow the run until it ends')
@@ -31,10 +33,11 @@ export function addRunCommands(program: Command, act: Act): void {
         async (
           ctx,
           workflow: string,
-          opts: FollowFlags & { input?: string; state?: string; version?: number; idempotencyKey?: string },
+          opts: FollowFlags & { input?: string; state?: string; version?: number; idempotencyKey?: string; file?: string[] },
         ) => {
+          const input = opts.input === undefined ? undefined : parseJsonArgument('--input', opts.input, ctx.readText);
           const accepted = await ctx.client.runs.start(workflow, {
-            input: opts.input === undefined ? undefined : parseJsonArgument('--input', opts.input, ctx.readText),
+            input: opts.file?.length ? inputWithFiles(input, await uploadFiles(ctx, input, opts.file)) : input,
             state: opts.state === undefined ? undefined : parseJsonObjectArgument('--state', opts.state, ctx.readText),
             version: opts.version,
             idempotencyKey: opts.idempotencyKey,
@@ -196,4 +199,17 @@ async function started(ctx: CliContext, runId: string, answer: unknown, opts: Fo
   }
   if (!ctx.json) ctx.note(`spindle: run ${runId}`);
   return followRun(ctx, { runId, waitTimeoutSec: opts.waitTimeout, tree: true });
+}
+
+/** Uploads each `--file` (after checking the input can take them), answering their parts in order. */
+async function uploadFiles(ctx: CliContext, input: unknown, paths: readonly string[]): Promise<FilePartInput[]> {
+  checkInputTakesFiles(input);
+  const parts: FilePartInput[] = [];
+  for (const path of paths) {
+    const { name, contentType } = fileUploadOf(path);
+    const file = await ctx.client.files.upload(ctx.readBytes(path), { contentType, name });
+    ctx.note(`uploaded ${path} as ${file.fileId} (${file.mediaType}, ${file.bytes} bytes)`);
+    parts.push({ type: 'file', fileId: file.fileId, name });
+  }
+  return parts;
 }

@@ -10,6 +10,7 @@ import {
   createOnce,
   requestHash,
   type Created,
+  type FileLibrary,
 } from '@spindle/control-plane';
 import {
   SpindleError,
@@ -36,6 +37,7 @@ export class RunForker {
     private readonly quotas: StartQuotas,
     private readonly logger: Logger,
     private readonly projectionWaitMs: number,
+    private readonly files: Pick<FileLibrary, 'resolve'>,
     private readonly maxEventBytes?: number,
   ) {}
 
@@ -45,7 +47,12 @@ export class RunForker {
   }
 
   /** With an Idempotency-Key, a retried fork answers with the run the first one opened. */
-  async fork(caller: Principal, sourceRunId: string, body: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
+  async fork(caller: Principal, sourceRunId: string, asked: ForkBody, idempotencyKey?: string): Promise<Created<ForkAccepted>> {
+    // The patch's files as the tenant's references; the checkpoint's own state carries references already.
+    const body =
+      asked.state === undefined
+        ? asked
+        : { ...asked, state: (await this.files.resolve(caller.tenant, asked.state, 'state')) as ForkBody['state'] };
     const lastSeq = await this.lastSeq(sourceRunId);
     const { checkpoint } = await this.ask('getCheckpoint', {
       runId: sourceRunId,
@@ -79,7 +86,7 @@ export class RunForker {
       runQueued,
       caller.tenant,
       idempotencyKey,
-      { hash: requestHash(`fork:${sourceRunId}`, body), runId, accepted },
+      { hash: requestHash(`fork:${sourceRunId}`, asked), runId, accepted },
       async (target) => {
         // Completing a key's orphaned fork: it forks at the checkpoint the key answered, which a newer one may have followed.
         const at = target.accepted.forkedFrom;

@@ -10,6 +10,7 @@ import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard'
 import { installRequestTracing } from './request-tracing';
 import { installHttpMetrics } from './http-metrics';
 import { installUnreadBodyDrain } from './unread-body-drain';
+import { installUploadBodies, isUploadRoute } from '../files/upload-body';
 import { METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import { Authenticator } from '@spindle/identity';
@@ -63,8 +64,9 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       // nothing of a request without valid ones is read, not even its body.
       installOriginGuard(fastify, { allowedOrigins: new Set(config.corsOrigins), trustProxy: config.trustProxy });
       installAuthentication(fastify, () => ({ authenticator: app.get(Authenticator), runs: app.get(RunOwnership) }));
-      installJsonOnlyStateChanges(fastify);
+      installJsonOnlyStateChanges(fastify, isUploadRoute);
       installJsonBodyParser(fastify, { bodyLimitBytes: config.bodyLimitBytes, maxDepth: config.maxJsonDepth });
+      installUploadBodies(fastify);
       installRequestTracing(fastify);
       installUnreadBodyDrain(fastify, unreadBody);
       installHttpMetrics(fastify, app.get<Registry>(METRICS));

@@ -45,9 +45,10 @@ export function installOriginGuard(fastify: FastifyInstance, policy: OriginPolic
  * cross-site "simple" request (a form, a `text/plain` fetch) can start or cancel a run. After
  * authentication: a request without credentials is a `401` whatever it carries.
  */
-export function installJsonOnlyStateChanges(fastify: FastifyInstance): void {
+export function installJsonOnlyStateChanges(fastify: FastifyInstance, rawBody: (request: FastifyRequest) => boolean): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type'])) {
+    // A file upload's body is the file: the origin check above and its credentials guard it, its bytes decide its type.
+    if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type']) && !rawBody(request)) {
       return sendProblem(
         reply,
         new SpindleError(

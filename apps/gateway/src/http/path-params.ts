@@ -12,6 +12,7 @@ import {
   THREAD_ID_PATTERN,
   WEBHOOK_ID_PATTERN,
   SCHEDULE_ID_PATTERN,
+  FILE_ID_PATTERN,
   WORKFLOW_NAME_PATTERN,
   type ErrorCode,
 } from '@spindle/contracts';
@@ -84,3 +85,4 @@ export const VersionParam: PipeTransform<unknown, number> = {
     return version;
   },
 };
+export const FileIdParam = new PathParam(FILE_ID_PATTERN, notFound('file_not_found', 'file with id'));

@@ -27,13 +27,15 @@ export type AuditAction =
   | 'schedule.resumed'
   | 'schedule.triggered'
   | 'schedule.deleted'
+  | 'file.uploaded'
+  | 'file.deleted'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule'; id: string };
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule' | 'file'; id: string };
   source: string | null;
   detail?: Record<string, unknown>;
 }

@@ -75,6 +75,11 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/schedules/:scheduleId/resume', { need: 'workflows:write' }],
   ['POST /v1/schedules/:scheduleId/trigger', { need: 'runs:write' }],
   ['DELETE /v1/schedules/:scheduleId', { need: 'workflows:write' }],
+  // Files: uploads a run's input, an answer or a message refers to.
+  ['POST /v1/files', { need: 'runs:write' }],
+  ['GET /v1/files/:fileId', { need: 'runs:read' }],
+  ['GET /v1/files/:fileId/content', { need: 'runs:read' }],
+  ['DELETE /v1/files/:fileId', { need: 'runs:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

@@ -11,7 +11,7 @@ import {
 import { graphStructureHash, validateDefinition } from '@spindle/engine';
 import { requestsInLog } from '@spindle/projections';
 import { decideAnswer, type DefinitionUpgrade } from './answer-decision';
-import { resolveAgentRefs, type AgentCatalogRepository, type WorkflowCatalogRepository } from '@spindle/control-plane';
+import { resolveAgentRefs, type AgentCatalogRepository, type FileLibrary, type WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /**
  * Answers a person's request. The run's log is the judge (not the approval projection, which
@@ -24,10 +24,13 @@ export class RequestAnswers {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly agents: AgentCatalogRepository,
     private readonly projectionWaitMs: number,
+    private readonly files: Pick<FileLibrary, 'resolve'>,
   ) {}
 
-  async answer(caller: Principal, runId: string, requestId: string, body: AnswerBody): Promise<AnswerOutcome> {
+  async answer(caller: Principal, runId: string, requestId: string, asked: AnswerBody): Promise<AnswerOutcome> {
     if (!isRunId(runId)) throw new SpindleError('run_not_found', `no run with id "${runId}"`);
+    // A file in the answer's data enters the log as the tenant's reference (the run's ownership was checked before).
+    const body = asked.data === undefined ? asked : { ...asked, data: await this.files.resolve(caller.tenant, asked.data, 'data') };
     const upgrade = body.definitionVersion === undefined ? undefined : await this.upgradeTo(caller.tenant, runId, body.definitionVersion);
     const { seq, appended, events } = await appendToWaitingRun(this.bus, runId, (log) =>
       decideAnswer(log, requestId, body, caller.actor, upgrade),

@@ -19,6 +19,7 @@ import {
   type ThreadRepository,
   type WorkflowCatalogRepository,
   type RunCanceller,
+  type FileLibrary,
 } from '@spindle/control-plane';
 import { recordStateChange, THREAD_STATE_WORKFLOW } from './thread-state-change';
 import type { GatewayTables } from '@spindle/db';
@@ -40,12 +41,15 @@ export class ThreadRuns {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly bus: Bus,
     private readonly logger: Logger,
+    private readonly files: FileLibrary,
   ) {}
 
   async start(caller: Principal, threadId: string, rawBody: unknown, trace: Context): Promise<ThreadRunAccepted> {
-    const body = parseBody(threadRunBodySchema, rawBody ?? {});
+    const asked = parseBody(threadRunBodySchema, rawBody ?? {});
     // The thread first: another tenant's thread is not found, whatever workflow the body names.
     if (!(await this.threads.find(caller.tenant, threadId))) throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
+    // Its files now, so an unknown one is the caller's 404 and not a start that fails when its turn comes.
+    const body = asked.input === undefined ? asked : { ...asked, input: await this.files.resolve(caller.tenant, asked.input, 'input') };
     await this.requireWorkflow(caller.tenant, body);
     // Decided under the thread's lock, started after it: a start waits on the admission, which may wait on
     // the projection, which may wait on this transaction's rows.
@@ -77,7 +81,9 @@ export class ThreadRuns {
    * the thread is busy, like a start with `reject`.
    */
   async setState(caller: Principal, threadId: string, rawBody: unknown): Promise<ThreadState> {
-    const body = parseBody(threadStateBodySchema, rawBody ?? {});
+    const asked = parseBody(threadStateBodySchema, rawBody ?? {});
+    const values = (await this.files.resolve(caller.tenant, asked.values, 'values')) as typeof asked.values;
+    const body = { ...asked, values };
     const runId = ulid();
     const state = await this.db.transaction().execute(async (trx) => {
       if (!(await this.threads.lock(trx, threadId, caller.tenant)))

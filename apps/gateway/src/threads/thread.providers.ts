@@ -6,7 +6,14 @@ import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../gateway.config';
-import { ThreadDispatcher, ThreadRepository, RunStarter, WorkflowCatalogRepository, RunCanceller } from '@spindle/control-plane';
+import {
+  FileLibrary,
+  ThreadDispatcher,
+  ThreadRepository,
+  RunStarter,
+  WorkflowCatalogRepository,
+  RunCanceller,
+} from '@spindle/control-plane';
 import { ThreadRuns } from './thread-runs.service';
 
 /**
@@ -24,7 +31,7 @@ export function threadProviders(config: GatewayConfig): Provider[] {
     },
     {
       provide: ThreadRuns,
-      inject: [DATABASE, ThreadRepository, ThreadDispatcher, RunCanceller, WorkflowCatalogRepository, BUS, LOGGER],
+      inject: [DATABASE, ThreadRepository, ThreadDispatcher, RunCanceller, WorkflowCatalogRepository, BUS, LOGGER, FileLibrary],
       useFactory: (
         db: Kysely<GatewayTables>,
         threads: ThreadRepository,
@@ -33,7 +40,8 @@ export function threadProviders(config: GatewayConfig): Provider[] {
         catalog: WorkflowCatalogRepository,
         bus: Bus,
         logger: Logger,
-      ) => new ThreadRuns(db, threads, dispatcher, canceller, catalog, bus, logger),
+        files: FileLibrary,
+      ) => new ThreadRuns(db, threads, dispatcher, canceller, catalog, bus, logger, files),
     },
   ];
 }

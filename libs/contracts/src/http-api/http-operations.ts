@@ -8,6 +8,8 @@ import { MAX_SEQ } from './decimal-integer';
 import { agUiRunInputSchema } from '../ag-ui';
 import { uiChatRequestSchema } from '../ui-chat';
 import { jsonRpcMessageSchema } from '../json-rpc';
+import { storedFileSchema } from '../attachments';
+import { SNIFFABLE_MEDIA_TYPES } from '../file-media-type';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
 
@@ -38,6 +40,8 @@ export interface HttpResponseSpec {
   readonly agUiStream?: boolean;
   /** Answers the AI SDK's UI message stream (`text/event-stream`, one chunk per frame, `[DONE]` last). */
   readonly uiMessageStream?: boolean;
+  /** Answers raw bytes of one of these media types (a file's content). */
+  readonly binary?: readonly string[];
 }
 
 /** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
@@ -53,6 +57,8 @@ export interface HttpOperation {
   readonly query?: z.ZodObject;
   readonly headers?: readonly RequestHeaderName[];
   readonly body?: z.ZodType;
+  /** The body is raw bytes of one of these media types, not JSON (a file upload). */
+  readonly rawBody?: readonly string[];
   readonly responses: Readonly<Record<number, HttpResponseSpec>>;
 }
 
@@ -77,6 +83,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...webhookOperations(),
     ...scheduleOperations(),
     ...requestOperations(),
+    ...fileOperations(),
     ...adminOperations(),
     ...protocolOperations(),
   ];
@@ -573,6 +580,50 @@ function requestOperations(): HttpOperation[] {
         202: ok('Recorded; the run resumes.', rs.answerOutcomeSchema),
       },
     },
+  ];
+}
+
+function fileOperations(): HttpOperation[] {
+  const one = (operationId: string, method: HttpMethod, suffix: string, summary: string, responses: HttpOperation['responses']) => ({
+    operationId,
+    method,
+    path: `/v1/files/:fileId${suffix}`,
+    tag: 'files',
+    summary,
+    responses,
+  });
+  return [
+    {
+      operationId: 'uploadFile',
+      method: 'POST',
+      path: '/v1/files',
+      tag: 'files',
+      summary: 'Upload a file',
+      description:
+        'The body is the file itself (not multipart); `Content-Type` is what the caller claims it is. The media type is ' +
+        "decided from the bytes (magic numbers; UTF-8 for text) against the deployment's allow-list " +
+        '(`SPINDLE_FILE_MEDIA_TYPES`): bytes of no allowed type, or a claim they contradict, are `415 ' +
+        'unsupported_media_type`; more than `SPINDLE_MAX_FILE_BYTES` (20 MiB) is `413 payload_too_large`; an empty body ' +
+        '`400`. A file is stored once per tenant by content: the same bytes again answer the same `fileId`. `?name=` ' +
+        'names it. A run refers to it as `{ "type": "file", "fileId": … }` anywhere in its input.',
+      query: rq.fileUploadQuerySchema,
+      rawBody: SNIFFABLE_MEDIA_TYPES,
+      responses: { 201: ok('Stored (or already stored: the same id).', storedFileSchema) },
+    },
+    one('getFile', 'GET', '', "A file's metadata", { 200: ok('The file.', storedFileSchema) }),
+    one('getFileContent', 'GET', '/content', "A file's bytes", {
+      200: {
+        description:
+          'The bytes, with the stored `Content-Type`, `ETag` (the sha256) and `X-Content-Type-Options: nosniff`; anything ' +
+          'but an image comes as `Content-Disposition: attachment`.',
+        binary: SNIFFABLE_MEDIA_TYPES,
+      },
+    }),
+    one('deleteFile', 'DELETE', '', 'Delete a file', {
+      204: {
+        description: 'Deleted. A file a run still refers to is `409 conflict` (erase the run first, or let its retention end it).',
+      },
+    }),
   ];
 }
 

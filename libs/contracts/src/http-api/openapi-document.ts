@@ -105,6 +105,7 @@ function operationObject(op: HttpOperation, access: OperationAccess, outputs: Sc
         content: { 'application/json': { schema: { $ref: COMPONENT(inputs.name(op.body, `${Name}Request`)) } } },
       },
     }),
+    ...(op.rawBody && { requestBody: { required: true, content: binaryContent(op.rawBody) } }),
     responses,
     security: security(access.need, oidc),
     'x-spindle-access': access.need,
@@ -127,6 +128,7 @@ const TOO_MANY_STREAMS: JsonObject = {
 function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: SchemaNames): JsonObject {
   const content: JsonObject = {};
   if (spec.json) content['application/json'] = { schema: { $ref: COMPONENT(outputs.name(spec.json, fallbackName)) } };
+  if (spec.binary) Object.assign(content, binaryContent(spec.binary));
   if (spec.eventStream) content['text/event-stream'] = eventStreamMedia();
   if (spec.jsonRpcStream) content['text/event-stream'] = jsonRpcStreamMedia(outputs);
   if (spec.uiMessageStream) {
@@ -143,6 +145,11 @@ function responseObject(spec: HttpResponseSpec, fallbackName: string, outputs: S
     };
   }
   return { description: spec.description, ...(Object.keys(content).length > 0 && { content }) };
+}
+
+/** Raw bytes of each media type (OpenAPI 3.1: a media type with no schema is any bytes; `contentMediaType` says which). */
+function binaryContent(mediaTypes: readonly string[]): JsonObject {
+  return Object.fromEntries(mediaTypes.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]));
 }
 
 /** An event stream whose frames are `event: message` with one JSON-RPC message each (MCP's streamable HTTP). */

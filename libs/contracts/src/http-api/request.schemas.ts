@@ -9,6 +9,7 @@ import { multitaskStrategySchema, THREAD_ID_PATTERN, threadIdSchema } from '../t
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_ID_PATTERN, webhookEventTypeSchema } from '../webhooks';
 import { SCHEDULE_ID_PATTERN, scheduleCatchUpSchema, scheduleOverlapSchema } from '../schedules';
 import { CHAT_ID_PATTERN } from '../ui-chat';
+import { FILE_ID_PATTERN } from '../attachments';
 
 /**
  * What the gateway accepts: path parameters, query strings and JSON bodies of every `/v1` route.
@@ -32,6 +33,7 @@ export const pathParamSchemas = {
   webhookId: z.string().regex(WEBHOOK_ID_PATTERN).describe('A webhook id (`wh_…`).'),
   scheduleId: z.string().regex(SCHEDULE_ID_PATTERN).describe('A schedule id (`sch_…`).'),
   chatId: z.string().regex(CHAT_ID_PATTERN).describe("A chat's id, as `useChat` made it."),
+  fileId: z.string().regex(FILE_ID_PATTERN).describe('A file id (`file_…`).'),
   from: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/)
@@ -252,3 +254,15 @@ export const tenantQuotasSchema = z.strictObject({
   dailyCostBudgetUsd: z.number().min(0).max(1e9).nullable(),
 });
 export type TenantQuotas = z.infer<typeof tenantQuotasSchema>;
+
+/** `POST /v1/files?name=…`: what the file is called (shown to the model and the console). */
+export const fileUploadQuerySchema = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f/\\]+$/, 'a file name without control characters or slashes')
+    .optional()
+    .describe("The file's name."),
+});

@@ -52,6 +52,8 @@ export interface RunStarterDeps {
   readonly maxEventBytes?: number;
   /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
   readonly webhooks: Pick<WebhookRepository, 'requireAll'>;
+  /** Resolves the file parts of a start's input and state into the tenant's file references (`404 file_not_found`). */
+  readonly files?: { resolve(tenant: string, value: unknown, root: string): Promise<unknown> };
   /** Told whose each queued run is, so the reads that follow a start need not ask the log (the gateway's run ownership). */
   readonly owners?: { remember(runId: string, tenant: string): void };
 }
@@ -72,8 +74,9 @@ export class RunStarter {
     trace: Context,
     opts: StartOptions = {},
   ): Promise<StartedRun> {
-    const body = parseBody(startRunBodySchema, rawBody ?? {});
+    const asked = parseBody(startRunBodySchema, rawBody ?? {});
     const { tenant } = caller;
+    const body = await this.withFileRefs(tenant, asked);
     const planned = await this.plan(tenant, name, body);
     const runId = opts.runId ?? ulid();
     const accepted: RunAccepted = {
@@ -90,7 +93,8 @@ export class RunStarter {
       runQueued,
       tenant,
       idempotencyKey,
-      { hash: requestHash(name, body), runId, accepted },
+      // The request as asked: a retry with the same body is the same request, whatever its files resolve to now.
+      { hash: requestHash(name, asked), runId, accepted },
       async (target) => {
         // Completing a key's orphaned run: it runs the version the key answered, which a newer one may have followed.
         const version = target.accepted.workflow.version;
@@ -130,6 +134,15 @@ export class RunStarter {
         await queueForAdmission(this.deps.admission, { runId: target.runId, tenant, trace }, this.deps.logger);
       },
     );
+  }
+
+  /** The body with every file part of its input and state replaced by the tenant's file reference. */
+  private async withFileRefs(tenant: string, body: StartRunBody): Promise<StartRunBody> {
+    const files = this.deps.files;
+    if (!files) return body;
+    const input = body.input === undefined ? undefined : await files.resolve(tenant, body.input, 'input');
+    const state = body.state === undefined ? undefined : ((await files.resolve(tenant, body.state, 'state')) as StartRunBody['state']);
+    return { ...body, ...(input !== undefined && { input }), ...(state !== undefined && { state }) };
   }
 
   /** Everything a start checks and resolves before anything is stored: the workflow version, its definition, parameters, subgraphs. */

@@ -359,4 +359,35 @@ export const gatewayMigrations: Record<string, Migration> = {
         $fn$`.execute(db);
     },
   },
+  '0011_files': {
+    // A tenant's uploaded files (bytes in the object store by sha256) and which runs refer to them.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('files')
+        .addColumn('tenant_id', 'text', (c) => c.notNull().references('tenants.id'))
+        .addColumn('file_id', 'text', (c) => c.notNull())
+        .addColumn('sha256', 'text', (c) => c.notNull())
+        .addColumn('media_type', 'text', (c) => c.notNull())
+        .addColumn('bytes', 'bigint', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_by', 'jsonb', (c) => c.notNull())
+        // Bumped by a re-upload and by every run start that names the file: the collector's grace counts from it.
+        .addColumn('last_used_at', 'timestamptz', (c) => c.notNull())
+        .addPrimaryKeyConstraint('files_pk', ['tenant_id', 'file_id'])
+        .execute();
+      // The collector asks "does any tenant's file still name these bytes?".
+      await db.schema.createIndex('files_sha256_idx').on('files').column('sha256').execute();
+      await db.schema
+        .createTable('file_references')
+        .addColumn('tenant_id', 'text', (c) => c.notNull())
+        .addColumn('file_id', 'text', (c) => c.notNull())
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('file_references_pk', ['tenant_id', 'file_id', 'run_id'])
+        // A file a run refers to cannot be deleted: the key makes a delete racing a new reference fail, not dangle.
+        .addForeignKeyConstraint('file_references_file_fk', ['tenant_id', 'file_id'], 'files', ['tenant_id', 'file_id'])
+        .execute();
+      await db.schema.createIndex('file_references_run_idx').on('file_references').column('run_id').execute();
+    },
+  },
 };

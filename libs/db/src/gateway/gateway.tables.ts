@@ -25,6 +25,8 @@ export interface GatewayTables extends ProjectionProgressTables {
   schedule_firings: ScheduleFiringsTable;
   run_admissions: RunAdmissionsTable;
   tenant_dispatch: TenantDispatchTable;
+  files: FilesTable;
+  file_references: FileReferencesTable;
 }
 
 /** A tenant and its quotas; a null quota takes the gateway's default. */
@@ -253,4 +255,25 @@ export interface ScheduleFiringsTable {
   run_id: string | null;
   detail: string | null;
   decided_at: Timestamp | null;
+}
+
+/** A tenant's uploaded file: its bytes are in the object store under `sha256` (shared by every tenant that uploaded them). */
+export interface FilesTable {
+  tenant_id: string;
+  file_id: string;
+  sha256: string;
+  media_type: string;
+  /** pg returns bigint as text. */
+  bytes: ColumnType<string, number, number>;
+  name: string | null;
+  created_at: Timestamp;
+  created_by: Json;
+  last_used_at: Timestamp;
+}
+
+/** A run refers to a file (its log carries the file's reference): the file is kept while any row names it. */
+export interface FileReferencesTable {
+  tenant_id: string;
+  file_id: string;
+  run_id: string;
 }
