@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { firstEventOf, provisionStreams, readRunLog, type Bus } from '@spindle/bus';
-import { startRunBodySchema, type Principal, type RunAccepted } from '@spindle/contracts';
+import { SNIFFABLE_MEDIA_TYPES, startRunBodySchema, type Principal, type RunAccepted } from '@spindle/contracts';
 import { gatewayMigrations, type GatewayTables } from '@spindle/db';
 import { createLogger } from '@spindle/telemetry';
 import { openTestSchema, removeStreams, testBus, testNamespace } from '@spindle/testing';
@@ -11,6 +11,8 @@ import { RunAdmission } from '../admission/run-admission';
 import { StartQuotas } from '../admission/start-quotas';
 import { AgentCatalogRepository } from '../catalogs/agent-catalog.repository';
 import { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
+import { FileLibrary } from '../files/file-library';
+import { FileRepository } from '../files/file.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { requestHash } from './idempotent-creation';
@@ -54,6 +56,11 @@ describe('a retried start whose key names a run that was never queued', () => {
       quotas: new StartQuotas(db, bus, noOwnQuotas, quotas, 5_000),
       logger,
       webhooks: new WebhookRepository(db),
+      files: new FileLibrary(bus, new FileRepository(db), {
+        maxBytes: 1_024,
+        mediaTypes: new Set(SNIFFABLE_MEDIA_TYPES),
+        unreferencedMs: 3_600_000,
+      }),
     });
   });
   afterAll(async () => {

@@ -53,7 +53,7 @@ export interface RunStarterDeps {
   /** Refuses (404) webhook ids the caller's tenant has not (the subscriptions a run names). */
   readonly webhooks: Pick<WebhookRepository, 'requireAll'>;
   /** Resolves the file parts of a start's input and state into the tenant's file references (`404 file_not_found`). */
-  readonly files?: { resolve(tenant: string, value: unknown, root: string): Promise<unknown> };
+  readonly files: { resolve(tenant: string, value: unknown, root: string): Promise<unknown> };
   /** Told whose each queued run is, so the reads that follow a start need not ask the log (the gateway's run ownership). */
   readonly owners?: { remember(runId: string, tenant: string): void };
 }
@@ -139,7 +139,6 @@ export class RunStarter {
   /** The body with every file part of its input and state replaced by the tenant's file reference. */
   private async withFileRefs(tenant: string, body: StartRunBody): Promise<StartRunBody> {
     const files = this.deps.files;
-    if (!files) return body;
     const input = body.input === undefined ? undefined : await files.resolve(tenant, body.input, 'input');
     const state = body.state === undefined ? undefined : ((await files.resolve(tenant, body.state, 'state')) as StartRunBody['state']);
     return { ...body, ...(input !== undefined && { input }), ...(state !== undefined && { state }) };
