@@ -39,7 +39,8 @@ const summaries: RunEventHandlers<string> = {
   'context.truncated': (e) =>
     `${e.data.kind} ${e.data.target} cut ${e.data.tokensBefore} → ${e.data.tokensAfter} tokens (${e.data.strategy})`,
   'memory.compacted': (e) =>
-    `${e.data.memoryKey}: ${e.data.messagesBefore} → ${e.data.messagesAfter} messages (${e.data.tokensBefore} → ${e.data.tokensAfter} tokens)`,
+    `${e.data.memoryKey}: ${e.data.messagesBefore} → ${e.data.messagesAfter} messages` +
+    ` (${e.data.tokensBefore} → ${e.data.tokensAfter} tokens)`,
   'retrieval.completed': (e) =>
     `${e.data.knowledgeBase}: ${e.data.chunkCount} chunks${e.data.topScore === undefined ? '' : ` (top ${e.data.topScore.toFixed(3)})`}`,
   custom: (e) => briefJson(e.data, BRIEF),
