@@ -308,3 +308,29 @@ export {
   truncationStrategySchema,
 } from './retrieval';
 export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrategy } from './retrieval';
+export {
+  knowledgeBaseNameSchema,
+  DOCUMENT_ID_PATTERN,
+  embeddingModelRefSchema,
+  chunkingSchema,
+  metadataFilterSchema,
+  knowledgeBaseSaveSchema,
+  knowledgeBaseSchema,
+  documentStatusSchema,
+  knowledgeDocumentSchema,
+  documentJsonBodySchema,
+  knowledgeQueryBodySchema,
+  ingestDocumentQuerySchema,
+  retrieveQuerySchema,
+  retrieveAnswerSchema,
+} from './knowledge';
+export type {
+  Chunking,
+  MetadataFilter,
+  KnowledgeBaseSave,
+  KnowledgeBase,
+  DocumentStatus,
+  KnowledgeDocument,
+  RetrieveQuery,
+  RetrieveAnswer,
+} from './knowledge';

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { knowledgeMigration } from '../knowledge/knowledge.migrations';
 import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const gatewayMigrations: Record<string, Migration> = {
@@ -359,4 +360,5 @@ export const gatewayMigrations: Record<string, Migration> = {
         $fn$`.execute(db);
     },
   },
+  '0011_knowledge': knowledgeMigration,
 };

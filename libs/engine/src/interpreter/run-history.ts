@@ -1,5 +1,5 @@
 import { onRunEvent, type ErrorInfo, type RunEvent, type RunEventHandlers, type RunEventOf, type Usage } from '@spindle/contracts';
-import type { ModelResult } from '../ports';
+import type { ModelResult, RetrievalAnswer } from '../ports';
 
 export type RecordedOutcome = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
 export type RecordedToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
@@ -9,6 +9,7 @@ export type RecordedAnswer = RunEventOf<'input.answered'> | RunEventOf<'approval
 export class NodeRecord {
   outcome?: RecordedOutcome;
   readonly modelResults: ModelResult[] = [];
+  readonly retrievals: RetrievalAnswer[] = [];
   readonly toolOutcomes = new Map<string, RecordedToolOutcome>();
   readonly branchesStarted = new Set<string>();
   readonly branchesCompleted = new Set<string>();
@@ -16,6 +17,7 @@ export class NodeRecord {
   readonly inputRequests: Array<RunEventOf<'input.requested'>> = [];
   readonly approvalRequests = new Map<string, RunEventOf<'approval.requested'>>();
   private modelCursor = 0;
+  private retrievalCursor = 0;
 
   /** `startedAtMs`: when the execution first started, so a re-entered node's duration is its whole span. */
   constructor(
@@ -27,6 +29,11 @@ export class NodeRecord {
   /** The next model call's recorded result, in call order; undefined once the record runs out. */
   nextModelResult(): ModelResult | undefined {
     return this.modelResults[this.modelCursor++];
+  }
+
+  /** The next retrieval's recorded answer, in call order: a resumed node never searches again. */
+  nextRetrieval(): RetrievalAnswer | undefined {
+    return this.retrievals[this.retrievalCursor++];
   }
 }
 
@@ -103,7 +110,12 @@ export class RunHistory {
       'run.canceled': skip,
       'context.truncated': skip,
       'memory.compacted': skip,
-      'retrieval.completed': skip,
+      'retrieval.completed': (e) =>
+        this.parent(e)?.retrievals.push({
+          retriever: e.data.retriever,
+          ...(e.data.version !== undefined && { version: e.data.version }),
+          chunks: e.data.chunks,
+        }),
       custom: skip,
     };
     const endSegment = (e: RunEvent) => {
