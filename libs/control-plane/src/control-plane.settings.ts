@@ -23,6 +23,8 @@ export interface ControlPlaneSettings {
   /** How long a read waits for a projection to apply a run's event (`PROJECTION_WAIT_MS`). */
   readonly projectionWaitMs: number;
   readonly idempotencyTtlHours: number;
+  /** The largest document a knowledge base ingests (`SPINDLE_MAX_DOCUMENT_BYTES`, default 10 MiB). */
+  readonly maxDocumentBytes: number;
 }
 
 const envSchema = z.object({
@@ -37,6 +39,7 @@ const envSchema = z.object({
   SPINDLE_WEBHOOK_RETRY_BASE_MS: envInteger(5_000, 1),
   SPINDLE_WEBHOOK_RETRY_FOR_MS: envInteger(86_400_000, 1),
   SPINDLE_WEBHOOK_TIMEOUT_MS: envInteger(10_000, 1),
+  SPINDLE_MAX_DOCUMENT_BYTES: envInteger(10 * 1024 * 1024, 1),
 });
 
 /** `service` names the process in the error that refuses a bad value. */
@@ -59,5 +62,6 @@ export function parseControlPlaneSettings(env: Env, service: string): ControlPla
     }),
     projectionWaitMs: e.PROJECTION_WAIT_MS,
     idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    maxDocumentBytes: e.SPINDLE_MAX_DOCUMENT_BYTES,
   });
 }

@@ -6,6 +6,7 @@ import { httpStatusByCode } from './http-status.map';
 import { problemBody, problemHeaders } from './problem-response';
 import { clientErrorHandler, frameworkErrorHandler } from './http-parse-errors';
 import { installJsonBodyParser } from './json-body-parser';
+import { installDocumentBodyParser } from '../knowledge/document-body.parser';
 import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard';
 import { installRequestTracing } from './request-tracing';
 import { installHttpMetrics } from './http-metrics';
@@ -65,6 +66,7 @@ export function gatewayHttpSetup(config: GatewayConfig) {
       installAuthentication(fastify, () => ({ authenticator: app.get(Authenticator), runs: app.get(RunOwnership) }));
       installJsonOnlyStateChanges(fastify);
       installJsonBodyParser(fastify, { bodyLimitBytes: config.bodyLimitBytes, maxDepth: config.maxJsonDepth });
+      installDocumentBodyParser(fastify, config.maxDocumentBytes);
       installRequestTracing(fastify);
       installUnreadBodyDrain(fastify, unreadBody);
       installHttpMetrics(fastify, app.get<Registry>(METRICS));

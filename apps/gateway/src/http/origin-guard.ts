@@ -1,3 +1,4 @@
+import { isRawDocumentUpload } from '../knowledge/document-body.parser';
 import type { TLSSocket } from 'node:tls';
 import { SpindleError } from '@spindle/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -47,7 +48,8 @@ export function installOriginGuard(fastify: FastifyInstance, policy: OriginPolic
  */
 export function installJsonOnlyStateChanges(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', async (request, reply) => {
-    if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type'])) {
+    const rawDocument = isRawDocumentUpload(request.method, request.url, request.headers['content-type']);
+    if (isStateChanging(request.method) && !isJsonMediaType(request.headers['content-type']) && !rawDocument) {
       return sendProblem(
         reply,
         new SpindleError(

@@ -27,13 +27,17 @@ export type AuditAction =
   | 'schedule.resumed'
   | 'schedule.triggered'
   | 'schedule.deleted'
+  | 'knowledge_base.saved'
+  | 'knowledge_base.deleted'
+  | 'knowledge_document.added'
+  | 'knowledge_document.deleted'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule'; id: string };
+  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule' | 'knowledge_base' | 'knowledge_document'; id: string };
   source: string | null;
   detail?: Record<string, unknown>;
 }

@@ -75,6 +75,16 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/schedules/:scheduleId/resume', { need: 'workflows:write' }],
   ['POST /v1/schedules/:scheduleId/trigger', { need: 'runs:write' }],
   ['DELETE /v1/schedules/:scheduleId', { need: 'workflows:write' }],
+  // Knowledge bases: configuration is the catalog's (workflows:write); reading and searching, runs:read.
+  ['GET /v1/knowledge-bases', { need: 'runs:read' }],
+  ['GET /v1/knowledge-bases/:name', { need: 'runs:read' }],
+  ['PUT /v1/knowledge-bases/:name', { need: 'workflows:write' }],
+  ['DELETE /v1/knowledge-bases/:name', { need: 'workflows:write' }],
+  ['GET /v1/knowledge-bases/:name/documents', { need: 'runs:read' }],
+  ['POST /v1/knowledge-bases/:name/documents', { need: 'workflows:write' }],
+  ['GET /v1/knowledge-bases/:name/documents/:documentId', { need: 'runs:read' }],
+  ['DELETE /v1/knowledge-bases/:name/documents/:documentId', { need: 'workflows:write' }],
+  ['POST /v1/knowledge-bases/:name/query', { need: 'runs:read' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

@@ -1,3 +1,4 @@
+import { knowledgeRetriever } from './knowledge-retriever';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
@@ -123,6 +124,10 @@ export class RunSession {
         call: (name, args, ctx) => waiting(() => this.tools.call(name, args, ctx)),
       },
       tokens: this.tokens,
+      retriever: (() => {
+        const knowledge = knowledgeRetriever(deps.bus, queued.data.tenant);
+        return { retrieve: (request) => waiting(() => knowledge.retrieve(request)) };
+      })(),
       clock: { now: () => new Date() },
       ids: {
         spanId: () => randomHexId(8),
