@@ -21,7 +21,12 @@ export class DispatcherModule {
     return {
       module: DispatcherModule,
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'gateway', migrations: gatewayMigrations })],
-      providers: [...controlPlaneProviders(config), ...dispatchLoopProviders(config), ...knowledgeProviders(config), DispatcherQueriesHandler],
+      providers: [
+        ...controlPlaneProviders(config),
+        ...dispatchLoopProviders(config),
+        ...knowledgeProviders(config),
+        DispatcherQueriesHandler,
+      ],
     };
   }
 }

@@ -18,10 +18,16 @@ export function knowledgeProviders(config: DispatcherConfig): Provider[] {
       provide: KnowledgeService,
       inject: [BUS, DATABASE, LOGGER],
       useFactory: (bus: Bus, db: Kysely<GatewayTables>, logger: Logger) =>
-        new KnowledgeService(bus, db, createEmbeddingModelResolver(config.llm), {
-          maxDocumentBytes: config.maxDocumentBytes,
-          leaseMs: 60_000,
-        }, logger),
+        new KnowledgeService(
+          bus,
+          db,
+          createEmbeddingModelResolver(config.llm),
+          {
+            maxDocumentBytes: config.maxDocumentBytes,
+            leaseMs: 60_000,
+          },
+          logger,
+        ),
     },
     {
       provide: INGESTION_LOOP,

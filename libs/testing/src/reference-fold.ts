@@ -130,7 +130,10 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
   'checkpoint.saved': {},
   'context.truncated': {},
   'memory.compacted': {},
-  'retrieval.completed': {},
+  'retrieval.completed': {
+    opens: (e) => e.data.knowledgeBase,
+    closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null },
+  },
   custom: {},
 };
 

@@ -37,7 +37,21 @@ export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule' | 'knowledge_base' | 'knowledge_document'; id: string };
+  target: {
+    kind:
+      | 'workflow'
+      | 'agent'
+      | 'key'
+      | 'tenant'
+      | 'run'
+      | 'request'
+      | 'thread'
+      | 'webhook'
+      | 'schedule'
+      | 'knowledge_base'
+      | 'knowledge_document';
+    id: string;
+  };
   source: string | null;
   detail?: Record<string, unknown>;
 }

@@ -156,14 +156,19 @@ export class KnowledgeBasesController {
     @Req() req: FastifyRequest,
   ) {
     const base = await this.bases.get(caller.tenant, name);
-    if (!(await this.documents.delete(caller.tenant, base.baseId, documentId))) throw new SpindleError('not_found', `no document ${documentId}`);
+    if (!(await this.documents.delete(caller.tenant, base.baseId, documentId)))
+      throw new SpindleError('not_found', `no document ${documentId}`);
     await this.audit.record(caller, req, { action: 'knowledge_document.deleted', target: { kind: 'knowledge_document', id: documentId } });
   }
 
   /** Tries a search from the API: what a retrieve node would get. */
   @Post(':name/query')
   @HttpCode(200)
-  async search(@Caller() caller: Principal, @Param('name', KnowledgeBaseNameParam) name: string, @Body() body: unknown): Promise<RetrieveAnswer> {
+  async search(
+    @Caller() caller: Principal,
+    @Param('name', KnowledgeBaseNameParam) name: string,
+    @Body() body: unknown,
+  ): Promise<RetrieveAnswer> {
     await this.bases.get(caller.tenant, name);
     const asked = parseBody(knowledgeQueryBodySchema, body ?? {});
     return query<RetrieveAnswer>(this.bus, 'dispatcher', 'retrieve', { tenant: caller.tenant, knowledgeBase: name, ...asked }, 30_000);
@@ -180,7 +185,8 @@ interface Upload {
 function readUpload(body: unknown, contentType: string | undefined, sourceParam: unknown): Upload {
   const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (Buffer.isBuffer(body) || mediaType !== 'application/json') {
-    if (!isDocumentMediaType(mediaType)) throw new SpindleError('unsupported_media_type', 'documents are text/plain, text/markdown, application/pdf or JSON');
+    if (!isDocumentMediaType(mediaType))
+      throw new SpindleError('unsupported_media_type', 'documents are text/plain, text/markdown, application/pdf or JSON');
     const source = typeof sourceParam === 'string' ? sourceParam : '';
     if (source.length < 1 || source.length > 1_024) {
       throw new SpindleError('validation_failed', 'a raw document needs ?source= (1-1024 characters)', {

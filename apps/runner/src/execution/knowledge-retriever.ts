@@ -15,9 +15,16 @@ export function knowledgeRetriever(bus: Bus, tenant: string | undefined): Retrie
     async retrieve(request: RetrievalRequest): Promise<RetrievalAnswer> {
       const { signal: _signal, ...search } = request;
       try {
-        return await query<RetrieveAnswer>(bus, 'dispatcher', 'retrieve', { tenant: tenant ?? DEFAULT_TENANT, ...search }, RETRIEVE_TIMEOUT_MS);
+        return await query<RetrieveAnswer>(
+          bus,
+          'dispatcher',
+          'retrieve',
+          { tenant: tenant ?? DEFAULT_TENANT, ...search },
+          RETRIEVE_TIMEOUT_MS,
+        );
       } catch (e) {
-        if (bus.nc.isClosed()) throw new SpindleError('bus_unavailable', 'NATS is closed: the knowledge base could not be asked', { cause: e });
+        if (bus.nc.isClosed())
+          throw new SpindleError('bus_unavailable', 'NATS is closed: the knowledge base could not be asked', { cause: e });
         if (isSpindleError(e) && e.code === 'service_unavailable') throw new SpindleError('retrieval_failed', e.message, { cause: e });
         throw e;
       }
