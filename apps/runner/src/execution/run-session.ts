@@ -1,3 +1,4 @@
+import { routedRetriever } from '../plugins/plugin-retrievers';
 import { knowledgeRetriever } from './knowledge-retriever';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
@@ -125,7 +126,7 @@ export class RunSession {
       },
       tokens: this.tokens,
       retriever: (() => {
-        const knowledge = knowledgeRetriever(deps.bus, queued.data.tenant);
+        const knowledge = routedRetriever(deps.retrievers, knowledgeRetriever(deps.bus, queued.data.tenant));
         return { retrieve: (request) => waiting(() => knowledge.retrieve(request)) };
       })(),
       clock: { now: () => new Date() },
