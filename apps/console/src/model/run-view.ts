@@ -104,6 +104,11 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'model.failed': (e) => void spans.close(e, 'failed'),
     'tool.called': (e) => void spans.open(e, 'tool', { label: e.data.name }),
     'tool.returned': (e) => void spans.close(e, e.data.error ? 'failed' : 'completed'),
+    // One event is the whole search: the span opens and closes on it.
+    'retrieval.completed': (e) => {
+      spans.open(e, 'retrieval', { label: `retrieve ${e.data.knowledgeBase}` });
+      spans.close(e, 'completed');
+    },
     'input.requested': asked,
     'approval.requested': asked,
     'input.answered': answered,
@@ -117,7 +122,6 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'checkpoint.saved': none,
     'context.truncated': none,
     'memory.compacted': none,
-    'retrieval.completed': none,
     custom: none,
   };
 }
