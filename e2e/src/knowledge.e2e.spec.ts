@@ -97,16 +97,37 @@ describe('knowledge bases and the retrieve node', () => {
     expect(((await (await stack.api('/v1/knowledge-bases/support')).json()) as { chunks: number }).chunks).toBe(before);
   });
 
+  it('refuses an embedding model whose vectors are not the base dimension with 409, before any chunk is written', async () => {
+    const put = await send('/v1/knowledge-bases/mismatch', 'PUT', { embeddingModel: 'offline:hash-256', dimensions: 128 });
+    expect(put.status).toBe(201);
+    const doc = await send('/v1/knowledge-bases/mismatch/documents', 'POST', { source: 'a.md', text: 'Refunds take five days.' });
+    expect([doc.status, ((await doc.json()) as { code: string }).code]).toEqual([409, 'embedding_dimension_mismatch']);
+    const base = (await (await stack.api('/v1/knowledge-bases/mismatch')).json()) as { chunks: number; documents: number };
+    expect(base).toMatchObject({ chunks: 0, documents: 1 });
+    const { documents } = (await (await stack.api('/v1/knowledge-bases/mismatch/documents')).json()) as {
+      documents: Array<{ status: string; error: { code: string } | null }>;
+    };
+    expect(documents).toMatchObject([{ status: 'failed', error: { code: 'embedding_dimension_mismatch' } }]);
+    const searched = await send('/v1/knowledge-bases/mismatch/query', 'POST', { query: 'refunds' });
+    expect([searched.status, ((await searched.json()) as { code: string }).code]).toEqual([409, 'embedding_dimension_mismatch']);
+  });
+
   it("answers 404 knowledge_base_not_found for another tenant's base", async () => {
     expect((await send('/v1/tenants', 'POST', { id: 'acme', name: 'Acme' })).status).toBe(201);
     const made = await send('/v1/keys', 'POST', { name: 'acme', scopes: ['runs:read', 'runs:write', 'workflows:write'], tenant: 'acme' });
     const key = ((await made.json()) as { key: string }).key;
     const as = { authorization: `Bearer ${key}` };
+    const { documents } = (await (await stack.api('/v1/knowledge-bases/support/documents')).json()) as {
+      documents: Array<{ documentId: string }>;
+    };
+    const documentId = documents[0].documentId;
     for (const [path, method, body] of [
       ['/v1/knowledge-bases/support', 'GET', undefined],
       ['/v1/knowledge-bases/support/documents', 'GET', undefined],
       ['/v1/knowledge-bases/support/documents', 'POST', { source: 'a.md', text: 'hello' }],
       ['/v1/knowledge-bases/support/query', 'POST', { query: 'refunds' }],
+      [`/v1/knowledge-bases/support/documents/${documentId}`, 'GET', undefined],
+      [`/v1/knowledge-bases/support/documents/${documentId}`, 'DELETE', undefined],
       ['/v1/knowledge-bases/support', 'DELETE', undefined],
     ] as const) {
       const res = await stack.api(path, { method, headers: as, ...(body ? { body: JSON.stringify(body) } : {}) });
