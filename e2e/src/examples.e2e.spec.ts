@@ -34,6 +34,7 @@ describe('every example in examples/, against the real stack, offline', () => {
         'magentic',
         'subgraph',
         'budget-breach',
+        'support-kb',
       ]),
     );
   });

@@ -16,3 +16,4 @@ export { searchChunks, type ChunkSearch } from './chunk-search';
 export { KnowledgeService, type KnowledgeServiceOptions } from './knowledge.service';
 export { versionChanges } from './version-change';
 export { hasVectorColumn, createVersionIndex } from './vector-index';
+export { startPgliteVector } from './pglite-vector';

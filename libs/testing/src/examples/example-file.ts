@@ -46,6 +46,19 @@ export const exampleFileSchema = z
     agents: z.record(z.string(), definition).optional(),
     /** Workflows a subgraph node runs, by catalog name, saved first. */
     workflows: z.record(z.string(), definition).optional(),
+    /** Knowledge bases a retrieve node searches, saved and filled first: the base as PUT, and its documents. */
+    knowledgeBases: z
+      .record(
+        z.string(),
+        z.strictObject({
+          base: definition,
+          documents: z
+            .array(z.strictObject({ source: z.string(), text: z.string(), metadata: definition.optional() }))
+            .min(1)
+            .max(50),
+        }),
+      )
+      .optional(),
     input: z.unknown().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     answers: z.array(answerSchema).default([]),
@@ -67,6 +80,10 @@ export interface Example {
   workflow: Record<string, unknown>;
   agents: Record<string, Record<string, unknown>>;
   workflows: Record<string, Record<string, unknown>>;
+  knowledgeBases: Record<
+    string,
+    { base: Record<string, unknown>; documents: Array<{ source: string; text: string; metadata?: Record<string, unknown> }> }
+  >;
   input: unknown;
   parameters?: Record<string, unknown>;
   answers: ExampleAnswer[];
@@ -100,6 +117,7 @@ export function readExamples(dir: string): Example[] {
       workflow: e.workflow ?? (parsed.get(e.workflowFile ?? '') as Record<string, unknown>),
       agents: e.agents ?? {},
       workflows: e.workflows ?? {},
+      knowledgeBases: e.knowledgeBases ?? {},
       input: e.input,
       ...(e.parameters !== undefined ? { parameters: e.parameters } : {}),
       answers: e.answers,

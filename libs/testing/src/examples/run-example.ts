@@ -20,6 +20,13 @@ const POLL_MS = 150;
 export async function runExample(spindle: SpindleClient, example: Example, opts: { timeoutMs?: number } = {}): Promise<ExampleOutcome> {
   for (const [name, spec] of Object.entries(example.agents)) await spindle.agents.put(name, spec);
   for (const [name, def] of Object.entries(example.workflows)) await spindle.workflows.put(name, def);
+  for (const [name, kb] of Object.entries(example.knowledgeBases)) {
+    await spindle.knowledgeBases.put(name, kb.base as never);
+    for (const doc of kb.documents) {
+      const added = await spindle.knowledgeBases.addDocument(name, doc);
+      if (added.status !== 'ready') throw new Error(`the example's document ${doc.source} is ${added.status}, not ingested`);
+    }
+  }
   await spindle.workflows.put(example.name, example.workflow);
   const { runId } = await spindle.runs.start(example.name, {
     input: example.input ?? {},
