@@ -6,6 +6,7 @@ import {
   KnowledgeDocumentRepository,
   searchChunks,
   startPgliteVector,
+  VectorCache,
 } from '@spindle/knowledge';
 import { OfflineHashEmbeddingModel } from '@spindle/llm';
 import type { Kysely } from 'kysely';
@@ -69,14 +70,14 @@ async function fill(kb: Awaited<ReturnType<typeof openBase>>, from: number, to: 
   }
 }
 
-async function searchLatency(db: Kysely<GatewayTables>, rounds = 60): Promise<{ p50Ms: number; p99Ms: number }> {
+async function searchLatency(db: Kysely<GatewayTables>, rounds = 60, cache = new VectorCache()): Promise<{ p50Ms: number; p99Ms: number }> {
   const base = await new KnowledgeBaseRepository(db).get('bench', 'kb');
   const samples: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const query = paragraph(1_000_000 + i, 8);
     const t = performance.now();
     const [embedding] = await embedTexts(model, [query], DIMENSIONS);
-    await searchChunks(db, base, { query, embedding: embedding!, topK: 5 });
+    await searchChunks(db, base, { query, embedding: embedding!, topK: 5 }, cache);
     samples.push(performance.now() - t);
   }
   // The first searches warm caches and plans; the figure is the steady state.
@@ -123,12 +124,14 @@ export async function measureKnowledge(databaseUrl: string, namespace: string, s
     );
     const seconds = (performance.now() - t) / 1_000;
     figures.ingestion = { chunks: chunks.length, tokens: chunks.reduce((n, c) => n + c.tokens, 0), chunksPerSec: chunks.length / seconds };
+    console.error(`knowledge bench: ingestion ${JSON.stringify(figures.ingestion)}`);
     await db.deleteFrom('knowledge_documents').execute();
     let filled = 0;
     for (const size of sizes) {
       await fill(kb, filled, size);
       filled = size;
       figures.searches.push({ store: 'postgres exact', chunks: size, ...(await searchLatency(db)) });
+      console.error(`knowledge bench: ${JSON.stringify(figures.searches.at(-1))}`);
     }
   } finally {
     await dropSchema(db as Kysely<unknown>, schema).catch(() => undefined);
@@ -144,6 +147,7 @@ export async function measureKnowledge(databaseUrl: string, namespace: string, s
       await fill(kb, filled, size);
       filled = size;
       figures.searches.push({ store: 'pglite pgvector', chunks: size, ...(await searchLatency(vdb)) });
+      console.error(`knowledge bench: ${JSON.stringify(figures.searches.at(-1))}`);
     }
   } finally {
     await vdb.destroy();

@@ -43,7 +43,7 @@ describe('OtelSpanBridge', () => {
     expect(JSON.parse(String(told.attributes['gen_ai.system_instructions']))).toEqual([{ type: 'text', content: 'Be brief.' }]);
   });
 
-  it('mirrors a retrieval as a GenAI retrieval span under its node: data source, top_k, chunk ids and scores, the query only when captured', () => {
+  it('mirrors a retrieval as a GenAI retrieval span: data source, top_k, chunk ids and scores, the query only when captured', () => {
     const retrieval: RunEvent = {
       runId: 'run-1',
       at,

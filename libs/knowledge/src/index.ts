@@ -17,3 +17,5 @@ export { KnowledgeService, type KnowledgeServiceOptions } from './knowledge.serv
 export { versionChanges } from './version-change';
 export { hasVectorColumn, createVersionIndex } from './vector-index';
 export { startPgliteVector } from './pglite-vector';
+export { VectorCache, nearest } from './vector-cache';
+export { vectorBytes } from './knowledge-document.repository';

@@ -159,7 +159,7 @@ export class KnowledgeDocumentRepository {
           text: c.text,
           tokens: c.tokens,
           metadata: JSON.stringify(doc.metadata),
-          embedding: c.embedding,
+          embedding: vectorBytes(c.embedding),
           ...(vector ? { embedding_vec: sql`${vectorLiteral(c.embedding)}::public.vector` } : {}),
         }));
         await trx
@@ -170,6 +170,13 @@ export class KnowledgeDocumentRepository {
       return true;
     });
   }
+}
+
+/** A vector as stored: float32 little-endian. */
+export function vectorBytes(v: readonly number[]): Buffer {
+  const bytes = Buffer.alloc(v.length * 4);
+  v.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return bytes;
 }
 
 export function vectorLiteral(v: readonly number[]): string {

@@ -8,6 +8,7 @@ import { embedTexts } from './embed-texts';
 import { KnowledgeBaseRepository } from './knowledge-base.repository';
 import { KnowledgeDocumentRepository } from './knowledge-document.repository';
 import { startPgliteVector } from './pglite-vector';
+import { VectorCache } from './vector-cache';
 import { hasVectorColumn } from './vector-index';
 
 const model = new OfflineHashEmbeddingModel(64);
@@ -111,8 +112,13 @@ function describeSearch(label: string, open: () => Promise<{ db: Kysely<GatewayT
       const next = await bases.save('acme', 'support', { ...save, chunking: { size: 128, overlap: 8 } });
       expect(next.base).toMatchObject({ version: 2, description: 'help', chunks: 0, documents: 3 });
       expect(await search('acme', 'support', 'refunds')).toEqual([]);
+      const cache = new VectorCache();
+      const v2 = await bases.get('acme', 'support');
+      const [q] = await embedTexts(model, ['refunds'], v2.dimensions);
+      expect(await searchChunks(db, v2, { query: 'refunds', embedding: q, topK: 3 }, cache)).toEqual([]);
       await ingest('acme', 'support', `doc_${'refunds2'.padEnd(26, '0')}`, DOCS.refunds, { topic: 'refunds' });
-      expect((await search('acme', 'support', 'refunds')).map((h) => h.text)).toEqual([DOCS.refunds]);
+      // A cache that held the empty version reads it again: its ready documents changed.
+      expect((await searchChunks(db, v2, { query: 'refunds', embedding: q, topK: 3 }, cache)).map((h) => h.text)).toEqual([DOCS.refunds]);
     });
 
     it("deletes a base with its documents and chunks, leaving another tenant's base", async () => {

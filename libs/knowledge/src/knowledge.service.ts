@@ -12,6 +12,7 @@ import type { EmbeddingModelResolver } from '@spindle/llm';
 import type { Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import { chunkText } from './chunk-text';
+import { VectorCache } from './vector-cache';
 import { searchChunks } from './chunk-search';
 import { embedTexts } from './embed-texts';
 import { extractText, isDocumentMediaType } from './extract-text';
@@ -34,6 +35,7 @@ const EMBED_BATCH = 256;
 export class KnowledgeService {
   readonly bases: KnowledgeBaseRepository;
   readonly documents: KnowledgeDocumentRepository;
+  private readonly vectors = new VectorCache();
 
   constructor(
     private readonly bus: Bus,
@@ -115,7 +117,12 @@ export class KnowledgeService {
       if (isSpindleError(e) && e.code === 'embedding_dimension_mismatch') throw e;
       throw new SpindleError('retrieval_failed', `the query could not be embedded: ${(e as Error).message}`, { cause: e });
     }
-    const chunks = await searchChunks(this.db, base, { query: q.query, embedding, topK: q.topK, minScore: q.minScore, filter: q.filter });
+    const chunks = await searchChunks(
+      this.db,
+      base,
+      { query: q.query, embedding, topK: q.topK, minScore: q.minScore, filter: q.filter },
+      this.vectors,
+    );
     return { retriever: 'knowledge_base', version: base.version, chunks };
   }
 

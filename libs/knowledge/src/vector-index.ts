@@ -28,7 +28,8 @@ export async function createVersionIndex(db: Kysely<any>, baseId: string, versio
   const name = `knowledge_chunks_hnsw_${baseId.slice(3)}_${version}`;
   await sql
     .raw(
-      `create index if not exists ${name} on knowledge_chunks using hnsw ((embedding_vec::public.vector(${dimensions})) public.vector_cosine_ops) ` +
+      `create index if not exists ${name} on knowledge_chunks ` +
+        `using hnsw ((embedding_vec::public.vector(${dimensions})) public.vector_cosine_ops) ` +
         `where base_id = '${baseId}' and version = ${version}`,
     )
     .execute(db);

@@ -81,7 +81,10 @@ export class KnowledgeBasesController {
     await this.audit.record(caller, req, { action: 'knowledge_base.deleted', target: { kind: 'knowledge_base', id: name } });
   }
 
-  /** Raw text, Markdown or PDF with `?source=`, or JSON `{ source, text, metadata }`: 201 ingested, 202 still pending, or the document's 4xx. */
+  /**
+   * Raw text, Markdown or PDF with `?source=`, or JSON `{ source, text, metadata }`: 201 ingested,
+   * 202 still pending, or the document's 4xx.
+   */
   @Post(':name/documents')
   async ingest(
     @Caller() caller: Principal,

@@ -1,4 +1,4 @@
-import { query, type Bus } from '@spindle/bus';
+import { isBusClosed, query, type Bus } from '@spindle/bus';
 import { DEFAULT_TENANT, isSpindleError, SpindleError, type RetrieveAnswer } from '@spindle/contracts';
 import type { RetrievalAnswer, RetrievalRequest, RetrieverPort } from '@spindle/engine';
 
@@ -23,7 +23,7 @@ export function knowledgeRetriever(bus: Bus, tenant: string | undefined): Retrie
           RETRIEVE_TIMEOUT_MS,
         );
       } catch (e) {
-        if (bus.nc.isClosed())
+        if (isBusClosed(bus))
           throw new SpindleError('bus_unavailable', 'NATS is closed: the knowledge base could not be asked', { cause: e });
         if (isSpindleError(e) && e.code === 'service_unavailable') throw new SpindleError('retrieval_failed', e.message, { cause: e });
         throw e;

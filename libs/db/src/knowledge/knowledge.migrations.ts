@@ -1,10 +1,10 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Knowledge bases, their versions, documents and chunks. Chunks keep their embedding as `real[]`
- * (searched exactly, everywhere); where the `vector` extension is available the chunks also get
- * a `vector` column, and each base version an HNSW index of its own dimension (see
- * `createVersionIndex` in @spindle/knowledge).
+ * Knowledge bases, their versions, documents and chunks. Chunks keep their embedding as float32
+ * bytes (the exact search reads them once into the dispatcher's memory); where the `vector`
+ * extension is available the chunks also get a `vector` column, and each base version an HNSW
+ * index of its own dimension (see `createVersionIndex` in @spindle/knowledge).
  */
 export const knowledgeMigration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -70,16 +70,11 @@ export const knowledgeMigration: Migration = {
       .addColumn('tokens', 'integer', (c) => c.notNull())
       .addColumn('metadata', 'jsonb', (c) => c.notNull())
       .addColumn('tsv', sql`tsvector`, (c) => c.generatedAlwaysAs(sql`to_tsvector('simple', text)`).stored())
-      .addColumn('embedding', sql`real[]`, (c) => c.notNull())
+      .addColumn('embedding', 'bytea', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('knowledge_chunks_base_idx').on('knowledge_chunks').columns(['base_id', 'version']).execute();
     await db.schema.createIndex('knowledge_chunks_tsv_idx').on('knowledge_chunks').using('gin').column('tsv').execute();
     await sql`create index knowledge_chunks_metadata_idx on knowledge_chunks using gin (metadata jsonb_path_ops)`.execute(db);
-    // Dot products over the stored (normalised) vectors: the exact search, and the fallback without pgvector.
-    await sql`
-      create function knowledge_dot(a real[], b real[]) returns double precision
-      language sql immutable strict parallel safe as
-      $$ select sum(x::double precision * y) from unnest(a, b) as t(x, y) $$`.execute(db);
     const available = await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'vector'`.execute(db);
     if (available.rows[0]?.n) {
       // One extension per database, in `public`, named with its schema from every service schema.

@@ -66,6 +66,6 @@ export interface KnowledgeChunksTable {
   metadata: Json;
   /** Generated: `to_tsvector('simple', text)`. */
   tsv: Generated<string>;
-  /** L2-normalised, so a dot product is the cosine. */
-  embedding: ColumnType<number[], number[], number[]>;
+  /** Float32 little-endian, L2-normalised (a dot product is the cosine). */
+  embedding: Buffer;
 }

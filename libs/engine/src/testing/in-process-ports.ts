@@ -1,7 +1,16 @@
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import type { RunEnvironment } from '../interpreter/run-environment';
 import { SpindleError } from '@spindle/contracts';
-import type { ModelPort, ModelRequest, ModelResult, NodeResultStore, RegisteredFunction, RetrieverPort, ToolCall, ToolSpec } from '../ports';
+import type {
+  ModelPort,
+  ModelRequest,
+  ModelResult,
+  NodeResultStore,
+  RegisteredFunction,
+  RetrieverPort,
+  ToolCall,
+  ToolSpec,
+} from '../ports';
 import { RunHistory } from '../interpreter/run-history';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
