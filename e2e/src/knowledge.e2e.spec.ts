@@ -1,6 +1,6 @@
 import type { RunEvent } from '@spindle/contracts';
 import { tinyPdf } from '@spindle/knowledge';
-import { eventually, startStack, type Stack } from '@spindle/testing';
+import { eventually, startStack, stopProcess, type Stack } from '@spindle/testing';
 
 const support = {
   kind: 'graph',
@@ -110,6 +110,38 @@ describe('knowledge bases and the retrieve node', () => {
     expect(documents).toMatchObject([{ status: 'failed', error: { code: 'embedding_dimension_mismatch' } }]);
     const searched = await send('/v1/knowledge-bases/mismatch/query', 'POST', { query: 'refunds' });
     expect([searched.status, ((await searched.json()) as { code: string }).code]).toEqual([409, 'embedding_dimension_mismatch']);
+  });
+
+  it('answers 202 pending while no dispatcher answers; two dispatchers back ingest it once', async () => {
+    const dispatcher = stack.processes.find((p) => p.name === 'dispatcher')!;
+    await stopProcess(dispatcher.child);
+    stack.processes.splice(stack.processes.indexOf(dispatcher), 1);
+    const text = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} on returns: keep the receipt and the box.`).join('\n\n');
+    const res = await send('/v1/knowledge-bases/support/documents', 'POST', { source: 'returns.md', text });
+    expect(res.status).toBe(202);
+    const pending = (await res.json()) as { documentId: string; status: string };
+    expect(pending.status).toBe('pending');
+    expect(res.headers.get('location')).toBe(`/v1/knowledge-bases/support/documents/${pending.documentId}`);
+    await Promise.all([stack.startService('dispatcher'), stack.startService('dispatcher')]);
+    const ready = await eventually(
+      async () => {
+        const doc = (await (await stack.api(`/v1/knowledge-bases/support/documents/${pending.documentId}`)).json()) as {
+          status: string;
+          chunks: number;
+        };
+        if (doc.status !== 'ready') throw new Error(`still ${doc.status}`);
+        return doc;
+      },
+      200,
+      100,
+    );
+    expect(ready.chunks).toBeGreaterThan(1);
+    const found = (await (
+      await send('/v1/knowledge-bases/support/query', 'POST', { query: 'paragraph 7 on returns receipt', topK: 50 })
+    ).json()) as { chunks: Array<{ id: string }> };
+    const ofDoc = found.chunks.filter((c) => c.id.startsWith(pending.documentId));
+    expect(new Set(ofDoc.map((c) => c.id)).size).toBe(ofDoc.length);
+    expect(ofDoc.length).toBe(ready.chunks);
   });
 
   it("answers 404 knowledge_base_not_found for another tenant's base", async () => {
