@@ -75,7 +75,7 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/schedules/:scheduleId/resume', { need: 'workflows:write' }],
   ['POST /v1/schedules/:scheduleId/trigger', { need: 'runs:write' }],
   ['DELETE /v1/schedules/:scheduleId', { need: 'workflows:write' }],
-  // Knowledge bases: configuration is the catalog's (workflows:write); reading and searching, runs:read.
+  // Knowledge bases: configuration is the catalog's (workflows:write); reading, runs:read.
   ['GET /v1/knowledge-bases', { need: 'runs:read' }],
   ['GET /v1/knowledge-bases/:name', { need: 'runs:read' }],
   ['PUT /v1/knowledge-bases/:name', { need: 'workflows:write' }],
@@ -84,7 +84,8 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['POST /v1/knowledge-bases/:name/documents', { need: 'workflows:write' }],
   ['GET /v1/knowledge-bases/:name/documents/:documentId', { need: 'runs:read' }],
   ['DELETE /v1/knowledge-bases/:name/documents/:documentId', { need: 'workflows:write' }],
-  ['POST /v1/knowledge-bases/:name/query', { need: 'runs:read' }],
+  // A search is a read, but every POST needs more than reading (a run that searches needs runs:write too).
+  ['POST /v1/knowledge-bases/:name/query', { need: 'runs:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],
