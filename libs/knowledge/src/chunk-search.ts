@@ -54,7 +54,7 @@ async function searchWithIndex(
   const candidates = tq
     ? sql`c.id in (select id from (${nearestIds}) n union select id from (${textCandidates(inVersion, tq, search.topK)}) w)`
     : sql`c.id in (${nearestIds})`;
-  const rank = tq ? sql`ts_rank_cd(c.tsv, to_tsquery('simple', ${tq}), 32)` : sql`0`;
+  const rank = tq ? sql`ts_rank_cd(c.tsv, to_tsquery('english', ${tq}), 32)` : sql`0`;
   const result = await sql<ChunkRow & { score: number }>`
     select * from (
       select c.id, c.source, c.text, c.tokens, c.metadata,
@@ -85,8 +85,8 @@ async function searchExactly(
   const ranks = new Map<string, number>();
   if (tq) {
     const rows = await sql<{ id: string; rank: number }>`
-      select c.id, ts_rank_cd(c.tsv, to_tsquery('simple', ${tq}), 32) as rank from knowledge_chunks c
-      where ${inVersion} and c.tsv @@ to_tsquery('simple', ${tq}) order by rank desc limit ${n}`.execute(db);
+      select c.id, ts_rank_cd(c.tsv, to_tsquery('english', ${tq}), 32) as rank from knowledge_chunks c
+      where ${inVersion} and c.tsv @@ to_tsquery('english', ${tq}) order by rank desc limit ${n}`.execute(db);
     for (const r of rows.rows) ranks.set(r.id, Number(r.rank));
     const textOnly = new Set([...ranks.keys()].filter((id) => !cosine.has(id)));
     if (textOnly.size)
@@ -115,8 +115,8 @@ async function searchExactly(
 }
 
 function textCandidates(inVersion: RawBuilder<unknown>, tq: string, topK: number) {
-  return sql`select c.id from knowledge_chunks c where ${inVersion} and c.tsv @@ to_tsquery('simple', ${tq})
-    order by ts_rank_cd(c.tsv, to_tsquery('simple', ${tq}), 32) desc limit ${candidateCount(topK)}`;
+  return sql`select c.id from knowledge_chunks c where ${inVersion} and c.tsv @@ to_tsquery('english', ${tq})
+    order by ts_rank_cd(c.tsv, to_tsquery('english', ${tq}), 32) desc limit ${candidateCount(topK)}`;
 }
 
 function toChunk(r: ChunkRow, score: number): RetrievedChunk {

@@ -13,7 +13,10 @@ export function hybridScore(cosine: number, textRank: number): number {
   return VECTOR_WEIGHT * Math.max(0, cosine) + TEXT_WEIGHT * Math.min(1, Math.max(0, textRank));
 }
 
-/** An OR of the query's words for `to_tsquery('simple', …)`: a question's words need not all appear. Null without words. */
+/**
+ * An OR of the query's words for `to_tsquery('english', …)` (stop words drop out, words are
+ * stemmed): a question's words need not all appear. Null without words.
+ */
 export function textQuery(query: string): string | null {
   const words = [...new Set(normalisedWords(query))].slice(0, 64);
   return words.length ? words.join(' | ') : null;

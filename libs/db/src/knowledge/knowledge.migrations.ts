@@ -69,7 +69,7 @@ export const knowledgeMigration: Migration = {
       .addColumn('text', 'text', (c) => c.notNull())
       .addColumn('tokens', 'integer', (c) => c.notNull())
       .addColumn('metadata', 'jsonb', (c) => c.notNull())
-      .addColumn('tsv', sql`tsvector`, (c) => c.generatedAlwaysAs(sql`to_tsvector('simple', text)`).stored())
+      .addColumn('tsv', sql`tsvector`, (c) => c.generatedAlwaysAs(sql`to_tsvector('english', text)`).stored())
       .addColumn('embedding', 'bytea', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('knowledge_chunks_base_idx').on('knowledge_chunks').columns(['base_id', 'version']).execute();

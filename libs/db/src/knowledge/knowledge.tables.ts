@@ -64,7 +64,7 @@ export interface KnowledgeChunksTable {
   text: string;
   tokens: number;
   metadata: Json;
-  /** Generated: `to_tsvector('simple', text)`. */
+  /** Generated: `to_tsvector('english', text)`. */
   tsv: Generated<string>;
   /** Float32 little-endian, L2-normalised (a dot product is the cosine). */
   embedding: Buffer;
