@@ -131,7 +131,11 @@ export class KnowledgeBasesController {
       }
       throw e;
     }
-    return reply.status(201).header('location', documentLocation(name, documentId)).send(document);
+    // Pending: another dispatcher (its loop) holds the claim and is ingesting it now.
+    return reply
+      .status(document.status === 'pending' ? 202 : 201)
+      .header('location', documentLocation(name, documentId))
+      .send(document);
   }
 
   @Get(':name/documents')
