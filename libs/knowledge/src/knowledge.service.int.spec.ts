@@ -67,7 +67,7 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
         .executeTakeFirstOrThrow()
     ).n;
 
-  it('writes nothing when the provider fails after some batches, keeps the document pending, and ingests it whole once it is back', async () => {
+  it('writes nothing when the provider fails mid-document, keeps it pending, and ingests it whole once the provider is back', async () => {
     // ~600 chunks: three embedding calls of 256; the second fails (the SDK's retries too).
     const text = Array.from({ length: 1_200 }, (_, i) => `Paragraph ${i}: returns need the receipt and the original box, always.`).join(
       '\n\n',
