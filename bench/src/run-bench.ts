@@ -15,6 +15,7 @@ import { measureMaskingCost } from './masking.bench';
 import { measurePromptAssembly } from './prompt-assembly.bench';
 import { measureRunSearch } from './run-search.bench';
 import { measureConsoleScrub } from './console-scrub.bench';
+import { measureKnowledge } from './knowledge.bench';
 
 /** `npm run bench`: one run of every figure, on this machine, against real NATS and Postgres. */
 async function main() {
@@ -75,6 +76,8 @@ async function main() {
     const search = await measureRunSearch(client, stack);
     console.log("bench: the console's replay scrubber on a run of 10,000 events and more, in Chromium…");
     const scrub = await measureConsoleScrub(client, stack);
+    console.log('bench: knowledge bases: ingestion, and search at 10,000 and 100,000 chunks (exact on Postgres, HNSW on PGlite)…');
+    const knowledge = await measureKnowledge(testEnv().databaseUrl, stack.namespace);
     console.log('bench: 1,000 runs held by one runner, half waiting on a person…');
     const held = await measureThousandRuns(client, stack);
 
@@ -133,6 +136,14 @@ async function main() {
         `console replay scrub, slider → painted, ${fmt(scrub.events, 0)} events, ${scrub.scrubs} moves: median / max ms`,
         `${fmt(scrub.medianMs)} / ${fmt(scrub.maxMs)}`,
       ],
+      [
+        `knowledge ingestion (chunk, offline embed, one transaction), ${fmt(knowledge.ingestion.chunks, 0)} chunks: chunks/s`,
+        fmt(knowledge.ingestion.chunksPerSec, 0),
+      ],
+      ...knowledge.searches.map((k): [string, string] => [
+        `knowledge search, ${k.store}, ${fmt(k.chunks, 0)} chunks of 256 dims, top 5, query embedding included: p50 / p99 ms`,
+        `${fmt(k.p50Ms)} / ${fmt(k.p99Ms)}`,
+      ]),
       ['GET /v1/workflows p50 ms, API key vs authentication off', `${fmt(auth.withAuthMsP50, 3)} / ${fmt(auth.withoutAuthMsP50, 3)}`],
       ['authentication per request, p50 difference ms', fmt(auth.overheadMsP50, 3)],
       ['API key check in process (cached key), median µs', fmt(auth.keyCheckUs, 1)],
@@ -155,7 +166,24 @@ async function main() {
     writeFileSync(
       `bench-results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
       JSON.stringify(
-        { throughput, fanout, start, overhead, panel, resume, versus, concurrent, lag, held, search, scrub, auth, masking, assembly },
+        {
+          throughput,
+          fanout,
+          start,
+          overhead,
+          panel,
+          resume,
+          versus,
+          concurrent,
+          lag,
+          held,
+          search,
+          scrub,
+          auth,
+          masking,
+          assembly,
+          knowledge,
+        },
         null,
         2,
       ),

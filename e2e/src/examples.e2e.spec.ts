@@ -36,6 +36,7 @@ describe('every example in examples/, against the real stack, offline', () => {
         'budget-breach',
         'describe-image',
         'long-conversation',
+        'support-kb',
       ]),
     );
   });

@@ -6,6 +6,7 @@ import { controlPlaneProviders } from './control-plane.providers';
 import type { DispatcherConfig } from './dispatcher.config';
 import { DispatcherQueriesHandler } from './dispatcher-queries.handler';
 import { dispatchLoopProviders } from './dispatch-loops.providers';
+import { knowledgeProviders } from './knowledge.providers';
 
 /**
  * The control plane's background half: the projection of the log that admission, threads and
@@ -20,7 +21,12 @@ export class DispatcherModule {
     return {
       module: DispatcherModule,
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'gateway', migrations: gatewayMigrations })],
-      providers: [...controlPlaneProviders(config), ...dispatchLoopProviders(config), DispatcherQueriesHandler],
+      providers: [
+        ...controlPlaneProviders(config),
+        ...dispatchLoopProviders(config),
+        ...knowledgeProviders(config),
+        DispatcherQueriesHandler,
+      ],
     };
   }
 }

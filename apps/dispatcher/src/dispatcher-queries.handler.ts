@@ -6,13 +6,15 @@ import { appliedSeq, eraseRunHandler, ProjectionRunner, progressTables, servePro
 import { BUS, LOGGER, type PeriodicLoop } from '@spindle/service-kit';
 import { DATABASE } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
+import { KnowledgeService } from '@spindle/knowledge';
 import type { Kysely } from 'kysely';
 import { SCHEDULE_LOOP } from './dispatch-loops.providers';
 
 /**
  * Answers `svc.dispatcher.*` over NATS request/reply: `eraseRun` (the control plane's rows of a
  * run, once its projection has applied the run's last event) and `fireDue` (a schedule's manual
- * trigger, made now rather than at the next tick).
+ * trigger, made now rather than at the next tick), `ingestDocument` (a stored document ingested
+ * while the gateway waits) and `retrieve` (a run's or the API's search of a knowledge base).
  */
 @Injectable()
 export class DispatcherQueriesHandler implements OnModuleInit, OnModuleDestroy {
@@ -24,6 +26,7 @@ export class DispatcherQueriesHandler implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(ProjectionRunner) private readonly runner: ProjectionRunner<GatewayTables>,
     @Inject(SCHEDULE_LOOP) private readonly schedules: PeriodicLoop,
+    @Inject(KnowledgeService) private readonly knowledge: KnowledgeService,
   ) {}
 
   onModuleInit(): void {
@@ -38,6 +41,8 @@ export class DispatcherQueriesHandler implements OnModuleInit, OnModuleDestroy {
           await this.schedules.tick();
           return { fired: true };
         },
+        ingestDocument: async (q) => ({ document: await this.knowledge.ingest(q.tenant, q.documentId) }),
+        retrieve: (q) => this.knowledge.retrieve(q),
       },
       { appliedSeq: applied, logger: this.logger },
     );

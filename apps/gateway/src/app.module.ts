@@ -45,6 +45,8 @@ import {
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { scheduleProviders } from './schedules/schedule.providers';
 import { SchedulesController } from './schedules/schedules.controller';
+import { KnowledgeBasesController } from './knowledge/knowledge-bases.controller';
+import { KnowledgeBaseRepository, KnowledgeDocumentRepository } from '@spindle/knowledge';
 import { KeysController } from './identity/keys.controller';
 import { MeController } from './identity/me.controller';
 import { TenantsController } from './identity/tenants.controller';
@@ -80,6 +82,7 @@ export class GatewayModule {
         ThreadsController,
         WebhooksController,
         SchedulesController,
+        KnowledgeBasesController,
         McpController,
         A2aController,
         AgUiController,
@@ -99,6 +102,8 @@ export class GatewayModule {
         ...threadProviders(config),
         ...webhookProviders(),
         ...scheduleProviders(),
+        repositoryProvider(KnowledgeBaseRepository),
+        repositoryProvider(KnowledgeDocumentRepository),
         ...protocolProviders(),
         { provide: APP_FILTER, inject: [LOGGER], useFactory: (logger: Logger) => new ProblemDetailsFilter(logger) },
         repositoryProvider(WorkflowCatalogRepository),

@@ -36,7 +36,10 @@ export class RunnerModule {
             // One guard for every outbound request of the runner: plugins' fetch and MCP servers.
             const egress = createEgressGuard(config.egress);
             const plugins = loadPlugins(config.plugins, { fetch: egress.fetch });
-            logger.info({ functions: plugins.functions.names(), tools: plugins.tools.names() }, 'plugins loaded');
+            logger.info(
+              { functions: plugins.functions.names(), tools: plugins.tools.names(), retrievers: plugins.retrievers.names() },
+              'plugins loaded',
+            );
             return {
               bus,
               logger,
@@ -47,6 +50,7 @@ export class RunnerModule {
               }),
               functions: plugins.functions,
               tools: plugins.tools,
+              retrievers: plugins.retrievers,
               tracer: trace.getTracer('spindle-runner'),
               workerId: config.workerId,
               runTimeoutMs: config.runTimeoutMs,

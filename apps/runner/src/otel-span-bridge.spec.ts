@@ -64,4 +64,48 @@ describe('OtelSpanBridge', () => {
       'spindle.attachments.media_types': ['image/png', 'application/pdf'],
     });
   });
+
+  it('mirrors a retrieval as a GenAI retrieval span: data source, top_k, chunk ids and scores, the query only when captured', () => {
+    const retrieval: RunEvent = {
+      runId: 'run-1',
+      at,
+      seq: 3,
+      nodeId: 'search',
+      spanId: 'r1',
+      parentSpanId: 'root',
+      path: 'root/search',
+      type: 'retrieval.completed',
+      data: {
+        retriever: 'knowledge_base',
+        knowledgeBase: 'support',
+        version: 2,
+        query: 'refund policy',
+        topK: 3,
+        chunkCount: 1,
+        topScore: 0.8,
+        chunks: [{ id: 'doc_1_0', source: 'refunds.md', score: 0.8, tokens: 12, text: 'Refunds take five days.' }],
+        durationMs: 40,
+      },
+    };
+    const spansFor = (captureContent: boolean) => {
+      const exporter = new InMemorySpanExporter();
+      const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+      const runSpan = tracer.startSpan('run');
+      new OtelSpanBridge(tracer, runSpan, trace.setSpan(context.active(), runSpan), { captureContent }).observe(retrieval);
+      return exporter.getFinishedSpans();
+    };
+    const [quiet] = spansFor(false);
+    expect(quiet.name).toBe('retrieval support');
+    expect(quiet.attributes).toMatchObject({
+      'gen_ai.operation.name': 'retrieval',
+      'gen_ai.data_source.id': 'support',
+      'gen_ai.request.top_k': 3,
+      'spindle.retrieval.chunk_count': 1,
+      'spindle.knowledge_base.version': 2,
+    });
+    expect(JSON.parse(String(quiet.attributes['gen_ai.retrieval.documents']))).toEqual([{ id: 'doc_1_0', score: 0.8 }]);
+    expect(quiet.attributes['gen_ai.retrieval.query.text']).toBeUndefined();
+    expect(quiet.duration).toEqual([0, 40_000_000]);
+    expect(spansFor(true)[0].attributes['gen_ai.retrieval.query.text']).toBe('"refund policy"');
+  });
 });

@@ -13,7 +13,9 @@ export interface OtelSpanBridgeOptions {
  * Mirrors the run log's spans into OpenTelemetry as events are appended, named and described by
  * the GenAI semantic conventions: an agent node is an `invoke_agent` span, a model call a `chat`
  * span (provider, request and response model, finish reasons, token usage with cached and
- * reasoning tokens), a tool or MCP call an `execute_tool` span; other nodes are `node <id>`.
+ * reasoning tokens), a tool or MCP call an `execute_tool` span, a search a `retrieval` span
+ * (`gen_ai.data_source.id`, `gen_ai.request.top_k`, `gen_ai.retrieval.documents` as ids and
+ * scores; the query only with content capture); other nodes are `node <id>`.
  * Pairing is by the log's `spanId`, exactly as the trace recorder pairs them, and the events are
  * the log's own (secrets already masked).
  */
@@ -79,12 +81,42 @@ export class OtelSpanBridge {
     'checkpoint.saved': () => undefined,
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
-    'retrieval.completed': () => undefined,
+    'retrieval.completed': (e) => this.retrieval(e),
     custom: () => undefined,
   };
 
   endAll(): void {
     for (const id of [...this.open.keys()]) this.end(id, { code: 'interrupted', message: 'run ended with the span open' });
+  }
+
+  /** One event is the whole search: the span starts `durationMs` before it and ends at it. */
+  private retrieval(e: RunEventOf<'retrieval.completed'>): void {
+    const end = Date.parse(e.at);
+    const span = this.tracer.startSpan(
+      `retrieval ${e.data.knowledgeBase}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: end - e.data.durationMs,
+        attributes: withoutUndefined({
+          'spindle.run_id': e.runId,
+          'spindle.path': e.path,
+          'spindle.span_id': e.spanId,
+          'gen_ai.operation.name': 'retrieval',
+          'gen_ai.data_source.id': e.data.knowledgeBase,
+          'gen_ai.request.top_k': e.data.topK,
+          'spindle.retriever': e.data.retriever,
+          'spindle.knowledge_base.version': e.data.version,
+          'spindle.retrieval.min_score': e.data.minScore,
+          'spindle.retrieval.chunk_count': e.data.chunkCount,
+          'spindle.retrieval.top_score': e.data.topScore,
+          // Ids and scores are not content: what was retrieved, not what it says.
+          'gen_ai.retrieval.documents': JSON.stringify(e.data.chunks.map((c) => ({ id: c.id, score: c.score }))),
+          ...this.content({ 'gen_ai.retrieval.query.text': e.data.query }),
+        }),
+      },
+      this.contextFor(e.parentSpanId),
+    );
+    span.end(end);
   }
 
   private modelRequest(e: RunEventOf<'model.started'>): Attributes {

@@ -76,6 +76,11 @@ function authOptions(auth: BusAuth | undefined): Partial<ConnectionOptions> {
 }
 
 /** Calls `listener` each time the connection is re-established after a loss, until stopped or closed. */
+/** Whether the connection to NATS is closed for good (not merely reconnecting). */
+export function isBusClosed(bus: Bus): boolean {
+  return bus.nc.isClosed();
+}
+
 export function onReconnect(bus: Bus, listener: () => void): () => void {
   let stopped = false;
   void (async () => {

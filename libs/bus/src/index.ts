@@ -1,4 +1,4 @@
-export { connectBus, onReconnect, pingJetStream } from './bus-connection';
+export { connectBus, isBusClosed, onReconnect, pingJetStream } from './bus-connection';
 export type { Bus, BusOptions, BusAuth, BusTls } from './bus-connection';
 export { provisionStreams, deleteStreams, isNotFound } from './provision-streams';
 export { StreamGuard } from './stream-guard';

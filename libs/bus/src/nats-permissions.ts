@@ -71,6 +71,8 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         commands,
         names.deadLetterSubject('runner'),
         query('checkpoint'),
+        // A retrieve node's search of a knowledge base.
+        `${ns}svc.dispatcher.retrieve`,
         // A command out of deliveries moves to the dead-letter stream and leaves the work queue.
         `$JS.API.STREAM.MSG.DELETE.${names.commandsStream}`,
       ],

@@ -1,4 +1,4 @@
-import type { RunEvent, RunTrace } from '@spindle/contracts';
+import type { KnowledgeBase, KnowledgeBaseSave, KnowledgeDocument, RetrieveAnswer, RunEvent, RunTrace } from '@spindle/contracts';
 import type {
   AgentList,
   AnswerBody,
@@ -166,6 +166,30 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
         }),
       get: (fileId: string, o: CallOptions = {}) => http.json<StoredFile>(`/v1/files/${seg(fileId)}`, o),
       delete: (fileId: string, o: CallOptions = {}) => http.json<void>(`/v1/files/${seg(fileId)}`, { method: 'DELETE', signal: o.signal }),
+    },
+
+    knowledgeBases: {
+      /** Creates the base or changes it; a change of model, dimensions or chunking opens a new version. */
+      put: (name: string, body: Omit<KnowledgeBaseSave, 'chunking'> & { chunking?: KnowledgeBaseSave['chunking'] }, o: CallOptions = {}) =>
+        http.json<KnowledgeBase>(`/v1/knowledge-bases/${seg(name)}`, { method: 'PUT', body, signal: o.signal }),
+      list: (o: CallOptions = {}) => http.json<{ knowledgeBases: KnowledgeBase[] }>('/v1/knowledge-bases', o),
+      get: (name: string, o: CallOptions = {}) => http.json<KnowledgeBase>(`/v1/knowledge-bases/${seg(name)}`, o),
+      delete: (name: string, o: CallOptions = {}) =>
+        http.json<void>(`/v1/knowledge-bases/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+      /** A text document (JSON); `ready` once ingested, `pending` when the dispatcher ingests it later. */
+      addDocument: (name: string, body: { source: string; text: string; metadata?: Record<string, unknown> }, o: CallOptions = {}) =>
+        http.json<KnowledgeDocument>(`/v1/knowledge-bases/${seg(name)}/documents`, { method: 'POST', body, signal: o.signal }),
+      documents: (name: string, o: CallOptions = {}) =>
+        http.json<{ documents: KnowledgeDocument[] }>(`/v1/knowledge-bases/${seg(name)}/documents`, o),
+      document: (name: string, documentId: string, o: CallOptions = {}) =>
+        http.json<KnowledgeDocument>(`/v1/knowledge-bases/${seg(name)}/documents/${seg(documentId)}`, o),
+      deleteDocument: (name: string, documentId: string, o: CallOptions = {}) =>
+        http.json<void>(`/v1/knowledge-bases/${seg(name)}/documents/${seg(documentId)}`, { method: 'DELETE', signal: o.signal }),
+      query: (
+        name: string,
+        body: { query: string; topK?: number; minScore?: number; filter?: Record<string, string | number | boolean> },
+        o: CallOptions = {},
+      ) => http.json<RetrieveAnswer>(`/v1/knowledge-bases/${seg(name)}/query`, { method: 'POST', body, signal: o.signal }),
     },
 
     schedules: {

@@ -312,3 +312,29 @@ export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrateg
 export { MODEL_CONTEXT_WINDOWS, modelContextWindow } from './model-windows';
 export { SNIFFABLE_MEDIA_TYPES, isSniffableMediaType, isImageMediaType, sniffMediaType } from './file-media-type';
 export type { SniffableMediaType, SniffOutcome } from './file-media-type';
+export {
+  knowledgeBaseNameSchema,
+  DOCUMENT_ID_PATTERN,
+  embeddingModelRefSchema,
+  chunkingSchema,
+  metadataFilterSchema,
+  knowledgeBaseSaveSchema,
+  knowledgeBaseSchema,
+  documentStatusSchema,
+  knowledgeDocumentSchema,
+  documentJsonBodySchema,
+  knowledgeQueryBodySchema,
+  ingestDocumentQuerySchema,
+  retrieveQuerySchema,
+  retrieveAnswerSchema,
+} from './knowledge';
+export type {
+  Chunking,
+  MetadataFilter,
+  KnowledgeBaseSave,
+  KnowledgeBase,
+  DocumentStatus,
+  KnowledgeDocument,
+  RetrieveQuery,
+  RetrieveAnswer,
+} from './knowledge';

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { actorSchema, tenantIdSchema } from './identity';
 import { answerModeSchema, inputFormSchema, pendingToolCallSchema } from './run-events';
 import { eraseRunQuerySchema, type EraseRunResult } from './trace-queries';
+import { ingestDocumentQuerySchema, retrieveQuerySchema, type KnowledgeDocument, type RetrieveAnswer } from './knowledge';
 
 /** Read models of the checkpoint and approval services, and the dispatcher's, served over NATS request/reply. */
 
@@ -107,9 +108,15 @@ export const dispatcherQuerySchemas = {
   eraseRun: eraseRunQuerySchema,
   /** A schedule's manual trigger: the gateway recorded the firing; the dispatcher makes it without waiting for its tick. */
   fireDue: z.object({}).strict(),
+  /** A document the gateway stored (bytes in the object store, row `pending`): extract, chunk, embed, write; the result or its 4xx. */
+  ingestDocument: ingestDocumentQuerySchema,
+  /** A run's (or the API's) search of a tenant's knowledge base. */
+  retrieve: retrieveQuerySchema,
 } as const;
 export type DispatcherQueryOp = keyof typeof dispatcherQuerySchemas;
 export interface DispatcherQueryResults {
   eraseRun: EraseRunResult;
   fireDue: { fired: true };
+  ingestDocument: { document: KnowledgeDocument };
+  retrieve: RetrieveAnswer;
 }

@@ -42,6 +42,8 @@ export interface ControlPlaneSettings {
   readonly projectionWaitMs: number;
   readonly idempotencyTtlHours: number;
   readonly files: FileSettings;
+  /** The largest document a knowledge base ingests (`SPINDLE_MAX_DOCUMENT_BYTES`, default 10 MiB). */
+  readonly maxDocumentBytes: number;
 }
 
 const envSchema = z.object({
@@ -71,6 +73,7 @@ const envSchema = z.object({
       }),
   ),
   SPINDLE_UNREFERENCED_FILE_HOURS: z.coerce.number().nonnegative().max(100_000).default(24),
+  SPINDLE_MAX_DOCUMENT_BYTES: envInteger(10 * 1024 * 1024, 1),
 });
 
 /** `service` names the process in the error that refuses a bad value. */
@@ -98,5 +101,6 @@ export function parseControlPlaneSettings(env: Env, service: string): ControlPla
       mediaTypes: new Set<string>(e.SPINDLE_FILE_MEDIA_TYPES ?? SNIFFABLE_MEDIA_TYPES),
       unreferencedMs: Math.round(e.SPINDLE_UNREFERENCED_FILE_HOURS * 3_600_000),
     }),
+    maxDocumentBytes: e.SPINDLE_MAX_DOCUMENT_BYTES,
   });
 }

@@ -24,3 +24,10 @@ export { encodeKeysetCursor, decodeKeysetCursor, olderThanCursor } from './keyse
 export type { KeysetCursor } from './keyset-cursor';
 export { encodeRunListCursor, decodeRunListCursor } from './run-list-cursor';
 export type { RunListCursor } from './run-list-cursor';
+export type {
+  KnowledgeTables,
+  KnowledgeBasesTable,
+  KnowledgeBaseVersionsTable,
+  KnowledgeDocumentsTable,
+  KnowledgeChunksTable,
+} from './knowledge/knowledge.tables';

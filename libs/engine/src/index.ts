@@ -102,7 +102,7 @@ export type { AnswerCheck } from './executors/human-answer';
 export type { NodeResultStore, StoredNodeResult } from './ports';
 export type { HumanNode } from './definition/workflow-definition.schema';
 export { diffVersions, MAX_TEXT_DIFF_EDITS } from './versions/version-diff';
-export { countTokens, messageTokens, promptTokens, TOKEN_ENCODING } from './context/tokens';
+export { countTokens, encodeText, decodeTokens, messageTokens, promptTokens, TOKEN_ENCODING } from './context/tokens';
 export { assemblePrompt, reapplyCuts } from './context/assemble-prompt';
 export type { AssembledPrompt, ContextCut, PromptInput } from './context/assemble-prompt';
 export { contextBudget, DEFAULT_PRIORITIES, DEFAULT_RESERVE_OUTPUT_TOKENS } from './context/context-budget';

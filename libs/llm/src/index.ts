@@ -16,3 +16,5 @@ export {
 } from './model-prices';
 export { OfflineEchoModel, OFFLINE_ECHO_MODEL_ID, type OfflineEchoOptions } from './offline-echo.model';
 export { OfflineScriptModel, OFFLINE_SCRIPT_MODEL_ID } from './offline-script.model';
+export { createEmbeddingModelResolver, type EmbeddingModelResolver } from './embedding-resolver';
+export { OfflineHashEmbeddingModel, OFFLINE_HASH_EMBEDDING_PATTERN, normalisedWords } from './offline-hash-embedding.model';

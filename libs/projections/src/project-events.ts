@@ -183,7 +183,27 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
         summaryModel: e.data.summaryModel,
       }),
     }),
-  'retrieval.completed': ignore,
+  // One event is the whole span: the search had ended when it was recorded.
+  'retrieval.completed': (e, { span }) =>
+    span('retrieval', {
+      startedAt: new Date(Date.parse(e.at) - e.data.durationMs).toISOString(),
+      startSeq: e.seq,
+      ...closed(e, 'completed', e.data.durationMs),
+      nodeType: e.data.knowledgeBase,
+      input: withoutUndefined({
+        retriever: e.data.retriever,
+        knowledgeBase: e.data.knowledgeBase,
+        version: e.data.version,
+        query: e.data.query,
+        topK: e.data.topK,
+        minScore: e.data.minScore,
+      }),
+      output: withoutUndefined({
+        chunkCount: e.data.chunkCount,
+        topScore: e.data.topScore,
+        chunks: e.data.chunks.map((c) => withoutUndefined({ id: c.id, source: c.source, score: c.score, tokens: c.tokens, text: c.text })),
+      }),
+    }),
   custom: ignore,
 };
 

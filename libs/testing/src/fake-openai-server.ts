@@ -81,6 +81,8 @@ const defaultReply: FakeOpenAIReplyFn = (body) => {
 
 export class FakeOpenAIServer extends FakeHttpServer {
   readonly calls: FakeOpenAICall[] = [];
+  /** `/embeddings`: the dimension of every vector answered (a test sets another to see a mismatch refused). */
+  embeddingDimensions = 8;
 
   /** What the server answers; tests may swap it between requests. */
   constructor(public reply: FakeOpenAIReplyFn = defaultReply) {
@@ -95,8 +97,28 @@ export class FakeOpenAIServer extends FakeHttpServer {
     return errorBody(message);
   }
 
+  /** OpenAI's `/embeddings`: `{ input: string[] }` → one vector each, with usage; the call is recorded like a completion. */
+  private async embeddings(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    let body: FakeOpenAIRequestBody;
+    try {
+      body = JSON.parse(await readBody(req)) as FakeOpenAIRequestBody;
+    } catch {
+      return sendJson(res, 400, errorBody('invalid JSON body'));
+    }
+    this.calls.push({ path, body, headers: req.headers });
+    const inputs = Array.isArray(body.input) ? (body.input as unknown[]).map(String) : [String(body.input ?? '')];
+    const tokens = inputs.reduce((n, t) => n + wordCount(t), 0);
+    return sendJson(res, 200, {
+      object: 'list',
+      model: body.model ?? 'fake',
+      data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, this.embeddingDimensions) })),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  }
+
   protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings')) return this.embeddings(req, res, path);
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       return sendJson(res, 404, errorBody(`no route for ${req.method} ${path}`));
     }
@@ -125,6 +147,13 @@ export class FakeOpenAIServer extends FakeHttpServer {
     }
     res.end();
   }
+}
+
+/** One deterministic unit-free vector per input: its first component is the input's length, so a test can tell them apart. */
+function fakeEmbedding(text: string, dimensions: number): number[] {
+  return Array.from({ length: dimensions }, (_, i) =>
+    i === 0 ? text.length : ((text.charCodeAt(i % Math.max(1, text.length)) || 1) % 7) + 1,
+  );
 }
 
 /**

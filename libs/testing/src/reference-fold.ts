@@ -137,7 +137,10 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
     opens: (e) => e.data.memoryKey,
     closes: { status: () => 'completed', durationMs: () => 0, error: () => null },
   },
-  'retrieval.completed': {},
+  'retrieval.completed': {
+    opens: (e) => e.data.knowledgeBase,
+    closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null },
+  },
   custom: {},
 };
 

@@ -4,6 +4,7 @@ import { cost, json, ms, tokenSplit } from './format';
 import { addCallUsage, EMPTY_USAGE, type RunEvent, type Usage } from '@spindle/contracts';
 import { ConversationView } from './ConversationView';
 import { budgetFacts, compactionSummary } from '../model/context-spans';
+import { RetrievalView } from './RetrievalView';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
 export function DetailPane({
   view,
@@ -146,6 +147,8 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
       )}
       {span.kind === 'model' ? (
         <ConversationView events={events} spanId={span.spanId} />
+      ) : span.kind === 'retrieval' ? (
+        <RetrievalView span={span} />
       ) : facts ? null : (
         <>
           <h4>input</h4>

@@ -267,3 +267,40 @@ describe('the replay cursor', () => {
     expect(parseCursor(null, events.length)).toBeUndefined();
   });
 });
+
+describe('a retrieval in the run view', () => {
+  it('is a retrieval span under its node, holding the query and the chunks with their scores', () => {
+    seq = 0;
+    const chunks = [{ id: 'doc_a_0', source: 'refunds.md', score: 0.72, tokens: 9, text: 'Refunds take five days.' }];
+    const events = [
+      ev(0, 'run.queued', { workflow: { name: 'w', version: 1 }, input: 'q', state: {}, definition: {} }),
+      ev(5, 'run.started', { attempt: 1, worker: 'w1' }),
+      ev(10, 'node.started', { nodeType: 'retrieve', input: {} }, node('search', 's-search')),
+      ev(
+        30,
+        'retrieval.completed',
+        {
+          retriever: 'knowledge_base',
+          knowledgeBase: 'support',
+          version: 1,
+          query: 'refunds',
+          topK: 3,
+          chunkCount: 1,
+          topScore: 0.72,
+          chunks,
+          durationMs: 15,
+        },
+        node('search', 's-ret', 'root/search', 's-search'),
+      ),
+    ];
+    const view = deriveRunView(events);
+    const span = view.spans.find((s) => s.kind === 'retrieval')!;
+    expect(span).toMatchObject({
+      label: 'retrieve support',
+      status: 'completed',
+      parentKey: view.spans.find((s) => s.nodeId === 'search' && s.kind === 'node')!.key,
+    });
+    expect(span.input).toMatchObject({ knowledgeBase: 'support', query: 'refunds', topK: 3 });
+    expect(span.output).toEqual({ chunkCount: 1, topScore: 0.72, chunks });
+  });
+});

@@ -113,6 +113,11 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
       spans.open(e, 'memory', { label: `compacted ${e.data.memoryKey}` });
       spans.close(e, 'completed');
     },
+    // One event is the whole search: the span opens and closes on it.
+    'retrieval.completed': (e) => {
+      spans.open(e, 'retrieval', { label: `retrieve ${e.data.knowledgeBase}` });
+      spans.close(e, 'completed');
+    },
     'input.requested': asked,
     'approval.requested': asked,
     'input.answered': answered,
@@ -124,7 +129,6 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'run.yielded': none,
     'loop.iteration': none,
     'checkpoint.saved': none,
-    'retrieval.completed': none,
     custom: none,
   };
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FileIdParam } from '../http/path-params';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
-import { claimedTypeOf, readUpload } from './upload-body';
+import { claimedTypeOf, readUpload } from '../http/upload-body';
 
 /** A tenant's files: uploaded once by content, read back, deleted once no run refers to them. */
 @Controller('v1/files')

@@ -10,7 +10,7 @@ import { installJsonOnlyStateChanges, installOriginGuard } from './origin-guard'
 import { installRequestTracing } from './request-tracing';
 import { installHttpMetrics } from './http-metrics';
 import { installUnreadBodyDrain } from './unread-body-drain';
-import { installUploadBodies, isUploadRoute } from '../files/upload-body';
+import { installUploadBodies, isUploadRoute } from './upload-body';
 import { METRICS } from '@spindle/service-kit';
 import type { Registry } from 'prom-client';
 import { Authenticator } from '@spindle/identity';

@@ -1,5 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import {
+  DOCUMENT_ID_PATTERN,
   AGENT_NAME_PATTERN,
   CHAT_ID_PATTERN,
   isReservedName,
@@ -75,6 +76,13 @@ export const ChatIdParam = new PathParam(CHAT_ID_PATTERN, notFound('not_found', 
 export const WebhookIdParam = new PathParam(WEBHOOK_ID_PATTERN, notFound('not_found', 'webhook with id'));
 export const ScheduleIdParam = new PathParam(SCHEDULE_ID_PATTERN, notFound('not_found', 'schedule with id'));
 export const KeyIdParam = new PathParam(API_KEY_ID_PATTERN, notFound('not_found', 'API key with id'));
+const KNOWLEDGE_BASE_NAME = /^[a-z0-9][a-z0-9_.-]{0,63}$/;
+export const KnowledgeBaseNameParam = new PathParam(KNOWLEDGE_BASE_NAME, notFound('knowledge_base_not_found', 'knowledge base named'));
+export const NewKnowledgeBaseNameParam = new PathParam(
+  KNOWLEDGE_BASE_NAME,
+  invalid('name', 'a knowledge base name is 1-64 lower-case letters, digits, _ . or -, starting with a letter or digit'),
+);
+export const DocumentIdParam = new PathParam(DOCUMENT_ID_PATTERN, notFound('not_found', 'document with id'));
 export const TenantIdParam = new PathParam(TENANT_ID_PATTERN, notFound('not_found', 'tenant'));
 
 /** A version in a path: a plain decimal integer from 1; anything else names no version (404). */

@@ -29,13 +29,32 @@ export type AuditAction =
   | 'schedule.deleted'
   | 'file.uploaded'
   | 'file.deleted'
+  | 'knowledge_base.saved'
+  | 'knowledge_base.deleted'
+  | 'knowledge_document.added'
+  | 'knowledge_document.deleted'
   | 'request.answered';
 
 export interface AuditEntry {
   tenant: string;
   actor: Actor;
   action: AuditAction;
-  target: { kind: 'workflow' | 'agent' | 'key' | 'tenant' | 'run' | 'request' | 'thread' | 'webhook' | 'schedule' | 'file'; id: string };
+  target: {
+    kind:
+      | 'workflow'
+      | 'agent'
+      | 'key'
+      | 'tenant'
+      | 'run'
+      | 'request'
+      | 'thread'
+      | 'webhook'
+      | 'schedule'
+      | 'file'
+      | 'knowledge_base'
+      | 'knowledge_document';
+    id: string;
+  };
   source: string | null;
   detail?: Record<string, unknown>;
 }

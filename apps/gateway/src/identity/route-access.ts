@@ -80,6 +80,17 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/files/:fileId', { need: 'runs:read' }],
   ['GET /v1/files/:fileId/content', { need: 'runs:read' }],
   ['DELETE /v1/files/:fileId', { need: 'runs:write' }],
+  // Knowledge bases: configuration is the catalog's (workflows:write); reading, runs:read.
+  ['GET /v1/knowledge-bases', { need: 'runs:read' }],
+  ['GET /v1/knowledge-bases/:name', { need: 'runs:read' }],
+  ['PUT /v1/knowledge-bases/:name', { need: 'workflows:write' }],
+  ['DELETE /v1/knowledge-bases/:name', { need: 'workflows:write' }],
+  ['GET /v1/knowledge-bases/:name/documents', { need: 'runs:read' }],
+  ['POST /v1/knowledge-bases/:name/documents', { need: 'workflows:write' }],
+  ['GET /v1/knowledge-bases/:name/documents/:documentId', { need: 'runs:read' }],
+  ['DELETE /v1/knowledge-bases/:name/documents/:documentId', { need: 'workflows:write' }],
+  // A search is a read, but every POST needs more than reading (a run that searches needs runs:write too).
+  ['POST /v1/knowledge-bases/:name/query', { need: 'runs:write' }],
   // Requests for a person.
   ['GET /v1/requests', { need: 'runs:read' }],
   ['GET /v1/runs/:id/requests', { need: 'runs:read', run: 'id' }],

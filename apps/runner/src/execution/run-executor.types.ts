@@ -3,6 +3,7 @@ import type { Bus } from '@spindle/bus';
 import type { FunctionRegistry, ModelPort, NodeResultStore, ToolPort } from '@spindle/engine';
 import type { Logger } from 'pino';
 import type { McpPolicy } from '../mcp/mcp-policy';
+import type { PluginRetrievers } from '../plugins/plugin-retrievers';
 import type { RunnerMetrics } from '../runner.metrics';
 import type { StepSlots } from './step-slots';
 
@@ -11,6 +12,8 @@ export interface RunExecutorDeps {
   model: ModelPort;
   functions: FunctionRegistry;
   tools: ToolPort;
+  /** Plugin retrievers by name; a `retrieve` node naming none of them searches the tenant's knowledge base. */
+  retrievers?: PluginRetrievers;
   tracer: Tracer;
   logger: Logger;
   workerId: string;

@@ -1,4 +1,6 @@
 import { vouchedToolResult } from './run-files';
+import { routedRetriever } from '../plugins/plugin-retrievers';
+import { knowledgeRetriever } from './knowledge-retriever';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
@@ -124,6 +126,10 @@ export class RunSession {
         call: (name, args, ctx) => waiting(async () => vouchedToolResult(deps.bus, await this.tools.call(name, args, ctx))),
       },
       tokens: this.tokens,
+      retriever: (() => {
+        const knowledge = routedRetriever(deps.retrievers, knowledgeRetriever(deps.bus, queued.data.tenant));
+        return { retrieve: (request) => waiting(() => knowledge.retrieve(request)) };
+      })(),
       clock: { now: () => new Date() },
       ids: {
         spanId: () => randomHexId(8),

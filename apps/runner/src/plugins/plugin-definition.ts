@@ -7,6 +7,8 @@ import type { FunctionContext, RegisteredFunction } from '@spindle/engine';
 export interface PluginModule {
   functions?: Record<string, PluginFunctionDefinition | RegisteredFunction>;
   tools?: Record<string, PluginToolDefinition>;
+  /** Searches a `retrieve` node reaches by naming them as its `knowledgeBase` (see plugin-retrievers.ts). */
+  retrievers?: Record<string, unknown>;
 }
 
 /** A zod schema (anything with `safeParse`) or a JSON Schema object whose root is `type: "object"`. */

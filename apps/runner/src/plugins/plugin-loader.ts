@@ -6,11 +6,13 @@ import { builtinFunctions } from '../functions/builtin-functions';
 import { compileInput } from './input-schema';
 import { parseDefinition, type PluginToolDefinition } from './plugin-definition';
 import { PluginFunctionRegistry, type LoadedFunction } from './plugin-function-registry';
+import { parseRetriever, PluginRetrievers, type PluginRetrieverDefinition } from './plugin-retrievers';
 import { PluginToolPort, type LoadedTool } from './plugin-tool-port';
 
 export interface LoadedPlugins {
   functions: PluginFunctionRegistry;
   tools: PluginToolPort;
+  retrievers: PluginRetrievers;
 }
 
 export interface LoadPluginsOptions {
@@ -33,6 +35,7 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
   const cwd = options.cwd ?? process.cwd();
   const functions = new Map<string, LoadedFunction>();
   const tools = new Map<string, LoadedTool>();
+  const retrievers = new Map<string, { origin: string; definition: PluginRetrieverDefinition }>();
   for (const [name, fn] of Object.entries(options.builtins ?? builtinFunctions)) {
     functions.set(name, {
       origin: 'built-in',
@@ -49,7 +52,8 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
     const { file, mod } = requirePlugin(path, cwd);
     if (loaded.has(file)) throw new Error(`${plugin} is listed twice (also as "${loaded.get(file)}"): it resolves to ${file}`);
     loaded.set(file, path);
-    if (mod.functions === undefined && mod.tools === undefined) throw new Error(`${plugin} exports neither "functions" nor "tools"`);
+    if (mod.functions === undefined && mod.tools === undefined && mod.retrievers === undefined)
+      throw new Error(`${plugin} exports neither "functions" nor "tools" nor "retrievers"`);
 
     for (const [name, value] of entriesOf(mod.functions, `${plugin}: "functions"`)) {
       const where = `${plugin}: function "${name}"`;
@@ -77,9 +81,19 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
         spec: { name, description: definition.description ?? '', inputSchema: input.jsonSchema },
       });
     }
+
+    for (const [name, value] of entriesOf(mod.retrievers, `${plugin}: "retrievers"`)) {
+      const where = `${plugin}: retriever "${name}"`;
+      refuseDuplicate(retrievers.get(name)?.origin, where);
+      retrievers.set(name, { origin: path, definition: parseRetriever(name, value, where) });
+    }
   }
   const fetch = options.fetch ?? createEgressGuard(noInternalEgress).fetch;
-  return { functions: new PluginFunctionRegistry(functions, fetch), tools: new PluginToolPort(tools, fetch) };
+  return {
+    functions: new PluginFunctionRegistry(functions, fetch),
+    tools: new PluginToolPort(tools, fetch),
+    retrievers: new PluginRetrievers(new Map([...retrievers].map(([name, r]) => [name, r.definition])), fetch),
+  };
 }
 
 function refuseDuplicate(existing: string | undefined, where: string): void {
@@ -98,7 +112,7 @@ function entriesOf(record: unknown, where: string): [string, unknown][] {
  * A path (relative to `cwd`, or absolute) or a package name resolvable from `cwd`, so
  * `SPINDLE_PLUGINS=examples/plugins/calculator.js` works from the repo root like `./…` does.
  */
-function requirePlugin(path: string, cwd: string): { file: string; mod: { functions?: unknown; tools?: unknown } } {
+function requirePlugin(path: string, cwd: string): { file: string; mod: { functions?: unknown; tools?: unknown; retrievers?: unknown } } {
   const local = resolve(cwd, path);
   let file: string;
   if (isAbsolute(path) || path.startsWith('.') || existsSync(local)) {
@@ -118,9 +132,14 @@ function requirePlugin(path: string, cwd: string): { file: string; mod: { functi
   }
   if (mod === null || (typeof mod !== 'object' && typeof mod !== 'function'))
     throw new Error(`plugin "${path}" exports neither "functions" nor "tools"`);
-  const exported = mod as { functions?: unknown; tools?: unknown; default?: { functions?: unknown; tools?: unknown } };
+  type Exports = { functions?: unknown; tools?: unknown; retrievers?: unknown };
+  const exported = mod as Exports & { default?: Exports };
   // ESM and TypeScript-compiled plugins put their exports under `default`.
   const unwrap =
-    exported.functions === undefined && exported.tools === undefined && exported.default && typeof exported.default === 'object';
-  return { file, mod: unwrap ? (exported.default as { functions?: unknown; tools?: unknown }) : exported };
+    exported.functions === undefined &&
+    exported.tools === undefined &&
+    exported.retrievers === undefined &&
+    exported.default &&
+    typeof exported.default === 'object';
+  return { file, mod: unwrap ? (exported.default as Exports) : exported };
 }

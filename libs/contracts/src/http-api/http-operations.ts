@@ -4,6 +4,16 @@ import { threadSchema } from '../threads';
 import { overviewSchema } from '../overview';
 import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
+import {
+  DOCUMENT_ID_PATTERN,
+  documentJsonBodySchema,
+  knowledgeBaseNameSchema,
+  knowledgeBaseSaveSchema,
+  knowledgeBaseSchema,
+  knowledgeDocumentSchema,
+  knowledgeQueryBodySchema,
+  retrieveAnswerSchema,
+} from '../knowledge';
 import { MAX_SEQ } from './decimal-integer';
 import { agUiRunInputSchema } from '../ag-ui';
 import { uiChatRequestSchema } from '../ui-chat';
@@ -82,6 +92,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...threadOperations(),
     ...webhookOperations(),
     ...scheduleOperations(),
+    ...knowledgeOperations(),
     ...requestOperations(),
     ...fileOperations(),
     ...adminOperations(),
@@ -831,5 +842,102 @@ function protocolOperations(): HttpOperation[] {
       description: stateless,
       responses: { 405: { description: 'Always, with `Allow: POST`.' } },
     },
+  ];
+}
+
+const knowledgeParams = { name: knowledgeBaseNameSchema };
+const docParams = { ...knowledgeParams, documentId: z.string().regex(DOCUMENT_ID_PATTERN) };
+const kbPath = '/v1/knowledge-bases/:name';
+
+/** Knowledge bases: configuration, documents (ingested by the dispatcher), and a search to try. */
+export function knowledgeOperations(): HttpOperation[] {
+  const op = (o: Omit<HttpOperation, 'tag'>): HttpOperation => ({ ...o, tag: 'knowledge' });
+  return [
+    op({
+      operationId: 'saveKnowledgeBase',
+      method: 'PUT',
+      path: kbPath,
+      params: knowledgeParams,
+      summary: 'Create or change a knowledge base',
+      description:
+        'A change of `embeddingModel`, `dimensions` or `chunking` opens a new version: searches use it at once (empty until ' +
+        'documents are ingested again); documents of older versions are kept until deleted.',
+      body: knowledgeBaseSaveSchema,
+      responses: { 200: ok('Changed.', knowledgeBaseSchema), 201: ok('Created.', knowledgeBaseSchema) },
+    }),
+    op({
+      operationId: 'listKnowledgeBases',
+      method: 'GET',
+      path: '/v1/knowledge-bases',
+      summary: 'List knowledge bases',
+      responses: { 200: ok('By name.', z.object({ knowledgeBases: z.array(knowledgeBaseSchema) })) },
+    }),
+    op({
+      operationId: 'getKnowledgeBase',
+      method: 'GET',
+      path: kbPath,
+      params: knowledgeParams,
+      summary: 'Get a knowledge base',
+      responses: { 200: ok('The base.', knowledgeBaseSchema) },
+    }),
+    op({
+      operationId: 'deleteKnowledgeBase',
+      method: 'DELETE',
+      path: kbPath,
+      params: knowledgeParams,
+      summary: 'Delete a knowledge base, its documents and chunks',
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+    op({
+      operationId: 'addKnowledgeDocument',
+      method: 'POST',
+      path: `${kbPath}/documents`,
+      params: knowledgeParams,
+      summary: 'Add a document',
+      description:
+        'JSON `{ source, text, metadata }`, or a raw `text/plain`, `text/markdown` or `application/pdf` body named by `?source=`. ' +
+        'Larger than `SPINDLE_MAX_DOCUMENT_BYTES` is `413`; empty, not text or a PDF without text is `422 invalid_document`; ' +
+        "an embedding model whose vectors do not have the base's dimensions is `409 embedding_dimension_mismatch` (nothing is written).",
+      query: z.object({ source: z.string().min(1).max(1_024).optional() }),
+      body: documentJsonBodySchema,
+      responses: {
+        201: ok('Ingested: its chunks are searchable.', knowledgeDocumentSchema),
+        202: ok('Stored and pending: the dispatcher ingests it shortly.', knowledgeDocumentSchema),
+      },
+    }),
+    op({
+      operationId: 'listKnowledgeDocuments',
+      method: 'GET',
+      path: `${kbPath}/documents`,
+      params: knowledgeParams,
+      summary: "A knowledge base's documents",
+      responses: { 200: ok('Newest first.', z.object({ documents: z.array(knowledgeDocumentSchema) })) },
+    }),
+    op({
+      operationId: 'getKnowledgeDocument',
+      method: 'GET',
+      path: `${kbPath}/documents/:documentId`,
+      params: docParams,
+      summary: 'Get a document',
+      responses: { 200: ok('The document and its ingestion status.', knowledgeDocumentSchema) },
+    }),
+    op({
+      operationId: 'deleteKnowledgeDocument',
+      method: 'DELETE',
+      path: `${kbPath}/documents/:documentId`,
+      params: docParams,
+      summary: 'Delete a document and its chunks',
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+    op({
+      operationId: 'queryKnowledgeBase',
+      method: 'POST',
+      path: `${kbPath}/query`,
+      params: knowledgeParams,
+      summary: 'Search a knowledge base',
+      description: 'What a `retrieve` node gets: hybrid (vector and full-text) scores, best first, `minScore` and `topK` applied.',
+      body: knowledgeQueryBodySchema,
+      responses: { 200: ok('The chunks.', retrieveAnswerSchema) },
+    }),
   ];
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { knowledgeMigration } from '../knowledge/knowledge.migrations';
 import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
 export const gatewayMigrations: Record<string, Migration> = {
@@ -390,4 +391,5 @@ export const gatewayMigrations: Record<string, Migration> = {
       await db.schema.createIndex('file_references_run_idx').on('file_references').column('run_id').execute();
     },
   },
+  '0012_knowledge': knowledgeMigration,
 };

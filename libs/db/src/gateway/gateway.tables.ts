@@ -1,11 +1,12 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { KnowledgeTables } from '../knowledge/knowledge.tables';
 import type { ProjectionProgressTables } from '../projection-progress/projection-progress';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json = ColumnType<unknown, string, string>;
 
 /** Tables owned by the gateway: tenants, API keys, the audit log, the catalogs and idempotency keys. */
-export interface GatewayTables extends ProjectionProgressTables {
+export interface GatewayTables extends ProjectionProgressTables, KnowledgeTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

@@ -120,6 +120,8 @@ const SHAPES: Record<NodeType, [string, string]> = {
   fail: ['(((', ')))'],
   // A hexagon: the run waits for a person here.
   human: ['{{', '}}'],
+  // A cylinder: it reads a store.
+  retrieve: ['[(', ')]'],
 };
 
 function toMermaid(nodes: GraphView['nodes'], edges: GraphView['edges']): string {

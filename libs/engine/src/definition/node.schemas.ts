@@ -1,4 +1,4 @@
-import { isReservedName, reservedNameMessage } from '@spindle/contracts';
+import { isReservedName, knowledgeBaseNameSchema, metadataFilterSchema, reservedNameMessage } from '@spindle/contracts';
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from './model-script.schema';
 import { checkContextBudget, contextBudgetSchema, memorySchema } from './context-fields.schema';
@@ -330,6 +330,20 @@ export const failNodeSchema = z.strictObject({
   message: z.string().min(1).max(2000),
 });
 
+/** Searches a knowledge base (or a plugin retriever) for `query`; the chunks go to `output_key`. */
+export const retrieveNodeSchema = z.strictObject({
+  ...base,
+  type: z.literal('retrieve'),
+  knowledgeBase: knowledgeBaseNameSchema,
+  /** A template over state. */
+  query: z.string().min(1).max(8_000),
+  topK: z.number().int().min(1).max(50).default(5),
+  minScore: z.number().min(0).max(1).optional(),
+  /** Metadata a chunk must carry; string values are templates. */
+  filter: metadataFilterSchema.optional(),
+  output_key: stateKey.default('context'),
+});
+
 export const nodeSchema = z.discriminatedUnion('type', [
   setNodeSchema,
   llmNodeSchema,
@@ -344,4 +358,5 @@ export const nodeSchema = z.discriminatedUnion('type', [
   appendNodeSchema,
   failNodeSchema,
   humanNodeSchema,
+  retrieveNodeSchema,
 ]);

@@ -17,6 +17,7 @@ import {
   subgraphSchema,
   toolNodeSchema,
   humanNodeSchema,
+  retrieveNodeSchema,
   secretFieldsSchema,
 } from './node.schemas';
 import {
@@ -77,6 +78,7 @@ export type SubgraphNode = z.infer<typeof subgraphNodeSchema>;
 export type AppendNode = z.infer<typeof appendNodeSchema>;
 export type FailNode = z.infer<typeof failNodeSchema>;
 export type HumanNode = z.infer<typeof humanNodeSchema>;
+export type RetrieveNode = z.infer<typeof retrieveNodeSchema>;
 export type Subgraph = z.infer<typeof subgraphSchema>;
 /** Anything that holds nodes and edges: the definition itself, a loop body, a fork branch. */
 export type NodeContainer = Pick<Subgraph, 'nodes' | 'edges' | 'entry'>;
@@ -104,6 +106,7 @@ export const nodeTypes = [
   'append',
   'fail',
   'human',
+  'retrieve',
 ] as const satisfies readonly NodeType[];
 
 /** Edge handles a node can emit; an edge with any other handle is a definition error. */

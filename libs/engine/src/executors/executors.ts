@@ -9,6 +9,7 @@ import { humanExecutor } from './human.executor';
 import { llmExecutor } from './llm.executor';
 import { loopExecutor } from './loop.executor';
 import type { NodeExecutor } from './node-executor';
+import { retrieveExecutor } from './retrieve.executor';
 import { routerExecutor } from './router.executor';
 import { setExecutor } from './set.executor';
 import { subgraphExecutor } from './subgraph.executor';
@@ -29,4 +30,5 @@ export const executors: { [T in NodeType]: NodeExecutor<T, unknown> } = {
   append: appendExecutor,
   fail: failExecutor,
   human: humanExecutor,
+  retrieve: retrieveExecutor,
 };

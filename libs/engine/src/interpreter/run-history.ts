@@ -1,5 +1,5 @@
 import { onRunEvent, type ErrorInfo, type RunEvent, type RunEventHandlers, type RunEventOf, type Usage } from '@spindle/contracts';
-import type { ModelResult } from '../ports';
+import type { ModelResult, RetrievalAnswer } from '../ports';
 import type { ContextCut } from '../context/assemble-prompt';
 
 export type RecordedOutcome = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
@@ -10,6 +10,7 @@ export type RecordedAnswer = RunEventOf<'input.answered'> | RunEventOf<'approval
 export class NodeRecord {
   outcome?: RecordedOutcome;
   readonly modelResults: ModelResult[] = [];
+  readonly retrievals: RetrievalAnswer[] = [];
   readonly toolOutcomes = new Map<string, RecordedToolOutcome>();
   readonly branchesStarted = new Set<string>();
   readonly branchesCompleted = new Set<string>();
@@ -24,6 +25,7 @@ export class NodeRecord {
   compacted = false;
   private modelCursor = 0;
   private cutCursor = 0;
+  private retrievalCursor = 0;
 
   /** `startedAtMs`: when the execution first started, so a re-entered node's duration is its whole span. */
   constructor(
@@ -45,6 +47,11 @@ export class NodeRecord {
     const index = this.cutCursor++;
     if (index < this.cutGroups.length) return this.cutGroups[index];
     return index === this.cutGroups.length && this.pendingCuts.length > 0 ? this.pendingCuts : undefined;
+  }
+
+  /** The next retrieval's recorded answer, in call order: a resumed node never searches again. */
+  nextRetrieval(): RetrievalAnswer | undefined {
+    return this.retrievals[this.retrievalCursor++];
   }
 }
 
@@ -129,7 +136,12 @@ export class RunHistory {
         const record = this.parent(e);
         if (record) record.compacted = true;
       },
-      'retrieval.completed': skip,
+      'retrieval.completed': (e) =>
+        this.parent(e)?.retrievals.push({
+          retriever: e.data.retriever,
+          ...(e.data.version !== undefined && { version: e.data.version }),
+          chunks: e.data.chunks,
+        }),
       custom: skip,
     };
     const endSegment = (e: RunEvent) => {

@@ -1,7 +1,16 @@
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import type { RunEnvironment } from '../interpreter/run-environment';
 import { SpindleError } from '@spindle/contracts';
-import type { ModelPort, ModelRequest, ModelResult, NodeResultStore, RegisteredFunction, ToolCall, ToolSpec } from '../ports';
+import type {
+  ModelPort,
+  ModelRequest,
+  ModelResult,
+  NodeResultStore,
+  RegisteredFunction,
+  RetrieverPort,
+  ToolCall,
+  ToolSpec,
+} from '../ports';
 import { RunHistory } from '../interpreter/run-history';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
@@ -16,6 +25,7 @@ export function recordingEnvironment(
     prior?: readonly RunEvent[];
     results?: NodeResultStore;
     drain?: AbortSignal;
+    retriever?: RetrieverPort;
   } = {},
 ) {
   const events: RunEvent[] = [...(opts.prior ?? [])];
@@ -61,6 +71,7 @@ export function recordingEnvironment(
     ...(opts.prior ? { history: new RunHistory(opts.prior) } : {}),
     ...(opts.results ? { results: opts.results } : {}),
     ...(opts.drain ? { drain: opts.drain } : {}),
+    ...(opts.retriever ? { retriever: opts.retriever } : {}),
   };
   return { env, events, tokens, redacted };
 }

@@ -48,6 +48,19 @@ export const exampleFileSchema = z
     workflows: z.record(z.string(), definition).optional(),
     /** Files the input carries, by a name the input marks with `{ "$file": "<name>" }`: paths under `examples/`, uploaded first. */
     files: z.record(z.string().regex(/^[a-z0-9_-]{1,64}$/), z.string().regex(/^files\/[a-z0-9][a-z0-9._-]*$/)).optional(),
+    /** Knowledge bases a retrieve node searches, saved and filled first: the base as PUT, and its documents. */
+    knowledgeBases: z
+      .record(
+        z.string(),
+        z.strictObject({
+          base: definition,
+          documents: z
+            .array(z.strictObject({ source: z.string(), text: z.string(), metadata: definition.optional() }))
+            .min(1)
+            .max(50),
+        }),
+      )
+      .optional(),
     input: z.unknown().optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     answers: z.array(answerSchema).default([]),
@@ -69,6 +82,10 @@ export interface Example {
   workflow: Record<string, unknown>;
   agents: Record<string, Record<string, unknown>>;
   workflows: Record<string, Record<string, unknown>>;
+  knowledgeBases: Record<
+    string,
+    { base: Record<string, unknown>; documents: Array<{ source: string; text: string; metadata?: Record<string, unknown> }> }
+  >;
   input: unknown;
   /** Name → path of the files its input marks, and the folder they are under. */
   files: Record<string, string>;
@@ -105,6 +122,7 @@ export function readExamples(dir: string): Example[] {
       workflow: e.workflow ?? (parsed.get(e.workflowFile ?? '') as Record<string, unknown>),
       agents: e.agents ?? {},
       workflows: e.workflows ?? {},
+      knowledgeBases: e.knowledgeBases ?? {},
       input: e.input,
       files: e.files ?? {},
       dir,

@@ -25,6 +25,13 @@ export async function runExample(
 ): Promise<ExampleOutcome> {
   for (const [name, spec] of Object.entries(example.agents)) await spindle.agents.put(name, spec);
   for (const [name, def] of Object.entries(example.workflows)) await spindle.workflows.put(name, def);
+  for (const [name, kb] of Object.entries(example.knowledgeBases)) {
+    await spindle.knowledgeBases.put(name, kb.base as never);
+    for (const doc of kb.documents) {
+      const added = await spindle.knowledgeBases.addDocument(name, doc);
+      if (added.status !== 'ready') throw new Error(`the example's document ${doc.source} is ${added.status}, not ingested`);
+    }
+  }
   await spindle.workflows.put(example.name, example.workflow);
   const { runId } = await spindle.runs.start(example.name, {
     input: (await inputWithFiles(example.input, example.files, example.dir, opts.upload)) ?? {},

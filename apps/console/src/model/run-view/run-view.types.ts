@@ -1,7 +1,7 @@
 import type { ErrorInfo, RunStatus, Usage } from '@spindle/contracts';
 
 export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting' | 'canceled';
-export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request' | 'context' | 'memory';
+export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request' | 'context' | 'memory' | 'retrieval';
 export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
 export type RunStatusView = RunStatus;
 

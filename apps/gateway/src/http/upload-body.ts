@@ -2,15 +2,25 @@ import type { Readable } from 'node:stream';
 import { SpindleError } from '@spindle/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { routeKey } from '../identity/route-access';
+import { isJsonMediaType } from './origin-policy';
 
-/** The one route whose body is raw bytes, not JSON. */
-export const UPLOAD_ROUTE = 'POST /v1/files';
-/** What the upload's Content-Type is rewritten to, so only the pass-through parser below reads it. */
+/**
+ * The routes whose body may be raw bytes, not JSON, and when: a file upload always; a document
+ * either as JSON (`{ source, text }`) or as the document itself (text, Markdown, PDF).
+ */
+const RAW_BODY_ROUTES: ReadonlyMap<string, (claimedType: string | undefined) => boolean> = new Map([
+  ['POST /v1/files', () => true],
+  ['POST /v1/knowledge-bases/:name/documents', (claimedType: string | undefined) => !isJsonMediaType(claimedType)],
+]);
+/** What an upload's Content-Type is rewritten to, so only the pass-through parser below reads it. */
 const UPLOAD_MEDIA_TYPE = 'application/x-spindle-upload';
 const claimedTypes = new WeakMap<FastifyRequest, string | undefined>();
 
-export const isUploadRoute = (request: FastifyRequest): boolean =>
-  routeKey(request.method, request.routeOptions.url ?? '') === UPLOAD_ROUTE;
+/** Whether the request's body is raw bytes for its handler to read (`readUpload`), not JSON. */
+export const isUploadRoute = (request: FastifyRequest): boolean => {
+  const rule = RAW_BODY_ROUTES.get(routeKey(request.method, request.routeOptions.url ?? ''));
+  return rule !== undefined && rule(claimedTypes.has(request) ? claimedTypes.get(request) : request.headers['content-type']);
+};
 
 /**
  * Hands an upload's body to its handler unread, as a stream: whatever the client says it is, the

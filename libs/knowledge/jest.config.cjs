@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'knowledge',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
