@@ -8,6 +8,7 @@ import { readRunLog } from './run-log.reader';
 import { purgeRunLog } from './run-erasure';
 import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
 import { openPayloadStore } from './run-payloads';
+import { deleteFileBytes, putFileBytes, readFileBytes } from './file-store';
 
 const namespace = 'perm';
 const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', path: 'root', data: { n } });
@@ -117,5 +118,17 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
       expect((await readRunLog(as(service), 'run-big')).events[0].data).toEqual({ big: 'x'.repeat(10_000) });
     }
     expect(await openPayloadStore(as('checkpoint'))).toBeDefined();
+  });
+
+  it('lets the gateway store file bytes, the runner and the dispatcher read them, the dispatcher's collector deletes them', async () => {
+    const bytes = new TextEncoder().encode('file bytes the permissions guard');
+    const { sha256 } = await putFileBytes(as('gateway'), bytes);
+    for (const service of ['runner', 'dispatcher'] as const) expect(await readFileBytes(as(service), sha256)).toEqual(bytes);
+    await expect(putFileBytes(as('runner'), new TextEncoder().encode('a runner writes no files'))).rejects.toThrow(/permission|timeout/i);
+    for (const service of ['trace-recorder', 'checkpoint', 'approval'] as const) {
+      await expect(readFileBytes(as(service), sha256)).rejects.toThrow(/permission|timeout/i);
+    }
+    await deleteFileBytes(as('dispatcher'), sha256);
+    expect(await readFileBytes(as('runner'), sha256)).toBeUndefined();
   });
 });

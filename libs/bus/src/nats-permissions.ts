@@ -1,5 +1,6 @@
 import type { BusNames } from '@spindle/contracts';
 import { payloadBucketOf } from './run-payloads';
+import { fileBucketOf } from './file-store';
 
 export const SPINDLE_SERVICES = ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'] as const;
 export type SpindleService = (typeof SPINDLE_SERVICES)[number];
@@ -47,6 +48,17 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
   ];
   const replies = '_INBOX.>';
   const query = (service: string) => `${ns}svc.${service}.*`;
+  // File bytes (uploads, documents): the gateway stores them, the runner and the dispatcher read
+  // them, the dispatcher's collector deletes them; no read model touches them.
+  const filesStream = `OBJ_${fileBucketOf(names)}`;
+  const readFiles = [
+    `$JS.API.STREAM.INFO.${filesStream}`,
+    `$JS.API.STREAM.CREATE.${filesStream}`,
+    `$JS.API.STREAM.UPDATE.${filesStream}`,
+    `$JS.API.STREAM.MSG.GET.${filesStream}`,
+    `$JS.API.DIRECT.GET.${filesStream}`,
+  ];
+  const writeFiles = [...readFiles, `$O.${fileBucketOf(names)}.>`, `$JS.API.STREAM.PURGE.${filesStream}`];
   // The control side (the gateway, the dispatcher, the approval service): appends to run logs and queues commands.
   const runLogAndCommands = [...jetstream, replies, events, commands];
   const controls = `${ns}run.ctl.*`;
@@ -57,6 +69,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         controls,
         `${ns}mcp.ses.*`,
         `${ns}svc.*.*`,
+        ...writeFiles,
         // Erasing a run purges its subject of the log.
         `$JS.API.STREAM.PURGE.${names.eventsStream}`,
       ],
@@ -70,6 +83,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         `${ns}run.tok.*`,
         commands,
         names.deadLetterSubject('runner'),
+        ...readFiles,
         query('checkpoint'),
         // A retrieve node's search of a knowledge base.
         `${ns}svc.dispatcher.retrieve`,
@@ -93,6 +107,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         // Tenant usage for the quotas.
         query('trace'),
         names.deadLetterSubject('admission'),
+        ...writeFiles,
       ],
       subscribe: [replies, query('dispatcher')],
     },
