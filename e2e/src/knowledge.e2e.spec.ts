@@ -1,3 +1,4 @@
+import { fileSha256, readFileBytes } from '@spindle/bus';
 import type { RunEvent } from '@spindle/contracts';
 import { tinyPdf } from '@spindle/knowledge';
 import { eventually, startStack, stopProcess, type Stack } from '@spindle/testing';
@@ -47,6 +48,8 @@ describe('knowledge bases and the retrieve node', () => {
     );
     expect(pdf.status).toBe(201);
     expect(await pdf.json()).toMatchObject({ status: 'ready', mediaType: 'application/pdf' });
+    // Ingested, the document's text lives in its chunks: its bytes leave the object store.
+    expect(await readFileBytes(stack.bus, fileSha256(tinyPdf(['Express shipping reaches Europe the next day.'])))).toBeUndefined();
 
     expect((await send('/v1/workflows/support', 'PUT', support)).status).toBe(201);
     const started = await send('/v1/workflows/support/runs', 'POST', { input: { question: 'when are refunds paid?' } });

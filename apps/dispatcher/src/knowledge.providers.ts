@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import type { GatewayTables } from '@spindle/db';
+import { FileLibrary } from '@spindle/control-plane';
 import { KnowledgeService } from '@spindle/knowledge';
 import { createEmbeddingModelResolver } from '@spindle/llm';
 import { DATABASE } from '@spindle/service-db';
@@ -16,8 +17,8 @@ export function knowledgeProviders(config: DispatcherConfig): Provider[] {
   return [
     {
       provide: KnowledgeService,
-      inject: [BUS, DATABASE, LOGGER],
-      useFactory: (bus: Bus, db: Kysely<GatewayTables>, logger: Logger) =>
+      inject: [BUS, DATABASE, LOGGER, FileLibrary],
+      useFactory: (bus: Bus, db: Kysely<GatewayTables>, logger: Logger, files: FileLibrary) =>
         new KnowledgeService(
           bus,
           db,
@@ -25,6 +26,7 @@ export function knowledgeProviders(config: DispatcherConfig): Provider[] {
           {
             maxDocumentBytes: config.maxDocumentBytes,
             leaseMs: 60_000,
+            releaseBytes: (sha256) => files.releaseBytes(sha256),
           },
           logger,
         ),

@@ -30,8 +30,9 @@ export const MAX_INGEST_ATTEMPTS = 5;
 export class KnowledgeDocumentRepository {
   constructor(private readonly db: Db) {}
 
-  async insertPending(doc: NewDocument, now = new Date()): Promise<void> {
-    await this.db
+  /** `db`: the transaction that stored the document's bytes under their lock (`FileLibrary.storeNamed`). */
+  async insertPending(doc: NewDocument, db: Kysely<GatewayTables> = this.db, now = new Date()): Promise<void> {
+    await db
       .insertInto('knowledge_documents')
       .values({
         id: doc.id,

@@ -24,6 +24,9 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
   let drop: () => Promise<void>;
   const model = new FlakyModel(64);
   let service: KnowledgeService;
+  /** The bytes the service let go of, in order: a document's once it needs them no more. */
+  const released: string[] = [];
+  const releaseBytes = async (sha256: string) => void released.push(sha256);
   beforeAll(async () => {
     bus = await testBus(namespace, 'knowledge-test');
     ({ db, drop } = await openTestSchema<GatewayTables>('gateway', namespace, gatewayMigrations));
@@ -33,7 +36,7 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
       bus,
       db,
       () => model as EmbeddingModelV3,
-      { maxDocumentBytes: 1_000_000, leaseMs: 60_000 },
+      { maxDocumentBytes: 1_000_000, leaseMs: 60_000, releaseBytes },
       createLogger('kb', { level: 'fatal' }),
     );
     await service.bases.save('acme', 'support', { embeddingModel: 'offline:hash-64', dimensions: 64, chunking: { size: 32, overlap: 0 } });
@@ -44,9 +47,11 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
     await bus.close();
   });
 
+  const shaOf = new Map<string, string>();
   async function addDocument(id: string, text: string) {
     const base = await service.bases.get('acme', 'support');
     const stored = await putFileBytes(bus, Buffer.from(text));
+    shaOf.set(id, stored.sha256);
     await service.documents.insertPending({
       id,
       baseId: base.baseId,
@@ -84,6 +89,8 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
       chunks: 0,
       error: { code: 'provider_error' },
     });
+    // A document that will be tried again keeps its bytes.
+    expect(released).not.toContain(shaOf.get(id));
     model.failFromCall = Infinity;
     // The claim is held for its lease: the loop takes it only once the lease has passed.
     expect(await service.ingestPending()).toBe(0);
@@ -97,6 +104,8 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
     expect(doc).toMatchObject({ status: 'ready', error: null });
     expect(doc.chunks).toBeGreaterThan(256);
     expect(await chunksOf(id)).toBe(String(doc.chunks));
+    // Its chunks hold its text now: the bytes are let go.
+    expect(released).toContain(shaOf.get(id));
   });
 
   it('ingests a document once when two ask at the same time', async () => {
@@ -116,12 +125,14 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
       bus,
       db,
       () => wide,
-      { maxDocumentBytes: 1_000_000, leaseMs: 60_000 },
+      { maxDocumentBytes: 1_000_000, leaseMs: 60_000, releaseBytes },
       createLogger('kb', { level: 'fatal' }),
     );
     await expect(strict.ingest('acme', id)).rejects.toMatchObject({ code: 'embedding_dimension_mismatch' });
     await expect(strict.ingest('acme', id)).rejects.toMatchObject({ code: 'embedding_dimension_mismatch' });
     expect(await strict.documents.pendingIds(10)).not.toContain(id);
     expect(await chunksOf(id)).toBe('0');
+    // Failed for good: nothing will read its bytes again.
+    expect(released).toContain(shaOf.get(id));
   });
 });

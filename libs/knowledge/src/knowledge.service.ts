@@ -23,6 +23,8 @@ export interface KnowledgeServiceOptions {
   maxDocumentBytes: number;
   /** How long an ingestion may hold its claim before another dispatcher may take the document. */
   leaseMs: number;
+  /** Deletes a document's bytes once nothing else names them (`FileLibrary.releaseBytes`): an ingested document keeps its text in its chunks. */
+  releaseBytes: (sha256: string) => Promise<void>;
 }
 
 /** Texts per embedding request: one document's chunks go in a few calls, not thousands. */
@@ -88,9 +90,10 @@ export class KnowledgeService {
         chunks.map((c, i) => ({ ...c, embedding: embeddings[i] })),
       );
     } catch (e) {
-      await this.failed(claimed.id, claimed.attempts, e);
+      if (await this.failed(claimed.id, claimed.attempts, e)) await this.release(claimed.sha256);
       throw e;
     }
+    await this.release(claimed.sha256);
     return (await this.documents.get(tenant, claimed.base_id, claimed.id)) satisfies KnowledgeDocument;
   }
 
@@ -126,11 +129,21 @@ export class KnowledgeService {
     return { retriever: 'knowledge_base', version: base.version, chunks };
   }
 
-  private async failed(id: string, attempts: number, e: unknown) {
+  /** Records the failure; answers whether it is final (the document will not be tried again). */
+  private async failed(id: string, attempts: number, e: unknown): Promise<boolean> {
     const code = isSpindleError(e) ? e.code : 'internal';
     const message = e instanceof Error ? e.message : String(e);
-    if (isRetryable(e) && attempts < MAX_INGEST_ATTEMPTS) await this.documents.release(id, code, message);
-    else await this.documents.fail(id, code, isSpindleError(e) ? message : 'ingestion failed');
     if (!isSpindleError(e)) this.logger.error({ err: e, documentId: id }, 'document ingestion failed');
+    if (isRetryable(e) && attempts < MAX_INGEST_ATTEMPTS) {
+      await this.documents.release(id, code, message);
+      return false;
+    }
+    await this.documents.fail(id, code, isSpindleError(e) ? message : 'ingestion failed');
+    return true;
+  }
+
+  /** A blob left behind costs only space, so a failure to release it is logged, not the ingestion's failure. */
+  private async release(sha256: string): Promise<void> {
+    await this.options.releaseBytes(sha256).catch((e: unknown) => this.logger.warn({ err: e, sha256 }, 'document bytes not released'));
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { putFileBytes, query, type Bus } from '@spindle/bus';
+import { query, type Bus } from '@spindle/bus';
+import { FileLibrary } from '@spindle/control-plane';
 import {
   documentJsonBodySchema,
   isRetryable,
@@ -42,6 +43,7 @@ export class KnowledgeBasesController {
     private readonly audit: AuditTrail,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(BUS) private readonly bus: Bus,
+    private readonly files: FileLibrary,
   ) {}
 
   @Put(':name')
@@ -105,19 +107,24 @@ export class KnowledgeBasesController {
       : jsonDocument(body);
     if (upload.bytes.byteLength > this.config.maxDocumentBytes) throw tooLarge(this.config.maxDocumentBytes);
     if (upload.bytes.byteLength === 0) throw new SpindleError('invalid_document', 'the document is empty');
-    const stored = await putFileBytes(this.bus, upload.bytes);
     const documentId = `doc_${randomId()}`;
-    await this.documents.insertPending({
-      id: documentId,
-      baseId: base.baseId,
-      tenant: caller.tenant,
-      version: base.version,
-      source: upload.source,
-      mediaType: upload.mediaType,
-      bytes: stored.bytes,
-      sha256: stored.sha256,
-      metadata: upload.metadata,
-    });
+    // The bytes and the row that names them are written under the bytes' lock, as an upload's are.
+    await this.files.storeNamed(upload.bytes, (trx, sha256) =>
+      this.documents.insertPending(
+        {
+          id: documentId,
+          baseId: base.baseId,
+          tenant: caller.tenant,
+          version: base.version,
+          source: upload.source,
+          mediaType: upload.mediaType,
+          bytes: upload.bytes.byteLength,
+          sha256,
+          metadata: upload.metadata,
+        },
+        trx,
+      ),
+    );
     await this.audit.record(caller, req, { action: 'knowledge_document.added', target: { kind: 'knowledge_document', id: documentId } });
     let document: KnowledgeDocument;
     try {
@@ -168,8 +175,11 @@ export class KnowledgeBasesController {
     @Req() req: FastifyRequest,
   ) {
     const base = await this.bases.get(caller.tenant, name);
+    const deleted = await this.documents.find(caller.tenant, documentId);
     if (!(await this.documents.delete(caller.tenant, base.baseId, documentId)))
       throw new SpindleError('not_found', `no document ${documentId}`);
+    // A pending document's bytes were still needed; now nothing may name them.
+    if (deleted) await this.files.releaseBytes(deleted.sha256);
     await this.audit.record(caller, req, { action: 'knowledge_document.deleted', target: { kind: 'knowledge_document', id: documentId } });
   }
 

@@ -1,5 +1,7 @@
 import { deleteFileBytes, fileSha256, putFileBytes, readFileBytes, type Bus } from '@spindle/bus';
 import { SpindleError, sniffMediaType, type Actor, type StoredFile } from '@spindle/contracts';
+import type { GatewayTables } from '@spindle/db';
+import type { Transaction } from 'kysely';
 import type { FileSettings } from '../control-plane.settings';
 import { fileIdOf } from './file-id';
 import { resolveFileParts, type FileLookup } from './file-parts.resolver';
@@ -65,6 +67,27 @@ export class FileLibrary {
       });
     });
     return storedFileView(row);
+  }
+
+  /**
+   * Stores bytes another record names (a knowledge document waiting to be ingested): under the
+   * bytes' lock, with that record written in the same transaction, as an upload does.
+   */
+  async storeNamed<T>(bytes: Uint8Array, write: (trx: Transaction<GatewayTables>, sha256: string) => Promise<T>): Promise<T> {
+    const sha256 = fileSha256(bytes);
+    return this.files.db.transaction().execute(async (trx) => {
+      await this.files.lockBytes(trx, sha256);
+      await putFileBytes(this.bus, bytes);
+      return write(trx, sha256);
+    });
+  }
+
+  /** Deletes the bytes once nothing names them (no tenant's file, no pending document); absent bytes are fine. */
+  async releaseBytes(sha256: string): Promise<void> {
+    await this.files.db.transaction().execute(async (trx) => {
+      await this.files.lockBytes(trx, sha256);
+      if (!(await this.files.bytesNamed(trx, sha256))) await deleteFileBytes(this.bus, sha256);
+    });
   }
 
   get maxBytes(): number {

@@ -69,7 +69,11 @@ export class FileRepository {
 
   /** Whether any tenant's file still names these bytes. */
   async bytesNamed(trx: Transaction<GatewayTables>, sha256: string): Promise<boolean> {
-    return (await trx.selectFrom('files').select('file_id').where('sha256', '=', sha256).limit(1).executeTakeFirst()) !== undefined;
+    if ((await trx.selectFrom('files').select('file_id').where('sha256', '=', sha256).limit(1).executeTakeFirst()) !== undefined)
+      return true;
+    // A knowledge document needs its bytes until it is ingested (its chunks then hold its text).
+    const pending = trx.selectFrom('knowledge_documents').select('id').where('sha256', '=', sha256).where('status', '=', 'pending');
+    return (await pending.limit(1).executeTakeFirst()) !== undefined;
   }
 
   /** Files no run refers to, unused since `before`: what the collector may delete. */
