@@ -59,7 +59,7 @@ describe('assemblePrompt', () => {
     // Retrieval is cut before the node's own fields when they rank so.
     const fitted = assemblePrompt(input, budget(8_000, { strategy: 'hard', cutOrder: ['retrieval', 'state_field'] }));
     expect(fitted.cuts.map((c) => [c.kind, c.target, c.strategy])).toEqual([['retrieval', 'kb', 'hard']]);
-    expect(fitted.messages[0].content.startsWith(`Read ${state.doc} and {"query"`)).toBe(true);
+    expect(fitted.messages[0].content.startsWith(`Read ${state.doc} and [1] (s) `)).toBe(true);
     expect(promptTokens(undefined, fitted.messages)).toBeLessThanOrEqual(8_000);
   });
 

@@ -112,7 +112,7 @@ describe('an agent with a context budget', () => {
     const { env, events } = recordingEnvironment({ model });
     await executeRun({ definition: validateDefinition(llm), state: { input: 'why?', kb }, attempt: 1, worker: 'w' }, env);
     expect(cutsOf(events).map((e) => [e.data.kind, e.data.target])).toEqual([['retrieval', 'kb']]);
-    expect(model.requests[0].messages[0].content.startsWith('Answer why? from {"query":"q"')).toBe(true);
+    expect(model.requests[0].messages[0].content.startsWith('Answer why? from [1] (a.md) ')).toBe(true);
     expect(promptTokens(undefined, model.requests[0].messages)).toBeLessThanOrEqual(500);
   });
 });

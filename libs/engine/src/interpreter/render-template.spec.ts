@@ -54,4 +54,19 @@ describe('template bounds', () => {
     for (let i = 0; i < MAX_TEMPLATE_DEPTH - 1; i++) shallow = { v: shallow };
     expect(JSON.stringify(renderValue(shallow, state))).toContain('3');
   });
+
+  it('renders a retrieve node’s result as its chunks, numbered with their sources, not as JSON', () => {
+    const context = {
+      query: 'refunds?',
+      knowledgeBase: 'faq',
+      chunks: [
+        { id: 'd_0', source: 'refunds.md', score: 0.9, tokens: 6, text: 'Refunds take five days.' },
+        { id: 'd_1', source: 'gifts.md', score: 0.5, tokens: 5, text: 'Gift cards become credit.' },
+      ],
+    };
+    expect(renderTemplate('Answer from:\n{{context}}', { context })).toBe(
+      'Answer from:\n[1] (refunds.md) Refunds take five days.\n\n[2] (gifts.md) Gift cards become credit.',
+    );
+    expect(renderTemplate('{{context.chunks.0.text}}', { context })).toBe('Refunds take five days.');
+  });
 });

@@ -1,4 +1,4 @@
-import { SpindleError } from '@spindle/contracts';
+import { isRetrievalResult, SpindleError } from '@spindle/contracts';
 
 /**
  * Placeholders. Both patterns run in linear time on V8's backtracking engine: the identifier
@@ -142,9 +142,13 @@ function lookup(state: Readonly<Record<string, unknown>>, path: string): unknown
   return current;
 }
 
-/** A value as a template renders it: strings as they are, anything else as JSON. */
+/**
+ * A value as a template renders it: strings as they are, a retrieve node's result as its chunks
+ * (numbered, each with its source: what a prompt wants of them), anything else as JSON.
+ */
 export function templateText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
+  if (isRetrievalResult(value)) return value.chunks.map((c, i) => `[${i + 1}] (${c.source}) ${c.text}`).join('\n\n');
   return JSON.stringify(value);
 }
