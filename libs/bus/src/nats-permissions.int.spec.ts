@@ -120,7 +120,7 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
     expect(await openPayloadStore(as('checkpoint'))).toBeDefined();
   });
 
-  it('lets the gateway store file bytes, the runner and the dispatcher read them, the dispatcher's collector deletes them', async () => {
+  it('lets the gateway store file bytes, the runner and the dispatcher read them, the dispatcher’s collector deletes them', async () => {
     const bytes = new TextEncoder().encode('file bytes the permissions guard');
     const { sha256 } = await putFileBytes(as('gateway'), bytes);
     for (const service of ['runner', 'dispatcher'] as const) expect(await readFileBytes(as(service), sha256)).toEqual(bytes);

@@ -1,4 +1,4 @@
-import { countTokens } from '@spindle/llm';
+import { countTokens } from '@spindle/engine';
 import { chunkText } from './chunk-text';
 
 const paragraph = (n: number) =>

@@ -23,7 +23,7 @@ export interface KnowledgeServiceOptions {
   maxDocumentBytes: number;
   /** How long an ingestion may hold its claim before another dispatcher may take the document. */
   leaseMs: number;
-  /** Deletes a document's bytes once nothing else names them (`FileLibrary.releaseBytes`): an ingested document keeps its text in its chunks. */
+  /** Deletes a document's bytes once nothing else names them (`FileLibrary.releaseBytes`): its chunks hold its text. */
   releaseBytes: (sha256: string) => Promise<void>;
 }
 
