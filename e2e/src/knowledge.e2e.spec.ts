@@ -125,6 +125,13 @@ describe('knowledge bases and the retrieve node', () => {
     const pending = (await res.json()) as { documentId: string; status: string };
     expect(pending.status).toBe('pending');
     expect(res.headers.get('location')).toBe(`/v1/knowledge-bases/support/documents/${pending.documentId}`);
+    // A base deleted while its document waits lets the document's bytes go with it.
+    expect((await send('/v1/knowledge-bases/scratch', 'PUT', { embeddingModel: 'offline:hash-256', dimensions: 256 })).status).toBe(201);
+    const scratchText = `Scratch notes ${Date.now()}: nothing else names these bytes.`;
+    expect((await send('/v1/knowledge-bases/scratch/documents', 'POST', { source: 'scratch.md', text: scratchText })).status).toBe(202);
+    expect(await readFileBytes(stack.bus, fileSha256(Buffer.from(scratchText)))).toBeDefined();
+    expect((await stack.api('/v1/knowledge-bases/scratch', { method: 'DELETE' })).status).toBe(204);
+    expect(await readFileBytes(stack.bus, fileSha256(Buffer.from(scratchText)))).toBeUndefined();
     await Promise.all([stack.startService('dispatcher'), stack.startService('dispatcher')]);
     const ready = await eventually(
       async () => {

@@ -72,6 +72,18 @@ export class KnowledgeDocumentRepository {
     return rows.map(toDocument);
   }
 
+  /** The bytes a base's pending documents still need: what deleting the base lets go. */
+  async pendingSha256s(baseId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('knowledge_documents')
+      .select('sha256')
+      .distinct()
+      .where('base_id', '=', baseId)
+      .where('status', '=', 'pending')
+      .execute();
+    return rows.map((r) => r.sha256);
+  }
+
   async delete(tenant: string, baseId: string, id: string): Promise<boolean> {
     const r = await this.db
       .deleteFrom('knowledge_documents')

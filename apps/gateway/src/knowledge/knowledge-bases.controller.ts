@@ -80,7 +80,10 @@ export class KnowledgeBasesController {
   @Delete(':name')
   @HttpCode(204)
   async delete(@Caller() caller: Principal, @Param('name', KnowledgeBaseNameParam) name: string, @Req() req: FastifyRequest) {
+    const pending = await this.documents.pendingSha256s((await this.bases.get(caller.tenant, name)).baseId);
     if (!(await this.bases.delete(caller.tenant, name))) throw new SpindleError('knowledge_base_not_found', `no knowledge base "${name}"`);
+    // Its pending documents' bytes were still needed; now nothing of the base names them.
+    for (const sha256 of pending) await this.files.releaseBytes(sha256);
     await this.audit.record(caller, req, { action: 'knowledge_base.deleted', target: { kind: 'knowledge_base', id: name } });
   }
 
