@@ -24,7 +24,9 @@ describe('the API reference of the real document', () => {
       'threads',
       'webhooks',
       'schedules',
+      'knowledge',
       'requests',
+      'files',
       'admin',
       'protocols',
     ]);
