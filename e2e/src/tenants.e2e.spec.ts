@@ -82,6 +82,16 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/files/:fileId': { status: 404, code: 'file_not_found' },
   'GET /v1/files/:fileId/content': { status: 404, code: 'file_not_found' },
   'DELETE /v1/files/:fileId': { status: 404, code: 'file_not_found' },
+  // A knowledge base of acme's own (PUT comes last of its routes); default's base is not found on every route.
+  'GET /v1/knowledge-bases': { status: 200, list: true },
+  'GET /v1/knowledge-bases/:name': { status: 404, code: 'knowledge_base_not_found' },
+  'PUT /v1/knowledge-bases/:name': { status: 201 },
+  'DELETE /v1/knowledge-bases/:name': { status: 404, code: 'knowledge_base_not_found' },
+  'GET /v1/knowledge-bases/:name/documents': { status: 404, code: 'knowledge_base_not_found' },
+  'POST /v1/knowledge-bases/:name/documents': { status: 404, code: 'knowledge_base_not_found' },
+  'GET /v1/knowledge-bases/:name/documents/:documentId': { status: 404, code: 'knowledge_base_not_found' },
+  'DELETE /v1/knowledge-bases/:name/documents/:documentId': { status: 404, code: 'knowledge_base_not_found' },
+  'POST /v1/knowledge-bases/:name/query': { status: 404, code: 'knowledge_base_not_found' },
   'GET /v1/requests': { status: 200, list: true },
   'GET /v1/runs/:id/requests': { status: 404, code: 'run_not_found' },
   'POST /v1/runs/:id/requests/:requestId/respond': { status: 404, code: 'run_not_found' },
@@ -124,6 +134,9 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/runs/:id/cancel': {},
   // Sent as application/json: a JSON file of acme's.
   'POST /v1/files': { acme: 'notes' },
+  'PUT /v1/knowledge-bases/:name': { embeddingModel: 'offline:hash-64', dimensions: 64 },
+  'POST /v1/knowledge-bases/:name/documents': { source: 'stolen.md', text: 'acme writes into the other base' },
+  'POST /v1/knowledge-bases/:name/query': { query: 'dflt knowledge' },
   'POST /v1/runs/:id/fork': {},
   'POST /v1/runs/:id/requests/:requestId/respond': { approved: true },
   'POST /v1/keys': { name: 'stolen', scopes: ['admin'], tenant: 'default' },
@@ -160,6 +173,8 @@ describe('tenants, from the route table', () => {
     webhook: '',
     schedule: '',
     file: '',
+    knowledgeBase: 'dflt-kb',
+    document: '',
   };
   const as =
     (key: string) =>
@@ -192,6 +207,8 @@ describe('tenants, from the route table', () => {
       // Without its age, which grows by itself.
       requests: (await read(`/v1/runs/${theirs.waitingRun}/requests`)).replace(/"ageMs":\d+,/g, ''),
       file: await read(`/v1/files/${theirs.file}`),
+      knowledgeBase: await read(`/v1/knowledge-bases/${theirs.knowledgeBase}`),
+      documents: await read(`/v1/knowledge-bases/${theirs.knowledgeBase}/documents`),
     };
   };
 
@@ -221,6 +238,17 @@ describe('tenants, from the route table', () => {
     });
     expect(file.status).toBe(201);
     theirs.file = ((await file.json()) as { fileId: string }).fileId;
+    const base = await admin(`/v1/knowledge-bases/${theirs.knowledgeBase}`, {
+      method: 'PUT',
+      body: JSON.stringify({ embeddingModel: 'offline:hash-64', dimensions: 64 }),
+    });
+    expect(base.status).toBe(201);
+    const doc = await admin(`/v1/knowledge-bases/${theirs.knowledgeBase}/documents`, {
+      method: 'POST',
+      body: JSON.stringify({ source: 'dflt-doc.md', text: 'dflt knowledge: the vault code is in the red binder.' }),
+    });
+    expect(doc.status).toBe(201);
+    theirs.document = ((await doc.json()) as { documentId: string }).documentId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -277,6 +305,10 @@ describe('tenants, from the route table', () => {
       theirs.schedule,
       theirs.file,
       'dflt-file.txt',
+      theirs.knowledgeBase,
+      theirs.document,
+      'dflt-doc.md',
+      'red binder',
     ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
@@ -289,12 +321,20 @@ describe('tenants, from the route table', () => {
         .replace(':webhookId', theirs.webhook)
         .replace(':scheduleId', theirs.schedule)
         .replace(':fileId', theirs.file)
+        .replace(':documentId', theirs.document)
         .replace(':chatId', 'their-chat')
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
         .replace(':from', '1')
         .replace(':to', '1')
-        .replace(':name', template.startsWith('/v1/agents') ? theirs.agent : theirs.workflow);
+        .replace(
+          ':name',
+          template.startsWith('/v1/agents')
+            ? theirs.agent
+            : template.startsWith('/v1/knowledge-bases')
+              ? theirs.knowledgeBase
+              : theirs.workflow,
+        );
       const query = route === 'GET /v1/audit' ? '?tenant=default' : '';
       const body = BODIES[route];
       const variants: RequestInit[] = [{ method, ...(body !== undefined && { body: JSON.stringify(body) }) }];
