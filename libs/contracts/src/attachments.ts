@@ -32,6 +32,25 @@ export function isFileRef(value: unknown): value is FileRef {
   return fileRefSchema.safeParse(value).success;
 }
 
+/**
+ * Every distinct file reference inside a value (one per fileId, first found first): the engine's
+ * attachments, the runner's check of a tool's files and the control plane's reference count all
+ * read a value this one way. It looks at most `maxDepth` levels deep and stops after `maxRefs`.
+ */
+export function fileRefsIn(value: unknown, limits: { maxDepth: number; maxRefs: number }): FileRef[] {
+  const found = new Map<string, FileRef>();
+  const walk = (v: unknown, depth: number): void => {
+    if (found.size >= limits.maxRefs || depth > limits.maxDepth || v === null || typeof v !== 'object') return;
+    if ((v as { type?: unknown }).type === 'file' && isFileRef(v)) {
+      if (!found.has(v.fileId)) found.set(v.fileId, v);
+      return;
+    }
+    for (const item of Array.isArray(v) ? v : Object.values(v)) walk(item, depth + 1);
+  };
+  walk(value, 0);
+  return [...found.values()];
+}
+
 /** An uploaded file as `POST /v1/files` and `GET /v1/files/{id}` answer it. */
 export const storedFileSchema = z.object({
   fileId: fileIdSchema,

@@ -299,7 +299,7 @@ export { agUiResumeEntrySchema, agUiRunInputSchema, type AgUiRunInput } from './
 export { CHAT_ID_PATTERN, uiChatRequestSchema, type UiChatRequest } from './ui-chat';
 export { overviewSchema, runsOverviewSchema, pendingAgesSchema, overviewDaySchema, PENDING_AGE_BUCKETS } from './overview';
 export type { Overview, OverviewDay, RunsOverview, PendingAges } from './overview';
-export { FILE_ID_PATTERN, fileIdSchema, filePartInputSchema, fileRefSchema, isFileRef, storedFileSchema } from './attachments';
+export { FILE_ID_PATTERN, fileIdSchema, filePartInputSchema, fileRefSchema, isFileRef, fileRefsIn, storedFileSchema } from './attachments';
 export type { FilePartInput, FileRef, StoredFile } from './attachments';
 export {
   retrievedChunkSchema,

@@ -1,26 +1,11 @@
-import { isFileRef, onRunEvent, type FileRef, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
+import { fileRefsIn as findFileRefs, onRunEvent, type FileRef, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
 
 /** How deep and how wide a value is searched for references: the log's values are bounded, this bounds the search too. */
-const MAX_DEPTH = 64;
-const MAX_REFS = 1_024;
+const LIMITS = { maxDepth: 64, maxRefs: 1_024 };
 
-/** Every file reference inside a value (each object `isFileRef` says is one), up to the bounds above. */
+/** Every distinct file reference inside a value, up to the bounds above. */
 export function fileRefsIn(value: unknown): FileRef[] {
-  const found: FileRef[] = [];
-  const walk = (v: unknown, depth: number): void => {
-    if (found.length >= MAX_REFS || depth > MAX_DEPTH || v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) {
-      for (const item of v) walk(item, depth + 1);
-      return;
-    }
-    if ((v as { type?: unknown }).type === 'file' && isFileRef(v)) {
-      found.push(v);
-      return;
-    }
-    for (const item of Object.values(v)) walk(item, depth + 1);
-  };
-  walk(value, 0);
-  return found;
+  return findFileRefs(value, LIMITS);
 }
 
 const none = (): FileRef[] => [];

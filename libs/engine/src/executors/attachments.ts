@@ -1,4 +1,4 @@
-import { fileRefSchema, SpindleError, type FileRef } from '@spindle/contracts';
+import { fileRefsIn as findFileRefs, SpindleError, type FileRef } from '@spindle/contracts';
 import { evaluateValue } from '../expressions/cel-expression';
 import type { ChatMessage } from '../ports';
 
@@ -39,23 +39,8 @@ export function nodeAttachments(nodeId: string, expression: string | undefined, 
  * the gateway resolved against the tenant's files are.
  */
 export function fileRefsIn(value: unknown): FileRef[] {
-  const found = new Map<string, FileRef>();
-  collect(value, 0, found);
-  return [...found.values()];
-}
-
-function collect(value: unknown, depth: number, found: Map<string, FileRef>): void {
-  if (depth > MAX_SEARCH_DEPTH || value === null || typeof value !== 'object') return;
-  const ref = fileRefSchema.safeParse(value);
-  if (ref.success) {
-    if (!found.has(ref.data.fileId)) found.set(ref.data.fileId, ref.data);
-    return;
-  }
-  const items = Array.isArray(value) ? value : Object.values(value);
-  for (const item of items) {
-    if (found.size > MAX_CALL_ATTACHMENTS) return;
-    collect(item, depth + 1, found);
-  }
+  // One past the call's limit, so a value holding too many is told apart from one holding just enough.
+  return findFileRefs(value, { maxDepth: MAX_SEARCH_DEPTH, maxRefs: MAX_CALL_ATTACHMENTS + 1 });
 }
 
 /** The files a model call sends, from all its messages, each once (by fileId). */
