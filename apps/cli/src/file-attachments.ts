@@ -1,25 +1,10 @@
 import { basename, extname } from 'node:path';
-import type { FilePartInput } from '@spindle/contracts';
+import { claimedMediaType, type FilePartInput } from '@spindle/contracts';
 import { UsageError } from './usage-error';
-
-/** What the CLI claims a file is, by its extension: only a claim, the gateway decides from the bytes. */
-const CLAIMED_TYPES: Readonly<Record<string, string>> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.md': 'text/markdown',
-  '.csv': 'text/csv',
-  '.json': 'application/json',
-};
 
 /** `--file` given as a path: what to upload it as. */
 export function fileUploadOf(path: string): { name: string; contentType: string } {
-  const ext = extname(path).toLowerCase();
-  return { name: basename(path), contentType: Object.hasOwn(CLAIMED_TYPES, ext) ? CLAIMED_TYPES[ext] : 'application/octet-stream' };
+  return { name: basename(path), contentType: claimedMediaType(extname(path)) };
 }
 
 /** Commander's collector of a repeatable option. */

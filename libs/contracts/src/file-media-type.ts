@@ -62,6 +62,26 @@ const isJson = (text: string) => {
   }
 };
 
+/** What a file claims to be by its name's extension (`.png`): only a claim, the gateway decides from the bytes. */
+const CLAIMED_BY_EXTENSION: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.csv': 'text/csv',
+  '.json': 'application/json',
+};
+
+/** The media type a file of this extension (with its dot, any case) claims; `application/octet-stream` when unknown. */
+export function claimedMediaType(extension: string): string {
+  const ext = extension.toLowerCase();
+  return Object.hasOwn(CLAIMED_BY_EXTENSION, ext) ? CLAIMED_BY_EXTENSION[ext] : 'application/octet-stream';
+}
+
 export type SniffOutcome = { readonly ok: true; readonly mediaType: SniffableMediaType } | { readonly ok: false; readonly reason: string };
 
 /**

@@ -310,7 +310,7 @@ export {
 } from './retrieval';
 export type { RetrievedChunk, RetrievalResult, ContextCutKind, TruncationStrategy } from './retrieval';
 export { MODEL_CONTEXT_WINDOWS, modelContextWindow } from './model-windows';
-export { SNIFFABLE_MEDIA_TYPES, isSniffableMediaType, isImageMediaType, sniffMediaType } from './file-media-type';
+export { SNIFFABLE_MEDIA_TYPES, isSniffableMediaType, isImageMediaType, sniffMediaType, claimedMediaType } from './file-media-type';
 export type { SniffableMediaType, SniffOutcome } from './file-media-type';
 export {
   knowledgeBaseNameSchema,

@@ -1,11 +1,22 @@
 import type { GatewayTables } from '@spindle/db';
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 
 export type FileRow = Selectable<GatewayTables['files']>;
 type Db = Kysely<GatewayTables> | Transaction<GatewayTables>;
 
 /** The advisory lock class of a file's bytes (the second key is the hash of its sha256). */
 const FILE_BYTES_LOCK = 0x5f11e;
+
+/** `files as f` rows no run refers to: what the collector may take, asked the same way when it lists and when it deletes. */
+const unreferenced = ({ not, exists, selectFrom }: ExpressionBuilder<{ f: GatewayTables['files'] } & GatewayTables, 'f'>) =>
+  not(
+    exists(
+      selectFrom('file_references as r')
+        .select('r.run_id')
+        .whereRef('r.tenant_id', '=', 'f.tenant_id')
+        .whereRef('r.file_id', '=', 'f.file_id'),
+    ),
+  );
 
 /** A tenant's files and the runs that refer to them; only this touches the `files` and `file_references` tables. */
 export class FileRepository {
@@ -82,16 +93,7 @@ export class FileRepository {
       .selectFrom('files as f')
       .select(['f.tenant_id', 'f.file_id', 'f.sha256'])
       .where('f.last_used_at', '<', before)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('file_references as r')
-              .select('r.run_id')
-              .whereRef('r.tenant_id', '=', 'f.tenant_id')
-              .whereRef('r.file_id', '=', 'f.file_id'),
-          ),
-        ),
-      )
+      .where(unreferenced)
       .orderBy('f.last_used_at')
       .limit(limit)
       .execute();
@@ -104,16 +106,7 @@ export class FileRepository {
       .where('f.tenant_id', '=', tenant)
       .where('f.file_id', '=', fileId)
       .where('f.last_used_at', '<', before)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('file_references as r')
-              .select('r.run_id')
-              .whereRef('r.tenant_id', '=', 'f.tenant_id')
-              .whereRef('r.file_id', '=', 'f.file_id'),
-          ),
-        ),
-      )
+      .where(unreferenced)
       .executeTakeFirst();
     return deleted.numDeletedRows > 0n;
   }

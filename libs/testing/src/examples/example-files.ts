@@ -1,22 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
+import { claimedMediaType } from '@spindle/contracts';
 
 /** Uploads a file's bytes (`POST /v1/files`, the raw body, its media type as content-type) and answers its id. */
 export type UploadFile = (bytes: Uint8Array, mediaType: string) => Promise<string>;
 
-/** The media types of the files examples carry, by extension. */
-const MEDIA_TYPES: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-};
-
+/** The media type an example's file is uploaded as, by its extension. */
 export function mediaTypeOf(path: string): string {
-  return MEDIA_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  return claimedMediaType(extname(path));
 }
 
 /** The uploader over `fetch` (a plain one, or the e2e stack's checked one): `base` is the gateway, empty for `fetch`'s own. */
