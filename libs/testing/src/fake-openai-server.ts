@@ -97,15 +97,23 @@ export class FakeOpenAIServer extends FakeHttpServer {
     return errorBody(message);
   }
 
-  /** OpenAI's `/embeddings`: `{ input: string[] }` → one vector each, with usage; the call is recorded like a completion. */
-  private async embeddings(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  /** The request's JSON body, recorded as a call; undefined once a 400 for a body that is not JSON has been sent. */
+  private async recordedBody(req: IncomingMessage, res: ServerResponse, path: string): Promise<FakeOpenAIRequestBody | undefined> {
     let body: FakeOpenAIRequestBody;
     try {
       body = JSON.parse(await readBody(req)) as FakeOpenAIRequestBody;
     } catch {
-      return sendJson(res, 400, errorBody('invalid JSON body'));
+      sendJson(res, 400, errorBody('invalid JSON body'));
+      return undefined;
     }
     this.calls.push({ path, body, headers: req.headers });
+    return body;
+  }
+
+  /** OpenAI's `/embeddings`: `{ input: string[] }` → one vector each, with usage; the call is recorded like a completion. */
+  private async embeddings(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const body = await this.recordedBody(req, res, path);
+    if (!body) return;
     const inputs = Array.isArray(body.input) ? (body.input as unknown[]).map(String) : [String(body.input ?? '')];
     const tokens = inputs.reduce((n, t) => n + wordCount(t), 0);
     return sendJson(res, 200, {
@@ -122,13 +130,8 @@ export class FakeOpenAIServer extends FakeHttpServer {
     if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
       return sendJson(res, 404, errorBody(`no route for ${req.method} ${path}`));
     }
-    let body: FakeOpenAIRequestBody;
-    try {
-      body = JSON.parse(await readBody(req)) as FakeOpenAIRequestBody;
-    } catch {
-      return sendJson(res, 400, errorBody('invalid JSON body'));
-    }
-    this.calls.push({ path, body, headers: req.headers });
+    const body = await this.recordedBody(req, res, path);
+    if (!body) return;
     const reply = await this.reply(body);
     const closed = closedSignal(res);
     const { completion, events } = wireReply(reply, body, this.calls.length);
