@@ -123,6 +123,6 @@ function changesOf(changes: RequestChanges): RunEventHandlers {
     'context.truncated': none,
     'memory.compacted': none,
     'retrieval.completed': none,
-    custom: none,
+    'usage.reported': none,    'attempt.failed': none,    custom: none,
   };
 }

@@ -43,7 +43,9 @@ const summaries: RunEventHandlers<string> = {
     ` (${e.data.tokensBefore} → ${e.data.tokensAfter} tokens)`,
   'retrieval.completed': (e) =>
     `${e.data.knowledgeBase}: ${e.data.chunkCount} chunks${e.data.topScore === undefined ? '' : ` (top ${e.data.topScore.toFixed(3)})`}`,
-  custom: (e) => briefJson(e.data, BRIEF),
+  'usage.reported': (e) => `${e.data.source.kind} ${e.data.source.name} ${usage(e.data.usage)}${e.data.label ? ` (${e.data.label})` : ''}`,
+  'attempt.failed': (e) => `${e.data.kind} ${e.data.name} try ${e.data.attempt}: ${e.data.error.code}, next in ${ms(e.data.retryInMs)}`,
+  custom: (e) => `${e.data.name} ${briefJson(e.data.data, BRIEF)}`,
 };
 
 function ms(durationMs: number): string {

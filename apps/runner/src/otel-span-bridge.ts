@@ -82,7 +82,7 @@ export class OtelSpanBridge {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': (e) => this.retrieval(e),
-    custom: () => undefined,
+    'usage.reported': () => undefined,    'attempt.failed': () => undefined,    custom: () => undefined,
   };
 
   endAll(): void {

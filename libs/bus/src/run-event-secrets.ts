@@ -35,6 +35,8 @@ const USER_DATA: { [T in RunEventType]: ReadonlyArray<keyof Extract<RunEventDraf
   'context.truncated': [],
   'memory.compacted': ['summary'],
   'retrieval.completed': ['query', 'chunks'],
+  'usage.reported': ['label'],
+  'attempt.failed': [],
   custom: [],
 };
 
@@ -43,7 +45,7 @@ export function maskSecretFieldsOf(draft: RunEventDraft, fields: ReadonlySet<str
   if (fields.size === 0) return draft;
   const data = draft.data as Record<string, unknown>;
   // A custom event's data is all the workflow's own.
-  if (draft.type === 'custom') return { ...draft, data: maskSecretFields(data, fields) };
+  if (draft.type === 'custom') return { ...draft, data: maskSecretFields(data, fields) as typeof draft.data };
   const positions = new Set<string>(USER_DATA[draft.type] as readonly string[]);
   const entries = Object.entries(data).map(([key, value]) => [key, positions.has(key) ? maskSecretFields(value, fields) : value] as const);
   const changed = entries.some(([key, value]) => value !== data[key]);

@@ -69,6 +69,8 @@ export const ErrorCodes = {
   // run and node failures (engine and runner)
   node_failed: 'node_failed',
   node_timeout: 'node_timeout',
+  /** A pattern's participant (agent or manager) overran its wait limit (`timeout_ms`): the error names it. */
+  participant_timeout: 'participant_timeout',
   run_timeout: 'run_timeout',
   run_budget_exceeded: 'run_budget_exceeded',
   max_steps_exceeded: 'max_steps_exceeded',
@@ -150,6 +152,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   internal: false,
   node_failed: false,
   node_timeout: true,
+  participant_timeout: false,
   run_timeout: false,
   run_budget_exceeded: false,
   max_steps_exceeded: false,

@@ -77,6 +77,7 @@ const FAULT_BY_CODE: Record<ErrorCode, ProtocolFault> = {
   internal: 'internal',
   node_failed: 'run',
   node_timeout: 'run',
+  participant_timeout: 'run',
   run_timeout: 'run',
   run_budget_exceeded: 'run',
   max_steps_exceeded: 'run',

@@ -40,6 +40,15 @@ export type ErrorInfo = z.infer<typeof errorInfoSchema>;
 
 const jsonRecord = z.record(z.string(), z.unknown());
 
+/** A custom event's name: a word or a dotted path (`order.looked_up`), never empty. */
+export const customEventNameSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z][A-Za-z0-9_.:-]*$/, 'must start with a letter and hold only letters, digits, "_", ".", ":" and "-"');
+/** The most a custom event's `data` may take, as canonical JSON. */
+export const MAX_CUSTOM_EVENT_BYTES = 64 * 1024;
+
 const envelopeFields = {
   runId: runIdSchema,
   seq: z.number().int().positive(),
@@ -395,7 +404,44 @@ export const runEventSchemas = {
       durationMs: z.number().nonnegative(),
     }),
   ),
-  custom: event('custom', jsonRecord),
+  /**
+   * User code (a plugin function or tool) reported what it spent outside a model call: a paid
+   * API, an embedding, compute. `usage` is the amount; `runUsage` the run's totals after it, like
+   * `model.completed`'s, so budgets and the live ledger count it before the next step starts.
+   */
+  'usage.reported': event(
+    'usage.reported',
+    z.object({
+      usage: usageSchema,
+      /** Named counts of whatever the code bills by (`requests`, `pages`, `seconds` …). */
+      units: z.record(z.string().max(64), z.number().nonnegative().max(1e15)).optional(),
+      /** What the spending was for, in the author's words. */
+      label: z.string().max(200).optional(),
+      /** The function or tool that reported it, and the tool call when a model made it. */
+      source: z.object({ kind: z.enum(['function', 'tool']), name: z.string().max(256), callId: z.string().optional() }),
+      runUsage: usageSchema,
+    }),
+  ),
+  /**
+   * One try of user code (a function or a tool) failed and another follows after `retryInMs`:
+   * the trace shows every attempt of a retried call, not only the last.
+   */
+  'attempt.failed': event(
+    'attempt.failed',
+    z.object({
+      kind: z.enum(['function', 'tool']),
+      name: z.string().max(256),
+      callId: z.string().optional(),
+      attempt: z.number().int().positive(),
+      error: errorInfoSchema,
+      retryInMs: z.number().int().nonnegative(),
+    }),
+  ),
+  /**
+   * An event of the author's own: user code's `ctx.emit(name, data)` records `{ name, data }` under
+   * the node's span. Other keys are tolerated (the log's own tests write free-form fillers).
+   */
+  custom: event('custom', z.looseObject({ name: customEventNameSchema.optional(), data: z.unknown().optional() })),
 } as const;
 
 export type RunEventType = keyof typeof runEventSchemas;

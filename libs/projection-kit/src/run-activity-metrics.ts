@@ -197,6 +197,6 @@ export class RunActivityMetrics {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': () => undefined,
-    custom: () => undefined,
+    'usage.reported': () => undefined,    'attempt.failed': () => undefined,    custom: () => undefined,
   };
 }

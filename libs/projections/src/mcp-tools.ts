@@ -165,7 +165,7 @@ export const toolCallStepAfter: { readonly [T in RunEventType]: (e: RunEventOf<T
   'context.truncated': () => null,
   'memory.compacted': () => null,
   'retrieval.completed': () => null,
-  custom: () => null,
+  'usage.reported': () => null,  'attempt.failed': () => null,  custom: () => null,
 };
 
 /** `toolCallStepAfter` for any event. */

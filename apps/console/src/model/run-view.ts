@@ -129,6 +129,8 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'run.yielded': none,
     'loop.iteration': none,
     'checkpoint.saved': none,
+    'usage.reported': none,
+    'attempt.failed': none,
     custom: none,
   };
 }

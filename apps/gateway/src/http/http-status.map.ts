@@ -45,6 +45,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   internal: 500,
   node_failed: 500,
   node_timeout: 504,
+  participant_timeout: 504,
   run_timeout: 504,
   run_budget_exceeded: 409,
   max_steps_exceeded: 409,

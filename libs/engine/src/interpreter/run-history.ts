@@ -142,6 +142,9 @@ export class RunHistory {
           ...(e.data.version !== undefined && { version: e.data.version }),
           chunks: e.data.chunks,
         }),
+      // User code's reported spending continues the ledger a resumed run starts from.
+      'usage.reported': (e) => (usage = e.data.runUsage),
+      'attempt.failed': skip,
       custom: skip,
     };
     const endSegment = (e: RunEvent) => {
