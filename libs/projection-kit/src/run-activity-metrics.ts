@@ -197,6 +197,8 @@ export class RunActivityMetrics {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': () => undefined,
-    'usage.reported': () => undefined,    'attempt.failed': () => undefined,    custom: () => undefined,
+    'usage.reported': () => undefined,
+    'attempt.failed': () => undefined,
+    custom: () => undefined,
   };
 }

@@ -204,7 +204,9 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
         chunks: e.data.chunks.map((c) => withoutUndefined({ id: c.id, source: c.source, score: c.score, tokens: c.tokens, text: c.text })),
       }),
     }),
-  'usage.reported': ignore,  'attempt.failed': ignore,  custom: ignore,
+  'usage.reported': ignore,
+  'attempt.failed': ignore,
+  custom: ignore,
 };
 
 function endRun(

@@ -141,7 +141,9 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
     opens: (e) => e.data.knowledgeBase,
     closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null },
   },
-  'usage.reported': {},  'attempt.failed': {},  custom: {},
+  'usage.reported': {},
+  'attempt.failed': {},
+  custom: {},
 };
 
 const meaningOf = <T extends RunEventType>(e: RunEventOf<T>) => meanings[e.type as T] as EventMeaning<T>;
