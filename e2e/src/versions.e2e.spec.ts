@@ -64,6 +64,17 @@ describe('versions you can compare and roll back', () => {
     expect(back.nodes).toEqual({ added: [], removed: ['check'], changed: ['draft'] });
   });
 
+  it('reads the version asked for, and tells an unknown version from an unknown workflow', async () => {
+    const first = await get<{ version: number; definition: unknown }>('/v1/workflows/article?version=1');
+    expect(first).toEqual({ status: 200, body: expect.objectContaining({ version: 1, definition: v1 }) });
+    const latest = await get<{ version: number; definition: unknown }>('/v1/workflows/article');
+    expect(latest.body).toMatchObject({ version: 2, definition: v2 });
+    expect(await problem(get('/v1/workflows/article?version=9'))).toEqual({ status: 404, code: 'version_not_found' });
+    expect(await problem(get('/v1/workflows/nothing-here?version=1'))).toEqual({ status: 404, code: 'workflow_not_found' });
+    expect(await problem(get('/v1/workflows/article?version=zero'))).toEqual({ status: 400, code: 'validation_failed' });
+    expect(await problem(get('/v1/workflows/article?versoin=1'))).toEqual({ status: 400, code: 'validation_failed' });
+  });
+
   it('rolls a workflow back as a new version, audited, and a run says whether the version it ran is still current', async () => {
     const res = await stack.api('/v1/workflows/article/runs', { method: 'POST', body: '{}' });
     const { runId } = (await res.json()) as { runId: string };

@@ -123,7 +123,7 @@ export {
   requestsListQuerySchema,
   overviewQuerySchema,
   eventsQuerySchema,
-  graphQuerySchema,
+  workflowVersionQuerySchema,
   rollbackBodySchema,
   newThreadBodySchema,
   threadRunBodySchema,

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import { graphQuerySchema, rollbackBodySchema, SpindleError, type CatalogDiff, type Principal, parseBody } from '@spindle/contracts';
+import {
+  rollbackBodySchema,
+  workflowVersionQuerySchema,
+  SpindleError,
+  type CatalogDiff,
+  type Principal,
+  parseBody,
+} from '@spindle/contracts';
 import { describeGraph, diffVersions, toGraph, validateDefinition } from '@spindle/engine';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NewWorkflowNameParam, VersionParam, WorkflowNameParam } from '../http/path-params';
@@ -49,7 +56,7 @@ export class WorkflowsController {
     @Res() reply: FastifyReply,
   ) {
     const { version: to } = parseBody(rollbackBodySchema, body);
-    const old = await this.requireVersion(caller.tenant, name, to);
+    const old = await this.findVersion(caller.tenant, name, to);
     const { version, created } = await this.saveDefinition(caller.tenant, name, old.definition);
     if (created)
       await this.audit.record(caller, req, {
@@ -68,23 +75,18 @@ export class WorkflowsController {
     return { workflows: await this.catalog.list(caller.tenant) };
   }
 
+  /** The latest (or `?version=`) definition. */
   @Get(':name')
-  async get(@Caller() caller: Principal, @Param('name', WorkflowNameParam) name: string) {
-    const workflow = await this.catalog.find(caller.tenant, name);
-    if (!workflow) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
-    return workflow;
+  async get(@Caller() caller: Principal, @Param('name', WorkflowNameParam) name: string, @Query() query: unknown) {
+    const { version } = parseBody(workflowVersionQuerySchema, query, 'query');
+    return this.findVersion(caller.tenant, name, version);
   }
 
   /** Nodes, edges, layout hints and Mermaid text of the latest (or `?version=`) definition. */
   @Get(':name/graph')
   async graph(@Caller() caller: Principal, @Param('name', WorkflowNameParam) name: string, @Query() query: unknown) {
-    const { version } = parseBody(graphQuerySchema, query, 'query');
-    const workflow = await this.catalog.find(caller.tenant, name, version);
-    if (!workflow)
-      throw new SpindleError(
-        version !== undefined && (await this.catalog.find(caller.tenant, name)) ? 'version_not_found' : 'workflow_not_found',
-        `no ${version ? `version ${version} of ` : ''}workflow "${name}"`,
-      );
+    const { version } = parseBody(workflowVersionQuerySchema, query, 'query');
+    const workflow = await this.findVersion(caller.tenant, name, version);
     return {
       name,
       version: workflow.version,
@@ -106,8 +108,8 @@ export class WorkflowsController {
     @Param('from', VersionParam) from: number,
     @Param('to', VersionParam) to: number,
   ): Promise<CatalogDiff> {
-    const before = await this.requireVersion(caller.tenant, name, from);
-    const after = await this.requireVersion(caller.tenant, name, to);
+    const before = await this.findVersion(caller.tenant, name, from);
+    const after = await this.findVersion(caller.tenant, name, to);
     return {
       name,
       from,
@@ -130,10 +132,12 @@ export class WorkflowsController {
     return this.catalog.save(tenant, name, definition);
   }
 
-  private async requireVersion(tenant: string, name: string, version: number) {
+  /** The named version, or the latest without one; a workflow without that version and an unknown workflow are told apart. */
+  private async findVersion(tenant: string, name: string, version?: number) {
     const found = await this.catalog.find(tenant, name, version);
     if (found) return found;
-    if (!(await this.catalog.find(tenant, name))) throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
+    if (version === undefined || !(await this.catalog.find(tenant, name)))
+      throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     throw new SpindleError('version_not_found', `workflow "${name}" has no version ${version}`);
   }
 }

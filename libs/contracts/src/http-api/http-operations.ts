@@ -145,8 +145,9 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       method: 'GET',
       path: '/v1/workflows/:name',
       tag: 'workflows',
-      summary: 'Get the latest version of a workflow',
-      responses: { 200: ok('The latest version.', rs.workflowVersionSchema) },
+      summary: 'Get a workflow (its latest version, or `version`)',
+      query: rq.workflowVersionQuerySchema,
+      responses: { 200: ok('The latest version, or the one asked for.', rs.workflowVersionSchema) },
     },
     {
       operationId: 'getWorkflowGraph',
@@ -154,7 +155,7 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       path: '/v1/workflows/:name/graph',
       tag: 'workflows',
       summary: 'Draw a workflow',
-      query: rq.graphQuerySchema,
+      query: rq.workflowVersionQuerySchema,
       responses: {
         200: ok('Nodes, edges, layout hints and Mermaid text of the latest (or `version`) definition.', rs.workflowGraphSchema),
       },

@@ -94,7 +94,8 @@ export const rollbackBodySchema = z.strictObject({
   version: z.number().int().min(1).max(MAX_VERSION).describe('The version whose definition becomes the next version.'),
 });
 
-export const graphQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });
+/** `?version=` of a workflow read (the definition, its graph): the latest without it. */
+export const workflowVersionQuerySchema = z.strictObject({ version: queryInteger({ min: 1, max: MAX_VERSION }).optional() });
 
 /** The operator tenant's admins may name another tenant. */
 export const tenantQuerySchema = z.strictObject({ tenant: tenantIdSchema.optional() });
