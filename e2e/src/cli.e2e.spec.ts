@@ -114,6 +114,25 @@ describe('spindle CLI', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', data: { output: { answer: expect.stringContaining('Grace') } } });
   });
 
+  it('passes --parameters to the run (checked against the workflow), from JSON or a file', async () => {
+    const forecast = {
+      kind: 'graph',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+      nodes: [{ id: 'note', type: 'set', values: { noted: true } }],
+    };
+    expect((await spindle(['workflows', 'put', 'forecast', file('forecast.json', forecast)])).code).toBe(0);
+    const inline = await spindle(['--json', 'run', 'forecast', '--parameters', '{"city":"Oslo"}', '--follow']);
+    expect(inline.code).toBe(0);
+    expect(ndjson(inline.stdout)[0]).toMatchObject({ type: 'run.queued', data: { parameters: { city: 'Oslo' } } });
+    const fromFile = await spindle(['--json', 'run', 'forecast', '-p', `@${file('params.json', { city: 'Bergen' })}`, '--follow']);
+    expect(ndjson(fromFile.stdout)[0]).toMatchObject({ type: 'run.queued', data: { parameters: { city: 'Bergen' } } });
+    // The workflow's schema refuses a run without its parameter; an argument that is not an object is the CLI's own refusal.
+    const missing = await spindle(['run', 'forecast']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('parameters');
+    expect((await spindle(['run', 'forecast', '--parameters', '[1]'])).code).toBe(2);
+  });
+
   it('attaches files with --file: each uploaded, its reference under input.files in run.queued; refuses an input with files', async () => {
     const shot = join(work, 'shot.png');
     const bytes = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('cli shot')]);

@@ -23,6 +23,7 @@ export function addRunCommands(program: Command, act: Act): void {
     .description('start a run; with --follow, watch it to its end (a live tree on a terminal) and exit with how it ended')
     .option('-i, --input <json>', 'the run input: JSON, or @file.json')
     .option('--state <json>', 'initial state keys: a JSON object, or @file.json')
+    .option('-p, --parameters <json>', "the run's parameters (checked against the workflow's): a JSON object, or @file.json")
     .option('--file <path>', 'upload a file and add it to the input under "files" (repeatable)', collectPaths)
     .option('--version <n>', 'a catalog version of the workflow (default: the latest)', wholeNumber)
     .option('--idempotency-key <key>', 'a retried start with the same key answers with the first run')
@@ -33,12 +34,20 @@ export function addRunCommands(program: Command, act: Act): void {
         async (
           ctx,
           workflow: string,
-          opts: FollowFlags & { input?: string; state?: string; version?: number; idempotencyKey?: string; file?: string[] },
+          opts: FollowFlags & {
+            input?: string;
+            state?: string;
+            parameters?: string;
+            version?: number;
+            idempotencyKey?: string;
+            file?: string[];
+          },
         ) => {
           const input = opts.input === undefined ? undefined : parseJsonArgument('--input', opts.input, ctx.readText);
           const accepted = await ctx.client.runs.start(workflow, {
             input: opts.file?.length ? inputWithFiles(input, await uploadFiles(ctx, input, opts.file)) : input,
             state: opts.state === undefined ? undefined : parseJsonObjectArgument('--state', opts.state, ctx.readText),
+            parameters: opts.parameters === undefined ? undefined : parseJsonObjectArgument('--parameters', opts.parameters, ctx.readText),
             version: opts.version,
             idempotencyKey: opts.idempotencyKey,
           });
