@@ -4,6 +4,7 @@ import type { Projection } from '@spindle/projection-kit';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import { checkpointRowOf, initialStateRowOf, nodeResultRowOf } from './checkpoint-rows.mapper';
 import { expiryCutoff } from './expiry-cutoff';
+import { waitingChangesOf } from './waiting-runs';
 
 /**
  * The checkpoint service's read model: each run's initial state, every `checkpoint.saved` (what
@@ -57,14 +58,26 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
         .onConflict((oc) => oc.column('key').doNothing())
         .execute();
     }
+
+    // Every event counts here, however old: a run that has waited past the TTL still waits.
+    const changes = waitingChangesOf(events);
+    const waiting = changes.flatMap((c) => (c.waiting ? [{ run_id: c.runId, since: c.since }] : []));
+    const ended = changes.flatMap((c) => (c.waiting ? [] : [c.runId]));
+    if (waiting.length > 0)
+      await trx
+        .insertInto('waiting_runs')
+        .values(waiting)
+        .onConflict((oc) => oc.column('run_id').doUpdateSet((eb) => ({ since: eb.ref('excluded.since') })))
+        .execute();
+    if (ended.length > 0) await trx.deleteFrom('waiting_runs').where('run_id', 'in', ended).execute();
   }
 
   async reset(trx: Transaction<CheckpointTables>): Promise<void> {
-    await sql`truncate table checkpoints, node_results, initial_states`.execute(trx);
+    await sql`truncate table checkpoints, node_results, initial_states, waiting_runs`.execute(trx);
   }
 
   async erase(trx: Transaction<CheckpointTables>, runIds: readonly string[]): Promise<void> {
-    for (const table of ['checkpoints', 'node_results', 'initial_states'] as const) {
+    for (const table of ['checkpoints', 'node_results', 'initial_states', 'waiting_runs'] as const) {
       await trx
         .deleteFrom(table)
         .where('run_id', 'in', [...runIds])

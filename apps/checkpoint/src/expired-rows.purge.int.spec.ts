@@ -2,7 +2,20 @@ import type { TestingModule } from '@nestjs/testing';
 import type { CheckpointTables } from '@spindle/db';
 import { testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
-import { eventually, HOUR_MS, openCheckpointSchema, removeStreams, startCheckpointService } from './checkpoint-test.fixture';
+import type { RunEventDraft } from '@spindle/contracts';
+import {
+  appliedUpTo,
+  checkpointSaved,
+  eventually,
+  HOUR_MS,
+  openCheckpointSchema,
+  queued,
+  removeStreams,
+  startCheckpointService,
+  started,
+  testBus,
+  writeRun,
+} from './checkpoint-test.fixture';
 import { purgeExpiredRows } from './expired-rows.purge';
 
 describe('purging expired checkpoints and node results', () => {
@@ -49,7 +62,50 @@ describe('purging expired checkpoints and node results', () => {
     });
     expect(await remaining(store.db)).toEqual({ checkpoints: ['fresh/cp-fresh'], nodeResults: ['k-fresh'] });
   });
+
+  it('keeps the checkpoints of a run waiting for a person, however old, until it resumes or ends', async () => {
+    app ??= await startCheckpointService(namespace, { settings: { ttlHours: 2 } });
+    const bus = await testBus(namespace, 'purge-waiting-test');
+    try {
+      // Both runs checkpointed an hour ago; `waits` then asked a person, `ended` finished.
+      const anHourAgo = () => new Date(Date.now() - HOUR_MS);
+      const awaiting: RunEventDraft = { type: 'run.awaiting', spanId: 'root', path: 'root', data: { reason: 'input' } };
+      const completed: RunEventDraft = { type: 'run.completed', spanId: 'root', path: 'root', data: { output: {}, durationMs: 1, usage } };
+      const waits = await writeRun(bus, 'waits', [queued(), started(), checkpointSaved('cp-1', 1, { a: 1 }, ['ask']), awaiting], {
+        now: anHourAgo,
+      });
+      await writeRun(bus, 'ended', [queued(), started(), checkpointSaved('cp-1', 1, { a: 1 }, ['next']), completed], { now: anHourAgo });
+      await appliedUpTo(store.db, 'waits', 4);
+      await appliedUpTo(store.db, 'ended', 4);
+
+      // Half an hour of TTL: both are past it, only the waiting one stays.
+      await purgeExpiredRows(store.db, 0.5);
+      expect((await remaining(store.db)).checkpoints).toEqual(['waits/cp-1']);
+      expect(await initialStates(store.db)).toEqual(['waits']);
+
+      // Answered and finished: its checkpoints expire like any other run's.
+      const resumed: RunEventDraft = {
+        type: 'run.resumed',
+        spanId: 'root',
+        path: 'root',
+        data: { reason: 'answered', attempt: 2, worker: 'w1' },
+      };
+      await writeRun(bus, 'waits', [resumed, completed], { writer: waits });
+      await appliedUpTo(store.db, 'waits', 6);
+      await purgeExpiredRows(store.db, 0.5);
+      expect((await remaining(store.db)).checkpoints).toEqual([]);
+      expect(await initialStates(store.db)).toEqual([]);
+    } finally {
+      await bus.close();
+    }
+  });
 });
+
+const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+async function initialStates(db: Kysely<CheckpointTables>): Promise<string[]> {
+  return (await db.selectFrom('initial_states').select('run_id').orderBy('run_id').execute()).map((r) => r.run_id);
+}
 
 /** Rows saved / stored the given number of hours ago; checkpoints named `<run>/<checkpoint>`. */
 async function seed(

@@ -57,4 +57,16 @@ export const checkpointMigrations: Record<string, Migration> = {
     },
   },
   '0004_run_progress_queued_at': runProgressQueuedAtMigration,
+  '0005_waiting_runs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('waiting_runs')
+        .addColumn('run_id', 'text', (c) => c.primaryKey())
+        .addColumn('since', 'timestamptz', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('waiting_runs').execute();
+    },
+  },
 };

@@ -9,6 +9,13 @@ export interface CheckpointTables extends ProjectionProgressTables {
   checkpoints: CheckpointsTable;
   node_results: NodeResultsTable;
   initial_states: InitialStatesTable;
+  waiting_runs: WaitingRunsTable;
+}
+
+/** Runs waiting for a person (`run.awaiting` not yet followed by a resume or an end): the purge keeps their checkpoints. */
+export interface WaitingRunsTable {
+  run_id: string;
+  since: Timestamp;
 }
 
 /** A run's state as `run.queued` set it: what its checkpoints' changes are laid over. */

@@ -1,2 +1,2 @@
-export type { CheckpointTables, CheckpointsTable, NodeResultsTable, InitialStatesTable } from './checkpoint.tables';
+export type { CheckpointTables, CheckpointsTable, NodeResultsTable, InitialStatesTable, WaitingRunsTable } from './checkpoint.tables';
 export { checkpointMigrations } from './checkpoint.migrations';
