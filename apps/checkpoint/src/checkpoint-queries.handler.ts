@@ -29,7 +29,10 @@ export class CheckpointQueriesHandler implements OnModuleInit, OnModuleDestroy {
       checkpointQuerySchemas,
       {
         listCheckpoints: async (q) => ({ checkpoints: await this.reader.listCheckpoints(q.runId) }),
-        getCheckpoint: async (q) => ({ checkpoint: await this.reader.getCheckpoint(q.runId, q.checkpointId) }),
+        getCheckpoint: async (q) => ({
+          checkpoint: await this.reader.getCheckpoint(q.runId, q.checkpointId),
+          expiredBefore: await this.reader.expiredBefore(),
+        }),
         getNodeResult: async (q) => ({ result: await this.reader.getNodeResult(q.keys) }),
         eraseRun: eraseRunHandler(this.runner, (runId) => appliedSeq(progressTables(this.db), runId)),
       },

@@ -49,6 +49,12 @@ export class CheckpointReader {
       });
   }
 
+  /** The instant before which a checkpoint is past the TTL, on the database's clock (the purge's). */
+  async expiredBefore(): Promise<string> {
+    const { cutoff } = await this.db.selectNoFrom(expiryCutoff(this.ttlHours).as('cutoff')).executeTakeFirstOrThrow();
+    return new Date(cutoff).toISOString();
+  }
+
   /** The first of `keys`, in the caller's order, that has a result not yet past the TTL. */
   async getNodeResult(keys: readonly string[]): Promise<NodeResult | null> {
     const rows = await this.db

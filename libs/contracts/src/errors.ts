@@ -41,6 +41,8 @@ export const ErrorCodes = {
   run_not_found: 'run_not_found',
   /** The run is older than the deployment's retention: its log and everything derived from it are gone. */
   run_expired: 'run_expired',
+  /** The checkpoint was saved longer ago than the checkpoint TTL and purged: the run can no longer be forked or resumed from it. */
+  checkpoint_expired: 'checkpoint_expired',
   /** The run's log is gone with a lost JetStream store (the stream was made again after the run): see docs/operations.md. */
   run_log_lost: 'run_log_lost',
   /** The run has not ended: cancel it before erasing it. */
@@ -131,6 +133,7 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   workflow_not_found: false,
   run_not_found: false,
   run_expired: false,
+  checkpoint_expired: false,
   run_log_lost: false,
   run_active: false,
   thread_not_found: false,

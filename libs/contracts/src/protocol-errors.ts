@@ -56,6 +56,7 @@ const FAULT_BY_CODE: Record<ErrorCode, ProtocolFault> = {
   workflow_not_found: 'not_found',
   run_not_found: 'not_found',
   run_expired: 'not_found',
+  checkpoint_expired: 'not_found',
   run_log_lost: 'not_found',
   version_not_found: 'not_found',
   thread_not_found: 'not_found',

@@ -47,7 +47,8 @@ export const checkpointQuerySchemas = {
 export type CheckpointQueryOp = keyof typeof checkpointQuerySchemas;
 export interface CheckpointQueryResults {
   listCheckpoints: { checkpoints: CheckpointSummary[] };
-  getCheckpoint: { checkpoint: Checkpoint | null };
+  /** `expiredBefore`: checkpoints saved before this instant are past the TTL (purged, or about to be). */
+  getCheckpoint: { checkpoint: Checkpoint | null; expiredBefore?: string };
   getNodeResult: { result: NodeResult | null };
   eraseRun: EraseRunResult;
 }

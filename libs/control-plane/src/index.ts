@@ -51,6 +51,7 @@ export { resolveSubgraphs } from './catalogs/subgraph-resolver';
 export { TenantsRepository } from './tenants/tenants.repository';
 export { TenantDirectory } from './tenants/tenant-directory';
 export { RunCanceller } from './runs/run-canceller';
+export { missingCheckpointError } from './runs/missing-checkpoint';
 export { parseControlPlaneSettings } from './control-plane.settings';
 export type { ControlPlaneSettings, FileSettings, WebhookSettings } from './control-plane.settings';
 // Files: uploads stored once by content, resolved into runs' references, kept while a run refers to them.

@@ -11,6 +11,7 @@ import {
   requestHash,
   type Created,
   type FileLibrary,
+  missingCheckpointError,
 } from '@spindle/control-plane';
 import {
   SpindleError,
@@ -54,22 +55,14 @@ export class RunForker {
         ? asked
         : { ...asked, state: (await this.files.resolve(caller.tenant, asked.state, 'state')) as ForkBody['state'] };
     const lastSeq = await this.lastSeq(sourceRunId);
-    const { checkpoint } = await this.ask('getCheckpoint', {
+    const { checkpoint, expiredBefore } = await this.ask('getCheckpoint', {
       runId: sourceRunId,
       waitForSeq: lastSeq,
       ...(body.checkpointId ? { checkpointId: body.checkpointId } : {}),
     });
     const { events } = await readRunLog(this.bus, sourceRunId);
-    if (!checkpoint) {
-      // The log says whether the checkpoint exists; the projection may only be behind (restarting, catching up).
-      const inLog = events.some((e) => e.type === 'checkpoint.saved' && (!body.checkpointId || e.data.checkpointId === body.checkpointId));
-      if (inLog)
-        throw new SpindleError('service_unavailable', `the checkpoint service has not caught up with run ${sourceRunId} yet; try again`);
-      throw new SpindleError(
-        'checkpoint_not_found',
-        body.checkpointId ? `run ${sourceRunId} has no checkpoint "${body.checkpointId}"` : `run ${sourceRunId} has no checkpoint yet`,
-      );
-    }
+    // The log says whether the checkpoint exists; the projection may only be behind, or have purged it.
+    if (!checkpoint) throw missingCheckpointError(sourceRunId, events, { checkpointId: body.checkpointId, expiredBefore });
     const queued = events[0] as RunEventOf<'run.queued'>;
     const runId = ulid();
     const forkedFrom = { runId: sourceRunId, seq: checkpoint.seq, checkpointId: checkpoint.checkpointId, forkedBy: caller.actor };

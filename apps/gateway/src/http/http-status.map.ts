@@ -24,6 +24,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   workflow_not_found: 404,
   run_not_found: 404,
   run_expired: 410,
+  checkpoint_expired: 410,
   run_log_lost: 410,
   run_active: 409,
   thread_not_found: 404,
