@@ -68,7 +68,7 @@ describe('multi-agent patterns', () => {
     );
   });
 
-  it("shows the catalog agent and version a resolved entry came from on its node's start, and refuses a hand-made marker that is malformed", async () => {
+  it("shows on its node's start the catalog agent and version an entry came from; refuses a malformed marker", async () => {
     const def = validateDefinition({
       kind: 'sequential',
       agents: [
