@@ -35,6 +35,13 @@ describe('agent version pins and participant wait limits, end to end', () => {
   const outputOf = (events: RunEvent[]) => (events.at(-1) as Extract<RunEvent, { type: 'run.completed' }>).data.output;
   const agentStarted = (events: RunEvent[], nodeId: string) =>
     (events.find((e) => e.type === 'node.started' && e.nodeId === nodeId)?.data as { input: { agent?: unknown } }).input.agent;
+  /** Approves the run's one pending tool call (`extra`: e.g. the `definitionVersion` to go on with). */
+  const approve = async (runId: string, extra: Record<string, unknown> = {}) => {
+    const [request] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${runId}/requests`))).requests;
+    const { callId, name, argumentsHash } = request.call!;
+    const body = { decision: 'approve', callId, name, argumentsHash, ...extra };
+    expect((await send('POST', `/v1/runs/${runId}/requests/${request.requestId}/respond`, body)).status).toBe(202);
+  };
   /** A refusal's status, code and the fields it names. */
   const refusal = async (res: Response) => {
     const body = await json<{ code: string; errors?: Array<{ field: string }> }>(res);
@@ -62,15 +69,7 @@ describe('agent version pins and participant wait limits, end to end', () => {
     await until(runId, 'run.awaiting');
     // While the run waits, the agent moves on.
     expect((await send('PUT', '/v1/agents/writer', writer('written by v2'))).status).toBe(201);
-    const [request] = (await json<{ requests: HumanRequest[] }>(await stack.api(`/v1/runs/${runId}/requests`))).requests;
-    const { callId, name, argumentsHash } = request.call!;
-    const answered = await send('POST', `/v1/runs/${runId}/requests/${request.requestId}/respond`, {
-      decision: 'approve',
-      callId,
-      name,
-      argumentsHash,
-    });
-    expect(answered.status).toBe(202);
+    await approve(runId);
     const events = await until(runId, 'run.completed');
     expect(events.filter((e) => e.type === 'run.resumed').length).toBeGreaterThan(0);
     expect(outputOf(events)).toMatchObject({ writer: 'written by v1' });
@@ -111,6 +110,25 @@ describe('agent version pins and participant wait limits, end to end', () => {
 
     const missing = await send('POST', '/v1/workflows/chosen/runs', { input: 'x', parameters: { writer_version: 9 } });
     expect(await refusal(missing)).toEqual({ status: 400, code: 'invalid_definition', fields: ['agents[0].version'] });
+  });
+
+  it("an answer that moves a waiting run to another workflow version resolves that version's pins with the run's parameters", async () => {
+    const definition = (description: string) => ({
+      kind: 'sequential',
+      description,
+      parameters: { type: 'object', properties: { writer_version: { type: 'integer', default: 2 } } },
+      agents: [{ ref: 'checker' }, { ref: 'writer', version: { parameter: 'writer_version' } }],
+    });
+    expect((await send('PUT', '/v1/workflows/upgraded', definition('first'))).status).toBe(201);
+    const runId = await start('upgraded', { input: 'x', parameters: { writer_version: 1 } });
+    await until(runId, 'run.awaiting');
+    expect((await send('PUT', '/v1/workflows/upgraded', definition('second'))).status).toBe(201);
+    await approve(runId, { definitionVersion: 2 });
+    const events = await until(runId, 'run.completed');
+    expect(events.find((e) => e.type === 'approval.resolved')).toMatchObject({ data: { definitionVersion: 2 } });
+    // Version 2's pin, with this run's parameter (not the parameter's default, 2).
+    expect(outputOf(events)).toMatchObject({ writer: 'written by v1' });
+    expect(agentStarted(events, 'writer')).toEqual({ name: 'writer', version: 1 });
   });
 
   it('refuses at save (PUT and rollback) a pin that cannot hold, naming the field', async () => {
