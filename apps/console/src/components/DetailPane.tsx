@@ -5,6 +5,7 @@ import { addCallUsage, EMPTY_USAGE, type RunEvent, type Usage } from '@spindle/c
 import { ConversationView } from './ConversationView';
 import { budgetFacts, compactionSummary } from '../model/context-spans';
 import { RetrievalView } from './RetrievalView';
+import { catalogAgentOf } from '../model/agent-pins';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
 export function DetailPane({
   view,
@@ -62,6 +63,7 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
   const text = streamed.get(span.spanId);
   const facts = budgetFacts(span);
   const summary = compactionSummary(span);
+  const agent = catalogAgentOf(span);
   return (
     <div className="span-card">
       <h3>
@@ -101,6 +103,12 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
         <dd>
           {ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span>
         </dd>
+        {agent && (
+          <>
+            <dt>agent</dt>
+            <dd data-testid="catalog-agent">{agent}</dd>
+          </>
+        )}
         {/* A model span's model, tokens and cost are in its conversation's facts. */}
         {span.model && span.kind !== 'model' && (
           <>

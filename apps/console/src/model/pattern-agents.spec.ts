@@ -44,11 +44,23 @@ describe('a pattern drawn as its agents', () => {
     expect(magentic?.edges.find((e) => e.from === 'coder')).toEqual({ from: 'coder', to: 'lead', handle: 'reports', back: true });
   });
 
-  it('names a catalog agent by its reference', () => {
-    expect(edges({ kind: 'sequential', agents: [{ ref: 'triage@3' }, { ref: 'billing' }] })).toEqual([
+  it('names a catalog agent by its reference, and shows what version it pins', () => {
+    const def = {
+      kind: 'group_chat',
+      agents: [{ ref: 'triage', version: 3 }, { ref: 'billing' }],
+      manager: { ref: 'host', version: { parameter: 'host_version' } },
+    };
+    expect(edges({ ...def, kind: 'sequential' })).toEqual([
       'input -input-> triage',
       'triage -answer-> billing',
       'billing -answer-> output',
+    ]);
+    expect(agentGraph(def, 'w', 1)?.nodes.map((n) => [n.id, n.label])).toEqual([
+      ['input', 'input'],
+      ['host', 'host v from host_version'],
+      ['triage', 'triage v3'],
+      ['billing', 'billing'],
+      ['output', 'output'],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import type { WorkflowGraph } from '@spindle/client';
+import { pinLabel } from './agent-pins';
 
 type Node = WorkflowGraph['nodes'][number];
 type Edge = WorkflowGraph['edges'][number];
@@ -8,6 +9,7 @@ const PATTERNS = new Set(['sequential', 'concurrent', 'handoff', 'group_chat', '
 interface AgentLike {
   name?: unknown;
   ref?: unknown;
+  version?: unknown;
 }
 
 /**
@@ -20,9 +22,17 @@ export function agentGraph(definition: unknown, name: string, version: number): 
   const def = (definition ?? {}) as { kind?: unknown; agents?: AgentLike[]; manager?: AgentLike; aggregator?: AgentLike; start?: unknown };
   if (typeof def.kind !== 'string' || !PATTERNS.has(def.kind) || !Array.isArray(def.agents)) return undefined;
   const agents = def.agents.map((a, i) => labelOf(a, `agent_${i + 1}`));
+  // A catalog agent's pin shows beside its name ("writer v3"); the id stays the name a run's states light.
+  const pins = new Map(
+    [...def.agents, def.manager, def.aggregator].flatMap((a) => {
+      const pin = a ? pinLabel(a.version) : undefined;
+      return a && pin ? [[labelOf(a, ''), `${labelOf(a, '')} ${pin}`] as const] : [];
+    }),
+  );
   const nodes: Node[] = [];
   const edges: Edge[] = [];
-  const node = (id: string, type: string, rank: number, order: number, label = id) => nodes.push({ id, type, label, rank, order });
+  const node = (id: string, type: string, rank: number, order: number, label = pins.get(id) ?? id) =>
+    nodes.push({ id, type, label, rank, order });
   const edge = (from: string, to: string, handle: string, back = false) => edges.push({ from, to, handle, back });
   node('input', 'start', 0, 0);
   switch (def.kind) {
@@ -70,9 +80,9 @@ export function agentGraph(definition: unknown, name: string, version: number): 
   return { name, version, entry: 'input', nodes, edges, mermaid: '' };
 }
 
-/** An agent's name, or the catalog agent it refers to (`{ "ref": "name" }` or `name@version`). */
+/** An agent's name, or the catalog agent it refers to (`{ "ref": "name", "version"?: … }`). */
 function labelOf(agent: AgentLike, fallback: string): string {
   if (typeof agent.name === 'string') return agent.name;
-  if (typeof agent.ref === 'string') return agent.ref.split('@')[0]!;
+  if (typeof agent.ref === 'string') return agent.ref;
   return fallback;
 }

@@ -63,7 +63,8 @@ export class RequestAnswers {
     if (queued?.type !== 'run.queued') throw new SpindleError('run_not_found', `no run with id "${runId}"`);
     const stored = await this.catalog.find(tenant, queued.data.workflow.name, version);
     if (!stored) throw new SpindleError('version_not_found', `workflow "${queued.data.workflow.name}" has no version ${version}`);
-    const definition = validateDefinition(await resolveAgentRefs(this.agents, tenant, stored.definition));
+    // Resolved as the run's start was, with its parameters: a pin holds (a `{ ref }` with no version takes the latest now).
+    const definition = validateDefinition(await resolveAgentRefs(this.agents, tenant, stored.definition, queued.data.parameters ?? {}));
     const expected = runningGraphHash(events);
     if (graphStructureHash(definition) !== expected) {
       throw new SpindleError(

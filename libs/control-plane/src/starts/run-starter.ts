@@ -152,14 +152,22 @@ export class RunStarter {
         throw new SpindleError('version_not_found', `workflow "${name}" has no version ${body.version}`);
       throw new SpindleError('workflow_not_found', `no workflow named "${name}"`);
     }
-    // The run embeds the definition with agent references resolved: catalog edits never reach it.
-    const prepare = (stored: unknown) => resolveAgentRefs(this.deps.agents, tenant, stored);
-    const definition = validateDefinition(await prepare(workflow.definition));
-    const parameters = checkParameters(definition.parameters, body.parameters);
+    // Its parameters first: one may choose an agent's version (agent-pins.ts). The stored definition was validated at save.
+    const parameters = checkParameters(declaredParameters(workflow.definition), body.parameters);
+    // The run embeds the definition with agent references resolved: catalog edits never reach it, nor its resumes.
+    const definition = validateDefinition(await resolveAgentRefs(this.deps.agents, tenant, workflow.definition, parameters ?? {}));
     if (body.webhooks?.length) await this.deps.webhooks.requireAll(tenant, body.webhooks);
+    // A subgraph has no run parameters of its own here: its pins take their parameters' defaults.
+    const prepare = (stored: unknown) => resolveAgentRefs(this.deps.agents, tenant, stored);
     const subgraphs = await resolveSubgraphs(this.deps.catalog, tenant, { name, definition }, prepare);
     return { version: workflow.version, definition, parameters, subgraphs };
   }
+}
+
+/** The parameter schema a stored definition declares (any kind declares it in the same place). */
+function declaredParameters(stored: unknown): Record<string, unknown> | undefined {
+  const parameters = (stored as { parameters?: unknown } | null)?.parameters;
+  return typeof parameters === 'object' && parameters !== null ? (parameters as Record<string, unknown>) : undefined;
 }
 
 /** Parameters checked against the workflow's schema (defaults filled in); refused with every bad field named. */

@@ -2,6 +2,7 @@ import { gatewayMigrations, type GatewayTables } from '@spindle/db';
 import { openTestSchema, testNamespace } from '@spindle/testing';
 import type { Kysely } from 'kysely';
 import { AgentCatalogRepository } from '../catalogs/agent-catalog.repository';
+import { resolveAgentRefs } from '../catalogs/agent-refs.resolver';
 import { WorkflowCatalogRepository } from '../catalogs/workflow-catalog.repository';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 
@@ -65,6 +66,39 @@ describe('what a start reads on Postgres: the catalogs and the idempotency keys'
     await agents.save(T, spec('default'));
     expect((await agents.find('acme', 'helper'))?.spec).toMatchObject({ instructions: 'acme' });
     expect((await agents.list(T)).map((a) => (a.spec as { instructions: string }).instructions)).toEqual(['default']);
+  });
+
+  it('resolves a pin to the stored version it names, a parameter to the version the run gives, and refuses one that is gone', async () => {
+    const agents = new AgentCatalogRepository(db);
+    const writer = (instructions: string) => ({ name: 'pinned_writer', model: 'offline:echo', instructions }) as never;
+    await agents.save(T, writer('first'));
+    await agents.save(T, writer('second'));
+    const definition = {
+      kind: 'sequential',
+      parameters: { type: 'object', properties: { v: { type: 'integer', default: 2 } } },
+      agents: [{ ref: 'pinned_writer', version: 1 }, { ref: 'pinned_writer' }, { ref: 'pinned_writer', version: { parameter: 'v' } }],
+    };
+    const resolved = (await resolveAgentRefs(agents, T, definition, { v: 1 })) as { agents: unknown[] };
+    expect(resolved.agents).toEqual([
+      expect.objectContaining({ instructions: 'first', agent: { name: 'pinned_writer', version: 1 } }),
+      expect.objectContaining({ instructions: 'second', agent: { name: 'pinned_writer', version: 2 } }),
+      expect.objectContaining({ instructions: 'first', agent: { name: 'pinned_writer', version: 1 } }),
+    ]);
+    // Saving: the parameter's default chooses.
+    expect(((await resolveAgentRefs(agents, T, definition)) as { agents: unknown[] }).agents[2]).toMatchObject({ instructions: 'second' });
+    // Another tenant has no such agent.
+    await expect(resolveAgentRefs(agents, 'acme', definition)).rejects.toMatchObject({
+      code: 'invalid_definition',
+      issues: [{ field: 'agents[0].ref' }, { field: 'agents[1].ref' }, { field: 'agents[2].ref' }],
+    });
+    await expect(resolveAgentRefs(agents, T, definition, { v: 7 })).rejects.toMatchObject({
+      issues: [{ field: 'agents[2].version', message: 'agent "pinned_writer" has no version 7 (chosen by parameter "v")' }],
+    });
+    // A deleted agent keeps its versions in the table, but no pin to it holds.
+    await agents.delete(T, 'pinned_writer');
+    await expect(resolveAgentRefs(agents, T, { ...definition, agents: [{ ref: 'pinned_writer', version: 1 }] })).rejects.toMatchObject({
+      issues: [{ field: 'agents[0].ref', message: 'no agent named "pinned_writer" in the agent catalog' }],
+    });
   });
 
   it('gives one concurrent claim of an idempotency key and releases it only for its run', async () => {

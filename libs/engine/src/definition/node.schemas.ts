@@ -167,6 +167,13 @@ export const agentNodeSchema = z
     memory: memorySchema.optional(),
     /** Each model call's token budget (see context-fields.schema.ts). */
     context: contextBudgetSchema.optional(),
+    /**
+     * The pattern participant this node is a turn of (set by the pattern compiler): its `timeout_ms`
+     * is then the participant's wait limit, and overrunning it fails with `participant_timeout`.
+     */
+    participant: stateKey.optional(),
+    /** The catalog agent (and version) the node was resolved from: shown on the node's span. */
+    agent: z.strictObject({ name: stateKey, version: z.number().int().min(1) }).optional(),
     ...cacheFields,
   })
   .refine((n) => n.approval_timeout_ms === undefined || n.approval !== false, {

@@ -24,6 +24,8 @@ interface AgentInput {
   history: ChatMessage[];
   /** The files of `attachments`, sent on the prompt's message. */
   attachments?: FileRef[];
+  /** The catalog agent and version the node runs (a pattern's `{ "ref" }`): on `node.started`, so the trace shows it. */
+  agent?: { name: string; version: number };
 }
 
 /**
@@ -51,6 +53,7 @@ export const agentExecutor: NodeExecutor<'agent', AgentInput> = {
     tools: node.tools,
     history: node.memory_key ? rememberedMessages(node.id, node.memory_key, state) : [],
     ...attachmentsField(nodeAttachments(node.id, node.attachments, state)),
+    ...(node.agent !== undefined ? { agent: node.agent } : {}),
   }),
   async execute(node, input, ctx) {
     const registered = input.tools.filter((name) => !isHandoffTool(name));

@@ -9,6 +9,7 @@ import type { RunState } from './state';
 import type { RunScope } from './run-scope';
 import { isCheckpointed, lookUpNodeResult } from './node-cache';
 import { isPause } from './suspension';
+import { participantOf, ParticipantTimeout } from './participant-timeout';
 
 export type NodeResult = { ok: true; delta: Record<string, unknown>; handle: string } | { ok: false; error: ErrorInfo };
 
@@ -116,7 +117,7 @@ export async function runNode(
     if (isInfrastructureFault(reason) || isInfrastructureFault(e)) throw isInfrastructureFault(reason) ? reason : e;
     const error = toErrorInfo(reason, executor.failureCode, () => env.ids.correlationId(), env.reportRedacted);
     await env.log.append({ type: 'node.failed', ...span, data: { nodeType: node.type, error, durationMs: elapsed() } });
-    return { ok: false, error: { ...error, nodeId: node.id } };
+    return { ok: false, error: { ...error, nodeId: participantOf(reason) ?? node.id } };
   } finally {
     deadline.clear();
   }
@@ -132,7 +133,7 @@ function nodeDeadline(node: WorkflowNode, env: RunEnvironment) {
   if (node.type === 'human' || !node.timeout_ms)
     return { signal: env.signal, hardCut: new Promise<never>(() => undefined), clear: () => undefined };
   const controller = new AbortController();
-  const timeout = new SpindleError('node_timeout', `node "${node.id}" exceeded its timeout of ${node.timeout_ms} ms`);
+  const timeout = timeoutError(node, node.timeout_ms);
   const soft = setTimeout(() => controller.abort(timeout), node.timeout_ms);
   let hard: ReturnType<typeof setTimeout> | undefined;
   const hardCut = new Promise<never>((_, reject) => {
@@ -147,4 +148,12 @@ function nodeDeadline(node: WorkflowNode, env: RunEnvironment) {
       clearTimeout(hard);
     },
   };
+}
+
+/** A graph node's timeout, or a pattern participant's wait limit (which names the participant). */
+function timeoutError(node: WorkflowNode, ms: number): SpindleError {
+  if (node.type !== 'agent' || node.participant === undefined)
+    return new SpindleError('node_timeout', `node "${node.id}" exceeded its timeout of ${ms} ms`);
+  const which = node.participant === node.id ? `"${node.id}"` : `"${node.participant}" (node "${node.id}")`;
+  return new ParticipantTimeout(node.id, `participant ${which} exceeded its wait limit of ${ms} ms`);
 }

@@ -67,4 +67,22 @@ describe('multi-agent patterns', () => {
       expect.objectContaining({ issues: [expect.objectContaining({ field: 'agents' })] }),
     );
   });
+
+  it("shows on its node's start the catalog agent and version an entry came from; refuses a malformed marker", async () => {
+    const def = validateDefinition({
+      kind: 'sequential',
+      agents: [
+        { name: 'writer', model: 'm:x', agent: { name: 'writer', version: 3 } },
+        { name: 'inline', model: 'm:x' },
+      ],
+    });
+    const { env, events } = recordingEnvironment({ model: scriptedModel(['one', 'two']) });
+    await executeRun({ definition: def, state: { input: 'x' }, attempt: 1, worker: 'w' }, env);
+    const started = (id: string) => events.find((e) => e.type === 'node.started' && e.nodeId === id)?.data as { input: object };
+    expect(started('writer').input).toMatchObject({ agent: { name: 'writer', version: 3 } });
+    expect(started('inline').input).not.toHaveProperty('agent');
+    expect(() =>
+      validateDefinition({ kind: 'sequential', agents: [{ name: 'w', model: 'm:x', agent: { name: 'w', version: 0 } }] }),
+    ).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'agents[0].agent.version' })] }));
+  });
 });

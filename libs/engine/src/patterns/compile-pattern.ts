@@ -2,7 +2,7 @@ import type { GraphDefinition, WorkflowDefinition } from '../definition/workflow
 import { groupChat } from './group-chat.pattern';
 import { handoff } from './handoff.pattern';
 import { magentic } from './magentic.pattern';
-import type { ConcurrentPattern, PatternDefinition, SequentialPattern } from './pattern-definition.schema';
+import type { AgentSpec, ConcurrentPattern, PatternDefinition, SequentialPattern } from './pattern-definition.schema';
 import { agentNode, type CompiledGraph } from './pattern-nodes';
 
 /** The graph a definition runs as: a graph as it is, a pattern compiled. */
@@ -26,7 +26,18 @@ export function compilePattern(def: PatternDefinition): GraphDefinition {
     GraphDefinition,
     (typeof SHARED)[number]
   >;
-  return { kind: 'graph', ...shared, ...(compiled[def.kind] as (def: PatternDefinition) => CompiledGraph)(def) };
+  return { kind: 'graph', ...shared, ...(compiled[def.kind] as (def: PatternDefinition) => CompiledGraph)(withWaitLimits(def)) };
+}
+
+/** Every participant (agents, manager, aggregator) with its wait limit: its own `timeout_ms`, else the pattern's `agentTimeoutMs`. */
+function withWaitLimits(def: PatternDefinition): PatternDefinition {
+  const limit = def.agentTimeoutMs;
+  if (limit === undefined) return def;
+  const limited = (spec: AgentSpec): AgentSpec => (spec.timeout_ms === undefined ? { ...spec, timeout_ms: limit } : spec);
+  const out = { ...def, agents: def.agents.map(limited) } as PatternDefinition;
+  if ('manager' in out) out.manager = limited(out.manager);
+  if ('aggregator' in out && out.aggregator) out.aggregator = limited(out.aggregator);
+  return out;
 }
 
 function sequential(def: SequentialPattern): CompiledGraph {

@@ -7,6 +7,9 @@ import { checkContextBudget, contextBudgetSchema, memorySchema } from '../defini
  * Multi-agent patterns: a short form for common agent topologies, compiled to the same graph
  * the interpreter runs (`toGraph`), so their runs are observed node by node like any other.
  */
+/** A participant's wait limit (ms): as long as a graph node's `timeout_ms` may be. */
+const participantTimeout = z.number().int().positive().max(86_400_000);
+
 const identifier = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be an identifier (letters, digits, _)')
@@ -35,11 +38,22 @@ const agentSpecFields = z.strictObject({
   memory: memorySchema.optional(),
   /** Each model call's token budget (see the agent node). */
   context: contextBudgetSchema.optional(),
+  /**
+   * The participant's wait limit for each of its turns: its signal aborts at the limit (a model
+   * call or tool that honours it stops), and a turn still running shortly after is cut off. Either
+   * way the run fails with `participant_timeout` naming it. Overrides the pattern's `agentTimeoutMs`.
+   */
+  timeout_ms: participantTimeout.optional(),
+  /**
+   * The catalog agent this spec was resolved from (`{ "ref": … }`), written by the resolution, not
+   * by hand: the trace shows the version a step ran. Not part of the graph's structure.
+   */
+  agent: z.strictObject({ name: identifier, version: z.number().int().min(1) }).optional(),
 });
 
 export const agentSpecSchema = agentSpecFields.superRefine(checkScript).superRefine(checkContextBudget);
-/** A catalog agent as `PUT /v1/agents/{name}` takes it: the name is in the path. */
-export const agentBodySchema = agentSpecFields.omit({ name: true }).superRefine(checkScript).superRefine(checkContextBudget);
+/** A catalog agent as `PUT /v1/agents/{name}` takes it: the name is in the path, the version is the catalog's. */
+export const agentBodySchema = agentSpecFields.omit({ name: true, agent: true }).superRefine(checkScript).superRefine(checkContextBudget);
 
 /** Agents with distinct names: a name is a node id and a state key. */
 const agentList = (min: number) =>
@@ -67,6 +81,8 @@ const shared = {
     .optional(),
   runTimeoutMs: z.number().int().positive().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
+  /** The wait limit of every participant (agents, manager, aggregator) without its own `timeout_ms`. */
+  agentTimeoutMs: participantTimeout.optional(),
 };
 
 /** Turns (loop iterations) a turn-taking pattern may take; running out fails the run with `max_iterations_exceeded`. */

@@ -30,6 +30,8 @@ export function agentNode(spec: AgentSpec, prompt: string, outputKey = spec.name
     ...(spec.memory_key !== undefined ? { memory_key: spec.memory_key } : {}),
     ...(spec.memory !== undefined ? { memory: spec.memory } : {}),
     ...(spec.context !== undefined ? { context: spec.context } : {}),
+    ...(spec.timeout_ms !== undefined ? { timeout_ms: spec.timeout_ms, participant: spec.name } : {}),
+    ...(spec.agent !== undefined ? { agent: spec.agent } : {}),
   };
 }
 

@@ -74,6 +74,23 @@ describe('diffVersions', () => {
     ]);
   });
 
+  it("names a pattern's catalog agents by ref, so a pin's change is a change of that agent's version", () => {
+    const before = { kind: 'sequential', agents: [{ ref: 'writer', version: 1 }, { ref: 'editor' }], manager: { ref: 'lead' } };
+    const after = {
+      kind: 'sequential',
+      agents: [
+        { ref: 'editor', version: { parameter: 'editor_version' } },
+        { ref: 'writer', version: 2 },
+      ],
+      manager: { ref: 'lead', version: 4 },
+    };
+    expect(diffVersions(before, after, labels).changes).toEqual([
+      { op: 'changed', path: '/agents/writer/version', before: 1, after: 2 },
+      { op: 'added', path: '/agents/editor/version', after: { parameter: 'editor_version' } },
+      { op: 'added', path: '/manager/version', after: 4 },
+    ]);
+  });
+
   it('escapes / and ~ in keys the way JSON Pointer does, and treats a __proto__ key as data', () => {
     const before = JSON.parse('{"values":{"a/b":1,"c~d":1,"__proto__":{"x":1}}}');
     const after = JSON.parse('{"values":{"a/b":2,"c~d":2,"__proto__":{"x":2}}}');

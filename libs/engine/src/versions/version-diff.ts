@@ -22,7 +22,7 @@ interface RawChange {
 /**
  * What changed between two versions of a definition (a workflow, or an agent spec). Changes are
  * structural: arrays of nodes are matched by `id`, of edges by `from->to:handle`, of agents and
- * tools by `name`, so inserting a node is one `added`, not every later node `changed`. Paths are
+ * tools by `name` (or catalog `ref`), so inserting a node is one `added`, not every later node `changed`. Paths are
  * JSON-Pointer-like (`/nodes/draft/prompt`), with an element's key in place of its index.
  */
 export function diffVersions(before: unknown, after: unknown, labels: { before: string; after: string }): VersionDiff {
@@ -102,7 +102,8 @@ function elementKey(before: unknown[], after: unknown[]): ((e: unknown) => strin
       typeof e.from === 'string' && typeof e.to === 'string'
         ? `${e.from}->${e.to}${typeof e.handle === 'string' ? `:${e.handle}` : ''}`
         : undefined,
-    (e) => (typeof e.name === 'string' ? e.name : undefined),
+    // A pattern's agents: inline by name, from the catalog by `ref` (so a pin's change reads `/agents/writer/version`).
+    (e) => (typeof e.name === 'string' ? e.name : typeof e.ref === 'string' ? e.ref : undefined),
   ];
   for (const candidate of candidates) {
     const unique = (list: unknown[]) => {
