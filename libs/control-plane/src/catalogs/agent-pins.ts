@@ -34,7 +34,8 @@ function fromParameter(name: string, field: string, parameters: PinParameters): 
   if (!isRecord(declared)) return refused(`${field}.parameter`, `names no parameter the workflow declares ("${name}")`);
   if (declared.type !== undefined && declared.type !== 'integer')
     return refused(`${field}.parameter`, `parameter "${name}" must be declared with "type": "integer" to choose a version`);
-  const value = parameters.values ? parameters.values[name] : declared.default;
+  // Own keys only: a parameter named `constructor` must not read the prototype's.
+  const value = parameters.values ? (Object.hasOwn(parameters.values, name) ? parameters.values[name] : undefined) : declared.default;
   if (value === undefined) return { ok: true, version: undefined, parameter: name };
   if (!isVersion(value)) return refused(field, `parameter "${name}" is ${JSON.stringify(value)}, not a version (a whole number from 1)`);
   return { ok: true, version: value, parameter: name };
