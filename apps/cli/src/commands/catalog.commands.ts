@@ -39,7 +39,7 @@ export function addCatalogCommands(program: Command, act: Act): void {
     )
     .action(
       act(async (ctx, name: string, file: string) => {
-        const saved = await saveDefinition(ctx, name, await definitionFromFile(ctx, name, file), file);
+        const saved = await saveDefinition(ctx, name, await definitionFromFile(ctx, name, file));
         return ctx.json ? printed(ctx, saved) : ExitCode.ok;
       }),
     );

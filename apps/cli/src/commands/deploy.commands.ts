@@ -26,7 +26,7 @@ export function addDeployCommand(program: Command, act: Act): void {
         }
         const saved = [];
         for (const { file, workflows } of modules)
-          for (const { name, definition } of workflows) saved.push(await saveDefinition(ctx, name, definition, file));
+          for (const { name, definition } of workflows) saved.push(await deployOne(ctx, name, definition, file));
         return ctx.json ? printed(ctx, { workflows: saved }) : ExitCode.ok;
       }),
     );
@@ -45,13 +45,18 @@ export async function definitionFromFile(ctx: CliContext, name: string, file: st
   );
 }
 
-/** Saves one definition and prints what happened; a refusal says which workflow it was before the gateway's problem. */
-export async function saveDefinition(ctx: CliContext, name: string, definition: unknown, file: string) {
+/** Saves one definition and prints what happened. */
+export async function saveDefinition(ctx: CliContext, name: string, definition: unknown) {
+  const saved = await ctx.client.workflows.put(name, definition);
+  if (!ctx.json)
+    ctx.print(`${saved.name} v${saved.version} ${saved.created ? 'saved' : 'unchanged (the same definition is already stored)'}`);
+  return saved;
+}
+
+/** One of several: a refusal says which workflow it was before the gateway's problem. */
+async function deployOne(ctx: CliContext, name: string, definition: unknown, file: string) {
   try {
-    const saved = await ctx.client.workflows.put(name, definition);
-    if (!ctx.json)
-      ctx.print(`${saved.name} v${saved.version} ${saved.created ? 'saved' : 'unchanged (the same definition is already stored)'}`);
-    return saved;
+    return await saveDefinition(ctx, name, definition);
   } catch (error) {
     ctx.note(`spindle: workflow "${name}" from ${file} was not saved:`);
     throw error;
