@@ -16,8 +16,7 @@ const classifier = {
 } as const;
 
 export default workflow('triage', {
-  description:
-    'Triage built in code (@spindle/sdk): a message long enough goes to a scripted agent that names the team; a short one is sent back.',
+  description: 'Triage built in code: a message long enough goes to a scripted agent that names the team; a short one is sent back.',
   parameters: z.object({ minWords: z.number().int().min(1).default(3) }),
 })
   .node('count', { type: 'function', function: 'word_count', args: { text: '{{input.message}}' } })

@@ -371,7 +371,8 @@ describe('spindle CLI', () => {
 
       const bad = moduleFile('bad.ts', [
         sdk,
-        `export default workflow('code-bad').node('rounds', { type: 'loop', max_steps: 0, body: { nodes: [{ id: 'x', type: 'set', values: { x: 1 } }] } });`,
+        `const body = { nodes: [{ id: 'x', type: 'set', values: { x: 1 } }] } as const;`,
+        `export default workflow('code-bad').node('rounds', { type: 'loop', max_steps: 0, body });`,
       ]);
       const refused = await spindle(['deploy', bad]);
       expect(refused.code).toBe(1);

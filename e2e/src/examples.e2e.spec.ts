@@ -60,8 +60,7 @@ describe('every example in examples/, against the real stack, offline', () => {
     // triage.workflow.ts written out by hand: PUT after the module is deployed, it is not a new version.
     const handWritten = {
       kind: 'graph',
-      description:
-        'Triage built in code (@spindle/sdk): a message long enough goes to a scripted agent that names the team; a short one is sent back.',
+      description: 'Triage built in code: a message long enough goes to a scripted agent that names the team; a short one is sent back.',
       parameters: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',

@@ -32,7 +32,10 @@ export function addDeployCommand(program: Command, act: Act): void {
     );
 }
 
-/** What `workflows put <name> <file>` saves: a JSON file (or standard input), or the one workflow a module exports (or the one named `name`). */
+/**
+ * What `workflows put <name> <file>` saves: a JSON file (or standard input), or the one workflow a
+ * module exports (of several, the one named `name`).
+ */
 export async function definitionFromFile(ctx: CliContext, name: string, file: string): Promise<unknown> {
   if (!isWorkflowModule(file)) return parseJsonArgument('<file>', `@${file}`, ctx.readText);
   const workflows = await loadWorkflowModule(file, ctx.cwd);

@@ -9,6 +9,8 @@ import { z } from 'zod';
  * and the outcome it must reach. `npm run examples` and the e2e suite both run every one.
  */
 const definition = z.record(z.string(), z.unknown());
+/** The folder's own configuration (the `examples` project that type-checks the modules), not examples. */
+const FOLDER_CONFIG = new Set(['project.json', 'tsconfig.json']);
 /** A workflow built in code: `<name>.workflow.ts` (or .mts, .js, .mjs). */
 const WORKFLOW_MODULE = /^[a-z0-9][a-z0-9_-]*\.workflow\.(ts|mts|js|mjs)$/;
 
@@ -105,7 +107,7 @@ export interface Example {
 /** The folder's examples, by file name; a file that is neither an example nor a definition one names is an error. */
 export function readExamples(dir: string): Example[] {
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && !FOLDER_CONFIG.has(f))
     .sort();
   const modules = readdirSync(dir).filter((f) => WORKFLOW_MODULE.test(f));
   const parsed = new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
