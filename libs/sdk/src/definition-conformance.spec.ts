@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { canonicalJson, planCatalogSave } from '@spindle/contracts';
 import { validateDefinition, type WorkflowDefinitionInput } from '@spindle/engine';
 import { z } from 'zod';
@@ -34,34 +36,25 @@ const scripted = (answer: string) => ({ model: 'offline:script', script: [{ answ
 describe('a graph built in code', () => {
   const nodeCases: Array<[string, Workflow<GraphDefinitionJson>, Record<string, unknown>]> = [
     [
-      'set, function, condition, llm (hello-workflow.json)',
-      workflow('hello', { description: 'Greets someone.' })
+      'set, function, condition, llm: examples/hello-workflow.json, as the file holds it',
+      workflow('hello', { description: 'Greets someone, counts the words, and asks a model to reply — streamed token by token.' })
         .node('greet', { type: 'set', values: { greeting: 'Hello {{input.name}}' } })
         .node('count', { type: 'function', function: 'word_count', args: { text: '{{greeting}}' } })
         .node('long_enough', { type: 'condition', expression: 'word_count > 1' })
-        .node('reply', { type: 'llm', model: 'offline:echo', prompt: '{{greeting}}!', stream: true, output_key: 'answer' })
+        .node('reply', {
+          type: 'llm',
+          model: 'offline:echo',
+          system: 'Answer briefly.',
+          prompt: '{{greeting}}, what a fine day to run a workflow!',
+          stream: true,
+          output_key: 'answer',
+        })
         .node('too_short', { type: 'set', values: { answer: 'Tell me your name first.' } })
         .edge('greet', 'count')
         .edge('count', 'long_enough')
         .edge('long_enough', 'reply', { handle: 'true' })
         .edge('long_enough', 'too_short', { handle: 'false' }),
-      {
-        kind: 'graph',
-        description: 'Greets someone.',
-        nodes: [
-          { id: 'greet', type: 'set', values: { greeting: 'Hello {{input.name}}' } },
-          { id: 'count', type: 'function', function: 'word_count', args: { text: '{{greeting}}' } },
-          { id: 'long_enough', type: 'condition', expression: 'word_count > 1' },
-          { id: 'reply', type: 'llm', model: 'offline:echo', prompt: '{{greeting}}!', stream: true, output_key: 'answer' },
-          { id: 'too_short', type: 'set', values: { answer: 'Tell me your name first.' } },
-        ],
-        edges: [
-          { from: 'greet', to: 'count' },
-          { from: 'count', to: 'long_enough' },
-          { from: 'long_enough', to: 'reply', handle: 'true' },
-          { from: 'long_enough', to: 'too_short', handle: 'false' },
-        ],
-      },
+      JSON.parse(readFileSync(resolve(__dirname, '../../../examples/hello-workflow.json'), 'utf8')) as Record<string, unknown>,
     ],
     [
       'agent with tool approval and its timeout, tool',
