@@ -39,7 +39,7 @@ export async function loadWorkflowModule(file: string, cwd: string): Promise<Wor
   try {
     exports = TYPESCRIPT_EXTENSIONS.includes(extname(path)) ? requireTypeScript(path, typeScriptFor(path, cwd)) : await importModule(path);
   } catch (e) {
-    if (e instanceof WorkflowModuleError) throw e;
+    if (isObject(e) && e.code === 'workflow_module') throw e; // typescript is missing
     throw new WorkflowModuleError(`${file} threw while loading: ${messageOf(e)}`);
   }
   return workflowsIn(exports, file);
