@@ -45,9 +45,11 @@ export default [
             { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:core'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:core', 'type:adapter'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:client'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client', 'type:sdk'] },
             // The HTTP client is published and runs in browsers: contracts only.
             { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:core'] },
+            // The workflow SDK is published and installed alone: it depends on no lib.
+            { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: [] },
             // The console runs in a browser and speaks only the public HTTP API, through the client.
             { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:core', 'type:client'] },
           ],
@@ -73,7 +75,9 @@ export default [
             ['bus', 'testing'],
             ['db', 'testing'],
           ],
-          depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client'] }],
+          depConstraints: [
+            { sourceTag: '*', onlyDependOnLibsWithTags: ['type:core', 'type:adapter', 'type:testing', 'type:client', 'type:sdk'] },
+          ],
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunEvent } from '@spindle/contracts';
@@ -328,5 +328,81 @@ describe('spindle CLI', () => {
       ' ✓ done (set) completed',
     ]);
     expect(finalFrame[2]).toMatch(/^ {4}✓ input/);
+  });
+
+  describe('workflows built in code (@spindle/sdk)', () => {
+    // Inside the repository (tmp/ is ignored), so `@spindle/sdk` and `typescript` resolve as in a user's project.
+    mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+    const code = mkdtempSync(join(ROOT, 'tmp', 'cli-code-'));
+    const moduleFile = (name: string, lines: string[]) => {
+      writeFileSync(join(code, name), `${lines.join('\n')}\n`);
+      return join(code, name);
+    };
+    const sdk = `import { workflow, sequential } from '@spindle/sdk';`;
+    const pair = moduleFile('pair.mjs', [
+      sdk,
+      `export const first = workflow('code-first').node('a', { type: 'set', values: { a: 1 } });`,
+      `export const second = workflow('code-second').node('b', { type: 'set', values: { b: 2 } });`,
+    ]);
+    const brief = moduleFile('brief.ts', [
+      sdk,
+      `const writer = { name: 'writer', model: 'offline:echo' } as const;`,
+      `export default sequential('code-brief', { agents: [writer] });`,
+    ]);
+
+    it('workflows put takes a .ts module: the one workflow it exports, or the one of that name', async () => {
+      const triage = join(ROOT, 'examples', 'triage.workflow.ts');
+      expect(await spindle(['workflows', 'put', 'triage-copy', triage])).toMatchObject({ code: 0, stdout: 'triage-copy v1 saved\n' });
+      const stored = JSON.parse((await spindle(['workflows', 'get', 'triage-copy'])).stdout) as { nodes: Array<{ id: string }> };
+      expect(stored.nodes.map((n) => n.id)).toEqual(['count', 'long_enough', 'classify', 'ask_more', 'tally']);
+      expect(await spindle(['workflows', 'put', 'code-second', pair])).toMatchObject({ code: 0, stdout: 'code-second v1 saved\n' });
+      const neither = await spindle(['workflows', 'put', 'code-third', pair]);
+      expect(neither).toMatchObject({ code: 1, stdout: '' });
+      expect(neither.stderr).toContain('exports 2 workflows (code-first, code-second) and none is named "code-third"');
+      noStackTrace(neither);
+    });
+
+    it('deploy saves every workflow the modules export under its own name; again, nothing changes', async () => {
+      expect(await spindle(['deploy', pair, brief])).toMatchObject({
+        code: 0,
+        stdout: 'code-first v1 saved\ncode-second v1 unchanged (the same definition is already stored)\ncode-brief v1 saved\n',
+      });
+      const again = await spindle(['--json', 'deploy', pair, brief]);
+      expect(JSON.parse(again.stdout)).toEqual({
+        workflows: ['code-first', 'code-second', 'code-brief'].map((name) => ({ name, version: 1, created: false })),
+      });
+      const run = await spindle(['run', 'code-brief', '--input', '{"topic":"logs"}', '--follow']);
+      expect(run.code).toBe(0);
+    });
+
+    it('says why nothing was saved, with a non-zero exit and no stack trace', async () => {
+      const fresh = moduleFile('fresh.ts', [sdk, `export default workflow('code-fresh').node('a', { type: 'set', values: { a: 1 } });`]);
+      const throws = moduleFile('throws.mjs', [`throw new Error('SETTING is not set');`]);
+      const thrown = await spindle(['deploy', fresh, throws]);
+      expect(thrown).toMatchObject({ code: 1, stdout: '' });
+      expect(thrown.stderr).toMatch(/throws\.mjs threw while loading: SETTING is not set/);
+      // The modules load before anything is saved.
+      expect((await spindle(['workflows', 'get', 'code-fresh'])).code).toBe(1);
+
+      const none = await spindle(['deploy', moduleFile('none.ts', ['export const answer = 42;'])]);
+      expect(none).toMatchObject({ code: 1 });
+      expect(none.stderr).toContain('none.ts exports no workflow: export one made with @spindle/sdk');
+
+      const bad = moduleFile('bad.ts', [
+        sdk,
+        `const body = { nodes: [{ id: 'x', type: 'set', values: { x: 1 } }] } as const;`,
+        `export default workflow('code-bad').node('rounds', { type: 'loop', max_steps: 0, body });`,
+      ]);
+      const refused = await spindle(['deploy', bad]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`spindle: workflow "code-bad" from ${bad} was not saved:`);
+      expect(refused.stderr).toMatch(/\(400 invalid_definition\)/);
+      expect(refused.stderr).toMatch(/nodes\[0\]\.max_steps/);
+
+      const json = await spindle(['deploy', join(ROOT, 'examples', 'hello-workflow.json')]);
+      expect(json).toMatchObject({ code: 2 });
+      expect(json.stderr).toContain('deploy takes modules');
+      [thrown, none, refused, json].forEach(noStackTrace);
+    });
   });
 });

@@ -20,6 +20,8 @@ export interface CliContext {
   /** Standard output is a terminal: the live tree is drawn in place. */
   tty: boolean;
   stdout: NodeJS.WriteStream;
+  /** The working folder relative paths (a workflow module's) are read from. */
+  cwd: string;
   print(line: string): void;
   printJson(value: unknown): void;
   /** Notes for a person (progress, hints) go to standard error, so standard output stays parseable. */
@@ -45,6 +47,7 @@ export function createCliContext(io: CliIo, flags: GlobalFlags): CliContext {
     json: flags.json === true,
     tty: io.stdout.isTTY === true,
     stdout: io.stdout,
+    cwd: io.cwd,
     print: (line) => io.stdout.write(`${line}\n`),
     printJson: (value) => io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     note: (line) => io.stderr.write(`${line}\n`),

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-context';
 import { addCatalogCommands } from './commands/catalog.commands';
 import { actWith } from './commands/act';
+import { addDeployCommand } from './commands/deploy.commands';
 import { addRequestCommands } from './commands/requests.commands';
 import { addRunCommands } from './commands/run.commands';
 import { DEFAULT_GATEWAY_URL } from './cli-config';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo, setExitCode: (code: ExitCode) => void): 
     .exitOverride();
   const act = actWith(io, setExitCode);
   addCatalogCommands(program, act);
+  addDeployCommand(program, act);
   addRunCommands(program, act);
   addRequestCommands(program, act);
   // Subcommands throw instead of exiting too, so every exit goes through runCli.

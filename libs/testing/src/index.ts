@@ -23,6 +23,7 @@ export { startOidcIssuer, type LocalOidcIssuer, type OidcTestClaims, type OidcIs
 export { readExamples, exampleFileSchema, type Example, type ExampleAnswer, type ExampleExpectation } from './examples/example-file';
 export { runExample, type ExampleOutcome } from './examples/run-example';
 export { httpUploader, inputWithFiles, mediaTypeOf, type UploadFile } from './examples/example-files';
+export { cliDeployer, CLI_BIN, type DeployModule } from './examples/deploy-module';
 export { OpenApiConformance, conformanceReport } from './openapi-conformance';
 export type { RecordedResponse, ConformanceMismatch, OpenApiDocument } from './openapi-conformance';
 export { readmeExamples, SKIP_RULES, type ReadmeExample, type ReadmeAnswer } from './readme/readme-examples';

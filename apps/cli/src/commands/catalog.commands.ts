@@ -3,6 +3,7 @@ import { ExitCode } from '../exit-codes';
 import { parseJsonArgument } from '../json-argument';
 import { formatTable } from '../text-table';
 import { printed, type Act } from './act';
+import { definitionFromFile, saveDefinition } from './deploy.commands';
 import { wholeNumber } from './option-parsers';
 
 /** `spindle workflows put|get|list|graph` and `spindle agents put|list`: the catalog. */
@@ -32,13 +33,14 @@ export function addCatalogCommands(program: Command, act: Act): void {
     );
   workflows
     .command('put <name> <file>')
-    .description('save a definition from a JSON file (- for standard input); a changed one becomes a new version')
+    .description(
+      'save a definition from a JSON file (- for standard input) or a module built with @spindle/sdk (.ts .mts .js .mjs); ' +
+        'a changed one becomes a new version',
+    )
     .action(
       act(async (ctx, name: string, file: string) => {
-        const saved = await ctx.client.workflows.put(name, parseJsonArgument('<file>', `@${file}`, ctx.readText));
-        if (ctx.json) return printed(ctx, saved);
-        ctx.print(`${saved.name} v${saved.version} ${saved.created ? 'saved' : 'unchanged (the same definition is already stored)'}`);
-        return ExitCode.ok;
+        const saved = await saveDefinition(ctx, name, await definitionFromFile(ctx, name, file));
+        return ctx.json ? printed(ctx, saved) : ExitCode.ok;
       }),
     );
   workflows

@@ -9,6 +9,10 @@ import { z } from 'zod';
  * and the outcome it must reach. `npm run examples` and the e2e suite both run every one.
  */
 const definition = z.record(z.string(), z.unknown());
+/** The folder's own configuration (the `examples` project that type-checks the modules), not examples. */
+const FOLDER_CONFIG = new Set(['project.json', 'tsconfig.json']);
+/** A workflow built in code: `<name>.workflow.ts` (or .mts, .js, .mjs). */
+const WORKFLOW_MODULE = /^[a-z0-9][a-z0-9_-]*\.workflow\.(ts|mts|js|mjs)$/;
 
 /** An answer to the first open request of `node`: an input answer's body, or `decision` for a tool approval. */
 const answerSchema = z.strictObject({
@@ -42,6 +46,8 @@ export const exampleFileSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9_-]*\.json$/)
       .optional(),
+    /** …or a module in the same folder that builds it in code (@spindle/sdk), saved with `spindle deploy`. */
+    workflowModule: z.string().regex(WORKFLOW_MODULE).optional(),
     /** Catalog agents the workflow names with `{ "ref": "<name>" }`, saved first. */
     agents: z.record(z.string(), definition).optional(),
     /** Workflows a subgraph node runs, by catalog name, saved first. */
@@ -66,8 +72,8 @@ export const exampleFileSchema = z
     answers: z.array(answerSchema).default([]),
     expect: expectSchema,
   })
-  .refine((e) => (e.workflow === undefined) !== (e.workflowFile === undefined), {
-    message: 'set exactly one of workflow or workflowFile',
+  .refine((e) => [e.workflow, e.workflowFile, e.workflowModule].filter((w) => w !== undefined).length === 1, {
+    message: 'set exactly one of workflow, workflowFile or workflowModule',
     path: ['workflow'],
   });
 
@@ -79,7 +85,10 @@ export interface Example {
   name: string;
   file: string;
   description: string;
-  workflow: Record<string, unknown>;
+  /** The definition; absent when a module builds it (`module`). */
+  workflow?: Record<string, unknown>;
+  /** The path of the module that builds the workflow in code, which `spindle deploy` saves under the example's name. */
+  module?: string;
   agents: Record<string, Record<string, unknown>>;
   workflows: Record<string, Record<string, unknown>>;
   knowledgeBases: Record<
@@ -98,8 +107,9 @@ export interface Example {
 /** The folder's examples, by file name; a file that is neither an example nor a definition one names is an error. */
 export function readExamples(dir: string): Example[] {
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && !FOLDER_CONFIG.has(f))
     .sort();
+  const modules = readdirSync(dir).filter((f) => WORKFLOW_MODULE.test(f));
   const parsed = new Map(files.map((f) => [f, JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
   const examples: Example[] = [];
   const used = new Set<string>();
@@ -110,6 +120,10 @@ export function readExamples(dir: string): Example[] {
       throw new Error(`examples/${file}: ${describeIssues(zodFieldIssues(result.error.issues.slice(0, 1), { whole: '(root)' }))}`);
     }
     const e = result.data;
+    if (e.workflowModule !== undefined) {
+      if (!modules.includes(e.workflowModule)) throw new Error(`examples/${file}: workflowModule ${e.workflowModule} is not in examples/`);
+      used.add(e.workflowModule);
+    }
     if (e.workflowFile !== undefined) {
       const target = parsed.get(e.workflowFile);
       if (!isBareDefinition(target)) throw new Error(`examples/${file}: workflowFile ${e.workflowFile} is not a definition in examples/`);
@@ -119,7 +133,9 @@ export function readExamples(dir: string): Example[] {
       name: basename(file, '.json'),
       file,
       description: e.description,
-      workflow: e.workflow ?? (parsed.get(e.workflowFile ?? '') as Record<string, unknown>),
+      ...(e.workflowModule !== undefined
+        ? { module: join(dir, e.workflowModule) }
+        : { workflow: e.workflow ?? (parsed.get(e.workflowFile ?? '') as Record<string, unknown>) }),
       agents: e.agents ?? {},
       workflows: e.workflows ?? {},
       knowledgeBases: e.knowledgeBases ?? {},
@@ -132,8 +148,9 @@ export function readExamples(dir: string): Example[] {
     });
   }
   // A plain definition must be run by some example, so every file in the folder is checked.
-  const orphan = files.find((f) => isBareDefinition(parsed.get(f)) && !used.has(f));
-  if (orphan !== undefined) throw new Error(`examples/${orphan} is a definition no example runs (name it in an example's workflowFile)`);
+  const orphan = files.find((f) => isBareDefinition(parsed.get(f)) && !used.has(f)) ?? modules.find((f) => !used.has(f));
+  if (orphan !== undefined)
+    throw new Error(`examples/${orphan} is a definition no example runs (name it in an example's workflowFile or workflowModule)`);
   return examples;
 }
 

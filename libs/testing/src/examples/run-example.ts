@@ -3,6 +3,7 @@ import type { AnswerBody, SpindleClient } from '@spindle/client';
 import type { HumanRequest, RunEvent } from '@spindle/contracts';
 import type { Example, ExampleAnswer } from './example-file';
 import { inputWithFiles, type UploadFile } from './example-files';
+import type { DeployModule } from './deploy-module';
 
 export interface ExampleOutcome {
   runId: string;
@@ -21,7 +22,7 @@ const POLL_MS = 150;
 export async function runExample(
   spindle: SpindleClient,
   example: Example,
-  opts: { timeoutMs?: number; upload?: UploadFile } = {},
+  opts: { timeoutMs?: number; upload?: UploadFile; deploy?: DeployModule } = {},
 ): Promise<ExampleOutcome> {
   for (const [name, spec] of Object.entries(example.agents)) await spindle.agents.put(name, spec);
   for (const [name, def] of Object.entries(example.workflows)) await spindle.workflows.put(name, def);
@@ -32,7 +33,7 @@ export async function runExample(
       if (added.status !== 'ready') throw new Error(`the example's document ${doc.source} is ${added.status}, not ingested`);
     }
   }
-  await spindle.workflows.put(example.name, example.workflow);
+  await saveWorkflow(spindle, example, opts.deploy);
   const { runId } = await spindle.runs.start(example.name, {
     input: (await inputWithFiles(example.input, example.files, example.dir, opts.upload)) ?? {},
     ...(example.parameters !== undefined ? { parameters: example.parameters as Record<string, unknown> } : {}),
@@ -47,6 +48,17 @@ export async function runExample(
     requests,
   };
   return { ...outcome, mismatches: mismatches(example, outcome) };
+}
+
+/** The example's workflow: its definition PUT as it is, or the module that builds it deployed (it saves under its own name). */
+async function saveWorkflow(spindle: SpindleClient, example: Example, deploy: DeployModule | undefined): Promise<void> {
+  if (example.workflow !== undefined) {
+    await spindle.workflows.put(example.name, example.workflow);
+    return;
+  }
+  if (example.module === undefined) throw new Error(`example ${example.name} has neither a workflow nor a module`);
+  if (deploy === undefined) throw new Error(`example ${example.name} is built in code (${example.module}): run it with a deployer`);
+  await deploy(example.module);
 }
 
 /** Follows the run to its terminal event, answering each open request an answer is written for. */

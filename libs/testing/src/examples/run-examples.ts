@@ -4,6 +4,7 @@ import { readExamples, type Example } from './example-file';
 import { createSpindleClient, type SpindleClient } from '@spindle/client';
 import { runExample } from './run-example';
 import { httpUploader } from './example-files';
+import { cliDeployer } from './deploy-module';
 
 /**
  * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
@@ -36,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
 async function report(spindle: SpindleClient, base: string, example: Example): Promise<boolean> {
   console.log(`\n${example.name} — ${example.description}`);
   try {
-    const outcome = await runExample(spindle, example, { upload: httpUploader((url, init) => fetch(url, withKey(init)), base) });
+    const outcome = await runExample(spindle, example, {
+      upload: httpUploader((url, init) => fetch(url, withKey(init)), base),
+      deploy: cliDeployer({ url: base, token: key ?? '' }),
+    });
     const detail = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(outcome.output).slice(0, 300);
     console.log(`  run ${outcome.runId} ${outcome.status}: ${detail}`);
     for (const r of outcome.requests) console.log(`  request from ${r.node} (${r.kind}): ${r.status}`);
