@@ -82,7 +82,9 @@ export class OtelSpanBridge {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': (e) => this.retrieval(e),
-    'usage.reported': () => undefined,    'attempt.failed': () => undefined,    custom: () => undefined,
+    'usage.reported': () => undefined,
+    'attempt.failed': () => undefined,
+    custom: () => undefined,
   };
 
   endAll(): void {
