@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-context';
 import { addCatalogCommands } from './commands/catalog.commands';
+import { addCapabilityCommands } from './commands/capabilities.commands';
 import { actWith } from './commands/act';
 import { addRequestCommands } from './commands/requests.commands';
 import { addRunCommands } from './commands/run.commands';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo, setExitCode: (code: ExitCode) => void): 
     .exitOverride();
   const act = actWith(io, setExitCode);
   addCatalogCommands(program, act);
+  addCapabilityCommands(program, act);
   addRunCommands(program, act);
   addRequestCommands(program, act);
   // Subcommands throw instead of exiting too, so every exit goes through runCli.

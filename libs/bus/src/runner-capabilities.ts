@@ -2,6 +2,7 @@ import { DeliverPolicy, StorageType } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { runnerCapabilitiesSchema, type RunnerCapabilities } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
+import { asBusFault } from './bus-faults';
 import { parseMessageJson } from './message-json';
 import { isNotFound } from './provision-streams';
 import { capabilityBucketOf, capabilityKeyOf, capabilityStreamOf } from './capability-bucket';
@@ -42,6 +43,10 @@ export type SkippedCapabilities = (key: string, reason: string) => void;
  * not JSON or not the schema is passed to `onSkipped` and left out, never thrown.
  */
 export async function readRunnerCapabilities(bus: Bus, onSkipped: SkippedCapabilities): Promise<RunnerCapabilities[]> {
+  return readAll(bus, onSkipped).catch((e: unknown) => Promise.reject(asBusFault(e, "reading the runners' capabilities")));
+}
+
+async function readAll(bus: Bus, onSkipped: SkippedCapabilities): Promise<RunnerCapabilities[]> {
   const stream = capabilityStreamOf(bus.names);
   const prefix = `$KV.${capabilityBucketOf(bus.names)}.`;
   try {
