@@ -1,6 +1,6 @@
 import { isSpindleError, type RunnerCapabilities } from '@spindle/contracts';
 import { validateDefinition } from '@spindle/engine';
-import { capabilityRefusal, namedCapabilities } from './capability-check';
+import { capabilityRefusal } from './capability-check';
 
 const runner = (id: string, over: Partial<RunnerCapabilities> = {}): RunnerCapabilities => ({
   runnerId: id,
@@ -92,20 +92,5 @@ describe('capabilityRefusal', () => {
     const refused = refusalOf(graph([{ id: 'a', type: 'function', function: 'noop' }], { runTimeoutMs: 60_001 }), runners);
     expect(refused).toMatchObject({ code: 'invalid_definition', fields: ['runTimeoutMs'] });
     expect(refused.message).toContain('60000 ms');
-  });
-
-  it('lists what a pattern names with the field of each agent', () => {
-    const def = validateDefinition({
-      kind: 'concurrent',
-      agents: [
-        { name: 'a', model: 'openai:gpt-4o', tools: ['x'] },
-        { name: 'b', model: 'openai:gpt-4o' },
-      ],
-      aggregator: { name: 'agg', model: 'openai:gpt-4o', tools: ['y'] },
-    });
-    expect(namedCapabilities(def).map((n) => [n.field, n.name])).toEqual([
-      ['agents[0].tools[0]', 'x'],
-      ['aggregator.tools[0]', 'y'],
-    ]);
   });
 });

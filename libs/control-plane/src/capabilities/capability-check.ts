@@ -1,13 +1,5 @@
 import { SpindleError, type FieldIssue, type RunnerCapabilities } from '@spindle/contracts';
-import { isHandoffTool, type AgentSpec, type WorkflowDefinition, type WorkflowNode } from '@spindle/engine';
-
-/** A function or tool a definition names, and the field that names it (`nodes[2].function`). */
-interface NamedCapability {
-  kind: 'function' | 'tool';
-  name: string;
-  field: string;
-  node?: string;
-}
+import { namedCapabilities, type NamedCapability, type WorkflowDefinition } from '@spindle/engine';
 
 /**
  * Whether the live runners can run a definition, decided at save: every function and tool it
@@ -47,40 +39,4 @@ export function capabilityRefusal(definition: WorkflowDefinition, runners: reado
 
 function refusal(code: 'function_not_found' | 'tool_not_found' | 'invalid_definition', issues: FieldIssue[]): SpindleError {
   return new SpindleError(code, `field ${issues[0].field}: ${issues[0].message}`, { issues });
-}
-
-/** Every function and tool a definition names, walking loop bodies, fork branches and pattern agents. */
-export function namedCapabilities(definition: WorkflowDefinition): NamedCapability[] {
-  if (definition.kind === 'graph') return inContainer(definition, '');
-  const agents: Array<[AgentSpec, string]> = definition.agents.map((a, i) => [a, `agents[${i}]`]);
-  if ('manager' in definition) agents.push([definition.manager, 'manager']);
-  if ('aggregator' in definition && definition.aggregator) agents.push([definition.aggregator, 'aggregator']);
-  return agents.flatMap(([agent, at]) => toolsOf(agent.tools, `${at}.tools`, [], agent.name));
-}
-
-function inContainer(container: { nodes: readonly WorkflowNode[] }, at: string): NamedCapability[] {
-  return container.nodes.flatMap((node, i): NamedCapability[] => {
-    const where = `${at}nodes[${i}]`;
-    switch (node.type) {
-      case 'function':
-        return [{ kind: 'function', name: node.function, field: `${where}.function`, node: node.id }];
-      case 'tool':
-        return [{ kind: 'tool', name: node.tool, field: `${where}.tool`, node: node.id }];
-      case 'agent':
-        return toolsOf(node.tools, `${where}.tools`, node.mcp_servers?.map((s) => s.name) ?? [], node.id);
-      case 'loop':
-        return inContainer(node.body, `${where}.body.`);
-      case 'fork':
-        return Object.entries(node.branches).flatMap(([id, branch]) => inContainer(branch, `${where}.branches.${id}.`));
-      default:
-        return [];
-    }
-  });
-}
-
-function toolsOf(names: readonly string[], field: string, mcpServers: readonly string[], node: string): NamedCapability[] {
-  const discovered = (name: string) => mcpServers.some((server) => name.startsWith(`${server}__`));
-  return names.flatMap((name, j) =>
-    isHandoffTool(name) || discovered(name) ? [] : [{ kind: 'tool' as const, name, field: `${field}[${j}]`, node }],
-  );
 }
