@@ -297,7 +297,8 @@ const CAPABILITY_CHECK_DESCRIPTION =
 
 function capabilityOperations(): HttpOperation[] {
   const runners =
-    'Merged across the live runners (every tenant is served by the same runners); a name that differs between runners is listed per variant, each with its runners.';
+    'Merged across the live runners (every tenant is served by the same runners); ' +
+    'a name that differs between runners is listed per variant, each with its runners.';
   return [
     {
       operationId: 'listFunctions',
