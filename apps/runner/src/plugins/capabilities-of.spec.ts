@@ -24,7 +24,8 @@ describe('what a runner announces of its plugins', () => {
          score: { description: 'scores a text', pure: true, input: z.object({ text: z.string() }), run: () => ({}) },
          legacy: () => ({}),
        };
-       exports.tools = { lookup: { description: 'looks up', input: { type: 'object', properties: { id: { type: 'string' } } }, run: () => ({}) } };`,
+       const lookupInput = { type: 'object', properties: { id: { type: 'string' } } };
+       exports.tools = { lookup: { description: 'looks up', input: lookupInput, run: () => ({}) } };`,
       { name: 'acme-scoring', version: '2.1.0' },
     );
     const { capabilities } = loadPlugins([file], { cwd: repoRoot });

@@ -14,7 +14,7 @@ const runner = (id: string, over: Partial<RunnerCapabilities> = {}): RunnerCapab
 });
 
 /** The nodes in a chain, each reachable from the first. */
-const graph = (nodes: Array<{ id: string }>, extra: Record<string, unknown> = {}) =>
+const graph = (nodes: Array<{ id: string; [field: string]: unknown }>, extra: Record<string, unknown> = {}) =>
   validateDefinition({ kind: 'graph', nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i].id, to: n.id })), ...extra });
 
 function refusalOf(def: ReturnType<typeof validateDefinition>, runners: RunnerCapabilities[]) {

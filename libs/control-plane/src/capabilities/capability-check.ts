@@ -31,7 +31,9 @@ export function capabilityRefusal(definition: WorkflowDefinition, runners: reado
     return refusal('invalid_definition', [
       {
         field: 'runTimeoutMs',
-        message: `${definition.runTimeoutMs} ms is above the runners' ceiling of ${ceiling} ms (RUN_TIMEOUT_CEILING_MS): a run would be cut there`,
+        message:
+          `${definition.runTimeoutMs} ms is above the runners' ceiling of ${ceiling} ms ` +
+          '(RUN_TIMEOUT_CEILING_MS): a run would be cut there',
       },
     ]);
   return undefined;
