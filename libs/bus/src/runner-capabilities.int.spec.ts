@@ -15,6 +15,19 @@ const announcement = (runnerId: string): RunnerCapabilities => ({
   tools: [{ name: 'add', inputSchema: { type: 'object' }, plugin: 'examples/plugins/calculator.js' }],
 });
 
+/** A bus in a namespace of its own (the bucket's max age is set when the bucket is made), its streams deleted after. */
+function ownBus(name: string): () => Bus {
+  let bus: Bus;
+  beforeAll(async () => {
+    bus = await connectBus({ url: testEnv().natsUrl, namespace: testNamespace(), name });
+  });
+  afterAll(async () => {
+    await deleteStreams(bus);
+    await bus.close();
+  });
+  return () => bus;
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -27,18 +40,10 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 
 /** Issue 29: runners announce what they can run; a stopped runner's entry goes at once, a dead one's expires. */
 describe("the runners' capabilities bucket", () => {
-  let bus: Bus;
+  const busOf = ownBus('capabilities-test');
   const skipped: string[] = [];
-  const read = () => readRunnerCapabilities(bus, (key, reason) => skipped.push(`${key}: ${reason}`));
+  const read = () => readRunnerCapabilities(busOf(), (key, reason) => skipped.push(`${key}: ${reason}`));
   const ids = (list: RunnerCapabilities[]) => list.map((r) => r.runnerId).sort();
-
-  beforeAll(async () => {
-    bus = await connectBus({ url: testEnv().natsUrl, namespace: testNamespace(), name: 'capabilities-test' });
-  });
-  afterAll(async () => {
-    await deleteStreams(bus);
-    await bus.close();
-  });
 
   it('reads no runners before any runner has made the bucket', async () => {
     expect(await read()).toEqual([]);
@@ -46,47 +51,39 @@ describe("the runners' capabilities bucket", () => {
 
   it('reads what each runner announced, the latest announcement of each, and not a withdrawn one', async () => {
     const opts = { maxAgeMs: 60_000 };
-    await announceCapabilities(bus, announcement('host.example-1'), opts);
-    await announceCapabilities(bus, announcement('host-2'), opts);
-    await announceCapabilities(bus, { ...announcement('host-2'), runTimeoutCeilingMs: 120_000 }, opts);
+    await announceCapabilities(busOf(), announcement('host.example-1'), opts);
+    await announceCapabilities(busOf(), announcement('host-2'), opts);
+    await announceCapabilities(busOf(), { ...announcement('host-2'), runTimeoutCeilingMs: 120_000 }, opts);
     const both = await read();
     expect(ids(both)).toEqual(['host-2', 'host.example-1']);
     expect(both.find((r) => r.runnerId === 'host-2')?.runTimeoutCeilingMs).toBe(120_000);
     expect(both.find((r) => r.runnerId === 'host.example-1')?.plugins).toEqual(announcement('x').plugins);
-    await withdrawCapabilities(bus, 'host.example-1', opts);
+    await withdrawCapabilities(busOf(), 'host.example-1', opts);
     expect(ids(await read())).toEqual(['host-2']);
-    await withdrawCapabilities(bus, 'host-2', opts);
+    await withdrawCapabilities(busOf(), 'host-2', opts);
   });
 
   it('skips an entry that is not JSON or not an announcement, and reads the others', async () => {
     const opts = { maxAgeMs: 60_000 };
-    await announceCapabilities(bus, announcement('good'), opts);
-    const bucket = capabilityBucketOf(bus.names);
-    await bus.js.publish(`$KV.${bucket}.${capabilityKeyOf('garbage')}`, 'not json');
-    await bus.js.publish(`$KV.${bucket}.${capabilityKeyOf('wrong')}`, JSON.stringify({ runnerId: 'wrong', functions: 'all' }));
+    await announceCapabilities(busOf(), announcement('good'), opts);
+    const bucket = capabilityBucketOf(busOf().names);
+    await busOf().js.publish(`$KV.${bucket}.${capabilityKeyOf('garbage')}`, 'not json');
+    await busOf().js.publish(`$KV.${bucket}.${capabilityKeyOf('wrong')}`, JSON.stringify({ runnerId: 'wrong', functions: 'all' }));
     expect(ids(await read())).toEqual(['good']);
     expect(skipped).toEqual([
       expect.stringMatching(/^garbage: invalid JSON/),
       expect.stringMatching(/^wrong: not a runner's capabilities/),
     ]);
-    await withdrawCapabilities(bus, 'good', opts);
+    await withdrawCapabilities(busOf(), 'good', opts);
   });
 });
 
-/** A bucket of its own: the max age is set when the bucket is made. */
 describe('an announcement nobody renews', () => {
-  let bus: Bus;
-  beforeAll(async () => {
-    bus = await connectBus({ url: testEnv().natsUrl, namespace: testNamespace(), name: 'capabilities-expiry-test' });
-  });
-  afterAll(async () => {
-    await deleteStreams(bus);
-    await bus.close();
-  });
+  const busOf = ownBus('capabilities-expiry-test');
 
   it("expires with the bucket's max age (a runner that died without withdrawing)", async () => {
-    await announceCapabilities(bus, announcement('dies'), { maxAgeMs: 1_000 });
-    const read = () => readRunnerCapabilities(bus, () => undefined);
+    await announceCapabilities(busOf(), announcement('dies'), { maxAgeMs: 1_000 });
+    const read = () => readRunnerCapabilities(busOf(), () => undefined);
     expect((await read()).map((r) => r.runnerId)).toEqual(['dies']);
     expect(await until(read, (list) => list.length === 0, 'the expiry of the announcement')).toEqual([]);
   });

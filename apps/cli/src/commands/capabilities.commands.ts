@@ -4,30 +4,26 @@ import { ExitCode } from '../exit-codes';
 import { formatTable } from '../text-table';
 import { printed, type Act } from './act';
 
+const LISTINGS = {
+  functions: { none: 'no runner has announced any function (is a runner running?)' },
+  tools: { none: 'no runner has announced any tool (is a runner with plugins running?)' },
+} as const;
+
 /** `spindle functions` and `spindle tools`: what the live runners can run, and which runners have it. */
 export function addCapabilityCommands(program: Command, act: Act): void {
-  program
-    .command('functions')
-    .description('functions the live runners have: name, plugin and version, runners')
-    .action(
-      act(async (ctx) => {
-        const { functions } = await ctx.client.functions();
-        if (ctx.json) return printed(ctx, { functions });
-        printListing(ctx.print, functions, 'no runner has announced any function (is a runner running?)');
-        return ExitCode.ok;
-      }),
-    );
-  program
-    .command('tools')
-    .description('tools the live runners have: name, plugin and version, runners')
-    .action(
-      act(async (ctx) => {
-        const { tools } = await ctx.client.tools();
-        if (ctx.json) return printed(ctx, { tools });
-        printListing(ctx.print, tools, 'no runner has announced any tool (is a runner with plugins running?)');
-        return ExitCode.ok;
-      }),
-    );
+  for (const what of ['functions', 'tools'] as const) {
+    program
+      .command(what)
+      .description(`${what} the live runners have: name, plugin and version, runners`)
+      .action(
+        act(async (ctx) => {
+          const listed = what === 'functions' ? (await ctx.client.functions()).functions : (await ctx.client.tools()).tools;
+          if (ctx.json) return printed(ctx, { [what]: listed });
+          printListing(ctx.print, listed, LISTINGS[what].none);
+          return ExitCode.ok;
+        }),
+      );
+  }
 }
 
 function printListing(print: (line: string) => void, listed: ReadonlyArray<ListedFunction | ListedTool>, none: string): void {
