@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { readRunnerCapabilities, type Bus } from '@spindle/bus';
 import type { CapabilityCheckOutcome, RunnerCapabilities } from '@spindle/contracts';
 import { capabilityRefusal } from '@spindle/control-plane';
-import type { WorkflowDefinition } from '@spindle/engine';
+import { namedCapabilities, type WorkflowDefinition } from '@spindle/engine';
 import { BUS, LOGGER } from '@spindle/service-kit';
 import type { Logger } from 'pino';
 
@@ -29,6 +29,8 @@ export class RunnerCapabilitiesService {
    */
   async check(definition: WorkflowDefinition, asked: 'full' | 'definition-only'): Promise<CapabilityCheckOutcome> {
     if (asked === 'definition-only') return 'skipped-on-request';
+    // Nothing a runner must have: such a save does not depend on the bus answering.
+    if (namedCapabilities(definition).length === 0 && definition.runTimeoutMs === undefined) return 'passed';
     const runners = await this.live();
     if (runners.length === 0) return 'skipped-no-runners';
     const refusal = capabilityRefusal(definition, runners);
