@@ -569,6 +569,16 @@ describe('the console in a browser, against the real stack', () => {
     }
   });
 
+  it('shows beside a workflow the functions and tools the live runners have, the ones it uses first', async () => {
+    await page.goto(`${stack.gatewayUrl}/#/workflows/support-desk`);
+    const panel = page.locator('[data-testid="runner-capabilities"]');
+    await panel.locator('tbody tr').first().waitFor();
+    const first = await panel.locator('tbody tr').first().innerText();
+    expect(first).toMatch(/tool\s+lookup_order\s+spindle@[\d.]+\s+runner-\d+\s+nodes\[1\]\.branches\.orders\.nodes\[0\]\.tools\[0\]/);
+    expect(await panel.innerText()).toContain('word_count');
+    expect(await panel.locator('.error').count()).toBe(0);
+  });
+
   it('answers its keyboard shortcuts: help, go to, and stepping the replay', async () => {
     const runId = await start('support-desk', 'Where is my order?');
     await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');

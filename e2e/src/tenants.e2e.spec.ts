@@ -43,6 +43,9 @@ const NOT_OURS: Record<string, Outcome> = {
   'POST /v1/agents/:name/rollback': { status: 404, code: 'not_found' },
   'PUT /v1/agents/:name': { status: 201 },
   'DELETE /v1/agents/:name': { status: 404, code: 'not_found' },
+  // The runners serve every tenant: acme sees the same functions and tools, and nothing of default's.
+  'GET /v1/functions': { status: 200, list: true },
+  'GET /v1/tools': { status: 200, list: true },
   'POST /v1/workflows/:name/runs': { status: 404, code: 'workflow_not_found' },
   'GET /v1/runs': { status: 200, list: true },
   // Acme's own figures: none of default's runs, nodes or requests are counted or named.

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-context';
 import { addCatalogCommands } from './commands/catalog.commands';
+import { addCapabilityCommands } from './commands/capabilities.commands';
 import { actWith } from './commands/act';
 import { addDeployCommand } from './commands/deploy.commands';
 import { addRequestCommands } from './commands/requests.commands';
@@ -29,6 +30,7 @@ export function buildProgram(io: CliIo, setExitCode: (code: ExitCode) => void): 
   const act = actWith(io, setExitCode);
   addCatalogCommands(program, act);
   addDeployCommand(program, act);
+  addCapabilityCommands(program, act);
   addRunCommands(program, act);
   addRequestCommands(program, act);
   // Subcommands throw instead of exiting too, so every exit goes through runCli.

@@ -57,6 +57,8 @@ import { UiChatController } from './protocols/ui-chat/ui-chat.controller';
 import { McpController } from './protocols/mcp/mcp.controller';
 import { protocolProviders } from './protocols/protocol.providers';
 import { FilesController } from './files/files.controller';
+import { CapabilitiesController } from './capabilities/capabilities.controller';
+import { RunnerCapabilitiesService } from './capabilities/runner-capabilities.service';
 
 /** Registers the JetStream capacity gauges (a provider so it happens once per app). */
 const JETSTREAM_CAPACITY = Symbol('JETSTREAM_CAPACITY');
@@ -88,6 +90,7 @@ export class GatewayModule {
         AgUiController,
         UiChatController,
         FilesController,
+        CapabilitiesController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -97,6 +100,7 @@ export class GatewayModule {
           useFactory: (metrics: Registry) => new OpenStreamsRegistry(config.streams, metrics),
         },
         RunFeedHub,
+        RunnerCapabilitiesService,
         ...identityProviders(config),
         ...admissionProviders(config),
         ...threadProviders(config),

@@ -50,3 +50,6 @@ export { parseMessageJson } from './message-json';
 export { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';
 export { purgeRunLog } from './run-erasure';
 export { fileBucketOf, openFileStore, forgetFileStore, putFileBytes, readFileBytes, deleteFileBytes, fileSha256 } from './file-store';
+export { announceCapabilities, withdrawCapabilities, readRunnerCapabilities } from './runner-capabilities';
+export { capabilityBucketOf, capabilityKeyOf } from './capability-bucket';
+export type { AnnounceOptions, SkippedCapabilities } from './runner-capabilities';

@@ -9,6 +9,7 @@ import { purgeRunLog } from './run-erasure';
 import { EMPTY_LOG, RunLogWriter } from './run-log.writer';
 import { openPayloadStore } from './run-payloads';
 import { deleteFileBytes, putFileBytes, readFileBytes } from './file-store';
+import { announceCapabilities, readRunnerCapabilities, withdrawCapabilities } from './runner-capabilities';
 
 const namespace = 'perm';
 const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', path: 'root', data: { n } });
@@ -130,5 +131,25 @@ const custom = (n: number): RunEventDraft => ({ type: 'custom', spanId: 'root', 
     }
     await deleteFileBytes(as('dispatcher'), sha256);
     expect(await readFileBytes(as('runner'), sha256)).toBeUndefined();
+  });
+
+  it('lets a runner announce and withdraw its capabilities, the gateway read them, and no other service write them', async () => {
+    const opts = { maxAgeMs: 60_000 };
+    const capabilities = {
+      runnerId: 'runner-perm',
+      startedAt: new Date().toISOString(),
+      announcedAt: new Date().toISOString(),
+      runTimeoutCeilingMs: 60_000,
+      plugins: [],
+      functions: [{ name: 'noop', pure: true, plugin: 'built-in' }],
+      tools: [],
+    };
+    await announceCapabilities(as('runner'), capabilities, opts);
+    expect(await readRunnerCapabilities(as('gateway'), () => undefined)).toEqual([capabilities]);
+    for (const service of ['gateway', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'] as const) {
+      await expect(announceCapabilities(as(service), { ...capabilities, runnerId: service }, opts)).rejects.toThrow(/permission|timeout/i);
+    }
+    await withdrawCapabilities(as('runner'), 'runner-perm', opts);
+    expect(await readRunnerCapabilities(as('gateway'), () => undefined)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { BusNames } from '@spindle/contracts';
 import { payloadBucketOf } from './run-payloads';
 import { fileBucketOf } from './file-store';
+import { capabilityBucketOf, capabilityStreamOf } from './capability-bucket';
 
 export const SPINDLE_SERVICES = ['gateway', 'runner', 'trace-recorder', 'checkpoint', 'approval', 'dispatcher'] as const;
 export type SpindleService = (typeof SPINDLE_SERVICES)[number];
@@ -59,6 +60,11 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
     `$JS.API.DIRECT.GET.${filesStream}`,
   ];
   const writeFiles = [...readFiles, `$O.${fileBucketOf(names)}.>`, `$JS.API.STREAM.PURGE.${filesStream}`];
+  // What runners can run (runner-capabilities.ts): each runner writes its own key (the users are per
+  // service, so any runner could write any runner's key), the gateway reads them all through a consumer.
+  const capabilityStream = capabilityStreamOf(names);
+  const readCapabilities = [`$JS.API.STREAM.INFO.${capabilityStream}`];
+  const announceCapabilities = [...readCapabilities, `$JS.API.STREAM.CREATE.${capabilityStream}`, `$KV.${capabilityBucketOf(names)}.*`];
   // The control side (the gateway, the dispatcher, the approval service): appends to run logs and queues commands.
   const runLogAndCommands = [...jetstream, replies, events, commands];
   const controls = `${ns}run.ctl.*`;
@@ -70,6 +76,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         `${ns}mcp.ses.*`,
         `${ns}svc.*.*`,
         ...writeFiles,
+        ...readCapabilities,
         // Erasing a run purges its subject of the log.
         `$JS.API.STREAM.PURGE.${names.eventsStream}`,
       ],
@@ -84,6 +91,7 @@ export function natsPermissions(names: BusNames): Record<SpindleService, Subject
         commands,
         names.deadLetterSubject('runner'),
         ...readFiles,
+        ...announceCapabilities,
         query('checkpoint'),
         // A retrieve node's search of a knowledge base.
         `${ns}svc.dispatcher.retrieve`,

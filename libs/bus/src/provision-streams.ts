@@ -2,6 +2,7 @@ import { DiscardPolicy, RetentionPolicy, StorageType, type StreamConfig } from '
 import { nanos } from '@nats-io/transport-node';
 import type { Bus } from './bus-connection';
 import { fileBucketOf } from './file-store';
+import { capabilityStreamOf } from './capability-bucket';
 import { openPayloadStore, payloadBucket } from './run-payloads';
 
 export interface StreamProvisioning {
@@ -74,7 +75,7 @@ export function isNotFound(e: unknown): boolean {
 
 /** Deletes a namespace's streams (tests). */
 export async function deleteStreams(bus: Bus): Promise<void> {
-  const buckets = [`OBJ_${payloadBucket(bus)}`, `OBJ_${fileBucketOf(bus.names)}`];
+  const buckets = [`OBJ_${payloadBucket(bus)}`, `OBJ_${fileBucketOf(bus.names)}`, capabilityStreamOf(bus.names)];
   for (const name of [bus.names.eventsStream, bus.names.commandsStream, bus.names.deadLetterStream, ...buckets]) {
     await bus.jsm.streams.delete(name).catch((e) => {
       if (!isNotFound(e)) throw e;

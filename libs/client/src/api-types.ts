@@ -7,6 +7,10 @@ import type { RunSummary } from '@spindle/contracts';
  */
 export type {
   StoredFile,
+  FunctionList,
+  ListedFunction,
+  ToolList,
+  ListedTool,
   AnswerBody,
   AnswerOutcome,
   ApiKeyView,

@@ -53,6 +53,8 @@ import type {
   ScheduleFirings,
   NewScheduleRequest,
   StoredFile,
+  FunctionList,
+  ToolList,
 } from '@spindle/contracts';
 import { HttpTransport, type SpindleClientOptions } from './http-transport';
 import { readRunEventsPage } from './run-events-page';
@@ -90,6 +92,11 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
     overview: (o: CallOptions & { workflow?: string; days?: number } = {}) =>
       http.json<Overview>('/v1/overview', { query: { workflow: o.workflow, days: o.days }, signal: o.signal }),
 
+    /** The functions the live runners have, merged across runners, each with the runners that have it. */
+    functions: (o: CallOptions = {}) => http.json<FunctionList>('/v1/functions', o),
+    /** The tools the live runners have, merged across runners, each with the runners that have it. */
+    tools: (o: CallOptions = {}) => http.json<ToolList>('/v1/tools', o),
+
     workflows: {
       list: (o: CallOptions = {}) => http.json<WorkflowList>('/v1/workflows', o),
       get: (name: string, o: CallOptions & { version?: number } = {}) =>
@@ -97,9 +104,17 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       versions: (name: string, o: CallOptions = {}) => http.json<WorkflowVersions>(`/v1/workflows/${seg(name)}/versions`, o),
       graph: (name: string, o: CallOptions & { version?: number } = {}) =>
         http.json<WorkflowGraph>(`/v1/workflows/${seg(name)}/graph`, { query: { version: o.version }, signal: o.signal }),
-      /** Stores the definition as the workflow's next version (or answers `created: false` when unchanged). */
-      put: (name: string, definition: unknown, o: CallOptions = {}) =>
-        http.json<SavedVersion>(`/v1/workflows/${seg(name)}`, { method: 'PUT', body: definition, signal: o.signal }),
+      /**
+       * Stores the definition as the workflow's next version (or answers `created: false` when unchanged).
+       * `check: 'definition-only'` saves it without asking whether a live runner has its functions and tools.
+       */
+      put: (name: string, definition: unknown, o: CallOptions & { check?: 'full' | 'definition-only' } = {}) =>
+        http.json<SavedVersion>(`/v1/workflows/${seg(name)}`, {
+          method: 'PUT',
+          body: definition,
+          query: { check: o.check },
+          signal: o.signal,
+        }),
       delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/workflows/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
       /** Nodes, edges and fields that differ between two versions, and a text diff. */
       diff: (name: string, from: number, to: number, o: CallOptions = {}) =>

@@ -338,3 +338,22 @@ export type {
   RetrieveQuery,
   RetrieveAnswer,
 } from './knowledge';
+export {
+  BUILT_IN_PLUGIN,
+  CAPABILITY_CHECK_HEADER,
+  capabilityCheckQuerySchema,
+  functionListSchema,
+  runnerCapabilitiesSchema,
+  toolListSchema,
+} from './runner-capabilities';
+export type {
+  CapabilityCheckOutcome,
+  FunctionCapability,
+  FunctionList,
+  ListedFunction,
+  ListedTool,
+  PluginCapability,
+  RunnerCapabilities,
+  ToolCapability,
+  ToolList,
+} from './runner-capabilities';

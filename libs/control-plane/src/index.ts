@@ -47,6 +47,9 @@ export { WorkflowCatalogRepository } from './catalogs/workflow-catalog.repositor
 export { AgentCatalogRepository } from './catalogs/agent-catalog.repository';
 export { resolveAgentRefs } from './catalogs/agent-refs.resolver';
 export { resolveSubgraphs } from './catalogs/subgraph-resolver';
+// What runners can run: the routes' listing and the save-time check against it.
+export { capabilityRefusal } from './capabilities/capability-check';
+export { listFunctions, listTools } from './capabilities/capability-listing';
 // Tenants and their quotas, and the one way a run is canceled.
 export { TenantsRepository } from './tenants/tenants.repository';
 export { TenantDirectory } from './tenants/tenant-directory';

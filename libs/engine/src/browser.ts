@@ -6,3 +6,5 @@
 export { messageHash } from './hashing/message-hash';
 export { checkHumanAnswer } from './executors/human-answer';
 export type { AnswerCheck } from './executors/human-answer';
+export { namedCapabilities } from './definition/named-capabilities';
+export type { NamedCapability } from './definition/named-capabilities';

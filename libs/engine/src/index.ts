@@ -40,6 +40,8 @@ export type {
   Budget,
 } from './definition/workflow-definition.schema';
 export { validateDefinition, entryNodeId } from './definition/validate-definition';
+export { namedCapabilities } from './definition/named-capabilities';
+export type { NamedCapability } from './definition/named-capabilities';
 export { describeGraph } from './definition/describe-graph';
 export type { GraphView, NestedIn } from './definition/describe-graph';
 export { renderTemplate, renderValue, MAX_RENDERED_SIZE, MAX_TEMPLATE_DEPTH } from './interpreter/render-template';

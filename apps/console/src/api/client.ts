@@ -61,6 +61,8 @@ export const api = {
   workflow: (name: string, version?: number) => signedIn((c) => c.workflows.get(name, { version })),
   diff: (name: string, from: number, to: number) => signedIn((c) => c.workflows.diff(name, from, to)),
   rollback: (name: string, version: number) => signedIn((c) => c.workflows.rollback(name, version)),
+  /** What the live runners can run: functions and tools, each with the runners that have it. */
+  capabilities: () => signedIn(async (c) => ({ ...(await c.functions()), ...(await c.tools()) })),
   startRun: (name: string, body: Pick<StartRunOptions, 'input' | 'state' | 'parameters' | 'version'>) =>
     signedIn((c) => c.runs.start(name, body)),
   /** One page of the runs the filter finds; empty fields are left out of the query. */

@@ -20,6 +20,7 @@ describe('the API reference of the real document', () => {
       'meta',
       'workflows',
       'agents',
+      'runners',
       'runs',
       'threads',
       'webhooks',

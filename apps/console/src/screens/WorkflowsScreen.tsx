@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isSpindleApiError, type CatalogDiff, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
+import { RunnerCapabilitiesPanel } from '../components/RunnerCapabilitiesPanel';
 import { WorkflowGraphView } from '../components/WorkflowGraphView';
 import { usePolling } from '../components/usePolling';
 import { sampleOf } from '../model/schema-sample';
@@ -125,6 +126,7 @@ function WorkflowDetail({ name }: { name: string }) {
       </h2>
       {diff && <VersionDiffView diff={diff} onRollBack={() => void rollBack(diff.from)} />}
       <div className="graph-box">{graph && <WorkflowGraphView graph={graph} definition={definition} />}</div>
+      {definition !== undefined && <RunnerCapabilitiesPanel definition={definition} />}
       <div className="start-form">
         <label>
           input (JSON)

@@ -41,6 +41,9 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['PUT /v1/agents/:name', { need: 'workflows:write' }],
   ['POST /v1/agents/:name/rollback', { need: 'workflows:write' }],
   ['DELETE /v1/agents/:name', { need: 'workflows:write' }],
+  // What the live runners can run (every tenant's runners are the same runners).
+  ['GET /v1/functions', { need: 'runs:read' }],
+  ['GET /v1/tools', { need: 'runs:read' }],
   // Runs.
   ['POST /v1/workflows/:name/runs', { need: 'runs:write' }],
   ['GET /v1/runs', { need: 'runs:read' }],

@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import {
+  CAPABILITY_CHECK_HEADER,
+  capabilityCheckQuerySchema,
   rollbackBodySchema,
   workflowVersionQuerySchema,
   SpindleError,
@@ -13,6 +15,7 @@ import { NewWorkflowNameParam, VersionParam, WorkflowNameParam } from '../http/p
 import { refuseNulCharacters } from '../http/storable-json';
 import { AuditTrail } from '../identity/audit-trail';
 import { Caller } from '../identity/caller.decorator';
+import { RunnerCapabilitiesService } from '../capabilities/runner-capabilities.service';
 import { AgentCatalogRepository, resolveAgentRefs, resolveSubgraphs, WorkflowCatalogRepository } from '@spindle/control-plane';
 
 /** The caller's tenant's workflow catalog. */
@@ -22,42 +25,52 @@ export class WorkflowsController {
     private readonly catalog: WorkflowCatalogRepository,
     private readonly agents: AgentCatalogRepository,
     private readonly audit: AuditTrail,
+    private readonly capabilities: RunnerCapabilitiesService,
   ) {}
 
-  /** Validates and saves a definition as the workflow's next version (201), or 200 when unchanged. */
+  /**
+   * Validates and saves a definition as the workflow's next version (201), or 200 when unchanged.
+   * The functions and tools it names must be ones a live runner has, unless `?check=definition-only`.
+   */
   @Put(':name')
   async save(
     @Caller() caller: Principal,
     @Param('name', NewWorkflowNameParam) name: string,
     @Body() body: unknown,
+    @Query() query: unknown,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
     refuseNulCharacters(body);
-    const { version, created } = await this.saveDefinition(caller.tenant, name, body);
+    const { check } = parseBody(capabilityCheckQuerySchema, query, 'query');
+    const { version, created, checked } = await this.saveDefinition(caller.tenant, name, body, check);
     if (created)
       await this.audit.record(caller, req, { action: 'workflow.saved', target: { kind: 'workflow', id: name }, detail: { version } });
     return reply
       .status(created ? 201 : 200)
       .header('location', `/v1/workflows/${name}`)
+      .header(CAPABILITY_CHECK_HEADER, checked)
       .send({ name, version, created });
   }
 
   /**
    * Saves an earlier version's definition as the next version (201), checked like a save: the
-   * agents and workflows it names must still exist. 200 when it already is the latest.
+   * agents and workflows it names must still exist, its functions and tools a live runner must
+   * have (unless `?check=definition-only`). 200 when it already is the latest.
    */
   @Post(':name/rollback')
   async rollback(
     @Caller() caller: Principal,
     @Param('name', WorkflowNameParam) name: string,
     @Body() body: unknown,
+    @Query() query: unknown,
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ) {
+    const { check } = parseBody(capabilityCheckQuerySchema, query, 'query');
     const { version: to } = parseBody(rollbackBodySchema, body);
     const old = await this.findVersion(caller.tenant, name, to);
-    const { version, created } = await this.saveDefinition(caller.tenant, name, old.definition);
+    const { version, created, checked } = await this.saveDefinition(caller.tenant, name, old.definition, check);
     if (created)
       await this.audit.record(caller, req, {
         action: 'workflow.rolled_back',
@@ -67,6 +80,7 @@ export class WorkflowsController {
     return reply
       .status(created ? 201 : 200)
       .header('location', `/v1/workflows/${name}`)
+      .header(CAPABILITY_CHECK_HEADER, checked)
       .send({ name, version, created, rolledBackTo: to });
   }
 
@@ -125,11 +139,16 @@ export class WorkflowsController {
     await this.audit.record(caller, req, { action: 'workflow.deleted', target: { kind: 'workflow', id: name } });
   }
 
-  /** Validates a definition (the agents and workflows it names must exist) and saves it as the next version. */
-  private async saveDefinition(tenant: string, name: string, definition: unknown) {
+  /**
+   * Validates a definition (the agents and workflows it names must exist, the functions and tools
+   * a live runner must have) and saves it as the next version.
+   */
+  private async saveDefinition(tenant: string, name: string, definition: unknown, check: 'full' | 'definition-only') {
     const prepare = (stored: unknown) => resolveAgentRefs(this.agents, tenant, stored);
-    await resolveSubgraphs(this.catalog, tenant, { name, definition: validateDefinition(await prepare(definition)) }, prepare);
-    return this.catalog.save(tenant, name, definition);
+    const validated = validateDefinition(await prepare(definition));
+    await resolveSubgraphs(this.catalog, tenant, { name, definition: validated }, prepare);
+    const checked = await this.capabilities.check(validated, check);
+    return { ...(await this.catalog.save(tenant, name, definition)), checked };
   }
 
   /** The named version, or the latest without one; a workflow without that version and an unknown workflow are told apart. */

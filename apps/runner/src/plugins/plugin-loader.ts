@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { createEgressGuard, noInternalEgress } from '@spindle/egress';
 import type { RegisteredFunction } from '@spindle/engine';
 import { builtinFunctions } from '../functions/builtin-functions';
+import { capabilitiesOf, type LoadedModule, type PluginCapabilities } from './capabilities-of';
 import { compileInput } from './input-schema';
 import { parseDefinition, type PluginToolDefinition } from './plugin-definition';
 import { PluginFunctionRegistry, type LoadedFunction } from './plugin-function-registry';
@@ -13,6 +14,8 @@ export interface LoadedPlugins {
   functions: PluginFunctionRegistry;
   tools: PluginToolPort;
   retrievers: PluginRetrievers;
+  /** What the runner announces it can run (see capabilities-of.ts). */
+  capabilities: PluginCapabilities;
 }
 
 export interface LoadPluginsOptions {
@@ -47,11 +50,13 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
   }
 
   const loaded = new Map<string, string>();
+  const modules: LoadedModule[] = [];
   for (const path of paths) {
     const plugin = `plugin "${path}"`;
     const { file, mod } = requirePlugin(path, cwd);
     if (loaded.has(file)) throw new Error(`${plugin} is listed twice (also as "${loaded.get(file)}"): it resolves to ${file}`);
     loaded.set(file, path);
+    modules.push({ path, file, mod });
     if (mod.functions === undefined && mod.tools === undefined && mod.retrievers === undefined)
       throw new Error(`${plugin} exports neither "functions" nor "tools" nor "retrievers"`);
 
@@ -93,6 +98,7 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
     functions: new PluginFunctionRegistry(functions, fetch),
     tools: new PluginToolPort(tools, fetch),
     retrievers: new PluginRetrievers(new Map([...retrievers].map(([name, r]) => [name, r.definition])), fetch),
+    capabilities: capabilitiesOf(modules, functions, tools),
   };
 }
 

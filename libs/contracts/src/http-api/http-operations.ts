@@ -20,6 +20,7 @@ import { uiChatRequestSchema } from '../ui-chat';
 import { jsonRpcMessageSchema } from '../json-rpc';
 import { storedFileSchema } from '../attachments';
 import { SNIFFABLE_MEDIA_TYPES } from '../file-media-type';
+import { capabilityCheckQuerySchema, functionListSchema, toolListSchema } from '../runner-capabilities';
 import * as rq from './request.schemas';
 import * as rs from './response.schemas';
 
@@ -88,6 +89,7 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
   return [
     ...metaOperations(),
     ...catalogOperations(defs),
+    ...capabilityOperations(),
     ...runOperations(),
     ...threadOperations(),
     ...webhookOperations(),
@@ -186,7 +188,10 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       path: '/v1/workflows/:name/rollback',
       tag: 'workflows',
       summary: "Save an earlier version's definition as the next version",
-      description: 'Checked like a save: the agents and workflows it names must still exist. Recorded in the audit log.',
+      description:
+        'Checked like a save: the agents and workflows it names must still exist, and its functions and tools a live runner must have ' +
+        '(unless `check=definition-only`). Recorded in the audit log.',
+      query: capabilityCheckQuerySchema,
       body: rq.rollbackBodySchema,
       responses: {
         200: ok('Unchanged: that version already is the latest definition.', rs.catalogRolledBackSchema),
@@ -199,6 +204,8 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       path: '/v1/workflows/:name',
       tag: 'workflows',
       summary: 'Save a workflow definition as its next version',
+      description: CAPABILITY_CHECK_DESCRIPTION,
+      query: capabilityCheckQuerySchema,
       body: defs.workflowDefinition,
       responses: {
         200: ok('Unchanged: the definition equals the latest version.', rs.catalogSavedSchema),
@@ -279,6 +286,38 @@ function catalogOperations(defs: DefinitionSchemas): HttpOperation[] {
       summary: 'Delete an agent',
       params: agent,
       responses: { 204: noContent },
+    },
+  ];
+}
+
+const CAPABILITY_CHECK_DESCRIPTION =
+  'Checked against what the live runners announce: a function no runner has is `400 function_not_found`, a tool no runner has ' +
+  '`400 tool_not_found`, a `runTimeoutMs` above the lowest runner ceiling `400 invalid_definition`, each naming the field. ' +
+  '`check=definition-only` saves without asking the runners (to deploy a workflow before its runner); with no runner announced ' +
+  'nothing is refused. The `Spindle-Capability-Check` response header says which: `passed`, `skipped-on-request` or `skipped-no-runners`.';
+
+function capabilityOperations(): HttpOperation[] {
+  const runners =
+    'Merged across the live runners (every tenant is served by the same runners); ' +
+    'a name that differs between runners is listed per variant, each with its runners.';
+  return [
+    {
+      operationId: 'listFunctions',
+      method: 'GET',
+      path: '/v1/functions',
+      tag: 'runners',
+      summary: 'List the functions the live runners have',
+      description: runners,
+      responses: { 200: ok('Functions by name, with their schemas, plugin and runners.', functionListSchema) },
+    },
+    {
+      operationId: 'listTools',
+      method: 'GET',
+      path: '/v1/tools',
+      tag: 'runners',
+      summary: 'List the tools the live runners have',
+      description: runners,
+      responses: { 200: ok('Tools by name, with their schemas, plugin and runners.', toolListSchema) },
     },
   ];
 }
