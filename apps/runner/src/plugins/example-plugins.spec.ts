@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PublicError } from '@spindle/contracts';
 import { createEgressGuard, parseEgressAllowList, type EgressGuard, type Resolve } from '@spindle/egress';
 import { loadPlugins } from './plugin-loader';
+import { recordingVoice } from './user-code-voice.fixture';
 
 const guards: EgressGuard[] = [];
 afterAll(() => Promise.all(guards.map((g) => g.close())));
@@ -19,7 +20,7 @@ function examplesWith(allow: string, resolve?: Resolve) {
 }
 // The local test server is an internal address the operator allowed.
 const { tools, functions } = examplesWith('127.0.0.1');
-const ctx = () => ({ runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal: new AbortController().signal });
+const ctx = () => ({ ...recordingVoice(), runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal: new AbortController().signal });
 
 /** Sets env vars for each test of the enclosing describe and restores them after it. */
 function withEnv(vars: Record<string, string>): void {
@@ -72,10 +73,10 @@ describe('calculator', () => {
   it('is also a function writing the number to state', async () => {
     const fn = functions.get('calculate');
     await expect(
-      fn?.({ args: { expression: '6 * 7' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+      fn?.({ ...recordingVoice(), args: { expression: '6 * 7' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
     ).resolves.toEqual({ result: 42 });
     await expect(
-      fn?.({ args: { expression: '1+1', into: 'two' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+      fn?.({ ...recordingVoice(), args: { expression: '1+1', into: 'two' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
     ).resolves.toEqual({ two: 2 });
   });
 });
