@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SpindleError } from '@spindle/contracts';
+import { PublicError, SpindleError } from '@spindle/contracts';
 import { loadPlugins } from './plugin-loader';
 import { recordingVoice } from './user-code-voice.fixture';
 
@@ -21,6 +21,31 @@ describe('loadPlugins', () => {
     const { functions, tools } = loadPlugins(examples, { cwd: repoRoot });
     expect(tools.names().sort()).toEqual(['calculator', 'http_request', 'lookup_order']);
     expect(functions.names()).toEqual(expect.arrayContaining(['noop', 'word_count', 'increment', 'sleep', 'calculate']));
+  });
+
+  it('still loads an old-style plugin that needs nothing from Spindle, its own PublicError shown as public', async () => {
+    const { tools, functions } = loadPlugins([
+      plugin(`
+        class PublicError extends Error {
+          constructor(message, data) { super(message); this.name = 'PublicError'; this.data = data; }
+        }
+        exports.tools = { find: { input: { type: 'object' }, run: () => { throw new PublicError('nothing found', { q: 1 }); } } };
+        exports.functions = { shout: ({ args }) => ({ shouted: String(args.text).toUpperCase() }) };
+      `),
+    ]);
+    const ctx = { ...recordingVoice(), runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    await expect(tools.call('find', {}, ctx)).rejects.toMatchObject({ name: 'PublicError', message: 'nothing found', data: { q: 1 } });
+    await expect(tools.call('find', {}, ctx)).rejects.toBeInstanceOf(PublicError);
+    await expect(functions.get('shout')?.({ ...ctx, args: { text: 'hi' }, state: {} })).resolves.toEqual({ shouted: 'HI' });
+  });
+
+  it('loads a plugin made with definePlugin, whose name and version ride along', () => {
+    const file = plugin(`
+      const { definePlugin, defineFunction } = require('@spindle/plugin');
+      module.exports = definePlugin({ name: 'p', version: '2.0.0', functions: { f: defineFunction({ run: () => ({ ok: true }) }) } });
+    `);
+    expect(loadPlugins([file]).functions.names()).toContain('f');
+    expect(require(file)).toMatchObject({ name: 'p', version: '2.0.0' });
   });
 
   it('runs only functions declared pure (and the built-ins) without waiting for the log', () => {
