@@ -32,8 +32,7 @@ export function compileInput(input: InputSchema | undefined, where: string, opts
   if (input === undefined) return { validate: (args) => args, jsonSchema: anyObject };
   if (typeof (input as { safeParse?: unknown }).safeParse === 'function') return compileZod(input as { safeParse: SafeParse }, where, opts);
   if (isStandardSchema(input)) {
-    if (opts.describe)
-      throw new Error(`${where}: "input" must be a zod 4 schema or a JSON Schema object: a model needs its JSON Schema`);
+    if (opts.describe) throw new Error(`${where}: "input" must be a zod 4 schema or a JSON Schema object: a model needs its JSON Schema`);
     return { validate: argsValidator(standardCheck(input, '(input)')), jsonSchema: anyObject };
   }
   return compileJsonSchema(input as Record<string, unknown>, where);
@@ -76,7 +75,8 @@ function zodCheck(schema: { safeParse: SafeParse }, whole: string): Check {
 function standardCheck(schema: { '~standard': { validate: StandardValidate } }, whole: string): Check {
   return (value) => {
     const result = schema['~standard'].validate(value);
-    if (result instanceof Promise) return { ok: false, issues: [{ field: whole, message: 'the schema validates asynchronously, which is not supported' }] };
+    if (result instanceof Promise)
+      return { ok: false, issues: [{ field: whole, message: 'the schema validates asynchronously, which is not supported' }] };
     const { issues } = result as { value?: unknown; issues?: readonly StandardIssue[] };
     if (!issues) return { ok: true, value: (result as { value?: unknown }).value };
     const zodLike = issues.map((i) => ({ message: i.message, path: (i.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)) }));

@@ -14,7 +14,13 @@ function plugin(source: string): { path: string; seen: () => unknown[] } {
   return { path, seen: () => (require(path) as { seen: unknown[] }).seen };
 }
 
-const toolCtx = (signal = new AbortController().signal) => ({ ...recordingVoice(), runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal });
+const toolCtx = (signal = new AbortController().signal) => ({
+  ...recordingVoice(),
+  runId: 'run-1',
+  nodeId: 'agent',
+  callId: 'call-1',
+  signal,
+});
 const fnCtx = (args: Record<string, unknown>, signal = new AbortController().signal, voice = recordingVoice()) => ({
   ...voice,
   args,

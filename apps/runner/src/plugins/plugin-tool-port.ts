@@ -41,7 +41,8 @@ export class PluginToolPort implements ToolPort {
       retry: tool.definition.retry,
       timeoutError: (ms) => new SpindleError('tool_failed', `${subject} timed out after ${ms} ms`),
       onRetry: (failure) => ctx.attemptFailed(failure),
-      run: (signal, attempt) => tool.definition.run(valid, { runId, nodeId, callId, signal, attempt, fetch: this.fetch, emit, reportUsage }),
+      run: (signal, attempt) =>
+        tool.definition.run(valid, { runId, nodeId, callId, signal, attempt, fetch: this.fetch, emit, reportUsage }),
     });
     return tool.output ? tool.output.validate(result, subject) : result;
   }

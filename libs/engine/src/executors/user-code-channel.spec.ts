@@ -18,7 +18,8 @@ const twoFunctions = (budget?: Record<string, number>) => ({
   edges: [{ from: 'lookup', to: 'after' }],
 });
 
-const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e) => e.type === type) as Extract<RunEvent, { type: T }>[];
+const of = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((e) => e.type === type) as Extract<RunEvent, { type: T }>[];
 
 describe('what user code says into the log', () => {
   it('records emits and reported usage under the function node, before its end, and counts the cost in the run', async () => {
@@ -166,7 +167,12 @@ describe('what user code says into the log', () => {
       },
     });
     await run(
-      { kind: 'graph', nodes: [{ id: 'support', type: 'agent', model: 'compatible:m', instructions: 'help', tools: ['lookup_order'], output_key: 'answer' }] },
+      {
+        kind: 'graph',
+        nodes: [
+          { id: 'support', type: 'agent', model: 'compatible:m', instructions: 'help', tools: ['lookup_order'], output_key: 'answer' },
+        ],
+      },
       env,
     );
     const called = events.find((e) => e.type === 'tool.called')!;
@@ -206,7 +212,9 @@ describe('checkCustomEvent', () => {
     ['date', { at: new Date(0) }, /data\.at is not JSON/],
     ['map', new Map(), /data is not JSON/],
   ])('refuses %p %p with validation_failed', (name, data, message) => {
-    expect(() => checkCustomEvent(name, data)).toThrow(expect.objectContaining({ code: 'validation_failed', message: expect.stringMatching(message) }));
+    expect(() => checkCustomEvent(name, data)).toThrow(
+      expect.objectContaining({ code: 'validation_failed', message: expect.stringMatching(message) }),
+    );
   });
 
   it('refuses data larger than MAX_CUSTOM_EVENT_BYTES as canonical JSON with payload_too_large', () => {
@@ -242,6 +250,8 @@ describe('checkUsageReport', () => {
     [{ costUsd: 1, label: 'x'.repeat(201) }, /"label"/],
     [{ costUsd: 1, dollars: 2 }, /unknown key\(s\) "dollars"/],
   ])('refuses %p', (report, message) => {
-    expect(() => checkUsageReport(report)).toThrow(expect.objectContaining({ code: 'validation_failed', message: expect.stringMatching(message) }));
+    expect(() => checkUsageReport(report)).toThrow(
+      expect.objectContaining({ code: 'validation_failed', message: expect.stringMatching(message) }),
+    );
   });
 });

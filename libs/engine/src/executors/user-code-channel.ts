@@ -26,14 +26,21 @@ export function openUserCodeChannel(ctx: NodeContext, source: UserCodeSource): U
   const failureCode: ErrorCode = source.kind === 'function' ? 'function_failed' : 'tool_failed';
   const sourceRef = { kind: source.kind, name: source.name, ...(source.callId !== undefined ? { callId: source.callId } : {}) };
   const append = (what: string, draft: (span: ReturnType<typeof spanOf>) => Parameters<typeof env.log.append>[0]) => {
-    if (!open) throw new SpindleError('validation_failed', `${what} after ${source.kind} "${source.name}" returned: nothing more is recorded`);
+    if (!open)
+      throw new SpindleError('validation_failed', `${what} after ${source.kind} "${source.name}" returned: nothing more is recorded`);
     const appended = env.log.append(draft(spanOf()));
     // Marked handled: the code may not await it; `close` surfaces a failure.
     appended.catch(() => undefined);
     pending.push(appended);
     return appended.then(() => undefined);
   };
-  const spanOf = () => ({ nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: source.parentSpanId, path: ctx.path, ...placed(ctx) });
+  const spanOf = () => ({
+    nodeId: ctx.nodeId,
+    spanId: env.ids.spanId(),
+    parentSpanId: source.parentSpanId,
+    path: ctx.path,
+    ...placed(ctx),
+  });
   return {
     emit(name, data) {
       const event = checkCustomEvent(name, data);

@@ -24,7 +24,10 @@ const utf8 = new TextEncoder();
 export function checkCustomEvent(name: unknown, data: unknown): { name: string; data: unknown } {
   const parsed = customEventNameSchema.safeParse(name);
   if (!parsed.success)
-    throw new SpindleError('validation_failed', `emit: the event name ${JSON.stringify(name) ?? String(name)} ${parsed.error.issues[0].message}`);
+    throw new SpindleError(
+      'validation_failed',
+      `emit: the event name ${JSON.stringify(name) ?? String(name)} ${parsed.error.issues[0].message}`,
+    );
   const where = nonJsonAt(data, 'data', 0);
   if (where) throw new SpindleError('validation_failed', `emit "${parsed.data}": ${where} is not JSON`);
   const bytes = utf8.encode(canonicalJson(data ?? null)).length;
