@@ -123,6 +123,8 @@ function changesOf(changes: RequestChanges): RunEventHandlers {
     'context.truncated': none,
     'memory.compacted': none,
     'retrieval.completed': none,
-    'usage.reported': none,    'attempt.failed': none,    custom: none,
+    'usage.reported': none,
+    'attempt.failed': none,
+    custom: none,
   };
 }

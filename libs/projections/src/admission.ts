@@ -41,7 +41,9 @@ export const admissionStateAfter: { readonly [T in RunEventType]: Exclude<Admiss
   'context.truncated': null,
   'memory.compacted': null,
   'retrieval.completed': null,
-  'usage.reported': null,  'attempt.failed': null,  custom: null,
+  'usage.reported': null,
+  'attempt.failed': null,
+  custom: null,
 };
 
 /** One tenant's queue as the admission sees it. */

@@ -115,7 +115,9 @@ const agUiEventsAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'context.truncated': none,
   'memory.compacted': none,
   'retrieval.completed': none,
-  'usage.reported': none,  'attempt.failed': none,  custom: none,
+  'usage.reported': none,
+  'attempt.failed': none,
+  custom: none,
 };
 
 /**

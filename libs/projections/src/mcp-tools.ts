@@ -165,7 +165,9 @@ export const toolCallStepAfter: { readonly [T in RunEventType]: (e: RunEventOf<T
   'context.truncated': () => null,
   'memory.compacted': () => null,
   'retrieval.completed': () => null,
-  'usage.reported': () => null,  'attempt.failed': () => null,  custom: () => null,
+  'usage.reported': () => null,
+  'attempt.failed': () => null,
+  custom: () => null,
 };
 
 /** `toolCallStepAfter` for any event. */

@@ -29,5 +29,7 @@ export const threadRunStatusAfter: { readonly [T in RunEventType]: ((e: RunEvent
   'context.truncated': null,
   'memory.compacted': null,
   'retrieval.completed': null,
-  'usage.reported': null,  'attempt.failed': null,  custom: null,
+  'usage.reported': null,
+  'attempt.failed': null,
+  custom: null,
 };

@@ -58,7 +58,9 @@ const chunksAfter: { readonly [T in RunEventType]: Mapper<T> } = {
   'context.truncated': none,
   'memory.compacted': none,
   'retrieval.completed': none,
-  'usage.reported': none,  'attempt.failed': none,  custom: none,
+  'usage.reported': none,
+  'attempt.failed': none,
+  custom: none,
 };
 
 /**

@@ -41,7 +41,9 @@ export const webhookEventAfter: { readonly [T in RunEventType]: ((e: RunEventOf<
   'context.truncated': null,
   'memory.compacted': null,
   'retrieval.completed': null,
-  'usage.reported': null,  'attempt.failed': null,  custom: null,
+  'usage.reported': null,
+  'attempt.failed': null,
+  custom: null,
 };
 
 /** A subscription as the projection matches it against a run's event. */

@@ -43,7 +43,9 @@ const refsByEvent: RunEventHandlers<FileRef[]> = {
   'context.truncated': none,
   'memory.compacted': none,
   'retrieval.completed': none,
-  'usage.reported': none,  'attempt.failed': none,  custom: none,
+  'usage.reported': none,
+  'attempt.failed': none,
+  custom: none,
 };
 
 /** The files an event refers to (a run that logged it holds them until it is erased). */
