@@ -1,5 +1,6 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
 import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { saveAndStream } from './hello-runs';
 
 /** What the scripted provider answers, by how many tool results the conversation already has. */
 function supportModel(body: { messages: Array<{ role: string }> }): FakeOpenAIReply {
@@ -101,20 +102,7 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(trace.run.usage.totalTokens).toBe(completions.reduce((n, e) => n + e.data.usage.totalTokens, 0));
   });
 
-  const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
-    const put = await stack.api(`/v1/workflows/${name}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(definition),
-    });
-    expect(put.status).toBe(201);
-    const { frames } = await stack.sse(`/v1/workflows/${name}/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"input":"one two three four"}',
-    });
-    return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
-  };
+  const runToEnd = (name: string, definition: unknown) => saveAndStream(stack, name, definition, 'one two three four');
 
   it('ends a run that breaks its token budget with run_budget_exceeded, before the next node starts', async () => {
     const events = await runToEnd('budgeted', {

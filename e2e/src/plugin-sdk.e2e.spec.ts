@@ -1,5 +1,6 @@
 import type { RunEvent, RunSummary, RunTrace } from '@spindle/contracts';
 import { startStack, type Stack } from '@spindle/testing';
+import { saveAndStream } from './hello-runs';
 
 /**
  * A plugin written against @spindle/plugin speaks into the run: its custom event, its reported cost
@@ -15,20 +16,7 @@ describe('a plugin written against @spindle/plugin, end to end', () => {
     await stack?.stop();
   });
 
-  const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
-    const put = await stack.api(`/v1/workflows/${name}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(definition),
-    });
-    expect(put.status).toBe(201);
-    const { frames } = await stack.sse(`/v1/workflows/${name}/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ input: { orderId: 'A-7' } }),
-    });
-    return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
-  };
+  const runToEnd = (name: string, definition: unknown) => saveAndStream(stack, name, definition, { orderId: 'A-7' });
   const lookupThen = (next: Record<string, unknown>, budget?: Record<string, number>) => ({
     kind: 'graph',
     ...(budget ? { budget } : {}),

@@ -46,40 +46,39 @@ export interface CallPolicy {
   retry?: RetryPolicy;
 }
 
+/** What a function and a tool have alike: a description, schemas for what goes in and out, and `run`. */
+interface CodeDefinition<I extends Schema | undefined, O extends Schema | undefined, Ctx, R> extends CallPolicy {
+  /** For a tool, what the model reads to decide when to call it. */
+  description?: string;
+  /**
+   * Checks the arguments before `run` (a failure is `validation_failed`, naming the field). A
+   * tool's is what the model must send: a zod 4 schema is turned into the JSON Schema it sees.
+   */
+  input?: I;
+  /** Checks what `run` returns (a failure is `function_failed` or `tool_failed`, naming the field). */
+  output?: O;
+  /** A function returns the state delta (an object of keys) or nothing; a tool any JSON-serialisable result. */
+  run(args: ArgsOf<NoInfer<I>>, ctx: Ctx): MaybePromise<R>;
+}
+
 export interface FunctionDefinition<
   I extends Schema | undefined = Schema | undefined,
   O extends Schema | undefined = Schema | undefined,
   R extends FunctionResult<O> = FunctionResult<O>,
-> extends CallPolicy {
-  description?: string;
+> extends CodeDefinition<I, O, FunctionContext, R> {
   /**
    * Declares that `run` computes only from its arguments and state — no I/O, no effect — so
    * the runner calls it without waiting for the run's log first. Declared wrongly, a crash may
    * leave an effect the log does not show.
    */
   pure?: boolean;
-  /** Checks the node's `args` before `run` (a failure is `validation_failed`, naming the field). */
-  input?: I;
-  /** Checks the delta `run` returns (a failure is `function_failed`, naming the field). */
-  output?: O;
-  /** Returns the state delta (an object of keys) or nothing. */
-  run(args: ArgsOf<NoInfer<I>>, ctx: FunctionContext): MaybePromise<R>;
 }
 
-export interface ToolDefinition<
+export type ToolDefinition<
   I extends Schema | undefined = Schema | undefined,
   O extends Schema | undefined = Schema | undefined,
   R extends ToolResult<O> = ToolResult<O>,
-> extends CallPolicy {
-  /** What the model reads to decide when to call the tool. */
-  description?: string;
-  /** The arguments the model must send; a zod 4 schema is turned into the JSON Schema the model sees. */
-  input?: I;
-  /** Checks the result (a failure is `tool_failed`, naming the field). */
-  output?: O;
-  /** Returns any JSON-serialisable result; the model sees it as JSON text. */
-  run(args: ArgsOf<NoInfer<I>>, ctx: ToolContext): MaybePromise<R>;
-}
+> = CodeDefinition<I, O, ToolContext, R>;
 
 export interface RetrievalRequest {
   query: string;
