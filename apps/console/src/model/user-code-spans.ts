@@ -31,7 +31,7 @@ export function userCodeFacts(span: SpanView): Fact[] | undefined {
     const units = input.units as Record<string, number> | undefined;
     return [
       by,
-      ['cost', span.usage ? costLabel(span.usage) : 'unpriced'],
+      ['cost', span.usage?.costUsd === undefined ? 'none reported' : costLabel(span.usage)],
       ...(span.usage && span.usage.totalTokens > 0
         ? [['tokens', `${span.usage.inputTokens} in, ${span.usage.outputTokens} out`] as const]
         : []),
