@@ -9,7 +9,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['node_modules/(?!(@marcbachmann/cel-js|ulid|jose)/)'],
   moduleNameMapper: {
-    '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit|service-db|projection-kit|identity|client|egress|control-plane|knowledge|sdk)$':
+    '^@spindle/(contracts|engine|projections|bus|db|llm|telemetry|testing|service-kit|service-db|projection-kit|identity|client|egress|control-plane|knowledge|sdk|plugin)$':
       path.join(__dirname, 'libs/$1/src/index.ts'),
     '^@spindle/(gateway|runner)$': path.join(__dirname, 'apps/$1/src/index.ts'),
   },

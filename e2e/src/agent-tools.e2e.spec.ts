@@ -1,5 +1,6 @@
 import type { RunEvent, RunTrace } from '@spindle/contracts';
 import { startStack, type FakeOpenAIReply, type Stack } from '@spindle/testing';
+import { saveAndStream } from './hello-runs';
 
 /** What the scripted provider answers, by how many tool results the conversation already has. */
 function supportModel(body: { messages: Array<{ role: string }> }): FakeOpenAIReply {
@@ -85,28 +86,23 @@ describe('an agent with tools from plugins, end to end', () => {
     expect(tools[2].output).toEqual({ expression: '59.8 * 2', result: 119.6 });
     for (const s of calls) expect(s.parentSpanId).toBe(agent?.spanId);
 
-    // Every model call is priced and the run's live totals add up.
+    // Every model call is priced, each lookup the order service answered reported its cost, and the run's live totals add up.
     const completions = events.filter((e): e is Extract<RunEvent, { type: 'model.completed' }> => e.type === 'model.completed');
-    const cost = completions.reduce((sum, e) => sum + (e.data.usage.costUsd ?? 0), 0);
+    const reports = events.filter((e): e is Extract<RunEvent, { type: 'usage.reported' }> => e.type === 'usage.reported');
+    expect(reports.map((e) => [e.data.source.name, e.data.usage.costUsd, e.parentSpanId])).toEqual([
+      ['lookup_order', 0.0001, tools[0].spanId],
+      ['lookup_order', 0.0001, tools[1].spanId],
+    ]);
+    expect(trace.spans.filter((s) => s.kind === 'custom').map((s) => [s.nodeType, s.output])).toEqual([
+      ['order.looked_up', { orderId: 'A-1002', status: 'shipped' }],
+    ]);
+    const cost = [...completions, ...reports].reduce((sum, e) => sum + (e.data.usage.costUsd ?? 0), 0);
     expect(completions.at(-1)?.data.runUsage?.costUsd).toBeCloseTo(cost, 9);
     expect(trace.run.usage.costUsd).toBeCloseTo(cost, 9);
     expect(trace.run.usage.totalTokens).toBe(completions.reduce((n, e) => n + e.data.usage.totalTokens, 0));
   });
 
-  const runToEnd = async (name: string, definition: unknown): Promise<RunEvent[]> => {
-    const put = await stack.api(`/v1/workflows/${name}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(definition),
-    });
-    expect(put.status).toBe(201);
-    const { frames } = await stack.sse(`/v1/workflows/${name}/runs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"input":"one two three four"}',
-    });
-    return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
-  };
+  const runToEnd = (name: string, definition: unknown) => saveAndStream(stack, name, definition, 'one two three four');
 
   it('ends a run that breaks its token budget with run_budget_exceeded, before the next node starts', async () => {
     const events = await runToEnd('budgeted', {

@@ -193,6 +193,11 @@ describe('the console in a browser, against the real stack', () => {
     const detail = page.locator('[data-testid="span-detail"]');
     await pageShows(async () => expect(await detail.textContent()).toContain('output (state delta)'));
     await pageShows(async () => expect(await detail.locator('.tool-call').first().textContent()).toContain('lookup_order'));
+    // What the tool's code said: the lookup's reported cost and its custom event, in the agent's detail.
+    const said = detail.getByTestId('user-code-said');
+    await pageShows(async () =>
+      expect(await said.textContent()).toMatch(/spent \$0\.00010 1 lookups \(order service lookup\).*event order\.looked_up/),
+    );
 
     // Replay: only the cursor moves; no model, tool or HTTP call.
     const calls = stack.fake.callCount;

@@ -26,3 +26,19 @@ export async function runHelloToEnd(stack: Stack): Promise<{ runId: string; log:
   );
   return { runId, log };
 }
+
+/** Saves `definition` as workflow `name`, runs it with `input` over SSE and returns the run's events. */
+export async function saveAndStream(stack: Stack, name: string, definition: unknown, input: unknown): Promise<RunEvent[]> {
+  const put = await stack.api(`/v1/workflows/${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(definition),
+  });
+  if (put.status !== 201) throw new Error(`saving workflow ${name} answered ${put.status}: ${await put.text()}`);
+  const { frames } = await stack.sse(`/v1/workflows/${name}/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input }),
+  });
+  return frames.filter((f) => f.id !== undefined).map((f) => JSON.parse(f.data) as RunEvent);
+}

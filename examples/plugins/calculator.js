@@ -1,15 +1,9 @@
 'use strict';
 // Spindle plugin: arithmetic for models, which are bad at it. A small recursive-descent parser
 // (never eval/Function), so the expression can only ever be arithmetic.
+// Its PublicError's message is shown to the model and the run log (any other error is redacted).
+const { defineFunction, definePlugin, defineTool, PublicError } = require('@spindle/plugin');
 const { z } = require('zod');
-
-/** Its message is shown to the model and the run log (any other error is redacted). */
-class PublicError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'PublicError';
-  }
-}
 
 const maxDepth = 64; // bounds recursion, so "((((…" cannot overflow the stack
 
@@ -115,24 +109,26 @@ const expressionInput = z.object({
   expression: z.string().min(1).max(1000).describe('Arithmetic with numbers, + - * / ^ and parentheses, e.g. "(2 + 3) * 4 ^ 2"'),
 });
 
-exports.tools = {
-  calculator: {
-    description:
-      'Evaluates an arithmetic expression exactly as written and returns the number. Supports + - * / ^ (power) and parentheses.',
-    input: expressionInput,
-    run: ({ expression }) => ({ expression, result: evaluate(expression) }),
+module.exports = definePlugin({
+  name: 'calculator',
+  version: '1.0.0',
+  tools: {
+    calculator: defineTool({
+      description:
+        'Evaluates an arithmetic expression exactly as written and returns the number. Supports + - * / ^ (power) and parentheses.',
+      input: expressionInput,
+      output: z.object({ expression: z.string(), result: z.number() }),
+      run: ({ expression }) => ({ expression, result: evaluate(expression) }),
+    }),
   },
-};
-
-// The same evaluator as a `function` node: `{ expression, into? }` → `{ [into ?? "result"]: number }`.
-exports.functions = {
-  calculate: {
-    description: 'Evaluates args.expression and writes the number to state[args.into ?? "result"].',
-    input: expressionInput.extend({ into: z.string().min(1).default('result') }),
-    // Arithmetic on its arguments and nothing else: it need not wait for the run's log.
-    pure: true,
-    run: ({ expression, into }) => ({ [into]: evaluate(expression) }),
+  // The same evaluator as a `function` node: `{ expression, into? }` → `{ [into ?? "result"]: number }`.
+  functions: {
+    calculate: defineFunction({
+      description: 'Evaluates args.expression and writes the number to state[args.into ?? "result"].',
+      input: expressionInput.extend({ into: z.string().min(1).default('result') }),
+      // Arithmetic on its arguments and nothing else: it need not wait for the run's log.
+      pure: true,
+      run: ({ expression, into }) => ({ [into]: evaluate(expression) }),
+    }),
   },
-};
-
-exports.evaluate = evaluate;
+});

@@ -3,6 +3,8 @@
 // ("knowledgeBase": "faq"). It scores a fixed FAQ by shared words; a real one would ask a search
 // service through ctx.fetch (the runner's egress guard). The runner sorts, applies minScore, cuts to
 // topK and counts tokens; the chunks are recorded in `retrieval.completed` like a knowledge base's.
+const { definePlugin, defineRetriever } = require('@spindle/plugin');
+
 const faq = [
   { id: 'faq-returns', text: 'Returns are free within 30 days; print the label from your order page.' },
   { id: 'faq-shipping', text: 'Standard shipping takes 2-4 working days; express arrives the next working day.' },
@@ -11,9 +13,11 @@ const faq = [
 
 const words = (text) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
 
-module.exports = {
+module.exports = definePlugin({
+  name: 'faq-retriever',
+  version: '1.0.0',
   retrievers: {
-    faq: {
+    faq: defineRetriever({
       description: 'The shop FAQ, by shared words',
       timeoutMs: 2_000,
       retrieve({ query }) {
@@ -24,6 +28,6 @@ module.exports = {
           return { ...entry, source: 'faq', score: asked.size ? shared / asked.size : 0 };
         });
       },
-    },
+    }),
   },
-};
+});

@@ -7,15 +7,8 @@
 // Requests go through the runner's egress guard (`ctx.fetch`): a host on the allow-list that is,
 // or resolves to, an internal address is refused at connect unless SPINDLE_EGRESS_ALLOWED_HOSTS
 // names it too (so DNS that changes after the allow-list was written reaches nothing internal).
+const { definePlugin, defineTool, PublicError } = require('@spindle/plugin');
 const { z } = require('zod');
-
-class PublicError extends Error {
-  constructor(message, data) {
-    super(message);
-    this.name = 'PublicError';
-    this.data = data;
-  }
-}
 
 // Enough for a model to make sense of a response, without cookies or internal headers.
 const keptHeaders = [
@@ -113,19 +106,23 @@ async function httpRequest({ url, method, headers, body }, { signal, fetch }) {
   return { status: response.status, ok: response.ok, headers: kept, body: text, truncated };
 }
 
-exports.tools = {
-  http_request: {
-    description:
-      'Sends an HTTP GET or POST to an allowed host and returns { status, ok, headers, body, truncated }. ' +
-      'Redirects are returned (see headers.location), not followed. Non-2xx statuses are results, not errors.',
-    input: z.object({
-      url: z.url().describe('Absolute http(s) URL; its host must be allowed by the operator'),
-      method: z.enum(['GET', 'POST']).default('GET'),
-      headers: z.record(z.string(), z.string()).optional().describe('Request headers, e.g. { "content-type": "application/json" }'),
-      body: z.string().max(100_000).optional().describe('Request body (POST only)'),
+module.exports = definePlugin({
+  name: 'http-request',
+  version: '1.0.0',
+  tools: {
+    http_request: defineTool({
+      description:
+        'Sends an HTTP GET or POST to an allowed host and returns { status, ok, headers, body, truncated }. ' +
+        'Redirects are returned (see headers.location), not followed. Non-2xx statuses are results, not errors.',
+      input: z.object({
+        url: z.url().describe('Absolute http(s) URL; its host must be allowed by the operator'),
+        method: z.enum(['GET', 'POST']).default('GET'),
+        headers: z.record(z.string(), z.string()).optional().describe('Request headers, e.g. { "content-type": "application/json" }'),
+        body: z.string().max(100_000).optional().describe('Request body (POST only)'),
+      }),
+      timeoutMs: 15_000,
+      retry: { attempts: 2, backoffMs: 500, retryOn: (e) => e?.data?.retryable === true },
+      run: httpRequest,
     }),
-    timeoutMs: 15_000,
-    retry: { attempts: 2, backoffMs: 500, retryOn: (e) => e?.data?.retryable === true },
-    run: httpRequest,
   },
-};
+});

@@ -4,15 +4,10 @@
 //   ORDER_LOOKUP_LATENCY_MS     delay before each answer (default 0)
 //   ORDER_LOOKUP_FAILURE_RATE   0..1, the share of calls that fail as "temporarily unavailable"
 //   order ids starting FAIL-    always fail that way, for a failure you can reproduce
+// Each lookup the service answers costs ORDER_LOOKUP_COST_USD (default $0.0001), reported to the
+// run (its cost totals and budget count it), and a found order is an `order.looked_up` event.
+const { definePlugin, defineTool, PublicError } = require('@spindle/plugin');
 const { z } = require('zod');
-
-class PublicError extends Error {
-  constructor(message, data) {
-    super(message);
-    this.name = 'PublicError';
-    this.data = data;
-  }
-}
 
 const orders = [
   {
@@ -101,25 +96,29 @@ function unavailable(orderId) {
   return new PublicError(`order service temporarily unavailable while looking up ${orderId}`, { retryable: true });
 }
 
-async function lookupOrder({ orderId }, { signal }) {
-  const latencyMs = numberFromEnv('ORDER_LOOKUP_LATENCY_MS', 0, 0, 600_000);
-  const failureRate = numberFromEnv('ORDER_LOOKUP_FAILURE_RATE', 0, 0, 1);
-  if (latencyMs > 0) await delay(latencyMs, signal);
-  const id = orderId.trim().toUpperCase();
-  if (id.startsWith('FAIL-') || Math.random() < failureRate) throw unavailable(id);
-  const order = orders.find((o) => o.id === id);
-  if (!order) throw new PublicError(`order ${id} not found`);
-  return structuredClone(order);
-}
-
-exports.tools = {
-  lookup_order: {
-    description: 'Looks up an order by its id (e.g. "A-1002") and returns its status, items, total and shipping details.',
-    input: z.object({ orderId: z.string().min(1).max(64).describe('The order id, e.g. "A-1002"') }),
-    timeoutMs: 5_000,
-    retry: { attempts: 3, backoffMs: 200, retryOn: (e) => e?.data?.retryable === true },
-    run: lookupOrder,
+const lookupOrder = defineTool({
+  description: 'Looks up an order by its id (e.g. "A-1002") and returns its status, items, total and shipping details.',
+  input: z.object({ orderId: z.string().min(1).max(64).describe('The order id, e.g. "A-1002"') }),
+  timeoutMs: 5_000,
+  retry: { attempts: 3, backoffMs: 200, retryOn: (e) => e?.data?.retryable === true },
+  async run({ orderId }, { signal, emit, reportUsage }) {
+    const latencyMs = numberFromEnv('ORDER_LOOKUP_LATENCY_MS', 0, 0, 600_000);
+    const failureRate = numberFromEnv('ORDER_LOOKUP_FAILURE_RATE', 0, 0, 1);
+    const costUsd = numberFromEnv('ORDER_LOOKUP_COST_USD', 0.0001, 0, 1);
+    if (latencyMs > 0) await delay(latencyMs, signal);
+    const id = orderId.trim().toUpperCase();
+    if (id.startsWith('FAIL-') || Math.random() < failureRate) throw unavailable(id);
+    // The service answered: that lookup is paid for, found or not.
+    await reportUsage({ costUsd, units: { lookups: 1 }, label: 'order service lookup' });
+    const order = orders.find((o) => o.id === id);
+    if (!order) throw new PublicError(`order ${id} not found`);
+    await emit('order.looked_up', { orderId: id, status: order.status });
+    return structuredClone(order);
   },
-};
+});
 
-exports.orderIds = orders.map((o) => o.id);
+module.exports = definePlugin({
+  name: 'order-lookup',
+  version: '1.1.0',
+  tools: { lookup_order: lookupOrder },
+});

@@ -108,4 +108,50 @@ describe('OtelSpanBridge', () => {
     expect(quiet.duration).toEqual([0, 40_000_000]);
     expect(spansFor(true)[0].attributes['gen_ai.retrieval.query.text']).toBe('"refund policy"');
   });
+
+  it('records what user code said as events on its tool call’s span, the custom data only when captured', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+    const runSpan = tracer.startSpan('run');
+    const bridge = new OtelSpanBridge(tracer, runSpan, trace.setSpan(context.active(), runSpan), {});
+    const call = { runId: 'run-1', at, nodeId: 'support', parentSpanId: 'root', path: 'root/support' };
+    const under = { ...call, parentSpanId: 't1' };
+    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0.01 };
+    const said: RunEvent[] = [
+      { ...call, seq: 1, spanId: 't1', type: 'tool.called', data: { name: 'fetch_page', callId: 'c1', arguments: {} } },
+      {
+        ...under,
+        seq: 2,
+        spanId: 'a1',
+        type: 'attempt.failed',
+        data: {
+          kind: 'tool',
+          name: 'fetch_page',
+          callId: 'c1',
+          attempt: 1,
+          error: { code: 'tool_failed', message: 'busy' },
+          retryInMs: 100,
+        },
+      },
+      { ...under, seq: 3, spanId: 'e1', type: 'custom', data: { name: 'page.fetched', data: { url: 'secret' } } },
+      {
+        ...under,
+        seq: 4,
+        spanId: 'u1',
+        type: 'usage.reported',
+        data: { usage, label: 'pages', source: { kind: 'tool', name: 'fetch_page', callId: 'c1' }, runUsage: usage },
+      },
+      { ...call, seq: 5, spanId: 't1', type: 'tool.returned', data: { name: 'fetch_page', callId: 'c1', result: 'ok', durationMs: 5 } },
+    ];
+    for (const e of said) bridge.observe(e);
+    const [tool] = exporter.getFinishedSpans();
+    expect(tool.events.map((e) => [e.name, e.attributes])).toEqual([
+      [
+        'spindle.attempt.failed',
+        expect.objectContaining({ 'spindle.attempt': 1, 'error.type': 'tool_failed', 'spindle.retry_in_ms': 100 }),
+      ],
+      ['spindle.custom', { 'spindle.span_id': 'e1', 'spindle.event.name': 'page.fetched' }],
+      ['spindle.usage.reported', expect.objectContaining({ 'spindle.cost_usd': 0.01, 'spindle.usage.label': 'pages' })],
+    ]);
+  });
 });

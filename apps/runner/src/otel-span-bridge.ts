@@ -15,7 +15,8 @@ export interface OtelSpanBridgeOptions {
  * span (provider, request and response model, finish reasons, token usage with cached and
  * reasoning tokens), a tool or MCP call an `execute_tool` span, a search a `retrieval` span
  * (`gen_ai.data_source.id`, `gen_ai.request.top_k`, `gen_ai.retrieval.documents` as ids and
- * scores; the query only with content capture); other nodes are `node <id>`.
+ * scores; the query only with content capture); other nodes are `node <id>`. What user code says
+ * (custom events, reported usage, failed tries) are span events on its node's or tool call's span.
  * Pairing is by the log's `spanId`, exactly as the trace recorder pairs them, and the events are
  * the log's own (secrets already masked).
  */
@@ -82,10 +83,44 @@ export class OtelSpanBridge {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': (e) => this.retrieval(e),
-    'usage.reported': () => undefined,
-    'attempt.failed': () => undefined,
-    custom: () => undefined,
+    // What user code said while it ran: events on the span of its node or tool call.
+    'usage.reported': (e) =>
+      this.spanEvent(
+        e,
+        'spindle.usage.reported',
+        withoutUndefined({
+          'spindle.source.kind': e.data.source.kind,
+          'spindle.source.name': e.data.source.name,
+          'spindle.cost_usd': e.data.usage.costUsd,
+          'gen_ai.usage.input_tokens': e.data.usage.inputTokens || undefined,
+          'gen_ai.usage.output_tokens': e.data.usage.outputTokens || undefined,
+          'spindle.usage.label': e.data.label,
+          'spindle.usage.units': e.data.units === undefined ? undefined : JSON.stringify(e.data.units),
+        }),
+      ),
+    'attempt.failed': (e) =>
+      this.spanEvent(e, 'spindle.attempt.failed', {
+        'spindle.source.kind': e.data.kind,
+        'spindle.source.name': e.data.name,
+        'spindle.attempt': e.data.attempt,
+        'error.type': e.data.error.code,
+        'spindle.error.message': e.data.error.message,
+        'spindle.retry_in_ms': e.data.retryInMs,
+      }),
+    custom: (e) =>
+      e.data.name === undefined
+        ? undefined
+        : this.spanEvent(e, 'spindle.custom', {
+            'spindle.event.name': e.data.name,
+            ...this.content({ 'spindle.event.data': e.data.data }),
+          }),
   };
+
+  /** An instant of the log as an event on the open span it hangs under (the run's when that is not open). */
+  private spanEvent(e: RunEvent, name: string, attributes: Attributes): void {
+    const span = (e.parentSpanId && this.open.get(e.parentSpanId)?.span) || this.runSpan;
+    span.addEvent(name, { 'spindle.span_id': e.spanId, ...attributes }, new Date(e.at));
+  }
 
   endAll(): void {
     for (const id of [...this.open.keys()]) this.end(id, { code: 'interrupted', message: 'run ended with the span open' });

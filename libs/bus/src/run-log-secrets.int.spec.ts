@@ -70,4 +70,30 @@ describe('secrets never enter a run log', () => {
     expect((await readRunLog(bus, 'run-plain')).events[0].data).toEqual({ ...data, arguments: { pin: '[masked]', city: 'Oslo' } });
     expect((await readRunLog(bus, 'run-plain-2')).events[0].data).toEqual(data);
   });
+
+  it('masks what user code says like every event: a custom event’s data and a usage report’s label', async () => {
+    const masker = new SecretMasker({ patterns: ['ZEBRA-[0-9]+-SECRET'] });
+    const writer = new RunLogWriter(bus, 'run-voice', EMPTY_LOG, { masker, secretFields: new Set(['apiKey']) });
+    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0.1 };
+    const under = { nodeId: 'lookup', parentSpanId: 'n', path: 'root/lookup' };
+    await writer.append({
+      type: 'custom',
+      ...under,
+      spanId: 'c',
+      data: { name: 'order.looked_up', data: { apiKey: 'k-123', order: { apiKey: 'k-456', id: 7 }, note: `with ${MARKER}` } },
+    });
+    await writer.append({
+      type: 'usage.reported',
+      ...under,
+      spanId: 'u',
+      data: { usage, label: `paid with ${MARKER}`, source: { kind: 'function', name: 'lookup' }, runUsage: usage },
+    });
+    await writer.durable();
+    const { events } = await readRunLog(bus, 'run-voice');
+    expect(events[0].data).toEqual({
+      name: 'order.looked_up',
+      data: { apiKey: '[masked]', order: { apiKey: '[masked]', id: 7 }, note: 'with [masked]' },
+    });
+    expect(events[1].data).toMatchObject({ label: 'paid with [masked]' });
+  });
 });

@@ -44,6 +44,8 @@ export {
   terminalEventTypes,
   isTerminalEvent,
   onRunEvent,
+  customEventNameSchema,
+  MAX_CUSTOM_EVENT_BYTES,
 } from './run-events';
 export { checkRunEvent } from './run-event-check';
 export { addCallUsage, costLabel, EMPTY_USAGE } from './usage';

@@ -40,8 +40,24 @@ export const runSummarySchema = z.object({
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
-/** `request`: a person's input or a tool approval, from the question to the answer (span id = request id). */
-export const spanKindSchema = z.enum(['run', 'node', 'model', 'tool', 'request', 'retrieval', 'context', 'memory']);
+/**
+ * `request`: a person's input or a tool approval, from the question to the answer (span id = request id).
+ * `custom`, `usage` and `attempt`: what user code said while it ran (an emitted event, reported
+ * spending, a failed try), each an instant under the node's or the tool call's span.
+ */
+export const spanKindSchema = z.enum([
+  'run',
+  'node',
+  'model',
+  'tool',
+  'request',
+  'retrieval',
+  'context',
+  'memory',
+  'custom',
+  'usage',
+  'attempt',
+]);
 export const spanStatusSchema = z.enum(['running', 'completed', 'failed', 'canceled']);
 
 export const traceSpanSchema = z.object({

@@ -17,7 +17,11 @@ export type {
   RetrieverPort,
   RetrievalRequest,
   RetrievalAnswer,
+  UserCodeVoice,
+  AttemptFailure,
 } from './ports';
+export { checkCustomEvent, checkUsageReport } from './executors/user-code-reports';
+export type { UsageReport, CheckedUsageReport } from './executors/user-code-reports';
 export { workflowDefinitionSchema, graphDefinitionSchema, nodeTypes, handlesOf } from './definition/workflow-definition.schema';
 export { nodeSchema, edgeSchema } from './definition/node.schemas';
 export type {

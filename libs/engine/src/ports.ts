@@ -1,5 +1,6 @@
 import type { FileRef, RetrievedChunk, RunEventDraft, TokenPart, Usage } from '@spindle/contracts';
 import type { ModelScript } from './definition/model-script.schema';
+import type { UsageReport } from './executors/user-code-reports';
 
 /**
  * The effects the engine needs, as small interfaces it owns. The runner implements them with
@@ -95,7 +96,28 @@ export interface RetrieverPort {
 /** Code registered with the runner by name. Receives a read-only view of state, returns a delta. */
 export type RegisteredFunction = (ctx: FunctionContext) => Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
 
-export interface FunctionContext {
+/** One failed try of user code that is tried again after `retryInMs`. */
+export interface AttemptFailure {
+  attempt: number;
+  error: unknown;
+  retryInMs: number;
+}
+
+/**
+ * What user code may say into the run's log while it runs, under its own span. Each call checks
+ * what it is given (throwing `SpindleError` `validation_failed` or `payload_too_large`) and queues
+ * the event; the promise resolves once it has a place in the log, not once it is stored.
+ */
+export interface UserCodeVoice {
+  /** A `custom` event `{ name, data }`; `data` is JSON of at most `MAX_CUSTOM_EVENT_BYTES`. */
+  emit(name: string, data?: unknown): Promise<void>;
+  /** A `usage.reported` event; the run's ledger counts it at once, so the next node's budget check sees it. */
+  reportUsage(report: UsageReport): Promise<void>;
+  /** An `attempt.failed` event; the error is redacted like a node's unless it is public. */
+  attemptFailed(failure: AttemptFailure): Promise<void>;
+}
+
+export interface FunctionContext extends UserCodeVoice {
   readonly state: Readonly<Record<string, unknown>>;
   /** The node's `args`, rendered from state. */
   readonly args: Readonly<Record<string, unknown>>;
@@ -114,7 +136,7 @@ export interface FunctionRegistry {
   isPure?(name: string): boolean;
 }
 
-export interface ToolContext {
+export interface ToolContext extends UserCodeVoice {
   readonly runId: string;
   readonly nodeId: string;
   readonly callId: string;

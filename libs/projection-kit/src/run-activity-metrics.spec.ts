@@ -64,4 +64,29 @@ describe('RunActivityMetrics', () => {
     expect(text).not.toContain('wf-199');
     expect(text).toContain('spindle_runs_ended_total{workflow="none",status="completed",error_code="none"} 1');
   });
+
+  it('counts the cost user code reported and its failed tries, by function or tool', async () => {
+    const registry = new Registry();
+    const metrics = new RunActivityMetrics(registry, async () => new Map());
+    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0.25 };
+    await metrics.observe([
+      {
+        runId: 'r',
+        seq: 3,
+        ...root,
+        type: 'usage.reported',
+        data: { usage, source: { kind: 'function', name: 'lookup_order' }, runUsage: usage },
+      },
+      {
+        runId: 'r',
+        seq: 4,
+        ...root,
+        type: 'attempt.failed',
+        data: { kind: 'tool', name: 'fetch_page', attempt: 1, error: { code: 'tool_failed', message: 'x' }, retryInMs: 100 },
+      },
+    ]);
+    const text = await registry.metrics();
+    expect(text).toContain('spindle_reported_cost_usd_total{kind="function",name="lookup_order"} 0.25');
+    expect(text).toContain('spindle_user_code_attempts_failed_total{kind="tool",name="fetch_page",error_code="tool_failed"} 1');
+  });
 });

@@ -23,6 +23,8 @@ export class RunActivityMetrics {
   private readonly workflow = boundedLabel(MAX_NAMES);
   private readonly model = boundedLabel(MAX_NAMES);
   private readonly tool = boundedLabel(MAX_NAMES);
+  /** Functions and tools whose code reported spending or failed a try. */
+  private readonly userCode = boundedLabel(MAX_NAMES);
   private readonly nodeType = boundedLabel(MAX_NAMES);
   private readonly workflowOfRun = new Map<string, string>();
   private readonly runsQueued: Counter<'workflow'>;
@@ -34,6 +36,8 @@ export class RunActivityMetrics {
   private readonly tokens: Counter<'model' | 'kind'>;
   private readonly cost: Counter<'model'>;
   private readonly unpriced: Counter<'model'>;
+  private readonly reportedCost: Counter<'kind' | 'name'>;
+  private readonly failedAttempts: Counter<'kind' | 'name' | 'error_code'>;
   private readonly toolCalls: Counter<'tool' | 'outcome'>;
   private readonly toolDuration: Histogram<'tool'>;
   private readonly requests: Counter<'kind'>;
@@ -98,6 +102,18 @@ export class RunActivityMetrics {
       name: 'spindle_model_calls_unpriced_total',
       help: 'Model calls whose model has no price: their cost is unknown, not 0.',
       labelNames: ['model'],
+      registers,
+    });
+    this.reportedCost = new Counter({
+      name: 'spindle_reported_cost_usd_total',
+      help: 'USD user code reported spending outside model calls (ctx.reportUsage), by kind (function, tool) and name.',
+      labelNames: ['kind', 'name'],
+      registers,
+    });
+    this.failedAttempts = new Counter({
+      name: 'spindle_user_code_attempts_failed_total',
+      help: 'Tries of a function or tool that failed and were retried, by kind, name and error code.',
+      labelNames: ['kind', 'name', 'error_code'],
       registers,
     });
     this.toolCalls = new Counter({
@@ -197,8 +213,12 @@ export class RunActivityMetrics {
     'context.truncated': () => undefined,
     'memory.compacted': () => undefined,
     'retrieval.completed': () => undefined,
-    'usage.reported': () => undefined,
-    'attempt.failed': () => undefined,
+    'usage.reported': (e) => {
+      const cost = e.data.usage.costUsd ?? 0;
+      if (cost > 0) this.reportedCost.inc({ kind: e.data.source.kind, name: this.userCode(e.data.source.name) }, cost);
+    },
+    'attempt.failed': (e) =>
+      this.failedAttempts.inc({ kind: e.data.kind, name: this.userCode(e.data.name), error_code: e.data.error.code }),
     custom: () => undefined,
   };
 }

@@ -406,3 +406,101 @@ describe('rollUpUsage', () => {
     });
   });
 });
+
+describe('what user code said', () => {
+  const fn = { nodeId: 'lookup', path: 'root/lookup', parentSpanId: 'span-lookup', branchId: 'b1' };
+  const tool = { nodeId: 'support', path: 'root/support', parentSpanId: 'span-call' };
+  const reported = (costUsd: number) => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd });
+  const drafts: RunEventDraft[] = [
+    queued(),
+    { type: 'custom', ...fn, spanId: 'ev-1', data: { name: 'order.looked_up', data: { orderId: 42 } } },
+    {
+      type: 'usage.reported',
+      ...fn,
+      spanId: 'use-1',
+      data: {
+        usage: reported(0.25),
+        units: { lookups: 1 },
+        label: 'order API',
+        source: { kind: 'function', name: 'lookup_order' },
+        runUsage: reported(0.25),
+      },
+    },
+    {
+      type: 'attempt.failed',
+      ...tool,
+      spanId: 'try-1',
+      data: {
+        kind: 'tool',
+        name: 'fetch_page',
+        callId: 'c1',
+        attempt: 1,
+        error: { code: 'tool_failed', message: 'Error (correlation id x1)', correlationId: 'x1' },
+        retryInMs: 100,
+      },
+    },
+    {
+      type: 'usage.reported',
+      ...tool,
+      spanId: 'use-2',
+      data: {
+        usage: { ...usage(10, 5), costUsd: 0.01 },
+        source: { kind: 'tool', name: 'fetch_page', callId: 'c1' },
+        runUsage: reported(0.26),
+      },
+    },
+    {
+      type: 'model.completed',
+      ...tool,
+      spanId: 'model-1',
+      data: { model: 'offline:echo', text: 'ok', usage: { ...usage(3, 2), costUsd: 0.5 }, durationMs: 10 },
+    },
+  ];
+
+  it('draws each as an instant under its span, and counts reported usage in the run like a model call’s', () => {
+    const { runs, spans } = projectEvents(runLog('r1', drafts));
+    expect(spans.get(spanKey('r1', 'ev-1'))).toMatchObject({
+      kind: 'custom',
+      parentSpanId: 'span-lookup',
+      nodeId: 'lookup',
+      status: 'completed',
+      durationMs: 0,
+      nodeType: 'order.looked_up',
+      output: { orderId: 42 },
+    });
+    expect(spans.get(spanKey('r1', 'use-1'))).toMatchObject({
+      kind: 'usage',
+      parentSpanId: 'span-lookup',
+      branchId: 'b1',
+      nodeType: 'lookup_order',
+      input: { source: { kind: 'function', name: 'lookup_order' }, label: 'order API', units: { lookups: 1 } },
+      usage: reported(0.25),
+    });
+    expect(spans.get(spanKey('r1', 'try-1'))).toMatchObject({
+      kind: 'attempt',
+      parentSpanId: 'span-call',
+      status: 'failed',
+      nodeType: 'fetch_page',
+      input: { kind: 'tool', name: 'fetch_page', callId: 'c1', attempt: 1 },
+      output: { retryInMs: 100 },
+      error: { code: 'tool_failed', correlationId: 'x1' },
+    });
+    expect(runs.get('r1')?.usage).toEqual({ inputTokens: 13, outputTokens: 7, totalTokens: 20, costUsd: 0.76 });
+  });
+
+  it('rolls reported usage up into its node’s and branch’s totals without counting it as a model call', () => {
+    const { spans } = projectEvents(runLog('r1', drafts));
+    const trace = [...spans.values()].map((s) => ({
+      ...s,
+      branchId: s.branchId ?? null,
+      nodeId: s.nodeId ?? null,
+      usage: s.usage ?? null,
+    }));
+    const rollups = rollUpUsage(trace as never);
+    expect(rollups.byNode).toEqual({
+      lookup: { calls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0.25 },
+      support: { calls: 1, inputTokens: 13, outputTokens: 7, totalTokens: 20, costUsd: 0.51 },
+    });
+    expect(rollups.byBranch).toEqual({ b1: { calls: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costUsd: 0.25 } });
+  });
+});

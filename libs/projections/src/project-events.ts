@@ -204,9 +204,29 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
         chunks: e.data.chunks.map((c) => withoutUndefined({ id: c.id, source: c.source, score: c.score, tokens: c.tokens, text: c.text })),
       }),
     }),
-  'usage.reported': ignore,
-  'attempt.failed': ignore,
-  custom: ignore,
+  // What user code said while it ran: each an instant under its node's (or tool call's) span.
+  'usage.reported': (e, { run, span }) => {
+    span('usage', {
+      ...instant(e),
+      nodeType: e.data.source.name,
+      input: withoutUndefined({ source: e.data.source, label: e.data.label, units: e.data.units }),
+      usage: e.data.usage,
+    });
+    // Counted like a model call's usage: the run's cost includes what its code reported spending.
+    run.usage = addCallUsage(run.usage, e.data.usage);
+  },
+  'attempt.failed': (e, { span }) =>
+    span('attempt', {
+      ...instant(e),
+      status: 'failed',
+      nodeType: e.data.name,
+      input: withoutUndefined({ kind: e.data.kind, name: e.data.name, callId: e.data.callId, attempt: e.data.attempt }),
+      output: { retryInMs: e.data.retryInMs },
+      error: e.data.error,
+    }),
+  // Only a named event is user code's (`ctx.emit`); an unnamed one is a bare fact the trace does not draw.
+  custom: (e, { span }) =>
+    e.data.name === undefined ? undefined : span('custom', { ...instant(e), nodeType: e.data.name, output: e.data.data ?? null }),
 };
 
 function endRun(

@@ -61,6 +61,8 @@ interface EventMeaning<T extends RunEventType> {
   status?: (e: RunEventOf<T>) => RunStatus;
   /** It opens a span; what the span's `nodeType` then is. */
   opens?: (e: RunEventOf<T>) => string | null;
+  /** Whether this event of the type opens or closes a span at all (every one when absent). */
+  drawn?: (e: RunEventOf<T>) => boolean;
   /** It closes a span: how the span ended. */
   closes?: {
     status: (e: RunEventOf<T>) => ReferenceSpan['status'];
@@ -141,15 +143,28 @@ const meanings: { [T in RunEventType]: EventMeaning<T> } = {
     opens: (e) => e.data.knowledgeBase,
     closes: { status: () => 'completed', durationMs: (e) => e.data.durationMs, error: () => null },
   },
-  'usage.reported': {},
-  'attempt.failed': {},
-  custom: {},
+  // What user code said: each is an instant of its own under the code's span.
+  'usage.reported': {
+    opens: (e) => e.data.source.name,
+    closes: { status: () => 'completed', durationMs: () => 0, error: () => null },
+  },
+  'attempt.failed': {
+    opens: (e) => e.data.name,
+    closes: { status: () => 'failed', durationMs: () => 0, error: (e) => e.data.error },
+  },
+  // Only `ctx.emit` names its event; an unnamed custom event is a bare fact with no span.
+  custom: {
+    drawn: (e) => e.data.name !== undefined,
+    opens: (e) => e.data.name ?? null,
+    closes: { status: () => 'completed', durationMs: () => 0, error: () => null },
+  },
 };
 
 const meaningOf = <T extends RunEventType>(e: RunEventOf<T>) => meanings[e.type as T] as EventMeaning<T>;
 const lifecycleStatus = (e: RunEvent): RunStatus | undefined => meaningOf(e).status?.(e);
-const opens = (e: RunEvent): boolean => meaningOf(e).opens !== undefined;
-const closes = (e: RunEvent): boolean => meaningOf(e).closes !== undefined;
+const drawn = (e: RunEvent): boolean => meaningOf(e).drawn?.(e) ?? true;
+const opens = (e: RunEvent): boolean => meaningOf(e).opens !== undefined && drawn(e);
+const closes = (e: RunEvent): boolean => meaningOf(e).closes !== undefined && drawn(e);
 const isRequestEvent = (
   e: RunEvent,
 ): e is Extract<RunEvent, { type: 'input.requested' | 'input.answered' | 'approval.requested' | 'approval.resolved' }> =>
@@ -166,7 +181,7 @@ const kindOf = (type: RunEvent['type']): TraceSpan['kind'] =>
 /**
  * What the trace of a VALID, whole run log (seq 1 to n, as `runLogArbitrary` makes) must show, read
  * straight off the log: the run is in the state its last lifecycle event put it in, its tokens are
- * the sum over completed model calls, and each span runs from the event that opened it to the one
+ * the sum over completed model calls and reported usage, and each span runs from the event that opened it to the one
  * that closed it, if any.
  */
 export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOptions): ReferenceTrace {
@@ -186,8 +201,9 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
     reasoningTokens: 0,
   };
   let unpricedCalls = 0;
+  // Model calls and what user code reported spending, alike.
   for (const e of log) {
-    if (e.type !== 'model.completed') continue;
+    if (e.type !== 'model.completed' && e.type !== 'usage.reported') continue;
     for (const key of Object.keys(sums) as Array<keyof typeof sums>) sums[key] += e.data.usage[key] ?? 0;
     unpricedCalls += e.data.usage.unpricedCalls ?? (e.data.usage.costUsd === undefined ? 1 : 0);
   }
@@ -235,7 +251,7 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
       endedAt: end?.at ?? (orphan ? (terminal?.at ?? null) : null),
       durationMs: end ? (isRequestEvent(end) ? Date.parse(end.at) - Date.parse(start.at) : meaningOf(end).closes!.durationMs(end)) : null,
       error: end ? meaningOf(end).closes!.error(end) : null,
-      usage: end?.type === 'model.completed' ? end.data.usage : null,
+      usage: end?.type === 'model.completed' || end?.type === 'usage.reported' ? end.data.usage : null,
     };
   });
   return { run, spans };

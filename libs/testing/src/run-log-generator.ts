@@ -266,9 +266,23 @@ function buildLog(
           : { type: 'model.completed', ...e, data: { model: span.model, text: `answer ${e.spanId}`, usage: s.usage, durationMs } },
       );
     } else {
+      userCodeSays(span, s);
       const outcome = s.fail ? { error: { code: 'tool_failed' as const, message: 'no such order' } } : { result: { found: e.spanId } };
       emit({ type: 'tool.returned', ...e, data: { name: span.tool, callId: span.callId, ...outcome, durationMs } });
     }
+  };
+  /** What a tool's code says while it runs: a failed try before a failure, its spending, an event; instants under the call. */
+  const userCodeSays = (tool: OpenSpan, s: Pick<Step, 'fail' | 'usage'>) => {
+    const under = (kind: string) => ({ ...tool.envelope, spanId: nextId(kind), parentSpanId: tool.envelope.spanId });
+    const source = { kind: 'tool' as const, name: tool.tool, callId: tool.callId };
+    if (s.fail)
+      emit({
+        type: 'attempt.failed',
+        ...under('attempt'),
+        data: { ...source, attempt: 1, error: { code: 'tool_failed', message: 'busy' }, retryInMs: 100 },
+      });
+    emit({ type: 'usage.reported', ...under('usage'), data: { usage: s.usage, units: { lookups: 1 }, source, runUsage: s.usage } });
+    emit({ type: 'custom', ...under('custom'), data: { name: 'lookup.done', data: { by: tool.envelope.spanId } } });
   };
   /** Spans open now are never closed: a new attempt runs those steps again under new spans. */
   const abandonOpenSpans = () => {

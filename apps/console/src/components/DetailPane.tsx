@@ -6,6 +6,7 @@ import { ConversationView } from './ConversationView';
 import { budgetFacts, compactionSummary } from '../model/context-spans';
 import { RetrievalView } from './RetrievalView';
 import { catalogAgentOf } from '../model/agent-pins';
+import { saidLine, userCodeFacts, userCodeSaid } from '../model/user-code-spans';
 /** The selected span: what it received, the delta it wrote, its calls, and earlier executions to compare. */
 export function DetailPane({
   view,
@@ -59,9 +60,11 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
   const children = span.children.map((k) => view.byKey.get(k)).filter((c): c is SpanView => c !== undefined);
   const tools = children.filter((c) => c.kind === 'tool');
   const models = children.filter((c) => c.kind === 'model');
-  const usage = span.usage ?? sumUsage(models);
+  const said = span.kind === 'node' || span.kind === 'tool' ? userCodeSaid(span, view) : [];
+  // A node's totals: its model calls and what its code (or its tools' code) reported spending.
+  const usage = span.usage ?? sumUsage([...models, ...said.filter((s) => s.kind === 'usage')]);
   const text = streamed.get(span.spanId);
-  const facts = budgetFacts(span);
+  const facts = budgetFacts(span) ?? userCodeFacts(span);
   const summary = compactionSummary(span);
   const agent = catalogAgentOf(span);
   return (
@@ -151,6 +154,25 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
         <>
           <h4>summary</h4>
           <pre data-testid="compaction-summary">{summary}</pre>
+        </>
+      )}
+      {span.kind === 'custom' && (
+        <>
+          <h4>data</h4>
+          <pre data-testid="custom-data">{json(span.output)}</pre>
+        </>
+      )}
+      {said.length > 0 && (
+        <>
+          <h4>what the code said</h4>
+          <ul className="said" data-testid="user-code-said">
+            {said.map((s) => (
+              <li key={s.key} className={`said ${s.kind}`} data-kind={s.kind}>
+                {saidLine(s)}
+                {s.kind === 'custom' && <pre>{json(s.output)}</pre>}
+              </li>
+            ))}
+          </ul>
         </>
       )}
       {span.kind === 'model' ? (

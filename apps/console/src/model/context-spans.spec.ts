@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@spindle/contracts';
 import { deriveRunView } from './run-view';
+import { envelope, queuedAndStarted } from './support-node.fixture';
 import { budgetFacts, compactionSummary } from './context-spans';
 
-const at = (seq: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString();
-const envelope = (seq: number, spanId: string, parentSpanId?: string) => ({
-  runId: 'r1',
-  seq,
-  at: at(seq),
-  spanId,
-  path: 'root/support',
-  nodeId: 'support',
-  ...(parentSpanId ? { parentSpanId } : {}),
-});
-
 const events = [
-  {
-    ...envelope(1, 'root'),
-    path: 'root',
-    nodeId: undefined,
-    type: 'run.queued',
-    data: { workflow: { name: 'w', version: 1 }, input: {}, state: {}, definition: {} },
-  },
-  { ...envelope(2, 'node-1', 'root'), type: 'node.started', data: { nodeType: 'agent', input: {} } },
+  ...queuedAndStarted,
   {
     ...envelope(3, 'cut-1', 'node-1'),
     type: 'context.truncated',

@@ -1,4 +1,4 @@
-import { EMPTY_USAGE, terminalStatuses, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
+import { costLabel, EMPTY_USAGE, terminalStatuses, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
 import { projectEvents } from '@spindle/projections';
 import { atMs } from './run-view/event-time';
 import { NodeStates } from './run-view/node-states';
@@ -66,6 +66,10 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     spans.open({ ...e, spanId: e.data.requestId, parentSpanId: e.spanId } as RunEvent, 'request', { label: kind, status: 'waiting' });
     nodes.set(e.nodeId, 'waiting');
   };
+  const instant = (e: RunEvent, kind: 'usage' | 'attempt' | 'custom', label: string, status: 'completed' | 'failed' = 'completed') => {
+    spans.open(e, kind, { label });
+    spans.close(e, status);
+  };
   const answered = (e: Extract<RunEvent, { type: 'input.answered' | 'approval.resolved' }>) => {
     requests.delete(e.data.requestId);
     spans.close(e, e.data.timedOut ? 'failed' : 'completed', {}, spanKey(e.data.requestId, e.path));
@@ -118,6 +122,10 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
       spans.open(e, 'retrieval', { label: `retrieve ${e.data.knowledgeBase}` });
       spans.close(e, 'completed');
     },
+    // What user code said while it ran: instants under its node or tool call.
+    'usage.reported': (e) => instant(e, 'usage', `reported ${costLabel(e.data.usage)}`),
+    'attempt.failed': (e) => instant(e, 'attempt', `try ${e.data.attempt} failed`, 'failed'),
+    custom: (e) => (e.data.name === undefined ? undefined : instant(e, 'custom', e.data.name)),
     'input.requested': asked,
     'approval.requested': asked,
     'input.answered': answered,
@@ -129,9 +137,6 @@ function viewFolds(view: RunView, spans: SpanTree, nodes: NodeStates, requests: 
     'run.yielded': none,
     'loop.iteration': none,
     'checkpoint.saved': none,
-    'usage.reported': none,
-    'attempt.failed': none,
-    custom: none,
   };
 }
 

@@ -11,9 +11,10 @@ import type { McpServerConfig } from './mcp-server-config';
 import { McpToolSource } from './mcp-tool-source';
 import { RunToolPort } from './run-tool-port';
 import { createTestServer } from './testing/mcp-test-server.js';
+import { recordingVoice } from '../plugins/user-code-voice.fixture';
 
 const stdioServer: McpServerConfig = { name: 'math', command: process.execPath, args: [join(__dirname, 'testing', 'mcp-test-server.js')] };
-const ctx = (nodeId: string) => ({ runId: 'run-1', nodeId, callId: 'call-1', signal: new AbortController().signal });
+const ctx = (nodeId: string) => ({ ...recordingVoice(), runId: 'run-1', nodeId, callId: 'call-1', signal: new AbortController().signal });
 
 const guards: EgressGuard[] = [];
 afterAll(() => Promise.all(guards.map((g) => g.close())));

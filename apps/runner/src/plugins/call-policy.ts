@@ -7,6 +7,11 @@ export interface PolicyCall<T> extends CallPolicy {
   /** The error a try fails with when `timeoutMs` passes (its code differs for functions and tools). */
   timeoutError(ms: number): Error;
   run(signal: AbortSignal, attempt: number): Promise<T> | T;
+  /**
+   * Told of each failed try that another follows (the error as the engine will see it), before the
+   * wait: the runner records it as `attempt.failed`. Not called for the last try, whose error is thrown.
+   */
+  onRetry?(failure: { attempt: number; error: unknown; retryInMs: number }): Promise<void> | void;
 }
 
 const defaultBackoffMs = 100;
@@ -24,8 +29,10 @@ export async function callWithPolicy<T>(call: PolicyCall<T>): Promise<T> {
       return await attemptOnce(call, attempt);
     } catch (e) {
       if (attempt >= attempts || !shouldRetry(e, call)) throw asPublic(e);
+      const retryInMs = backoffDelay(attempt, { initialMs: call.retry?.backoffMs ?? defaultBackoffMs, maxMs: maxBackoffMs });
+      await call.onRetry?.({ attempt, error: asPublic(e), retryInMs });
       // An abort meanwhile ends the wait; the loop's first line then rejects with the run's reason.
-      await sleep(backoffDelay(attempt, { initialMs: call.retry?.backoffMs ?? defaultBackoffMs, maxMs: maxBackoffMs }), call.signal);
+      await sleep(retryInMs, call.signal);
     }
   }
 }

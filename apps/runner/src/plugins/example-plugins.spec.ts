@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PublicError } from '@spindle/contracts';
 import { createEgressGuard, parseEgressAllowList, type EgressGuard, type Resolve } from '@spindle/egress';
 import { loadPlugins } from './plugin-loader';
+import { recordingVoice } from './user-code-voice.fixture';
 
 const guards: EgressGuard[] = [];
 afterAll(() => Promise.all(guards.map((g) => g.close())));
@@ -19,7 +20,7 @@ function examplesWith(allow: string, resolve?: Resolve) {
 }
 // The local test server is an internal address the operator allowed.
 const { tools, functions } = examplesWith('127.0.0.1');
-const ctx = () => ({ runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal: new AbortController().signal });
+const ctx = () => ({ ...recordingVoice(), runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal: new AbortController().signal });
 
 /** Sets env vars for each test of the enclosing describe and restores them after it. */
 function withEnv(vars: Record<string, string>): void {
@@ -72,10 +73,24 @@ describe('calculator', () => {
   it('is also a function writing the number to state', async () => {
     const fn = functions.get('calculate');
     await expect(
-      fn?.({ args: { expression: '6 * 7' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+      fn?.({
+        ...recordingVoice(),
+        args: { expression: '6 * 7' },
+        state: {},
+        nodeId: 'n',
+        runId: 'r',
+        signal: new AbortController().signal,
+      }),
     ).resolves.toEqual({ result: 42 });
     await expect(
-      fn?.({ args: { expression: '1+1', into: 'two' }, state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal }),
+      fn?.({
+        ...recordingVoice(),
+        args: { expression: '1+1', into: 'two' },
+        state: {},
+        nodeId: 'n',
+        runId: 'r',
+        signal: new AbortController().signal,
+      }),
     ).resolves.toEqual({ two: 2 });
   });
 });
@@ -181,12 +196,17 @@ describe('http_request', () => {
 describe('lookup_order', () => {
   withEnv({ ORDER_LOOKUP_LATENCY_MS: '1', ORDER_LOOKUP_FAILURE_RATE: '0' });
 
-  it('returns a known order', async () => {
-    await expect(tools.call('lookup_order', { orderId: 'a-1002' }, ctx())).resolves.toMatchObject({
+  it('returns a known order, reporting what the lookup cost and that it found it', async () => {
+    const voice = recordingVoice();
+    await expect(tools.call('lookup_order', { orderId: 'a-1002' }, { ...ctx(), ...voice })).resolves.toMatchObject({
       id: 'A-1002',
       status: 'shipped',
       carrier: 'DHL',
     });
+    expect(voice.said).toEqual([
+      { usage: { costUsd: 0.0001, units: { lookups: 1 }, label: 'order service lookup' } },
+      { emit: { name: 'order.looked_up', data: { orderId: 'A-1002', status: 'shipped' } } },
+    ]);
   });
 
   it('answers an unknown id with a public "not found"', async () => {
@@ -196,7 +216,10 @@ describe('lookup_order', () => {
   });
 
   it('fails FAIL- ids every time, after its retries, with a public error', async () => {
-    const error = await tools.call('lookup_order', { orderId: 'FAIL-7' }, ctx()).catch((e: unknown) => e);
+    const voice = recordingVoice();
+    const error = await tools.call('lookup_order', { orderId: 'FAIL-7' }, { ...ctx(), ...voice }).catch((e: unknown) => e);
+    // Two failed tries are told (the third's error is thrown); none reached the service, so none cost.
+    expect(voice.said.map((s) => ('attempt' in s ? s.attempt.attempt : s))).toEqual([1, 2]);
     expect(error).toBeInstanceOf(PublicError);
     expect((error as PublicError).message).toBe('order service temporarily unavailable while looking up FAIL-7');
     expect((error as PublicError).data).toEqual({ retryable: true });

@@ -1,7 +1,7 @@
 import { SpindleError } from '@spindle/contracts';
 import type { FunctionRegistry, RegisteredFunction } from '@spindle/engine';
 import { callWithPolicy } from './call-policy';
-import type { CompiledInput } from './input-schema';
+import type { CompiledInput, CompiledOutput } from './input-schema';
 import type { ParsedEntry, PluginFunctionDefinition } from './plugin-definition';
 
 export interface LoadedFunction {
@@ -9,6 +9,8 @@ export interface LoadedFunction {
   origin: string;
   entry: ParsedEntry;
   input: CompiledInput;
+  /** The definition's `output`, when it has one: the returned delta is checked against it. */
+  output?: CompiledOutput;
   /** Computes only from its arguments and state: runs without a durability barrier. */
   pure?: boolean;
 }
@@ -41,7 +43,7 @@ export class PluginFunctionRegistry implements FunctionRegistry {
   }
 }
 
-function wrap(name: string, { origin, entry, input }: LoadedFunction, fetch: typeof globalThis.fetch): RegisteredFunction {
+function wrap(name: string, { origin, entry, input, output }: LoadedFunction, fetch: typeof globalThis.fetch): RegisteredFunction {
   // The runner's own functions honour their signal: no policy to wrap them in, and no cost per call.
   if (origin === 'built-in' && entry.form === 'plain') return entry.run as RegisteredFunction;
   const subject = `function "${name}"`;
@@ -58,12 +60,16 @@ function wrap(name: string, { origin, entry, input }: LoadedFunction, fetch: typ
   const def = entry.definition as PluginFunctionDefinition;
   return async (ctx) => {
     const args = input.validate(ctx.args as Record<string, unknown>, subject);
-    return (await callWithPolicy({
+    const { emit, reportUsage } = ctx;
+    const result = await callWithPolicy({
       signal: ctx.signal,
       timeoutMs: def.timeoutMs,
       retry: def.retry,
       timeoutError,
-      run: (signal, attempt) => def.run(args, { state: ctx.state, nodeId: ctx.nodeId, runId: ctx.runId, signal, attempt, fetch }),
-    })) as Record<string, unknown> | void;
+      onRetry: (failure) => ctx.attemptFailed(failure),
+      run: (signal, attempt) =>
+        def.run(args, { state: ctx.state, nodeId: ctx.nodeId, runId: ctx.runId, signal, attempt, fetch, emit, reportUsage }),
+    });
+    return (output ? output.validate(result, subject) : result) as Record<string, unknown> | void;
   };
 }

@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SpindleError } from '@spindle/contracts';
+import { PublicError, SpindleError } from '@spindle/contracts';
 import { loadPlugins } from './plugin-loader';
+import { recordingVoice } from './user-code-voice.fixture';
 
 const repoRoot = join(__dirname, '../../../..');
 const examples = ['examples/plugins/calculator.js', 'examples/plugins/http-request.js', 'examples/plugins/order-lookup.js'];
@@ -20,6 +21,31 @@ describe('loadPlugins', () => {
     const { functions, tools } = loadPlugins(examples, { cwd: repoRoot });
     expect(tools.names().sort()).toEqual(['calculator', 'http_request', 'lookup_order']);
     expect(functions.names()).toEqual(expect.arrayContaining(['noop', 'word_count', 'increment', 'sleep', 'calculate']));
+  });
+
+  it('still loads an old-style plugin that needs nothing from Spindle, its own PublicError shown as public', async () => {
+    const { tools, functions } = loadPlugins([
+      plugin(`
+        class PublicError extends Error {
+          constructor(message, data) { super(message); this.name = 'PublicError'; this.data = data; }
+        }
+        exports.tools = { find: { input: { type: 'object' }, run: () => { throw new PublicError('nothing found', { q: 1 }); } } };
+        exports.functions = { shout: ({ args }) => ({ shouted: String(args.text).toUpperCase() }) };
+      `),
+    ]);
+    const ctx = { ...recordingVoice(), runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    await expect(tools.call('find', {}, ctx)).rejects.toMatchObject({ name: 'PublicError', message: 'nothing found', data: { q: 1 } });
+    await expect(tools.call('find', {}, ctx)).rejects.toBeInstanceOf(PublicError);
+    await expect(functions.get('shout')?.({ ...ctx, args: { text: 'hi' }, state: {} })).resolves.toEqual({ shouted: 'HI' });
+  });
+
+  it('loads a plugin made with definePlugin, whose name and version ride along', () => {
+    const file = plugin(`
+      const { definePlugin, defineFunction } = require('@spindle/plugin');
+      module.exports = definePlugin({ name: 'p', version: '2.0.0', functions: { f: defineFunction({ run: () => ({ ok: true }) }) } });
+    `);
+    expect(loadPlugins([file]).functions.names()).toContain('f');
+    expect(require(file)).toMatchObject({ name: 'p', version: '2.0.0' });
   });
 
   it('runs only functions declared pure (and the built-ins) without waiting for the log', () => {
@@ -78,7 +104,7 @@ describe('loadPlugins', () => {
       properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
     };
     const { tools } = loadPlugins([plugin(`exports.tools = { pair: { input: ${JSON.stringify(schema)}, run: (args) => args } };`)]);
-    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    const ctx = { ...recordingVoice(), runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
     await expect(tools.call('pair', { pair: ['a', 1] }, ctx)).resolves.toEqual({ pair: ['a', 1] });
     await expect(tools.call('pair', { pair: ['a', 'b'] }, ctx)).rejects.toMatchObject({
       code: 'validation_failed',
@@ -91,9 +117,9 @@ describe('loadPlugins', () => {
     const source = `exports.tools = { get: { run: async (_a, { fetch }) => (await fetch('http://x.example/')).text() } };
       exports.functions = { read: { run: async (_a, { fetch }) => ({ body: await (await fetch('http://x.example/')).text() }) } };`;
     const { tools, functions } = loadPlugins([plugin(source)], { fetch: guarded });
-    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    const ctx = { ...recordingVoice(), runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
     await expect(tools.call('get', {}, ctx)).resolves.toBe('guarded');
-    await expect(functions.get('read')?.({ args: {}, state: {}, nodeId: 'n', runId: 'r', signal: ctx.signal })).resolves.toEqual({
+    await expect(functions.get('read')?.({ ...ctx, args: {}, state: {}, nodeId: 'n', runId: 'r', signal: ctx.signal })).resolves.toEqual({
       body: 'guarded',
     });
     const local = plugin(`exports.tools = { local: { run: (_a, { fetch }) => fetch('http://127.0.0.1:65432/') } };`);
@@ -103,7 +129,7 @@ describe('loadPlugins', () => {
   it('throws tool_not_found for an unknown tool, in specs and in call', async () => {
     const { tools } = loadPlugins([]);
     expect(() => tools.specs(['nope'])).toThrow(expect.objectContaining({ code: 'tool_not_found' }));
-    const ctx = { runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
+    const ctx = { ...recordingVoice(), runId: 'r', nodeId: 'n', callId: 'c', signal: new AbortController().signal };
     await expect(tools.call('nope', {}, ctx)).rejects.toBeInstanceOf(SpindleError);
   });
 

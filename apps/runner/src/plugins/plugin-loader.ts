@@ -4,7 +4,7 @@ import { createEgressGuard, noInternalEgress } from '@spindle/egress';
 import type { RegisteredFunction } from '@spindle/engine';
 import { builtinFunctions } from '../functions/builtin-functions';
 import { capabilitiesOf, type LoadedModule, type PluginCapabilities } from './capabilities-of';
-import { compileInput } from './input-schema';
+import { compileInput, compileOutput } from './input-schema';
 import { parseDefinition, type PluginToolDefinition } from './plugin-definition';
 import { PluginFunctionRegistry, type LoadedFunction } from './plugin-function-registry';
 import { parseRetriever, PluginRetrievers, type PluginRetrieverDefinition } from './plugin-retrievers';
@@ -69,6 +69,7 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
         origin: path,
         entry,
         input,
+        output: compileOutput(entry.form === 'definition' ? entry.definition.output : undefined, where, 'function_failed'),
         pure: entry.form === 'definition' && 'pure' in entry.definition && entry.definition.pure === true,
       });
     }
@@ -83,6 +84,7 @@ export function loadPlugins(paths: readonly string[], options: LoadPluginsOption
         origin: path,
         definition,
         input,
+        output: compileOutput(definition.output, where, 'tool_failed'),
         spec: { name, description: definition.description ?? '', inputSchema: input.jsonSchema },
       });
     }

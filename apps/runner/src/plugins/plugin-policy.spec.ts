@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PublicError, SpindleError } from '@spindle/contracts';
 import { loadPlugins } from './plugin-loader';
+import { recordingVoice } from './user-code-voice.fixture';
 
 const zod = JSON.stringify(require.resolve('zod'));
 
@@ -13,8 +14,15 @@ function plugin(source: string): { path: string; seen: () => unknown[] } {
   return { path, seen: () => (require(path) as { seen: unknown[] }).seen };
 }
 
-const toolCtx = (signal = new AbortController().signal) => ({ runId: 'run-1', nodeId: 'agent', callId: 'call-1', signal });
-const fnCtx = (args: Record<string, unknown>, signal = new AbortController().signal) => ({
+const toolCtx = (signal = new AbortController().signal) => ({
+  ...recordingVoice(),
+  runId: 'run-1',
+  nodeId: 'agent',
+  callId: 'call-1',
+  signal,
+});
+const fnCtx = (args: Record<string, unknown>, signal = new AbortController().signal, voice = recordingVoice()) => ({
+  ...voice,
   args,
   state: { n: 1 },
   nodeId: 'fn',
@@ -178,5 +186,51 @@ describe('plugin retries', () => {
     const onTry = () => run.abort(new SpindleError('canceled', 'run canceled'));
     await expect(tools.call('calls_back', { onTry }, toolCtx(run.signal))).rejects.toMatchObject({ code: 'canceled' });
     expect(p.seen().length - before).toBe(1);
+  });
+});
+
+describe('what plugin code says, and its output schema', () => {
+  const p = plugin(`
+    exports.tools = {
+      speaks: {
+        retry: { attempts: 2, backoffMs: 1 },
+        output: z.object({ status: z.enum(['shipped', 'late']) }),
+        run: async (args, ctx) => {
+          if (ctx.attempt === 1) throw new Error('first try fails');
+          await ctx.emit('order.looked_up', { id: args.id });
+          await ctx.reportUsage({ costUsd: 0.002, units: { lookups: 1 } });
+          return { status: args.status };
+        },
+      },
+    };
+    exports.functions = {
+      typed_delta: {
+        output: { type: 'object', properties: { total: { type: 'number' } }, required: ['total'] },
+        run: (args) => args.bad ? { total: 'many' } : { total: 3 },
+      },
+    };
+  `);
+  const { tools, functions } = loadPlugins([p.path]);
+
+  it('gives the tool emit and reportUsage, and records its failed try', async () => {
+    const voice = recordingVoice();
+    await expect(tools.call('speaks', { id: 7, status: 'late' }, { ...toolCtx(), ...voice })).resolves.toEqual({ status: 'late' });
+    expect(voice.said).toEqual([
+      { attempt: { attempt: 1, error: expect.objectContaining({ message: 'first try fails' }), retryInMs: 1 } },
+      { emit: { name: 'order.looked_up', data: { id: 7 } } },
+      { usage: { costUsd: 0.002, units: { lookups: 1 } } },
+    ]);
+  });
+
+  it('fails a result its output schema refuses, naming the field, with tool_failed or function_failed', async () => {
+    await expect(tools.call('speaks', { id: 7, status: 'lost' }, toolCtx())).rejects.toMatchObject({
+      code: 'tool_failed',
+      message: expect.stringMatching(/tool "speaks" returned a result its "output" schema refuses: status/),
+    });
+    await expect(functions.get('typed_delta')?.(fnCtx({}))).resolves.toEqual({ total: 3 });
+    await expect(functions.get('typed_delta')?.(fnCtx({ bad: true }))).rejects.toMatchObject({
+      code: 'function_failed',
+      message: expect.stringMatching(/function "typed_delta" returned a result its "output" schema refuses: total/),
+    });
   });
 });

@@ -10,28 +10,10 @@ import type { RetrievalAnswer, RetrievalRequest, RetrieverPort } from '@spindle/
 import { countTokens } from '@spindle/engine';
 import { z } from 'zod';
 import { callWithPolicy } from './call-policy';
-import type { CallPolicy } from './plugin-definition';
+import type { RetrieverDefinition } from '@spindle/plugin';
 
-/** What a plugin's `retrievers` entry is: a search a `retrieve` node names as its `knowledgeBase`. */
-export interface PluginRetrieverDefinition extends CallPolicy {
-  description?: string;
-  /** Best first or not: the runner sorts, applies `minScore` and cuts to `topK`. */
-  retrieve(request: PluginRetrievalRequest, ctx: PluginRetrieverContext): unknown;
-}
-
-export interface PluginRetrievalRequest {
-  query: string;
-  topK: number;
-  minScore?: number;
-  filter?: Record<string, string | number | boolean>;
-}
-
-export interface PluginRetrieverContext {
-  readonly signal: AbortSignal;
-  readonly attempt: number;
-  /** `fetch` through the runner's egress guard. */
-  readonly fetch: typeof fetch;
-}
+/** What a plugin's `retrievers` entry is: a search a `retrieve` node names as its `knowledgeBase` (declared in `@spindle/plugin`). */
+export type PluginRetrieverDefinition = RetrieverDefinition;
 
 /** What a plugin may answer per chunk: `tokens` is counted when absent, `source` defaults to the retriever's name. */
 const pluginChunkSchema = z.object({

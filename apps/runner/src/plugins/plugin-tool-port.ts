@@ -1,13 +1,15 @@
 import { SpindleError } from '@spindle/contracts';
 import type { ToolContext, ToolPort, ToolSpec } from '@spindle/engine';
 import { callWithPolicy } from './call-policy';
-import type { CompiledInput } from './input-schema';
+import type { CompiledInput, CompiledOutput } from './input-schema';
 import type { PluginToolDefinition } from './plugin-definition';
 
 export interface LoadedTool {
   origin: string;
   definition: PluginToolDefinition;
   input: CompiledInput;
+  /** The definition's `output`, when it has one: the result is checked against it. */
+  output?: CompiledOutput;
   spec: ToolSpec;
 }
 
@@ -32,14 +34,17 @@ export class PluginToolPort implements ToolPort {
     const tool = this.find(name);
     const subject = `tool "${name}"`;
     const valid = tool.input.validate(args, subject);
-    return callWithPolicy({
+    const { runId, nodeId, callId, emit, reportUsage } = ctx;
+    const result = await callWithPolicy({
       signal: ctx.signal,
       timeoutMs: tool.definition.timeoutMs,
       retry: tool.definition.retry,
       timeoutError: (ms) => new SpindleError('tool_failed', `${subject} timed out after ${ms} ms`),
+      onRetry: (failure) => ctx.attemptFailed(failure),
       run: (signal, attempt) =>
-        tool.definition.run(valid, { runId: ctx.runId, nodeId: ctx.nodeId, callId: ctx.callId, signal, attempt, fetch: this.fetch }),
+        tool.definition.run(valid, { runId, nodeId, callId, signal, attempt, fetch: this.fetch, emit, reportUsage }),
     });
+    return tool.output ? tool.output.validate(result, subject) : result;
   }
 
   private find(name: string): LoadedTool {

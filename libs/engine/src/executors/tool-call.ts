@@ -2,6 +2,7 @@ import { isInfrastructureFault, type ErrorInfo } from '@spindle/contracts';
 import { toErrorInfo } from '../interpreter/error-info';
 import type { ToolCall } from '../ports';
 import { placed, type NodeContext } from './node-executor';
+import { openUserCodeChannel } from './user-code-channel';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
 
@@ -21,8 +22,10 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
   // The call leaves the process: the log must already say it was made, and everything that led to it.
   await env.log.durable();
   let outcome: ToolOutcome;
+  const voice = openUserCodeChannel(ctx, { kind: 'tool', name: call.name, callId: call.id, parentSpanId: span.spanId });
   try {
     const result = await env.tools.call(call.name, call.arguments, {
+      ...voice,
       runId: env.runId,
       nodeId: ctx.nodeId,
       callId: call.id,
@@ -33,6 +36,9 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
     if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
     if (isInfrastructureFault(error)) throw error;
     outcome = { ok: false, error: toErrorInfo(error, 'tool_failed', () => env.ids.correlationId(), env.reportRedacted) };
+  } finally {
+    // What the tool said is in the log before its return.
+    await voice.close();
   }
   const durationMs = env.clock.now().getTime() - started;
   await env.log.append({

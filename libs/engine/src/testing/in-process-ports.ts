@@ -9,6 +9,7 @@ import type {
   RegisteredFunction,
   RetrieverPort,
   ToolCall,
+  ToolContext,
   ToolSpec,
 } from '../ports';
 import { RunHistory } from '../interpreter/run-history';
@@ -58,7 +59,7 @@ export function recordingEnvironment(
       call: async (name, args, ctx) => {
         const tool = opts.tools?.[name];
         if (!tool) throw new SpindleError('tool_not_found', `no tool "${name}"`);
-        return tool(args, ctx.signal);
+        return tool(args, ctx.signal, ctx);
       },
     },
     tokens: { push: (t) => tokens.push(t), flush: () => undefined },
@@ -76,7 +77,7 @@ export function recordingEnvironment(
   return { env, events, tokens, redacted };
 }
 
-export type InProcessTool = (args: Record<string, unknown>, signal: AbortSignal) => unknown;
+export type InProcessTool = (args: Record<string, unknown>, signal: AbortSignal, ctx: ToolContext) => unknown;
 
 /** A scripted reply that asks for tool calls instead of answering. */
 export function toolCalls(...calls: Array<Omit<ToolCall, 'id'> & { id?: string }>): { toolCalls: ToolCall[] } {

@@ -1,7 +1,9 @@
 import type { ErrorInfo, RunStatus, Usage } from '@spindle/contracts';
 
 export type NodeState = 'pending' | 'running' | 'completed' | 'failed' | 'waiting' | 'canceled';
-export type SpanKind = 'run' | 'node' | 'branch' | 'model' | 'tool' | 'request' | 'context' | 'memory' | 'retrieval';
+/** `custom`, `usage`, `attempt`: what user code said while it ran, instants under its node or tool call. */
+export type SpanKind =
+  'run' | 'node' | 'branch' | 'model' | 'tool' | 'request' | 'context' | 'memory' | 'retrieval' | 'custom' | 'usage' | 'attempt';
 export type SpanStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'canceled';
 export type RunStatusView = RunStatus;
 

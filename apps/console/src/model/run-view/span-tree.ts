@@ -35,7 +35,8 @@ export class SpanTree {
     this.view.byKey.set(key, span);
     this.view.spans.push(span);
     parent?.children.push(key);
-    if (kind === 'node' || kind === 'run') this.keyOfSpanId.set(e.spanId, key);
+    // What user code says hangs under a tool call's span too.
+    if (kind === 'node' || kind === 'run' || kind === 'tool') this.keyOfSpanId.set(e.spanId, key);
     return span;
   }
 

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'plugin',
+  preset: '../../jest.preset.cjs',
+  rootDir: __dirname,
+};
