@@ -21,8 +21,50 @@ interface PackedPackage {
   prints: unknown;
 }
 
-// TODO(lead, at merge): add libs/plugin (@spindle/plugin) here, with a program that defines a function and prints what it declares.
 const PACKAGES: PackedPackage[] = [
+  {
+    dir: 'libs/plugin',
+    name: '@spindle/plugin',
+    program: [
+      `import { definePlugin, defineFunction, defineTool, PublicError } from '@spindle/plugin';`,
+      `const shout = defineFunction({`,
+      `  description: 'upper-cases a text',`,
+      `  input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },`,
+      `  retry: { attempts: 2, backoffMs: 10 },`,
+      `  async run(args, ctx) {`,
+      `    await ctx.emit('shouted', { length: String(args.text).length });`,
+      `    await ctx.reportUsage({ costUsd: 0.001, units: { calls: 1 }, label: 'shouting' });`,
+      `    return { shouted: String(args.text).toUpperCase() };`,
+      `  },`,
+      `});`,
+      `// @ts-expect-error the types ship with the package: a function returns an object of state keys`,
+      `void defineFunction({ run: () => 'not an object' });`,
+      `const lookup = defineTool({ input: { type: 'object' }, run: () => { throw new PublicError('no such order', { id: 'X' }); } });`,
+      `const plugin = definePlugin({ name: 'shouting', version: '1.2.3', functions: { shout }, tools: { lookup } });`,
+      `const said: unknown[] = [];`,
+      `const ctx = {`,
+      `  state: {}, nodeId: 'n', runId: 'r', signal: new AbortController().signal, attempt: 1, fetch,`,
+      `  emit: async (name: string, data: unknown) => void said.push({ name, data }),`,
+      `  reportUsage: async (usage: unknown) => void said.push(usage),`,
+      `};`,
+      `void (async () => {`,
+      `  const result = await plugin.functions.shout.run({ text: 'hi' }, ctx);`,
+      `  let refusal: unknown;`,
+      `  try { await plugin.tools.lookup.run({}, { ...ctx, callId: 'c1' }); } catch (e) { refusal = { name: (e as Error).name, message: (e as Error).message, data: (e as PublicError).data }; }`,
+      `  console.log(JSON.stringify({ name: plugin.name, version: plugin.version, result, said, refusal }));`,
+      `})();`,
+    ].join('\n'),
+    prints: {
+      name: 'shouting',
+      version: '1.2.3',
+      result: { shouted: 'HI' },
+      said: [
+        { name: 'shouted', data: { length: 2 } },
+        { costUsd: 0.001, units: { calls: 1 }, label: 'shouting' },
+      ],
+      refusal: { name: 'PublicError', message: 'no such order', data: { id: 'X' } },
+    },
+  },
   {
     dir: 'libs/sdk',
     name: '@spindle/sdk',
