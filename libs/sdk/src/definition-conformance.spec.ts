@@ -278,6 +278,11 @@ describe('a pattern built in code', () => {
       magentic('plan', { agents: [researcher], manager, maxIterations: 3, runTimeoutMs: 30_000 }),
       { kind: 'magentic', agents: [researcher], manager, maxIterations: 3, runTimeoutMs: 30_000 },
     ],
+    [
+      'wait limits',
+      sequential('timed', { agents: [{ ...researcher, timeout_ms: 5_000 }, writer], agentTimeoutMs: 20_000 }),
+      { kind: 'sequential', agents: [{ ...researcher, timeout_ms: 5_000 }, writer], agentTimeoutMs: 20_000 },
+    ],
   ];
 
   it.each(patternCases)('%s: the JSON written by hand, valid for the gateway', (_name, built, handWritten) => {
@@ -291,6 +296,16 @@ describe('a pattern built in code', () => {
       kind: 'group_chat',
       agents: [{ ref: 'billing', version: 3 }, { ref: 'triage' }],
       manager: { ref: 'lead' },
+    });
+  });
+
+  it('pins a catalog agent to the version a run parameter names', () => {
+    const parameters = { type: 'object', properties: { billing_version: { type: 'integer', minimum: 1 } } };
+    const built = sequential('pinned', { parameters, agents: [{ ref: 'billing', version: { parameter: 'billing_version' } }] });
+    expectSameDefinition(built, {
+      kind: 'sequential',
+      parameters,
+      agents: [{ ref: 'billing', version: { parameter: 'billing_version' } }],
     });
   });
 });

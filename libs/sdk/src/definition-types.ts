@@ -253,11 +253,16 @@ export interface PatternAgent {
   readonly memory_key?: string;
   readonly memory?: MemoryCompaction;
   readonly context?: ContextBudget;
+  /** Its wait limit for each turn: past it the run fails `participant_timeout` (overrides the pattern's `agentTimeoutMs`). */
+  readonly timeout_ms?: number;
 }
-/** An agent of the agent catalog, by name (and a version when pinned). */
+/**
+ * An agent of the agent catalog, by name: its latest version when the run starts, the version
+ * pinned (`version: 3`), or the one a declared integer run parameter names (`{ parameter }`).
+ */
 export interface AgentRef {
   readonly ref: string;
-  readonly version?: number;
+  readonly version?: number | { readonly parameter: string };
 }
 export type PatternParticipant = PatternAgent | AgentRef;
 
@@ -270,6 +275,8 @@ export interface PatternDefinitionJson extends WorkflowOptionsJson {
   readonly manager?: PatternParticipant;
   readonly start?: string;
   readonly maxIterations?: number;
+  /** The wait limit of every participant without its own `timeout_ms`. */
+  readonly agentTimeoutMs?: number;
 }
 
 export type WorkflowDefinitionJson = GraphDefinitionJson | PatternDefinitionJson;

@@ -16,20 +16,25 @@ type AgentName<A> = A extends { readonly name: infer N extends string }
     ? R
     : never;
 
-export interface SequentialSpec extends WorkflowOptions {
+/** What every pattern takes besides its agents. */
+interface PatternOptions extends WorkflowOptions {
+  /** The wait limit (ms) of every participant (agents, manager, aggregator) without its own `timeout_ms`. */
+  readonly agentTimeoutMs?: number;
+}
+export interface SequentialSpec extends PatternOptions {
   readonly agents: Agents<1>;
 }
-export interface ConcurrentSpec extends WorkflowOptions {
+export interface ConcurrentSpec extends PatternOptions {
   readonly agents: Agents<2>;
   readonly aggregator?: PatternParticipant;
 }
-export interface HandoffSpec<A extends Agents<2> = Agents<2>> extends WorkflowOptions {
+export interface HandoffSpec<A extends Agents<2> = Agents<2>> extends PatternOptions {
   readonly agents: A;
   /** The agent that takes the first turn (one of `agents`); the first one when absent. */
   readonly start?: AgentName<A[number]>;
   readonly maxIterations?: number;
 }
-export interface ManagedSpec extends WorkflowOptions {
+export interface ManagedSpec extends PatternOptions {
   readonly agents: Agents<1>;
   /** Picks the next speaker (group chat) or plans and tracks progress (magentic). */
   readonly manager: PatternParticipant;
