@@ -216,8 +216,8 @@ describe('spindle CLI', () => {
     // No runner has the function: the save is refused (exit 1) unless it skips the capability check.
     const refused = await spindle(['workflows', 'put', 'broken', file('broken.json', broken)]);
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('function_not_found') });
-    const saved = await stack.api('/v1/workflows/broken?check=definition-only', { method: 'PUT', body: JSON.stringify(broken) });
-    expect(saved.status).toBe(201);
+    const saved = await spindle(['workflows', 'put', 'broken', file('broken.json', broken), '--definition-only']);
+    expect(saved).toMatchObject({ code: 0, stdout: 'broken v1 saved\n' });
     const run = await spindle(['run', 'broken', '--follow']);
     expect(run.code).toBe(1);
     expect(lines(run.stdout).at(-1)).toMatch(/^#\d+ run\.failed {2}function_not_found: /);

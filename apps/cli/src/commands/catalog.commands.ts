@@ -3,7 +3,7 @@ import { ExitCode } from '../exit-codes';
 import { parseJsonArgument } from '../json-argument';
 import { formatTable } from '../text-table';
 import { printed, type Act } from './act';
-import { definitionFromFile, saveDefinition } from './deploy.commands';
+import { DEFINITION_ONLY, definitionFromFile, saveDefinition, type SaveFlags } from './deploy.commands';
 import { wholeNumber } from './option-parsers';
 
 /** `spindle workflows put|get|list|graph` and `spindle agents put|list`: the catalog. */
@@ -37,9 +37,10 @@ export function addCatalogCommands(program: Command, act: Act): void {
       'save a definition from a JSON file (- for standard input) or a module built with @spindle/sdk (.ts .mts .js .mjs); ' +
         'a changed one becomes a new version',
     )
+    .option('--definition-only', DEFINITION_ONLY)
     .action(
-      act(async (ctx, name: string, file: string) => {
-        const saved = await saveDefinition(ctx, name, await definitionFromFile(ctx, name, file));
+      act(async (ctx, name: string, file: string, opts: SaveFlags) => {
+        const saved = await saveDefinition(ctx, name, await definitionFromFile(ctx, name, file), opts);
         return ctx.json ? printed(ctx, saved) : ExitCode.ok;
       }),
     );

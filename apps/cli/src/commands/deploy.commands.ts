@@ -13,8 +13,9 @@ export function addDeployCommand(program: Command, act: Act): void {
     .description(
       `save every workflow built with @spindle/sdk that the modules export (${MODULE_EXTENSIONS.join(' ')}), each under its name`,
     )
+    .option('--definition-only', DEFINITION_ONLY)
     .action(
-      act(async (ctx, files: string[]) => {
+      act(async (ctx, files: string[], opts: SaveFlags) => {
         const modules = [];
         // Every module loads before anything is saved: one that throws or exports nothing saves nothing.
         for (const file of files) {
@@ -26,7 +27,7 @@ export function addDeployCommand(program: Command, act: Act): void {
         }
         const saved = [];
         for (const { file, workflows } of modules)
-          for (const { name, definition } of workflows) saved.push(await deployOne(ctx, name, definition, file));
+          for (const { name, definition } of workflows) saved.push(await deployOne(ctx, name, definition, file, opts));
         return ctx.json ? printed(ctx, { workflows: saved }) : ExitCode.ok;
       }),
     );
@@ -48,18 +49,25 @@ export async function definitionFromFile(ctx: CliContext, name: string, file: st
   );
 }
 
+/** `--definition-only`: the gateway checks the definition, not what the live runners carry. */
+export interface SaveFlags {
+  definitionOnly?: boolean;
+}
+export const DEFINITION_ONLY =
+  "check the definition only, not against the live runners' functions, tools and ceiling (to save before the runner is deployed)";
+
 /** Saves one definition and prints what happened. */
-export async function saveDefinition(ctx: CliContext, name: string, definition: unknown) {
-  const saved = await ctx.client.workflows.put(name, definition);
+export async function saveDefinition(ctx: CliContext, name: string, definition: unknown, flags: SaveFlags = {}) {
+  const saved = await ctx.client.workflows.put(name, definition, { check: flags.definitionOnly ? 'definition-only' : undefined });
   if (!ctx.json)
     ctx.print(`${saved.name} v${saved.version} ${saved.created ? 'saved' : 'unchanged (the same definition is already stored)'}`);
   return saved;
 }
 
 /** One of several: a refusal says which workflow it was before the gateway's problem. */
-async function deployOne(ctx: CliContext, name: string, definition: unknown, file: string) {
+async function deployOne(ctx: CliContext, name: string, definition: unknown, file: string, flags: SaveFlags) {
   try {
-    return await saveDefinition(ctx, name, definition);
+    return await saveDefinition(ctx, name, definition, flags);
   } catch (error) {
     ctx.note(`spindle: workflow "${name}" from ${file} was not saved:`);
     throw error;
