@@ -24,7 +24,7 @@ describe('checkpoint migrations', () => {
     await migrateToLatest(db as Kysely<unknown>, schema, checkpointMigrations);
 
     const tables = (await db.introspection.getTables()).filter((t) => t.schema === schema && !t.name.startsWith('kysely_'));
-    expect(tables.map((t) => t.name).sort()).toEqual(['checkpoints', 'initial_states', 'node_results', 'run_progress']);
+    expect(tables.map((t) => t.name).sort()).toEqual(['checkpoints', 'initial_states', 'node_results', 'run_progress', 'waiting_runs']);
     // Progress from before the retention clock starts it now.
     expect(await db.selectFrom('run_progress').selectAll().execute()).toEqual([
       { run_id: 'run-1', last_seq: 7, last_type: 'run.completed', queued_at: expect.any(Date) },
@@ -35,6 +35,7 @@ describe('checkpoint migrations', () => {
       { name: '0002_checkpoints' },
       { name: '0003_checkpoint_changes' },
       { name: '0004_run_progress_queued_at' },
+      { name: '0005_waiting_runs' },
     ]);
   });
 
