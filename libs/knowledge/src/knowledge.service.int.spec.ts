@@ -113,7 +113,9 @@ describe('KnowledgeService ingestion on NATS and Postgres', () => {
     const id = `doc_${'twice'.padEnd(26, '0')}`;
     await addDocument(id, 'Refunds are paid to the original card within five days.');
     const [a, b] = await Promise.all([service.ingest('acme', id), service.ingest('acme', id)]);
-    expect([a.status, b.status].sort()).toEqual(['pending', 'ready']);
+    // One ingests; the other finds it leased (pending) or, when it asks after the first is done, ready.
+    expect([a.status, b.status]).toContain('ready');
+    expect([a.status, b.status].every((s) => s === 'pending' || s === 'ready')).toBe(true);
     expect(await chunksOf(id)).toBe('1');
   });
 
