@@ -53,8 +53,8 @@ describe('a registry of what the runners can run', () => {
     expect(runnersOf(tools, 'calculator')).toEqual([calculatorRunner.id]);
     expect(runnersOf(tools, 'lookup_order')).toEqual([ordersRunner.id]);
     const lookup = tools.find((t) => t.name === 'lookup_order')!;
-    // The examples' nearest package.json is the repository's.
-    expect(lookup.plugin).toMatchObject({ name: 'spindle', path: ORDERS });
+    // The plugin says who it is (definePlugin's name and version).
+    expect(lookup.plugin).toMatchObject({ name: 'order-lookup', version: expect.stringMatching(/^\d+\.\d+\.\d+$/), path: ORDERS });
     expect(lookup.inputSchema).toMatchObject({ type: 'object' });
   });
 

@@ -579,7 +579,7 @@ describe('the console in a browser, against the real stack', () => {
     const panel = page.locator('[data-testid="runner-capabilities"]');
     await panel.locator('tbody tr').first().waitFor();
     const first = await panel.locator('tbody tr').first().innerText();
-    expect(first).toMatch(/tool\s+lookup_order\s+spindle@[\d.]+\s+runner-\d+\s+nodes\[1\]\.branches\.orders\.nodes\[0\]\.tools\[0\]/);
+    expect(first).toMatch(/tool\s+lookup_order\s+order-lookup@[\d.]+\s+runner-\d+\s+nodes\[1\]\.branches\.orders\.nodes\[0\]\.tools\[0\]/);
     expect(await panel.innerText()).toContain('word_count');
     expect(await panel.locator('.error').count()).toBe(0);
   });
