@@ -20,8 +20,12 @@ for (const [owner, migrations] of Object.entries(owners)) {
   const schema = serviceSchema(owner, namespace);
   const db = createDatabase({ url, schema, maxConnections: 1 });
   try {
-    await migrateToLatest(db, schema, migrations);
-    console.log(`spindle: schema ${schema} is up to date`);
+    const applied = await migrateToLatest(db, schema, migrations);
+    console.log(
+      applied.length > 0
+        ? `spindle: schema ${schema}: applied ${applied.length} migration${applied.length === 1 ? '' : 's'}`
+        : `spindle: schema ${schema} is up to date`,
+    );
   } finally {
     await db.destroy();
   }

@@ -102,6 +102,32 @@ describe('A2A: workflows as agents', () => {
     expect((await fetch(`${stack.gatewayUrl}/v1/a2a/weather/.well-known/agent-card.json`)).status).toBe(401);
   });
 
+  it('answers a body that is not JSON with JSON-RPC’s parse error', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/v1/a2a/weather`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.adminKey}` },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    expect([res.status, await res.json()]).toEqual([200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }]);
+  });
+
+  it('lets a read-only key read and follow a task (tasks/get, tasks/resubscribe) and refuses it a message (runs:write)', async () => {
+    const made = await stack.api('/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'a2a reader', scopes: ['runs:read'] }) });
+    const readerKey = ((await made.json()) as { key: string }).key;
+    const task = await send(await agent('weather'), userMessage([{ data: { city: 'Bergen' } }]));
+    const reader = await agent('weather', readerKey);
+    expect((await reader.getTask({ tenant: '', id: task.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const followed = [];
+    for await (const item of reader.resubscribeTask({ tenant: '', id: task.id })) followed.push(item);
+    expect(followed.length).toBeGreaterThan(0);
+    const refused = await fetch(`${stack.gatewayUrl}/v1/a2a/weather`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${readerKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: userMessage([{ text: 'hi' }]) } }),
+    });
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([403, 'forbidden']);
+  });
+
   it('runs a task to its end: the data part is the parameters, the output an artifact, the task a run', async () => {
     const client = await agent('weather');
     const task = await send(client, userMessage([{ data: { city: 'Oslo' } }]));

@@ -33,6 +33,22 @@ const confirm = {
   edges: [{ from: 'ask', to: 'done' }],
 };
 
+const refund = {
+  kind: 'graph',
+  nodes: [
+    {
+      id: 'refunds',
+      type: 'agent',
+      model: 'offline:script',
+      prompt: '{{input}}',
+      tools: ['calculator'],
+      approval: true,
+      output_key: 'answer',
+      script: [{ calls: [{ tool: 'calculator', args: { expression: '40 * 1' } }] }, { answer: 'Refunded 40 EUR.' }],
+    },
+  ],
+};
+
 const thinker = {
   kind: 'graph',
   nodes: [{ id: 'think', type: 'agent', model: 'compatible:fake-model', prompt: '{{input}}', stream: true, output_key: 'answer' }],
@@ -81,7 +97,7 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
       if (!said.includes('What is two and two?')) return { text: `You said: ${said.join(' | ')}` };
       return { reasoning: REASONING, text: ANSWER, pauseAfter: { chunks: 7, until: halfway.passed()! } };
     };
-    for (const [name, definition] of Object.entries({ support, confirm, thinker, pal }))
+    for (const [name, definition] of Object.entries({ support, confirm, refund, thinker, pal }))
       expect((await stack.api(`/v1/workflows/${name}`, { method: 'PUT', body: JSON.stringify(definition) })).status).toBe(201);
   });
   afterEach(() => halfway.release());
@@ -130,6 +146,24 @@ describe('AG-UI: a workflow as an agent the AG-UI client runs', () => {
     expect(second.events[0]).toMatchObject({ type: 'RUN_STARTED', runId: 'run-2b' });
     expect(second.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'success' }, result: { booked: true } });
     expect(agent.pendingInterrupts).toEqual([]);
+  });
+
+  it('resumes a tool approval with true: the call it showed is approved and runs, and the run ends', async () => {
+    const agent = agentFor('refund', 'thread-2t', 'refund forty');
+    const first = await run(agent, { runId: 'run-2t' });
+    expect(first.events.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'interrupt', interrupts: [{ reason: 'tool_approval' }] },
+    });
+    const interruptId = agent.pendingInterrupts[0]!.id;
+    const second = await run(agent, { runId: 'run-2u', resume: [{ interruptId, status: 'resolved', payload: true }] });
+    expect(second.types).not.toContain('RUN_ERROR');
+    expect(second.events.at(-1)).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'success' },
+      result: { answer: 'Refunded 40 EUR.' },
+    });
+    expect(second.events.find((e) => e.type === 'TOOL_CALL_RESULT')).toBeDefined();
   });
 
   it('streams the reasoning and the answer as the model says them, and the whole of both by the end', async () => {

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { RunEvent } from '@spindle/contracts';
-import { freePort, startStack, type Stack } from '@spindle/testing';
+import { humanDuration, signWebhook, type RunEvent } from '@spindle/contracts';
+import { eventually, freePort, readsControlPlaneSettings, startStack, type Stack } from '@spindle/testing';
 
 /** The `spindle` CLI as a user runs it: the built binary, as a process, against a real stack. */
 const ROOT = resolve(__dirname, '../..');
@@ -61,7 +61,11 @@ describe('spindle CLI', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack();
+    // As `npm start` does: webhooks to a receiver on 127.0.0.1 (`spindle webhooks listen`) are allowed.
+    stack = await startStack({
+      serviceEnv: (name): Record<string, string> =>
+        readsControlPlaneSettings(name) ? { SPINDLE_WEBHOOK_ALLOW_HTTP: 'true', SPINDLE_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } : {},
+    });
     const saved = await spindle(['workflows', 'put', 'hello', join(ROOT, 'examples', 'hello-workflow.json')]);
     expect(saved).toMatchObject({ code: 0, stdout: 'hello v1 saved\n' });
     const ask = {
@@ -103,8 +107,8 @@ describe('spindle CLI', () => {
     expect(plain.code).toBe(0);
     const shown = lines(plain.stdout);
     expect(shown[0]).toMatch(/^#1 run\.queued {2}hello v1 input \{"name": "Ada"\}$/);
-    expect(shown).toContainEqual(expect.stringMatching(/^#\d+ node\.completed root\/greet {2}\d+ ms \{"greeting": "Hello Ada"\}$/));
-    expect(shown.at(-1)).toMatch(/^#\d+ run\.completed {2}\d+ ms, 22 tok/);
+    expect(shown).toContainEqual(expect.stringMatching(/^#\d+ node\.completed root\/greet {2}wall \d+ ms \{"greeting": "Hello Ada"\}$/));
+    expect(shown.at(-1)).toMatch(/^#\d+ run\.completed {2}wall \d+(\.\d)? m?s, 22 tok/);
 
     const json = await spindle(['--json', 'run', 'hello', '--input', `@${file('input.json', { name: 'Grace' })}`, '--follow']);
     expect(json.code).toBe(0);
@@ -180,11 +184,13 @@ describe('spindle CLI', () => {
     );
 
     const trace = lines((await spindle(['trace', runId])).stdout);
-    expect(trace[0]).toMatch(/^kind\s+node\s+path\s+status\s+ms\s+output \(the state delta\)$/);
-    expect(trace[1]).toMatch(/^run\s+-\s+root\s+completed\s+\d+\s+\{"input": \{\.\.\.\}/);
-    expect(trace).toContainEqual(expect.stringMatching(/^node\s+greet\s+root\/greet\s+completed\s+\d+\s+\{"greeting": "Hello Ada"\}$/));
+    expect(trace[0]).toMatch(/^kind\s+node\s+path\s+status\s+wall ms\s+working ms\s+output \(the state delta\)$/);
+    expect(trace[1]).toMatch(/^run\s+-\s+root\s+completed\s+\d+\s+\d+\s+\{"input": \{\.\.\.\}/);
     expect(trace).toContainEqual(
-      expect.stringMatching(/^model\s+reply\s+root\/reply\s+completed\s+\d+\s+\{"text": "Hello Ada, what a fine day/),
+      expect.stringMatching(/^node\s+greet\s+root\/greet\s+completed\s+\d+\s+\d+\s+\{"greeting": "Hello Ada"\}$/),
+    );
+    expect(trace).toContainEqual(
+      expect.stringMatching(/^model\s+reply\s+root\/reply\s+completed\s+\d+\s+\d+\s+\{"text": "Hello Ada, what a fine day/),
     );
 
     const all = ndjson((await spindle(['--json', 'events', runId])).stdout);
@@ -259,7 +265,144 @@ describe('spindle CLI', () => {
     });
     const followed = await following;
     expect(followed.code).toBe(3);
-    expect(lines(followed.stdout).at(-1)).toMatch(/^#\d+ run\.canceled {2}.*no colour today$/);
+    expect(lines(followed.stdout).at(-1)).toMatch(/^#\d+ run\.canceled {2}.*no colour today \(wall [^)]+\)$/);
+  });
+
+  it('answers a plan review with the flags the hint shows, keeping the comment in the log and the trace', async () => {
+    const review = {
+      kind: 'graph',
+      nodes: [{ id: 'review', type: 'human', prompt: 'Approve the plan', form: 'plan_review', plan: 'write, then check' }],
+      edges: [],
+    };
+    expect((await spindle(['workflows', 'put', 'review', file('review.json', review)])).code).toBe(0);
+    const runId = (await spindle(['run', 'review'])).stdout.trim();
+    const [request] = await pendingRequests(runId);
+    // The help names the flags each kind takes; --text alone is refused with the plan review's.
+    expect((await spindle(['requests', 'answer', '--help'])).stdout).toContain(
+      'plan_review: --approve [--comment <text>] | --reject --text <revision>',
+    );
+    const alone = await spindle(['requests', 'answer', request.requestId, '--text', 'go']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('a plan_review request takes --approve [--comment <text>] | --reject --text <revision>');
+    expect(await spindle(['requests', 'answer', request.requestId, '--approve', '--text', 'fine, keep it short'])).toMatchObject({
+      code: 0,
+      stdout: `${request.requestId} answered; run ${runId} resumes\n`,
+    });
+    const events = ndjson((await spindle(['--json', 'events', runId, '--follow'])).stdout);
+    expect(events.find((e) => e.type === 'input.answered')).toMatchObject({
+      data: { answer: { approved: true, comment: 'fine, keep it short' } },
+    });
+    expect(events.at(-1)?.type).toBe('run.completed');
+    for (;;) {
+      const trace = (await (await stack.api(`/v1/runs/${runId}/trace`)).json()) as { spans: Array<{ kind: string; output?: unknown }> };
+      const answered = trace.spans.find((s) => s.kind === 'request' && s.output !== undefined && s.output !== null);
+      if (answered) {
+        expect(answered.output).toMatchObject({ answer: { approved: true, comment: 'fine, keep it short' } });
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+
+  it('keeps a dataset: put, add a JSON Lines and a CSV file, add a run, list its items by version', async () => {
+    expect((await spindle(['datasets', 'put', 'capitals', '--description', 'capitals of Europe'])).stdout).toBe(
+      'capitals: version 0, 0 item(s)\n',
+    );
+    const jsonl = join(work, 'capitals.jsonl');
+    writeFileSync(jsonl, '{"input":{"q":"France?"},"expected":"Paris"}\n{"input":{"q":"Italy?"},"expected":"Rome"}\n');
+    expect((await spindle(['datasets', 'add', 'capitals', jsonl])).stdout).toBe('capitals: 2 item(s) added, now version 1\n');
+    const csv = join(work, 'capitals.csv');
+    writeFileSync(csv, 'input,expected,region\n"{""q"":""Spain?""}",Madrid,south\n');
+    expect((await spindle(['datasets', 'add', 'capitals', csv])).stdout).toBe('capitals: 1 item(s) added, now version 2\n');
+    const run = await spindle(['--json', 'run', 'hello', '--input', '{"name":"Ada"}', '--follow']);
+    const runId = (ndjson(run.stdout)[0] as { runId: string }).runId;
+    expect((await spindle(['datasets', 'add-runs', 'capitals', runId, '--with-output'])).stdout).toBe(
+      'capitals: 1 item(s) from runs added, now version 3\n',
+    );
+    const listed = await spindle(['datasets', 'items', 'capitals', '--version', '2']);
+    expect(lines(listed.stdout)[0]).toBe('capitals version 2: 3 item(s)');
+    expect(listed.stdout).toContain('"Madrid"');
+    expect(listed.stdout).not.toContain(runId);
+    const items = JSON.parse((await spindle(['--json', 'datasets', 'items', 'capitals'])).stdout) as {
+      items: Array<{ sourceRunId: string | null; expected: unknown }>;
+    };
+    expect(items.items.at(-1)).toMatchObject({ sourceRunId: runId, expected: { answer: expect.stringContaining('Ada') } });
+    expect(lines((await spindle(['datasets', 'list'])).stdout)).toContainEqual(
+      expect.stringMatching(/^capitals +3 +4 +capitals of Europe$/),
+    );
+    const bad = join(work, 'bad.jsonl');
+    writeFileSync(bad, '{"input":1}\n{"inptu":2}\n');
+    const refused = await spindle(['datasets', 'add', 'capitals', bad]);
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('bad.jsonl:2: not a dataset item')]);
+  });
+
+  it('runs an experiment over the dataset and exits 1 when a score falls under --fail-under, for CI', async () => {
+    const quickly = { kind: 'graph', nodes: [{ id: 'done', type: 'set', values: { done: true } }] };
+    expect((await spindle(['workflows', 'put', 'quickly', file('quickly.json', quickly)])).code).toBe(0);
+    const evaluators = file('evaluators.json', [{ type: 'latency_below', name: 'quick', maxMs: 60_000 }]);
+    const experiment = [
+      'experiments',
+      'run',
+      'quickly',
+      '--dataset',
+      'capitals',
+      '--evaluators',
+      `@${evaluators}`,
+      '--fail-under',
+      'quick=1',
+    ];
+    const passing = await spindle(experiment);
+    expect(passing.code).toBe(0);
+    const [headline, summary, quick] = lines(passing.stdout);
+    expect(headline).toMatch(/^exp_\w{26} {2}completed {2}quickly v1 over capitals v3$/);
+    expect(summary).toMatch(/^ {2}4 item\(s\): 4 completed; \$[\d.]+, \d+ tokens, p50 wall \d+ ms$/);
+    expect(quick).toBe('    quick: mean 1 over 4');
+    const failing = await spindle([...experiment, '--fail-under', 'correct=0.9']);
+    expect([failing.code, failing.stderr]).toEqual([
+      1,
+      expect.stringContaining('below the threshold: correct: no item has a numeric or boolean score'),
+    ]);
+    const ids = [passing, failing].map((o) => /^(exp_\w{26})/.exec(o.stdout)![1]!);
+    const csv = await spindle(['experiments', 'compare', ...ids, '--csv']);
+    expect(csv.stdout.split('\r\n')[0]).toContain(`${ids[1]} quick`);
+    expect(csv.stdout.trimEnd().split('\r\n')).toHaveLength(5);
+  });
+
+  it('replays the last recorded runs through a changed version, and exits 1 where one diverged', async () => {
+    const greeter = (prompt: string) => ({ kind: 'graph', nodes: [{ id: 'reply', type: 'llm', model: 'offline:echo', prompt }] });
+    expect((await spindle(['workflows', 'put', 'greeter', file('greeter.json', greeter('Hi {{input}}'))])).code).toBe(0);
+    for (const name of ['Ada', 'Alan'])
+      expect((await spindle(['run', 'greeter', '--input', JSON.stringify(name), '--follow'])).code).toBe(0);
+    // --last reads the runs list, which the trace recorder keeps: both runs are in it first.
+    await eventually(async () => {
+      const { runs } = (await (await stack.api('/v1/runs?workflow=greeter&status=completed')).json()) as { runs: unknown[] };
+      expect(runs).toHaveLength(2);
+    });
+    const same = await spindle(['replays', 'run', 'greeter', '--last', '2', '--fail-on-divergence']);
+    expect(same.code).toBe(0);
+    expect(lines(same.stdout)[1]).toMatch(/^ {2}2 same; cost recorded \$0, replay \$0, spent \$0$/);
+    expect((await spindle(['workflows', 'put', 'greeter', file('greeter.json', greeter('Hello {{input}}'))])).code).toBe(0);
+    const changed = await spindle(['replays', 'run', 'greeter', '--last', '2', '--fail-on-divergence']);
+    expect([changed.code, changed.stderr]).toEqual([1, expect.stringContaining('spindle: 2 replay(s) did not end as recorded')]);
+    const [headline, summary, header, ...rows] = lines(changed.stdout);
+    expect(headline).toMatch(/^rpl_\w{26} {2}greeter v2 {2}on divergence: stop$/);
+    expect(summary).toMatch(/^ {2}2 stopped;/);
+    expect(header).toMatch(/^recorded run +replay run +outcome +node +diverged$/);
+    expect(rows).toHaveLength(2);
+    for (const row of rows)
+      expect(row).toMatch(/ stopped +reply +model_call: message 1 "Hello (Ada|Alan)" where the recording sent "Hi (Ada|Alan)"$/);
+    const shown = await spindle(['--json', 'replays', 'show', /^(rpl_\w{26})/.exec(headline)![1]!]);
+    expect((JSON.parse(shown.stdout) as { summary: { byOutcome: unknown } }).summary.byOutcome).toEqual({ stopped: 2 });
+  });
+
+  it('names the file it cannot read or parse', async () => {
+    const bad = join(work, 'bad.json');
+    writeFileSync(bad, '{ not json');
+    const refused = await spindle(['workflows', 'put', 'bad', 'bad.json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^spindle: bad\.json is not valid JSON \(/m);
+    expect(refused.stderr).not.toContain('<file>');
+    expect((await spindle(['agents', 'put', 'bad', 'missing.json'])).stderr).toMatch(/cannot read missing\.json: ENOENT/);
   });
 
   it("prints a refusal's title, detail and field errors without a stack trace and exits 1; bad arguments exit 2", async () => {
@@ -298,40 +441,182 @@ describe('spindle CLI', () => {
     noStackTrace(outcome);
   });
 
-  it('draws the run as a tree that updates in place on a terminal, waiting for a person and then done', async () => {
-    // `script` gives the CLI a pseudo-terminal; -e exits with the CLI's own code.
-    const command = `${process.execPath} ${BIN} run ask --follow`;
-    let screen = '';
+  /**
+   * `spindle run <workflow> --follow` on a pseudo-terminal (`script`; -e exits with the CLI's own code):
+   * `waiting` resolves once the tree asks for a person, `exited` with the exit code.
+   */
+  const followOnTerminal = (workflow: string) => {
+    const command = `${process.execPath} ${BIN} run ${workflow} --follow`;
+    const drawn = { screen: '' };
     let shown: () => void;
     const waiting = new Promise<void>((r) => (shown = r));
     const exited = new Promise<number | null>((done, fail) => {
       const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: work, env: cliEnv({}) });
       child.stdout.on('data', (chunk: Buffer) => {
-        screen += chunk.toString();
-        if (screen.includes('waiting for a person')) shown();
+        drawn.screen += chunk.toString();
+        if (drawn.screen.includes('waiting for a person')) shown();
       });
       child.on('error', fail);
       child.on('close', done);
     });
-    await waiting;
-    const requestId = /spindle requests answer (\S+)/.exec(screen)?.[1] ?? 'none drawn';
-    expect((await spindle(['requests', 'answer', requestId, '--text', 'amber'])).code).toBe(0);
-    expect(await exited).toBe(0);
-
-    // The waiting frame was drawn, then the cursor moved back up over it and the screen below was cleared.
-    expect(screen).toMatch(new RegExp(`${ESC}\\[\\d+A\r${ESC}\\[0J`));
-    const finalFrame = (screen.split(`${ESC}[0J`).at(-1) ?? '')
+    return { drawn, waiting, exited };
+  };
+  /** The last frame the tree drew, one line per row. */
+  const finalFrameOf = (screen: string) =>
+    (screen.split(`${ESC}[0J`).at(-1) ?? '')
       .replace(`${ESC}[?25h`, '')
       .split(/\r?\n/)
       .map((l) => l.replace(/\r/g, ''))
       .filter(Boolean);
-    expect(finalFrame[0]).toMatch(/^ask v1 {2}[0-9A-Z]{26}\s+completed\s+0 tok\s+\$0\.00\s+\d+ ms$/);
-    expect(finalFrame.slice(1).map((l) => l.replace(/\s+\d+ ms$/, '').replace(/\s+/g, ' '))).toEqual([
+
+  it('draws the run as a tree that updates in place on a terminal, waiting for a person and then done', async () => {
+    const { drawn, waiting, exited } = followOnTerminal('ask');
+    await waiting;
+    const requestId = /spindle requests answer (\S+)/.exec(drawn.screen)?.[1] ?? 'none drawn';
+    expect((await spindle(['requests', 'answer', requestId, '--text', 'amber'])).code).toBe(0);
+    expect(await exited).toBe(0);
+
+    // The waiting frame was drawn, then the cursor moved back up over it and the screen below was cleared.
+    expect(drawn.screen).toMatch(new RegExp(`${ESC}\\[\\d+A\r${ESC}\\[0J`));
+    const finalFrame = finalFrameOf(drawn.screen);
+    expect(finalFrame[0]).toMatch(/^ask v1 {2}[0-9A-Z]{26}\s+completed\s+0 tok\s+\$0\.00\s+wall \S+ \S+( · working \S+ \S+)?$/);
+    expect(finalFrame.slice(1).map((l) => l.replace(/\s+(wall|waited) .*$/, '').replace(/\s+/g, ' '))).toEqual([
       ' ✓ ask (human) completed',
       ' ✓ input (request) completed',
       ' ✓ done (set) completed',
     ]);
     expect(finalFrame[2]).toMatch(/^ {4}✓ input/);
+  });
+
+  it('gives one wall and one working time for a run that waited for a person: the runs list, the trace and the CLI agree', async () => {
+    const { drawn, waiting, exited } = followOnTerminal('ask');
+    await waiting;
+    const runId = /ask v1 {2}([0-9A-Z]{26})/.exec(drawn.screen)?.[1] ?? 'none drawn';
+    const [request] = await pendingRequests(runId);
+    // The person takes a while: a wait long enough to tell apart from the run's own work.
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await spindle(['requests', 'answer', request.requestId, '--text', 'amber'])).code).toBe(0);
+    expect(await exited).toBe(0);
+
+    // The runs list (the projection), once it has folded the end.
+    const { wallMs, workingMs } = await eventually(async () => {
+      const res = await stack.api(`/v1/runs?workflow=ask&limit=50`);
+      const { runs } = (await res.json()) as { runs: Array<{ runId: string; status: string; wallMs: number; workingMs: number }> };
+      const run = runs.find((r) => r.runId === runId);
+      if (run?.status !== 'completed') throw new Error(`run ${runId} is not listed completed yet`);
+      return run;
+    });
+    const trace = (await (await stack.api(`/v1/runs/${runId}/trace`)).json()) as {
+      run: { wallMs: number; workingMs: number };
+      spans: Array<{ kind: string; nodeId: string | null; durationMs: number | null; workingMs: number | null }>;
+    };
+    const waited = trace.spans.find((s) => s.kind === 'request')!.durationMs!;
+    // Working time leaves the wait out: the wall time is at least the work plus the person's wait.
+    expect(waited).toBeGreaterThanOrEqual(1_500);
+    expect(workingMs).toBeLessThanOrEqual(wallMs - waited);
+    expect(trace.run).toMatchObject({ wallMs, workingMs });
+    expect(trace.spans.find((s) => s.kind === 'run')).toMatchObject({ durationMs: wallMs, workingMs });
+    const asked = trace.spans.find((s) => s.kind === 'node' && s.nodeId === 'ask')!;
+    expect(asked.workingMs).toBeLessThanOrEqual(asked.durationMs! - waited);
+
+    // The CLI: the tree's header, `runs get` and `runs list` print those very numbers.
+    const frame = finalFrameOf(drawn.screen);
+    expect(frame[0]).toMatch(
+      new RegExp(`completed\\s+0 tok\\s+\\$0\\.00\\s+wall ${humanDuration(wallMs)} · working ${humanDuration(workingMs)}$`),
+    );
+    expect(frame).toContainEqual(expect.stringMatching(new RegExp(`input \\(request\\)\\s+completed\\s+waited ${humanDuration(waited)}$`)));
+    const got = (await spindle(['runs', 'get', runId])).stdout;
+    expect(got).toMatch(new RegExp(`^wall time\\s+${humanDuration(wallMs)}$`, 'm'));
+    expect(got).toMatch(new RegExp(`^working time\\s+${humanDuration(workingMs)} \\(`, 'm'));
+    expect((await spindle(['runs', 'list', '--workflow', 'ask', '--limit', '50'])).stdout).toMatch(
+      new RegExp(`^${runId}\\s+ask v1\\s+completed\\s+\\S+\\s+${humanDuration(wallMs)}\\s+${humanDuration(workingMs)}\\s`, 'm'),
+    ); // `spindle events`: the run's and the node's ends give the same wall and working time.
+    const eventLines = lines((await spindle(['events', runId])).stdout);
+    expect(eventLines.at(-1)).toMatch(
+      new RegExp(`^#\\d+ run\\.completed {2}wall ${humanDuration(wallMs)}, working ${humanDuration(workingMs)}, 0 tok`),
+    );
+    expect(eventLines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^#\\d+ node\\.completed root/ask {2}wall ${humanDuration(asked.durationMs!)}, working ${humanDuration(asked.workingMs!)} `,
+        ),
+      ),
+    );
+  });
+
+  it('shows a thread and its state, pauses a schedule, and receives a webhook delivery with webhooks listen', async () => {
+    const post = async <T>(path: string, body: unknown) =>
+      (await (await stack.api(path, { method: 'POST', body: JSON.stringify(body) })).json()) as T;
+    const { threadId } = await post<{ threadId: string }>('/v1/threads', { metadata: { user: 'ada' } });
+    const { runId } = await post<{ runId: string }>(`/v1/threads/${threadId}/runs`, { workflow: 'hello', input: { name: 'Ada' } });
+    await eventually(async () => expect(await (await stack.api(`/v1/threads/${threadId}`)).json()).toMatchObject({ stateFromRun: runId }));
+    const shown = await spindle(['threads', 'show', threadId]);
+    expect(shown.code).toBe(0);
+    expect(lines(shown.stdout)[0]).toBe(`${threadId}  idle, 1 run(s), state from ${runId}`);
+    expect(lines(shown.stdout)).toContainEqual(expect.stringMatching(new RegExp(`^1\\s+${runId}\\s+hello\\s+completed\\s+reject\\s`)));
+    const state = await spindle(['threads', 'state', threadId]);
+    expect(JSON.parse(state.stdout)).toMatchObject({ greeting: 'Hello Ada', answer: expect.stringContaining('Ada') });
+
+    const { scheduleId } = await post<{ scheduleId: string }>('/v1/schedules', { cron: '0 3 1 1 *', timezone: 'UTC', workflow: 'hello' });
+    expect(await spindle(['schedules', 'pause', scheduleId])).toMatchObject({ code: 0, stdout: `${scheduleId} paused\n` });
+    expect(await (await stack.api(`/v1/schedules/${scheduleId}`)).json()).toMatchObject({ paused: true, upcoming: [] });
+    const detail = await spindle(['schedules', 'show', scheduleId]);
+    expect(lines(detail.stdout).slice(0, 3)).toEqual([
+      `${scheduleId}  paused`,
+      '  cron 0 3 1 1 * (UTC), runs hello latest, overlap skip, catch-up latest',
+      '  next firings: none while paused',
+    ]);
+
+    // A receiver here, subscribed while it runs: it prints the delivery, ends after one, and unsubscribes.
+    const listener = spawn(
+      process.execPath,
+      [BIN, 'webhooks', 'listen', '--workflow', 'hello', '--events', 'run.completed', '--count', '1'],
+      {
+        cwd: work,
+        env: cliEnv({}),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let heard = '';
+    let noted = '';
+    listener.stdout.on('data', (chunk: Buffer) => (heard += chunk.toString()));
+    const listening = new Promise<void>((ready) =>
+      listener.stderr.on('data', (chunk: Buffer) => ((noted += chunk.toString()), noted.includes('listening on') && ready())),
+    );
+    const exited = new Promise<number | null>((done) => listener.on('close', done));
+    await listening;
+    expect(noted).toMatch(/^spindle: listening on http:\/\/127\.0\.0\.1:\d+\/spindle-webhook as webhook wh_\w+ \(secret whsec_/);
+    // A forged delivery (signed with another secret) and an unsigned one are refused, and do not count.
+    const receiver = /listening on (\S+)/.exec(noted)![1];
+    const forged = JSON.stringify({
+      id: 'whd_forged',
+      type: 'run.completed',
+      createdAt: new Date().toISOString(),
+      data: { runId: 'run_forged', workflow: { name: 'hello', version: 1 }, threadId: null, scheduleId: null, output: {} },
+    });
+    const now = Math.floor(Date.now() / 1_000);
+    const forgedAnswer = await fetch(receiver, {
+      method: 'POST',
+      body: forged,
+      headers: { 'spindle-signature': signWebhook('whsec_other', forged, now) },
+    });
+    expect({ status: forgedAnswer.status, text: await forgedAnswer.text() }).toEqual({ status: 401, text: 'signature mismatch\n' });
+    expect((await fetch(receiver, { method: 'POST', body: forged })).status).toBe(401);
+    const followed = await spindle(['--json', 'run', 'hello', '--input', '{"name":"Hook"}', '--follow']);
+    const hookRun = ndjson(followed.stdout)[0].runId;
+    expect({ code: await exited, noted: lines(noted).slice(1) }).toEqual({
+      code: 0,
+      noted: [
+        'spindle: refused (401) a delivery: Spindle-Signature mismatch',
+        'spindle: refused (401) a delivery: Spindle-Signature missing',
+      ],
+    });
+    expect(lines(heard)).toEqual([
+      'run.completed  run run_forged  hello v1  output keys -  (refused: Spindle-Signature mismatch)',
+      'run.completed  run run_forged  hello v1  output keys -  (refused: Spindle-Signature missing)',
+      expect.stringMatching(new RegExp(`^run\\.completed {2}run ${hookRun} {2}hello v1 {2}output keys [^(]+$`)),
+    ]);
+    expect(await (await stack.api('/v1/webhooks')).json()).toEqual({ webhooks: [] });
   });
 
   describe('workflows built in code (@spindle/sdk)', () => {

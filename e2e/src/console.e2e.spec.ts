@@ -176,6 +176,18 @@ describe('the console in a browser, against the real stack', () => {
       // Live: both branches of the fork light up as running while their model calls are held.
       await page.locator('.flow-node[data-node-id="order_agent"][data-state="running"]').waitFor({ timeout: 20_000 });
       await page.locator('.flow-node[data-node-id="tone"][data-state="running"]').waitFor({ timeout: 20_000 });
+      // The held node's elapsed label and the header's wall time tick on their own: no event arrives while the model is held.
+      const elapsed = page.locator('.flow-node[data-node-id="tone"] [data-testid="node-elapsed"]');
+      const wall = page.getByTestId('run-wall');
+      const [firstElapsed, firstWall] = [await elapsed.innerText(), await wall.innerText()];
+      expect(firstElapsed).toMatch(/^started .+ ago/);
+      await page.waitForFunction(
+        ([before, wallBefore]) =>
+          document.querySelector('.flow-node[data-node-id="tone"] [data-testid="node-elapsed"]')?.textContent !== before &&
+          document.querySelector('[data-testid="run-wall"]')?.textContent !== wallBefore,
+        [firstElapsed, firstWall],
+        { timeout: 20_000 },
+      );
       await page.screenshot({ path: `${SHOTS}/run-live.png` });
     } finally {
       releaseModels();
@@ -357,15 +369,52 @@ describe('the console in a browser, against the real stack', () => {
     await nodes.waitFor();
     const differs = (nodeId: string) => nodes.locator(`tr[data-node-id="${nodeId}"]`).getAttribute('data-differs');
     await pageShows(async () => expect(await differs('label')).toBe('true'));
-    // The fork started after `base`: it never ran it.
-    expect(await differs('base')).toBe('true');
+    // The fork started after `base`: it never ran it, it inherited its result with the checkpoint.
+    expect(await differs('base')).toBe('false');
     // This run (the fork) on the left, its parent on the right.
     expect(await nodes.locator('tr[data-node-id="base"] td').allTextContents()).toEqual([
-      'not reached',
+      'inherited from parent',
       expect.stringMatching(/^completed · /),
     ]);
     expect(await nodes.textContent()).toContain('price is 99');
+    expect(await page.getByTestId('compare-fork-of').textContent()).toContain(`fork of ${parent} at cp-1`);
     await page.screenshot({ path: `${SHOTS}/compare.png` });
+
+    // Lineage: a fork of the fork, through the API; its page says where it came from and draws the tree.
+    const forkAgain = await api(`/v1/runs/${child}/fork`, { method: 'POST', body: JSON.stringify({}) });
+    expect(forkAgain.status).toBe(202);
+    const grandchild = ((await forkAgain.json()) as { runId: string }).runId;
+    await until(async () => (await events(grandchild)).at(-1)?.type === 'run.completed', 'the fork of the fork to end');
+    await page.goto(`${stack.gatewayUrl}/#/runs/${child}`);
+    const origin = page.getByTestId('fork-origin');
+    await pageShows(async () =>
+      expect(await origin.textContent()).toMatch(
+        new RegExp(`^forked from ${parent} at cp-1 \\(event ${afterBase}\\) by bootstrap admin · compare with it$`),
+      ),
+    );
+    const tree = page.getByTestId('fork-tree');
+    await pageShows(async () =>
+      expect(
+        await tree.locator('li').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-run-id'), r.getAttribute('data-depth')])),
+      ).toEqual([
+        [parent, '0'],
+        [child, '1'],
+        [grandchild, '2'],
+      ]),
+    );
+    expect(await tree.locator('li.current').getAttribute('data-run-id')).toBe(child);
+    await page.screenshot({ path: `${SHOTS}/fork-lineage.png` });
+    // The parent's own page has no origin line, and the same tree.
+    await page.goto(`${stack.gatewayUrl}/#/runs/${parent}`);
+    await pageShows(async () => expect(await page.getByTestId('fork-tree').locator('li').count()).toBe(3));
+    expect(await page.getByTestId('fork-origin').count()).toBe(0);
+    // The runs list names each fork's parent.
+    await page.goto(`${stack.gatewayUrl}/#/runs`);
+    const parentOf = (runId: string) => page.locator(`tr[data-run-id="${runId}"] [data-testid="run-parent"]`);
+    await pageShows(async () => expect(await parentOf(grandchild).textContent()).toBe(child));
+    expect(await parentOf(child).textContent()).toBe(parent);
+    expect(await parentOf(parent).textContent()).toBe('');
+    await page.screenshot({ path: `${SHOTS}/runs-parent.png` });
   });
 
   it('draws the overview dashboards from the projections: a few hundred runs, their failures and waiting requests', async () => {

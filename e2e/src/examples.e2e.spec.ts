@@ -1,10 +1,20 @@
 import { createSpindleClient } from '@spindle/client';
 import { resolve } from 'node:path';
-import { cliDeployer, httpUploader, readExamples, runExample, startStack, type Stack } from '@spindle/testing';
+import {
+  cliDeployer,
+  httpUploader,
+  readExamples,
+  readExperimentExamples,
+  runExample,
+  runExperimentExample,
+  startStack,
+  type Stack,
+} from '@spindle/testing';
 
 // Every example in examples/ (read from the folder, so a new one is tested without touching this file) runs
 // offline to the outcome its `expect` names, answering people's requests as its `answers` say.
 const examples = readExamples(resolve(__dirname, '../../examples'));
+const experimentExamples = readExperimentExamples(resolve(__dirname, '../../examples'));
 
 describe('every example in examples/, against the real stack, offline', () => {
   let stack: Stack;
@@ -38,6 +48,8 @@ describe('every example in examples/, against the real stack, offline', () => {
         'long-conversation',
         'support-kb',
         'triage',
+        'evaluated-answer',
+        'evaluated-by-judge',
       ]),
     );
   });
@@ -55,6 +67,19 @@ describe('every example in examples/, against the real stack, offline', () => {
     expect(outcome.mismatches).toEqual([]);
     expect(outcome.status).toBe(example.expect.status);
   });
+
+  it.each(experimentExamples.map((e) => [e.name, e] as const))(
+    'experiment %s compares its versions as expected',
+    async (_name, example) => {
+      const spindle = createSpindleClient({
+        baseUrl: stack.gatewayUrl,
+        fetch: (url, init) => stack.api(String(url).slice(stack.gatewayUrl.length), init),
+      });
+      const outcome = await runExperimentExample(spindle, example);
+      expect(outcome.mismatches).toEqual([]);
+      expect(outcome.experiments.map((e) => e.status)).toEqual(example.versions.map(() => 'completed'));
+    },
+  );
 
   it('saves the workflow built in code and the same one written as JSON as one version', async () => {
     // triage.workflow.ts written out by hand: PUT after the module is deployed, it is not a new version.

@@ -126,7 +126,8 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
     const before = (await runsOf('weather')).length;
     await expect(client.callTool({ name: 'no-such-workflow', arguments: {} })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
-      message: expect.stringContaining('unknown tool "no-such-workflow"'),
+      // The client says "MCP error -32602:" once: the server's message is the bare sentence.
+      message: 'MCP error -32602: unknown tool "no-such-workflow": this tenant has no workflow of that name',
     });
     await expect(client.callTool({ name: 'weather', arguments: { city: '' } })).rejects.toMatchObject({
       code: ErrorCode.InvalidParams,
@@ -244,12 +245,14 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
       withdrawn.push(request.params.message);
       return { action: 'cancel' };
     });
+    // The inbox is a projection: an earlier test's question may still read pending there for a moment.
+    const earlier = new Set((await runsOf('booking')).map((r) => r.runId));
     const call = client.callTool({ name: 'booking', arguments: {} }) as Promise<CallToolResult>;
     const open = await eventually(async () => {
       const { requests } = (await (await stack.api('/v1/requests')).json()) as {
         requests: Array<{ runId: string; requestId: string; prompt: string; status: string }>;
       };
-      const waiting = requests.find((r) => r.prompt === 'Book the table for two?' && r.status === 'pending');
+      const waiting = requests.find((r) => r.prompt === 'Book the table for two?' && r.status === 'pending' && !earlier.has(r.runId));
       expect(waiting).toBeDefined();
       return waiting!;
     }, 200);
@@ -311,6 +314,15 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
     await expect(acme.callTool({ name: 'weather', arguments: { city: 'Oslo' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
   });
 
+  it('lets a read-only key list the tools and read a task, and refuses it a tool call (runs:write), starting nothing', async () => {
+    const made = await stack.api('/v1/keys', { method: 'POST', body: JSON.stringify({ name: 'mcp reader', scopes: ['runs:read'] }) });
+    const reader = await connect(((await made.json()) as { key: string }).key);
+    expect((await reader.listTools()).tools.map((t) => t.name)).toContain('weather');
+    const before = (await runsOf('echo')).length;
+    await expect(reader.callTool({ name: 'echo', arguments: { input: 'x' } })).rejects.toThrow(/403|runs:write/);
+    expect((await runsOf('echo')).length).toBe(before);
+  });
+
   it("answers what the transport does not offer or cannot read in HTTP's and JSON-RPC's own terms", async () => {
     const get = await fetch(`${stack.gatewayUrl}/v1/mcp`, {
       headers: { authorization: `Bearer ${stack.adminKey}`, accept: 'text/event-stream' },
@@ -328,6 +340,20 @@ describe('MCP: workflows as tools over streamable HTTP', () => {
     const notJsonRpc = await post({ hello: 'there' }, { accept: 'application/json, text/event-stream' });
     expect(notJsonRpc.status).toBe(400);
     expect(await notJsonRpc.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+    // A body that is not JSON at all is JSON-RPC's parse error, not the API's problem+json.
+    const notJson = await fetch(`${stack.gatewayUrl}/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${stack.adminKey}`,
+      },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": "tools/li',
+    });
+    expect([notJson.status, await notJson.json()]).toEqual([
+      400,
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } },
+    ]);
     const anonymous = await fetch(`${stack.gatewayUrl}/v1/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -52,6 +52,10 @@ describe('the README examples, run against the real stack', () => {
         'npx spindle workflows put hello examples/hello-workflow.json     # hello v1 saved',
         'shows the live tree drawn on a terminal; cli.e2e.spec.ts runs it under a pseudo-terminal',
       ],
+      [
+        'npx spindle webhooks listen --workflow hello --events run.completed --count 1',
+        'waits for a delivery; cli.e2e.spec.ts runs it with a run that sends one',
+      ],
     ]);
   });
 

@@ -74,7 +74,7 @@ describe('schedules', () => {
     release();
     // Once the slow run has ended, a later firing starts the next one.
     await eventually(async () => expect((await firings(id)).filter((x) => x.outcome === 'started')).toHaveLength(2), 200);
-    expect((await post<Schedule>(`/v1/schedules/${id}/pause`, {})).body).toMatchObject({ paused: true, nextFireAt: null });
+    expect((await post<Schedule>(`/v1/schedules/${id}/pause`, {})).body).toMatchObject({ paused: true, nextFireAt: null, upcoming: [] });
 
     // Every firing time from the first to the last is there once: two seconds apart, none missing, none twice.
     await eventually(async () => expect((await firings(id)).filter((f) => f.outcome === 'pending')).toEqual([]), 200);
@@ -95,6 +95,10 @@ describe('schedules', () => {
   it('fires on demand and tells the webhook named for it, pauses and resumes, and is gone once deleted', async () => {
     const { body } = await post<Schedule>('/v1/schedules', { cron: '0 3 1 1 *', timezone: 'Europe/Paris', workflow: 'slow' });
     expect(body.nextFireAt).toMatch(/-01-01T02:00:00.000Z$/);
+    // The next firings, read with the scheduler's cron: the first is the one it plans, then one a year.
+    expect(body.upcoming).toHaveLength(5);
+    expect(body.upcoming[0]).toBe(body.nextFireAt);
+    expect(body.upcoming.every((t) => t.endsWith('-01-01T02:00:00.000Z'))).toBe(true);
     const told: WebhookEvent[] = [];
     const receiver = createServer((req, res) => {
       let text = '';

@@ -52,7 +52,19 @@ const NOT_OURS: Record<string, Outcome> = {
   'GET /v1/overview': { status: 200 },
   'GET /v1/runs/:id': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/trace': { status: 404, code: 'run_not_found' },
+  'GET /v1/runs/:id/lineage': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/events': { status: 404, code: 'run_not_found' },
+  // No stream token for another tenant's run.
+  'POST /v1/runs/:id/stream-tokens': { status: 404, code: 'run_not_found' },
+  // No score on, and no score read of, another tenant's run.
+  'GET /v1/runs/:id/scores': { status: 404, code: 'run_not_found' },
+  'GET /v1/runs/:id/evaluations': { status: 404, code: 'run_not_found' },
+  'POST /v1/runs/:id/scores': { status: 404, code: 'run_not_found' },
+  'GET /v1/score-configs': { status: 200, list: true },
+  // Acme's own: the same name in another tenant is another config.
+  'PUT /v1/score-configs/:name': { status: 201 },
+  'DELETE /v1/score-configs/:name': { status: 404, code: 'not_found' },
+  'PUT /v1/score-settings': { status: 200 },
   'POST /v1/runs/:id/cancel': { status: 404, code: 'run_not_found' },
   'DELETE /v1/runs/:id': { status: 404, code: 'run_not_found' },
   'GET /v1/runs/:id/checkpoints': { status: 404, code: 'run_not_found' },
@@ -114,6 +126,25 @@ const NOT_OURS: Record<string, Outcome> = {
   'DELETE /v1/mcp': { status: 405, code: 'method_not_allowed' },
   // The other tenant's workflow is no agent of acme's.
   'GET /v1/a2a/:name/.well-known/agent-card.json': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/datasets': { status: 200, list: true },
+  // The same name in another tenant is another dataset: acme makes its own.
+  'PUT /v1/datasets/:name': { status: 201 },
+  'GET /v1/datasets/:name': { status: 404, code: 'dataset_not_found' },
+  'DELETE /v1/datasets/:name': { status: 404, code: 'dataset_not_found' },
+  'POST /v1/datasets/:name/items': { status: 404, code: 'dataset_not_found' },
+  'GET /v1/datasets/:name/items': { status: 404, code: 'dataset_not_found' },
+  'DELETE /v1/datasets/:name/items/:itemId': { status: 404, code: 'dataset_not_found' },
+  // Acme has no such workflow (nor dataset): nothing of default's is run.
+  'POST /v1/experiments': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/experiments': { status: 200, list: true },
+  'GET /v1/experiments/compare': { status: 404, code: 'not_found' },
+  'GET /v1/experiments/:experimentId': { status: 404, code: 'not_found' },
+  'GET /v1/experiments/:experimentId/items': { status: 404, code: 'not_found' },
+  'POST /v1/experiments/:experimentId/cancel': { status: 404, code: 'not_found' },
+  // Acme has no such workflow: nothing of default's is replayed.
+  'POST /v1/workflows/:name/replays': { status: 404, code: 'workflow_not_found' },
+  'GET /v1/replays': { status: 200, list: true },
+  'GET /v1/replays/:replayId': { status: 404, code: 'not_found' },
   'POST /v1/a2a/:name': { status: 404, code: 'workflow_not_found' },
   'POST /v1/ag-ui/:name': { status: 404, code: 'workflow_not_found' },
   'POST /v1/chat/:name': { status: 404, code: 'workflow_not_found' },
@@ -135,6 +166,14 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/threads/:threadId/runs': { workflow: 'dflt-quick', input: 'x' },
   'POST /v1/threads/:threadId/state': { values: { stolen: true } },
   'POST /v1/runs/:id/cancel': {},
+  'POST /v1/runs/:id/scores': { name: 'stolen', value: 0 },
+  'PUT /v1/score-configs/:name': { dataType: 'boolean' },
+  'PUT /v1/score-settings': { strict: false },
+  'PUT /v1/datasets/:name': { description: 'acme’s own' },
+  'POST /v1/datasets/:name/items': { items: [{ input: 'stolen' }] },
+  'POST /v1/experiments': { dataset: 'dflt-set', workflow: 'dflt-quick' },
+  'POST /v1/workflows/:name/replays': { runs: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] },
+  'POST /v1/runs/:id/stream-tokens': {},
   // Sent as application/json: a JSON file of acme's.
   'POST /v1/files': { acme: 'notes' },
   'PUT /v1/knowledge-bases/:name': { embeddingModel: 'offline:hash-64', dimensions: 64 },
@@ -177,6 +216,11 @@ describe('tenants, from the route table', () => {
     schedule: '',
     file: '',
     knowledgeBase: 'dflt-kb',
+    dataset: 'dflt-set',
+    datasetItem: '',
+    experiment: '',
+    replay: '',
+    scoreConfig: 'dflt-quality',
     document: '',
   };
   const as =
@@ -212,6 +256,18 @@ describe('tenants, from the route table', () => {
       file: await read(`/v1/files/${theirs.file}`),
       knowledgeBase: await read(`/v1/knowledge-bases/${theirs.knowledgeBase}`),
       documents: await read(`/v1/knowledge-bases/${theirs.knowledgeBase}/documents`),
+      dataset: await read(`/v1/datasets/${theirs.dataset}`),
+      datasetItems: await read(`/v1/datasets/${theirs.dataset}/items`),
+      scoreConfigs: await read('/v1/score-configs'),
+      // Its runs go on meanwhile: what must hold is what it is, and that nobody else canceled it.
+      experiment: (({ name, dataset, workflow, status }) => ({ name, dataset, workflow, canceled: status === 'canceled' }))(
+        JSON.parse(await read(`/v1/experiments/${theirs.experiment}`)) as {
+          name: string;
+          dataset: unknown;
+          workflow: unknown;
+          status: string;
+        },
+      ),
     };
   };
 
@@ -252,6 +308,19 @@ describe('tenants, from the route table', () => {
     });
     expect(doc.status).toBe(201);
     theirs.document = ((await doc.json()) as { documentId: string }).documentId;
+    expect((await admin(`/v1/datasets/${theirs.dataset}`, { method: 'PUT', body: '{}' })).status).toBe(201);
+    const items = await admin(`/v1/datasets/${theirs.dataset}/items`, {
+      method: 'POST',
+      body: JSON.stringify({ items: [{ input: 'dflt question', expected: 'dflt-expected' }] }),
+    });
+    expect(items.status).toBe(201);
+    theirs.datasetItem = ((await items.json()) as { itemIds: string[] }).itemIds[0];
+    const experiment = await admin('/v1/experiments', {
+      method: 'POST',
+      body: JSON.stringify({ dataset: theirs.dataset, workflow: 'dflt-quick', name: 'dflt-experiment' }),
+    });
+    expect(experiment.status).toBe(201);
+    theirs.experiment = ((await experiment.json()) as { experimentId: string }).experimentId;
     await eventually(async () => {
       const [request] = ((await (await admin(`/v1/runs/${theirs.waitingRun}/requests`)).json()) as { requests: HumanRequest[] }).requests;
       expect(request?.status).toBe('pending');
@@ -261,6 +330,11 @@ describe('tenants, from the route table', () => {
       async () => expect(((await (await admin(`/v1/runs/${theirs.doneRun}`)).json()) as { status: string }).status).toBe('completed'),
       200,
     );
+    const replayed = await admin('/v1/workflows/dflt-quick/replays', { method: 'POST', body: JSON.stringify({ runs: [theirs.doneRun] }) });
+    expect(replayed.status).toBe(201);
+    theirs.replay = ((await replayed.json()) as { replayId: string }).replayId;
+    const config = { method: 'PUT', body: JSON.stringify({ dataType: 'numeric', min: 0, max: 1 }) };
+    expect((await admin(`/v1/score-configs/${theirs.scoreConfig}`, config)).status).toBe(201);
     theirs.keyId = ((await (await admin('/v1/me')).json()) as { actor: { id: string } }).actor.id;
     // The platform's operator makes the other tenant with a key of its own: that key's id (not a secret)
     // shows in acme's keys and trail as who made them; the bootstrap key stays default's alone.
@@ -312,6 +386,13 @@ describe('tenants, from the route table', () => {
       theirs.document,
       'dflt-doc.md',
       'red binder',
+      theirs.dataset,
+      theirs.datasetItem,
+      'dflt-expected',
+      theirs.experiment,
+      'dflt-experiment',
+      theirs.replay,
+      theirs.scoreConfig,
     ];
     const acme = as(acmeKey);
     const answers: Array<{ route: string; status: number; code?: string; leaked: string[] }> = [];
@@ -325,6 +406,9 @@ describe('tenants, from the route table', () => {
         .replace(':scheduleId', theirs.schedule)
         .replace(':fileId', theirs.file)
         .replace(':documentId', theirs.document)
+        .replace(':itemId', theirs.datasetItem)
+        .replace(':experimentId', theirs.experiment)
+        .replace(':replayId', theirs.replay)
         .replace(':chatId', 'their-chat')
         .replace(':keyId', theirs.keyId)
         .replace(':tenant', 'default')
@@ -336,9 +420,18 @@ describe('tenants, from the route table', () => {
             ? theirs.agent
             : template.startsWith('/v1/knowledge-bases')
               ? theirs.knowledgeBase
-              : theirs.workflow,
+              : template.startsWith('/v1/datasets')
+                ? theirs.dataset
+                : template.startsWith('/v1/score-configs')
+                  ? theirs.scoreConfig
+                  : theirs.workflow,
         );
-      const query = route === 'GET /v1/audit' ? '?tenant=default' : '';
+      const query =
+        route === 'GET /v1/audit'
+          ? '?tenant=default'
+          : route === 'GET /v1/experiments/compare'
+            ? `?ids=${theirs.experiment},${theirs.experiment}`
+            : '';
       const body = BODIES[route];
       const variants: RequestInit[] = [{ method, ...(body !== undefined && { body: JSON.stringify(body) }) }];
       // The stream of a run, and the stream of a start, as a client that wants events asks for them.

@@ -154,6 +154,22 @@ describe('threads: conversations across runs', () => {
     expect(events.map((e) => e.type)).toEqual(['run.queued', 'run.completed']);
     expect(events[0]).toMatchObject({ data: { workflow: { name: '_thread_state' }, startedBy: { kind: 'key' } } });
     expect(events[1]).toMatchObject({ data: { output: merged.body.state } });
+    // It is a record, not work: the runs list, a search and the overview leave it out; the thread's history keeps it.
+    const listed = async (query: string) =>
+      ((await (await stack.api(`/v1/runs?limit=200${query}`)).json()) as { runs: Array<{ runId: string; workflow: { name: string } }> })
+        .runs;
+    const changeId = merged.body.stateFromRun;
+    expect((await listed('')).map((r) => r.runId)).not.toContain(changeId);
+    expect((await listed('')).some((r) => r.workflow.name.startsWith('_'))).toBe(false);
+    expect((await listed('&q=happy')).map((r) => r.runId)).not.toContain(changeId);
+    expect((await listed(`&q=${changeId}`)).map((r) => r.runId)).toEqual([]);
+    expect((await listed('&internal=include')).map((r) => r.runId)).toContain(changeId);
+    expect((await listed(`&q=${changeId}&internal=include`)).map((r) => r.runId)).toEqual([changeId]);
+    const overview = (await (await stack.api('/v1/overview?days=1')).json()) as { from: string; totals: { runs: number } };
+    const since = `&from=${encodeURIComponent(overview.from)}`;
+    expect(overview.totals.runs).toBe((await listed(since)).length);
+    expect((await listed(`${since}&internal=include`)).length).toBeGreaterThan(overview.totals.runs);
+    expect((await runsOf(threadId)).map((r) => r.runId)).toContain(changeId);
 
     const replaced = await post<ThreadState>(`/v1/threads/${threadId}/state`, { values: { messages: [] }, mode: 'replace' });
     expect(replaced.body.state).toEqual({ messages: [] });

@@ -1,6 +1,6 @@
 import { isTerminalEvent, type RunEvent } from '@spindle/contracts';
 import type { CliContext } from './cli-context';
-import { eventLine } from './event-line';
+import { eventLines } from './event-line';
 import { ExitCode, exitCodeOfTerminal } from './exit-codes';
 import { foldLiveTree } from './live-tree';
 import { InPlaceFrames } from './terminal-frame';
@@ -60,13 +60,16 @@ export async function followRun(ctx: CliContext, request: FollowRequest): Promis
 function viewFor(ctx: CliContext, request: FollowRequest): FollowView {
   const reconnecting = () => ctx.note('spindle: the event stream broke; reconnecting…');
   if (ctx.json) return { event: (e) => ctx.stdout.write(`${JSON.stringify(e)}\n`), reconnecting, end: () => undefined };
-  if (!request.tree || !ctx.tty) return { event: (e) => ctx.print(eventLine(e)), reconnecting, end: () => undefined };
+  if (!request.tree || !ctx.tty) {
+    const line = eventLines();
+    return { event: (e) => ctx.print(line(e)), reconnecting, end: () => undefined };
+  }
   const events: RunEvent[] = [];
   const frames = new InPlaceFrames(ctx.stdout);
   return {
     event: (e) => {
       events.push(e);
-      frames.show(() => renderLiveTree(foldLiveTree(request.runId, events)));
+      frames.show(() => renderLiveTree(foldLiveTree(request.runId, events, Date.now())));
     },
     // The tree stays; the note goes to standard error, which a terminal shows in the same place.
     reconnecting: () => undefined,

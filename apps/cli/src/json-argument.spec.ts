@@ -1,4 +1,4 @@
-import { parseJsonArgument, parseJsonObjectArgument } from './json-argument';
+import { parseJsonArgument, parseJsonFile, parseJsonObjectArgument } from './json-argument';
 
 const read = (path: string) => {
   if (path === 'input.json') return '{"name":"Ada"}';
@@ -17,5 +17,16 @@ describe('parseJsonArgument', () => {
     );
     expect(() => parseJsonArgument('--input', '@missing.json', read)).toThrow(/--input: cannot read missing.json: ENOENT/);
     expect(() => parseJsonObjectArgument('--state', '[]', read)).toThrow('--state must be a JSON object');
+  });
+});
+
+describe('parseJsonFile', () => {
+  it('names the file itself when it is missing or not JSON', () => {
+    expect(parseJsonFile('input.json', read)).toEqual({ name: 'Ada' });
+    expect(() => parseJsonFile('missing.json', read)).toThrow(
+      expect.objectContaining({ code: 'usage', message: 'cannot read missing.json: ENOENT: no such file' }),
+    );
+    expect(() => parseJsonFile('bad.json', () => 'bad')).toThrow(/^bad\.json is not valid JSON \(/);
+    expect(() => parseJsonFile('-', () => '{')).toThrow(/^standard input is not valid JSON/);
   });
 });

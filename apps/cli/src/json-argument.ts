@@ -5,18 +5,33 @@ import { UsageError } from './usage-error';
  * (`--input @input.json`). Bad JSON or a missing file is a usage error naming the option.
  */
 export function parseJsonArgument(option: string, text: string, readText: (path: string) => string): unknown {
-  let source = text;
   if (text.startsWith('@')) {
     try {
-      source = readText(text.slice(1));
+      return parsed(option, readText(text.slice(1)));
     } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw new UsageError(`${option}: cannot read ${text.slice(1)}: ${(e as Error).message}`);
     }
   }
+  return parsed(option, text);
+}
+
+/** A JSON file named on the command line (`workflows put <name> <file>`): a usage error names the file. */
+export function parseJsonFile(path: string, readText: (path: string) => string): unknown {
+  let source: string;
+  try {
+    source = readText(path);
+  } catch (e) {
+    throw new UsageError(`cannot read ${path === '-' ? 'standard input' : path}: ${(e as Error).message}`);
+  }
+  return parsed(path === '-' ? 'standard input' : path, source);
+}
+
+function parsed(what: string, source: string): unknown {
   try {
     return JSON.parse(source);
   } catch (e) {
-    throw new UsageError(`${option} is not valid JSON (${(e as Error).message})`);
+    throw new UsageError(`${what} is not valid JSON (${(e as Error).message})`);
   }
 }
 

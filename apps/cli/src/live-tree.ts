@@ -1,5 +1,15 @@
-import type { ErrorInfo, RunEvent, RunStatus, TraceSpan } from '@spindle/contracts';
+import {
+  runDurations,
+  spanDurations,
+  requestWaitsByParent,
+  type ErrorInfo,
+  type InputForm,
+  type RunEvent,
+  type RunStatus,
+  type TraceSpan,
+} from '@spindle/contracts';
 import { projectEvents, type SpanPatch } from '@spindle/projections';
+import { answerKindOf, type AnswerKind } from './answer-body';
 
 /** One row of the live tree: a node execution, a model or tool call, or a request to a person. */
 export interface LiveTreeNode {
@@ -13,7 +23,12 @@ export interface LiveTreeNode {
   /** Model tokens and cost of this span and everything under it. */
   tokens: number;
   costUsd: number;
-  durationMs?: number;
+  /**
+   * Wall time (start to end, or to now while it runs) and working time (less the waits for a person
+   * under it), as libs/contracts durations define them; absent for a span that has not started.
+   */
+  wallMs?: number;
+  workingMs?: number;
   /** Set on the first span of a fork branch (its branch differs from its parent's). */
   branchId?: string;
   iteration?: number;
@@ -27,11 +42,13 @@ export interface LiveTree {
   status: RunStatus;
   tokens: number;
   costUsd: number;
-  durationMs?: number;
+  /** The run's wall and working time (`runDurations`): the same numbers the runs list and the API give. */
+  wallMs: number;
+  workingMs: number;
   error?: ErrorInfo;
   lastSeq: number;
   /** Open requests a person must answer before the run goes on. */
-  waitingOn: { requestId: string; kind: string }[];
+  waitingOn: { requestId: string; kind: AnswerKind }[];
   /** The run's spans under its root, in the order they started. */
   nodes: LiveTreeNode[];
 }
@@ -40,13 +57,15 @@ export interface LiveTree {
  * Folds a run's events (in seq order) into the tree the CLI draws: the same fold the trace
  * recorder stores (`projectEvents`), arranged by parent span, with tokens and cost rolled up.
  */
-export function foldLiveTree(runId: string, events: readonly RunEvent[]): LiveTree {
+export function foldLiveTree(runId: string, events: readonly RunEvent[], now: number): LiveTree {
   const patches = projectEvents(events);
   const run = patches.runs.get(runId);
   const spans = [...patches.spans.values()].filter((s) => s.runId === runId);
-  const root = spans.find((s) => s.kind === 'run');
   const spanById = new Map(spans.map((s) => [s.spanId, s]));
-  const nodes = new Map<string, LiveTreeNode>(spans.filter((s) => s.kind !== 'run').map((s) => [s.spanId, toTreeNode(s)]));
+  const waitsUnder = requestWaitsByParent(spans, now);
+  const nodes = new Map<string, LiveTreeNode>(
+    spans.filter((s) => s.kind !== 'run').map((s) => [s.spanId, toTreeNode(s, waitsUnder.get(s.spanId) ?? [], now)]),
+  );
   const topLevel: LiveTreeNode[] = [];
   for (const span of [...spans].sort(byStartSeq)) {
     const node = nodes.get(span.spanId);
@@ -64,17 +83,39 @@ export function foldLiveTree(runId: string, events: readonly RunEvent[]): LiveTr
     status: run?.status ?? 'queued',
     tokens: run?.usage.totalTokens ?? 0,
     costUsd: run?.usage.costUsd ?? 0,
-    durationMs: run?.durationMs ?? root?.durationMs,
+    ...pickTimes(runDurations(events, now)),
     error: run?.error,
     lastSeq: run?.lastSeq ?? 0,
     waitingOn: spans
       .filter((s) => s.kind === 'request' && s.status === 'running')
-      .map((s) => ({ requestId: s.spanId, kind: s.nodeType ?? 'input' })),
+      .map((s) => ({ requestId: s.spanId, kind: requestKindOf(s) })),
     nodes: topLevel,
   };
 }
 
-function toTreeNode(span: SpanPatch): LiveTreeNode {
+/** The kind of answer an open request span takes: a tool approval, or its input form's kind. */
+function requestKindOf(span: SpanPatch): AnswerKind {
+  if (span.nodeType === 'approval') return 'approval';
+  const form = (span.input as { form?: Pick<InputForm, 'kind'> } | undefined)?.form;
+  return answerKindOf({ kind: 'input', form: form ? { kind: form.kind } : null });
+}
+
+function pickTimes({ wallMs, workingMs }: { wallMs: number; workingMs: number }) {
+  return { wallMs, workingMs };
+}
+
+function toTreeNode(span: SpanPatch, waits: ReadonlyArray<readonly [number, number]>, now: number): LiveTreeNode {
+  const times =
+    span.startedAt === undefined
+      ? {}
+      : pickTimes(
+          spanDurations(
+            Date.parse(span.startedAt),
+            span.endedAt === undefined ? undefined : Date.parse(span.endedAt),
+            span.kind === 'request' ? [] : waits,
+            now,
+          ),
+        );
   return {
     spanId: span.spanId,
     kind: span.kind,
@@ -83,7 +124,7 @@ function toTreeNode(span: SpanPatch): LiveTreeNode {
     status: span.status,
     tokens: span.usage?.totalTokens ?? 0,
     costUsd: span.usage?.costUsd ?? 0,
-    durationMs: span.durationMs,
+    ...times,
     branchId: span.branchId,
     iteration: span.iteration,
     error: span.error,

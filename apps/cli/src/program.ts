@@ -6,6 +6,12 @@ import { actWith } from './commands/act';
 import { addDeployCommand } from './commands/deploy.commands';
 import { addRequestCommands } from './commands/requests.commands';
 import { addRunCommands } from './commands/run.commands';
+import { addScheduleCommands } from './commands/schedules.commands';
+import { addThreadCommands } from './commands/threads.commands';
+import { addDatasetCommands } from './commands/datasets.commands';
+import { addExperimentCommands } from './commands/experiments.commands';
+import { addReplayCommands } from './commands/replays.commands';
+import { addWebhookCommands } from './commands/webhooks.commands';
 import { DEFAULT_GATEWAY_URL } from './cli-config';
 import { EXIT_CODES_HELP, ExitCode } from './exit-codes';
 
@@ -33,6 +39,12 @@ export function buildProgram(io: CliIo, setExitCode: (code: ExitCode) => void): 
   addCapabilityCommands(program, act);
   addRunCommands(program, act);
   addRequestCommands(program, act);
+  addThreadCommands(program, act);
+  addDatasetCommands(program, act);
+  addExperimentCommands(program, act);
+  addReplayCommands(program, act);
+  addScheduleCommands(program, act);
+  addWebhookCommands(program, act);
   // Subcommands throw instead of exiting too, so every exit goes through runCli.
   const overrideAll = (command: Command) => command.commands.forEach((c) => overrideAll(c.exitOverride()));
   overrideAll(program);

@@ -12,6 +12,7 @@ export function traceTable(trace: RunTrace): string[] {
     span.path,
     span.status,
     span.durationMs === null ? '' : String(Math.round(span.durationMs)),
+    span.workingMs === null || span.workingMs === undefined ? '' : String(Math.round(span.workingMs)),
     outcome(span),
   ]);
   return formatTable(
@@ -20,7 +21,8 @@ export function traceTable(trace: RunTrace): string[] {
       { header: 'node' },
       { header: 'path' },
       { header: 'status' },
-      { header: 'ms', align: 'right' },
+      { header: 'wall ms', align: 'right' },
+      { header: 'working ms', align: 'right' },
       { header: 'output (the state delta)' },
     ],
     rows,

@@ -1,3 +1,5 @@
+import { humanDuration } from '@spindle/contracts';
+import { answerHint } from './answer-body';
 import type { LiveTree, LiveTreeNode } from './live-tree';
 import { formatTable } from './text-table';
 
@@ -16,7 +18,7 @@ export function renderLiveTree(tree: LiveTree): string[] {
   };
   tree.nodes.forEach((node) => walk(node, 0));
   const workflow = tree.workflow ? `${tree.workflow.name} v${tree.workflow.version}` : 'run';
-  const header = [`${workflow}  ${tree.runId}`, tree.status, tokens(tree.tokens), cost(tree.costUsd), duration(tree.durationMs)];
+  const header = [`${workflow}  ${tree.runId}`, tree.status, tokens(tree.tokens), cost(tree.costUsd), times(tree)];
   const lines = formatTable(
     [{ header: '' }, { header: '' }, { header: '', align: 'right' }, { header: '', align: 'right' }, { header: '', align: 'right' }],
     [header, ...rows],
@@ -24,9 +26,7 @@ export function renderLiveTree(tree: LiveTree): string[] {
   );
   if (tree.error) lines.push(`error: ${tree.error.code}: ${tree.error.message}`);
   for (const request of tree.waitingOn)
-    lines.push(
-      `waiting for a person: spindle requests answer ${request.requestId} ${request.kind === 'approval' ? '--approve|--reject' : '…'}`,
-    );
+    lines.push(`waiting for a person: spindle requests answer ${request.requestId} ${answerHint(request.kind)}`);
   return lines;
 }
 
@@ -41,7 +41,7 @@ function treeRow(node: LiveTreeNode, depth: number): string[] {
     status,
     node.tokens > 0 ? tokens(node.tokens) : '',
     node.costUsd > 0 ? cost(node.costUsd) : '',
-    duration(node.durationMs),
+    node.kind === 'request' ? waited(node) : times(node),
   ];
 }
 
@@ -53,6 +53,17 @@ function cost(usd: number): string {
   return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 5 : 2)}`;
 }
 
-function duration(ms: number | undefined): string {
-  return ms === undefined ? '' : `${Math.round(ms)} ms`;
+/**
+ * Wall time, and working time when a wait for a person made them differ: a run that waited 20 s
+ * for a person reads `wall 20.6 s · working 107 ms`, over its request's `waited 20.5 s`.
+ */
+function times({ wallMs, workingMs }: { wallMs?: number; workingMs?: number }): string {
+  if (wallMs === undefined) return '';
+  const wall = `wall ${humanDuration(wallMs)}`;
+  return workingMs === undefined || workingMs === wallMs ? wall : `${wall} · working ${humanDuration(workingMs)}`;
+}
+
+/** A request's whole span is the wait for its answer. */
+function waited({ wallMs }: { wallMs?: number }): string {
+  return wallMs === undefined ? '' : `waited ${humanDuration(wallMs)}`;
 }

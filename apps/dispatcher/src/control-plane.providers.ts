@@ -20,6 +20,10 @@ import {
   ThreadRepository,
   WebhookDeliverer,
   WebhookRepository,
+  EvaluationRepository,
+  EvaluationWorker,
+  ExperimentRunner,
+  ReplayRunner,
   WorkflowCatalogRepository,
 } from '@spindle/control-plane';
 import type { GatewayTables } from '@spindle/db';
@@ -39,6 +43,7 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
     repositoryProvider(ThreadRepository),
     repositoryProvider(ScheduleRepository),
     repositoryProvider(WebhookRepository),
+    repositoryProvider(EvaluationRepository),
     repositoryProvider(WorkflowCatalogRepository),
     repositoryProvider(AgentCatalogRepository),
     repositoryProvider(TenantsRepository),
@@ -128,6 +133,22 @@ export function controlPlaneProviders(config: DispatcherConfig): Provider[] {
       inject: [ScheduleRepository, RunStarter, RunCanceller, BUS, LOGGER],
       useFactory: (rows: ScheduleRepository, starter: RunStarter, canceller: RunCanceller, bus: Bus, logger: Logger) =>
         new Scheduler(rows, starter, canceller, bus, logger),
+    },
+    {
+      provide: ExperimentRunner,
+      inject: [DATABASE, RunStarter, BUS, LOGGER],
+      useFactory: (db: Db, starter: RunStarter, bus: Bus, logger: Logger) => new ExperimentRunner(db, starter, bus, logger),
+    },
+    {
+      provide: ReplayRunner,
+      inject: [DATABASE, RunStarter, BUS],
+      useFactory: (db: Db, starter: RunStarter, bus: Bus) => new ReplayRunner(db, starter, bus),
+    },
+    {
+      provide: EvaluationWorker,
+      inject: [EvaluationRepository, BUS, LOGGER, RunStarter],
+      useFactory: (rows: EvaluationRepository, bus: Bus, logger: Logger, starter: RunStarter) =>
+        new EvaluationWorker(rows, bus, logger, starter),
     },
     {
       // The one process that sends requests to user-supplied URLs: every resolved address is checked at connect time.

@@ -9,6 +9,9 @@ import {
   Scheduler,
   ThreadDispatcher,
   WebhookDeliverer,
+  EvaluationWorker,
+  ExperimentRunner,
+  ReplayRunner,
 } from '@spindle/control-plane';
 import type { GatewayTables } from '@spindle/db';
 import { ProjectionRunner } from '@spindle/projection-kit';
@@ -24,6 +27,9 @@ export const THREAD_DISPATCH_LOOP = Symbol('THREAD_DISPATCH_LOOP');
 export const SCHEDULE_LOOP = Symbol('SCHEDULE_LOOP');
 export const WEBHOOK_DELIVERY_LOOP = Symbol('WEBHOOK_DELIVERY_LOOP');
 export const FILE_COLLECTION_LOOP = Symbol('FILE_COLLECTION_LOOP');
+export const EVALUATION_LOOP = Symbol('EVALUATION_LOOP');
+export const EXPERIMENT_LOOP = Symbol('EXPERIMENT_LOOP');
+export const REPLAY_LOOP = Symbol('REPLAY_LOOP');
 
 /** The collector looks four times per grace period, at most every 10 minutes and at least every second. */
 const collectEveryMs = (graceMs: number) => Math.max(1_000, Math.min(graceMs / 4, 600_000));
@@ -50,13 +56,27 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
     loop(THREAD_DISPATCH_LOOP, ThreadDispatcher, 'thread dispatch', 2_000, (d) => d.dispatchReady()),
     loop(SCHEDULE_LOOP, Scheduler, 'schedule', 1_000, (s) => s.pass()),
     loop(WEBHOOK_DELIVERY_LOOP, WebhookDeliverer, 'webhook delivery', 1_000, (d) => d.deliverDue()),
+    loop(EVALUATION_LOOP, EvaluationWorker, 'evaluation', 1_000, (w) => w.evaluateDue()),
+    loop(EXPERIMENT_LOOP, ExperimentRunner, 'experiments', 500, (r) => r.pass()),
+    loop(REPLAY_LOOP, ReplayRunner, 'replays', 500, (r) => r.pass()),
     loop(FILE_COLLECTION_LOOP, FileCollector, 'file collection', collectEveryMs(config.files.unreferencedMs), (c) => c.collect()),
     {
       // A batch wakes the passes it can give work to (`batchWakes`); their timers cover the rest.
       // Batches of 50 ms: the admission needs no event sooner, and fewer transactions cost the
       // machine less. Admission, threads and webhooks fold in one transaction: one consumer.
       provide: ProjectionRunner,
-      inject: [BUS, DATABASE, AdmissionRepository, RunAdmission, THREAD_DISPATCH_LOOP, WEBHOOK_DELIVERY_LOOP, LOGGER, METRICS],
+      inject: [
+        BUS,
+        DATABASE,
+        AdmissionRepository,
+        RunAdmission,
+        THREAD_DISPATCH_LOOP,
+        WEBHOOK_DELIVERY_LOOP,
+        EVALUATION_LOOP,
+        EXPERIMENT_LOOP,
+        LOGGER,
+        METRICS,
+      ],
       useFactory: (
         bus: Bus,
         db: Kysely<GatewayTables>,
@@ -64,6 +84,8 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
         admission: RunAdmission,
         threadDispatch: PeriodicLoop,
         webhookDelivery: PeriodicLoop,
+        evaluation: PeriodicLoop,
+        experiments: PeriodicLoop,
         logger: Logger,
         metrics: Registry,
       ) =>
@@ -76,6 +98,8 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
             if (wakes.admission) admission.roomFreed();
             if (wakes.threadDispatch) void threadDispatch.tick();
             if (wakes.webhookDelivery) void webhookDelivery.tick();
+            if (wakes.evaluation) void evaluation.tick();
+            if (wakes.experiments) void experiments.tick();
           },
         }),
     },

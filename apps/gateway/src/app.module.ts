@@ -14,6 +14,12 @@ import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { OpenStreamsRegistry } from './runs/open-streams.registry';
 import { RunFeedHub } from './runs/run-feed.hub';
 import { RunReads } from './runs/run-reads.service';
+import { RunScores } from './runs/run-scores';
+import { ScoresController } from './runs/scores.controller';
+import { DatasetsController } from './datasets/datasets.controller';
+import { ExperimentsController } from './experiments/experiments.controller';
+import { ReplaysController } from './replays/replays.controller';
+import { ScoreConfigsController } from './runs/score-configs.controller';
 import { RunLogLoss } from './runs/run-log-loss';
 import { OverviewController } from './overview/overview.controller';
 import { RunEraser } from './runs/run-eraser.service';
@@ -34,6 +40,10 @@ import {
   RunAdmission,
   StartQuotas,
   WebhookRepository,
+  EvaluationRepository,
+  DatasetRepository,
+  ExperimentRepository,
+  ReplayRepository,
   AgentCatalogRepository,
   IdempotencyKeysRepository,
   RunStarter,
@@ -73,6 +83,11 @@ export class GatewayModule {
         WorkflowsController,
         AgentsController,
         RunsController,
+        ScoresController,
+        ScoreConfigsController,
+        DatasetsController,
+        ExperimentsController,
+        ReplaysController,
         OverviewController,
         RequestsController,
         CheckpointsController,
@@ -113,6 +128,10 @@ export class GatewayModule {
         repositoryProvider(WorkflowCatalogRepository),
         repositoryProvider(AgentCatalogRepository),
         repositoryProvider(FileRepository),
+        repositoryProvider(EvaluationRepository),
+        repositoryProvider(DatasetRepository),
+        repositoryProvider(ExperimentRepository),
+        repositoryProvider(ReplayRepository),
         {
           provide: FileLibrary,
           inject: [BUS, FileRepository],
@@ -173,6 +192,11 @@ export class GatewayModule {
           provide: RunReads,
           inject: [BUS, RunLogLoss],
           useFactory: (bus: Bus, loss: RunLogLoss) => new RunReads(bus, config.projectionWaitMs, config.retentionMs, Date.now, loss),
+        },
+        {
+          provide: RunScores,
+          inject: [BUS, RunReads],
+          useFactory: (bus: Bus, reads: RunReads) => new RunScores(bus, reads, config.projectionWaitMs + 5_000),
         },
         {
           provide: RunEraser,

@@ -1,6 +1,6 @@
 import { parseControlPlaneSettings, type ControlPlaneSettings } from '@spindle/control-plane';
 import { join, resolve } from 'node:path';
-import { parseOidcSettings, type OidcSettings } from '@spindle/identity';
+import { checkStreamTokenSecret, parseOidcSettings, type OidcSettings } from '@spindle/identity';
 import { envBoolean, envInteger, envPositive, parseEnv, type Env } from '@spindle/contracts';
 import { parseServiceConfig, type ServiceConfig } from '@spindle/service-kit';
 import { z } from 'zod';
@@ -22,6 +22,8 @@ export interface AuthConfig {
   readonly keyCacheMs: number;
   /** On first start (no key at all), an admin key of the default tenant is written here. */
   readonly bootstrapKeyFile?: string;
+  /** `SPINDLE_STREAM_TOKEN_SECRET`: signs stream tokens; unset, a random one per process (tokens work only where minted). */
+  readonly streamTokenSecret?: string;
 }
 
 /** The HTTP server's clocks against slow clients (Node's `headersTimeout`, `requestTimeout`, `keepAliveTimeout`). */
@@ -134,6 +136,7 @@ function parseAuth(env: Env, e: GatewayEnv, host: string): AuthConfig {
     }),
     keyCacheMs: e.SPINDLE_KEY_CACHE_MS,
     ...(env.SPINDLE_BOOTSTRAP_KEY_FILE && { bootstrapKeyFile: resolve(env.SPINDLE_BOOTSTRAP_KEY_FILE) }),
+    ...(env.SPINDLE_STREAM_TOKEN_SECRET !== undefined && { streamTokenSecret: checkStreamTokenSecret(env.SPINDLE_STREAM_TOKEN_SECRET) }),
   });
 }
 

@@ -1,5 +1,16 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { deadLetter, ensureDurable, isBusFault, onReconnect, parseMessageJson, type Bus, type Consumer, type JsMsg } from '@spindle/bus';
+import { propagation, type Context } from '@opentelemetry/api';
+import {
+  deadLetter,
+  ensureDurable,
+  isBusFault,
+  onReconnect,
+  parseMessageJson,
+  runTraceHeaders,
+  type Bus,
+  type Consumer,
+  type JsMsg,
+} from '@spindle/bus';
 import { describeIssues, runCommandSchema, SpindleError, zodFieldIssues, type RunCommand } from '@spindle/contracts';
 import { extractTraceContext } from '@spindle/telemetry';
 import { BUS, LOGGER, READINESS, type ReadinessCheck } from '@spindle/service-kit';
@@ -147,7 +158,7 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
     let result: CommandResult;
     let gaveUp = false;
     try {
-      const delivery = { attempt: msg.info.deliveryCount, parent: extractTraceContext(msg.headers), drain: this.stopping.signal };
+      const delivery = { attempt: msg.info.deliveryCount, parent: await this.traceOf(msg, command), drain: this.stopping.signal };
       result = await executeRunCommand(this.deps, command.runId, delivery, this.abortRuns.signal);
     } catch (e) {
       const fault = isBusFault(e);
@@ -164,6 +175,18 @@ export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicatio
       clearInterval(heartbeat);
     }
     await this.settle(holder.msg, command, result, gaveUp ? 'retries_exhausted' : 'unrunnable');
+  }
+
+  /**
+   * The command's trace context; a start sent without one (the admission sending a run its log's
+   * projection queued before the gateway did) takes the one the run was queued in. Only where
+   * tracing is on: without a propagator no command carries one, and no log is read for it.
+   */
+  private async traceOf(msg: JsMsg, command: RunCommand): Promise<Context> {
+    const tracing = propagation.fields().includes('traceparent');
+    if (!tracing || command.type !== 'run.start' || msg.headers?.has('traceparent')) return extractTraceContext(msg.headers);
+    const queuedIn = await runTraceHeaders(this.deps.bus, command.runId).catch(() => undefined);
+    return extractTraceContext(queuedIn ?? msg.headers);
   }
 
   private async settle(msg: JsMsg, command: RunCommand, result: CommandResult, whyDead: CommandDeadLetterKind): Promise<void> {

@@ -64,7 +64,10 @@ async function readAndPlan(deps: RunExecutorDeps, runId: string, attempt: number
     deps.logger.debug({ runId, why: plan.why }, 'nothing to execute');
     return { result: events.some(isTerminalEvent) ? 'done' : 'ignored' };
   }
-  return { runId, events, position, queued, plan };
+  // A replay answers calls from the run it replays: that run's log, read once per execution.
+  const replayOf = queued.data.replayOf;
+  const recorded = replayOf ? (await readRunLog(deps.bus, replayOf.runId)).events : undefined;
+  return { runId, events, position, queued, plan, ...(recorded && { recorded }) };
 }
 
 /** The runners executing this run kept dying: it closes `interrupted` rather than crash one more. */

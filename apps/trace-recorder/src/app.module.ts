@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
-import { ProjectionRunner, RunActivityMetrics, type AppliedBatch } from '@spindle/projection-kit';
+import { ProjectionRunner, RunActivityMetrics, ScoreMetrics, type AppliedBatch } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import { DATABASE, DatabaseModule, repositoryProvider } from '@spindle/service-db';
 import type { Logger } from '@spindle/telemetry';
@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { TraceQueriesHandler } from './trace-queries.handler';
 import { TraceProjection } from './trace.projection';
+import { ScoreRepository } from './score.repository';
 import { TraceRepository } from './trace.repository';
 
 /** The trace recorder: projects the run log into Postgres and answers trace queries. */
@@ -20,6 +21,14 @@ export class AppModule {
       imports: [InfraModule.forRoot({ config }), DatabaseModule.forRoot({ config, owner: 'trace', migrations: traceMigrations })],
       providers: [
         repositoryProvider(TraceRepository),
+        {
+          provide: ScoreRepository,
+          inject: [DATABASE, METRICS],
+          useFactory: (db: Kysely<TraceTables>, metrics: Registry) => {
+            const scoreMetrics = new ScoreMetrics(metrics);
+            return new ScoreRepository(db, (score) => scoreMetrics.observe(score));
+          },
+        },
         {
           provide: ProjectionRunner,
           inject: [BUS, DATABASE, LOGGER, METRICS, TraceRepository],

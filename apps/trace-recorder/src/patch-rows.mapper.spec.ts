@@ -15,7 +15,13 @@ describe('jsonb', () => {
 });
 
 describe('runRowOf', () => {
-  const patch = { runId: 'r1', status: 'running' as const, usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, lastSeq: 4 };
+  const patch = {
+    runId: 'r1',
+    status: 'running' as const,
+    usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 },
+    lastSeq: 4,
+    clockEvents: [],
+  };
 
   it('cannot propose a row for a run whose run.queued it has not seen', () => {
     expect(runRowOf(patch, undefined)).toBeUndefined();
@@ -31,6 +37,9 @@ describe('runRowOf', () => {
       root_span_id: 'root',
       last_seq: 1,
       tenant: 'acme',
+      ended_at: null,
+      waited_ms: 0,
+      waiting_since: null,
     };
     expect(runRowOf(patch, stored)).toMatchObject({
       run_id: 'r1',

@@ -1,4 +1,5 @@
 import type { RunsTable, SpansTable } from '@spindle/db';
+import { foldRunClock, runClockDurations, type RunClock } from '@spindle/contracts';
 import type { RunPatch, SpanPatch } from '@spindle/projections';
 import type { Insertable } from 'kysely';
 
@@ -12,6 +13,9 @@ export interface StoredRunIdentity {
   root_span_id: string;
   last_seq: number;
   tenant: string;
+  ended_at: Date | null;
+  waited_ms: number;
+  waiting_since: Date | null;
 }
 
 /**
@@ -43,7 +47,7 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
     status: patch.status ?? stored?.status ?? 'queued',
     started_at: patch.startedAt ?? null,
     ended_at: patch.endedAt ?? null,
-    duration_ms: patch.durationMs ?? null,
+    ...clockColumnsOf(patch, identity.queued_at, stored),
     input_tokens: patch.usage.inputTokens,
     output_tokens: patch.usage.outputTokens,
     total_tokens: patch.usage.totalTokens,
@@ -58,6 +62,27 @@ export function runRowOf(patch: RunPatch, stored: StoredRunIdentity | undefined)
     started_by: jsonb(creation?.startedBy ?? undefined),
     canceled_by: jsonb(patch.canceledBy),
     parameters: jsonb(creation?.parameters ?? undefined),
+  };
+}
+
+/**
+ * The run's clock after this batch: the stored one (read under the run's lock) with the batch's
+ * clock events folded on, and its wall and working time once the run has ended.
+ */
+function clockColumnsOf(patch: RunPatch, queuedAt: Date | string, stored: StoredRunIdentity | undefined) {
+  const start: RunClock = {
+    startMs: new Date(queuedAt).getTime(),
+    endMs: stored?.ended_at ? stored.ended_at.getTime() : null,
+    waitedMs: Number(stored?.waited_ms ?? 0),
+    waitingSinceMs: stored?.waiting_since ? stored.waiting_since.getTime() : null,
+  };
+  const clock = patch.clockEvents.reduce(foldRunClock, start);
+  const ended = clock.endMs === null ? undefined : runClockDurations(clock, clock.endMs);
+  return {
+    wall_ms: ended?.wallMs ?? null,
+    working_ms: ended?.workingMs ?? null,
+    waited_ms: clock.waitedMs,
+    waiting_since: clock.waitingSinceMs === null ? null : new Date(clock.waitingSinceMs).toISOString(),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { RunEvent } from '@spindle/contracts';
 import { testNamespace } from '@spindle/testing';
 import { runsOverview } from './runs-overview.query';
+import { ScoreRepository } from './score.repository';
 import { TraceProjection } from './trace.projection';
 import { completedRun, failedRun, logged, openTraceSchema, usage } from './trace-test.fixture';
 
@@ -18,6 +19,8 @@ describe("the overview's figures of a tenant's runs, against Postgres", () => {
       ...asTenant('acme', logged('a3', failedRun('orders'), { start: '2025-03-02T11:00:00.000Z' })),
       ...asTenant('acme', logged('a4', completedRun('support').slice(0, 2), { start: '2025-03-02T12:00:00.000Z' })),
       ...asTenant('globex', logged('g1', failedRun('orders'), { start: '2025-03-02T10:00:00.000Z' })),
+      // An internal run (a thread's state change) is counted nowhere: not in the runs, their days or their nodes.
+      ...asTenant('acme', logged('a5', completedRun('_thread_state'), { start: '2025-03-02T13:00:00.000Z' })),
     ];
     await store.db.transaction().execute((trx) => projection.apply(trx, events));
   });
@@ -33,8 +36,9 @@ describe("the overview's figures of a tenant's runs, against Postgres", () => {
       active: 1,
       totalTokens: 17,
       costUsd: 0.75,
-      p50DurationMs: 60,
-      p95DurationMs: 60,
+      // Wall time (libs/contracts durations): run.queued to run.completed, six seconds.
+      p50DurationMs: 6_000,
+      p95DurationMs: 6_000,
     });
     expect(overview.daily.slice(0, 3)).toEqual([
       expect.objectContaining({ day: '2025-02-28', completed: 0, failed: 0, active: 0, totalTokens: 0, p50DurationMs: null }),
@@ -57,5 +61,35 @@ describe("the overview's figures of a tenant's runs, against Postgres", () => {
     const later = await runsOverview(store.db, { tenant: 'acme', from: '2025-03-02T00:00:00.000Z' });
     expect(later.totals.runs).toBe(3);
     expect(later.daily[0]?.day).toBe('2025-03-02');
+  });
+
+  it("follows each score by the day of its runs and their workflow version, the tenant's own only", async () => {
+    const scores = new ScoreRepository(store.db);
+    const give = (tenant: string, runId: string, scoreId: string, name: string, value: number | boolean | string) =>
+      scores.record({
+        tenant,
+        runId,
+        score: {
+          scoreId,
+          spanId: null,
+          name,
+          value,
+          comment: null,
+          by: { kind: 'key', id: 'k1', name: 'ci' },
+          evaluator: null,
+          createdAt: '2025-03-03T00:00:00.000Z',
+        },
+      });
+    await give('acme', 'a1', 'sc_1', 'helpful', 1);
+    await give('acme', 'a2', 'sc_2', 'helpful', true);
+    await give('acme', 'a2', 'sc_3', 'helpful', 0);
+    await give('acme', 'a2', 'sc_4', 'tone', 'warm');
+    await give('globex', 'g1', 'sc_5', 'helpful', 0);
+    const overview = await runsOverview(store.db, { tenant: 'acme', from: '2025-02-28T00:00:00.000Z' });
+    expect(overview.scores.map((p) => [p.name, p.day, p.workflow, p.workflowVersion, p.count, p.mean])).toEqual([
+      ['helpful', '2025-03-02', 'support', 1, 2, 0.5],
+      ['tone', '2025-03-02', 'support', 1, 1, null],
+      ['helpful', '2025-03-01', 'support', 1, 1, 1],
+    ]);
   });
 });

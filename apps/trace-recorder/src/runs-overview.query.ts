@@ -1,6 +1,7 @@
 import type { OverviewDay, RunsOverview } from '@spindle/contracts';
 import type { TraceTables } from '@spindle/db';
 import { sql, type Kysely } from 'kysely';
+import { notInternal } from './trace.repository';
 
 export interface RunsOverviewFilter {
   tenant: string;
@@ -16,8 +17,8 @@ const FIGURES = sql`
   count(*) filter (where status not in ('completed', 'failed', 'canceled'))::int as active,
   coalesce(sum(total_tokens), 0)::bigint as total_tokens,
   coalesce(sum(cost_usd), 0)::double precision as cost_usd,
-  percentile_cont(0.5) within group (order by duration_ms) filter (where ended_at is not null) as p50,
-  percentile_cont(0.95) within group (order by duration_ms) filter (where ended_at is not null) as p95`;
+  percentile_cont(0.5) within group (order by wall_ms) filter (where ended_at is not null) as p50,
+  percentile_cont(0.95) within group (order by wall_ms) filter (where ended_at is not null) as p95`;
 
 interface FigureRow {
   completed: number;
@@ -38,8 +39,9 @@ interface FigureRow {
 export async function runsOverview(db: Kysely<TraceTables>, filter: RunsOverviewFilter): Promise<RunsOverview> {
   const from = new Date(filter.from);
   const ofWorkflow = filter.workflow === undefined ? sql`` : sql` and workflow = ${filter.workflow}`;
-  const scope = sql`tenant = ${filter.tenant} and queued_at >= ${from}${ofWorkflow}`;
-  const [daily, totals, errors, nodes] = await Promise.all([
+  // Internal runs (a thread's state change) are records, not work: never counted.
+  const scope = sql`tenant = ${filter.tenant} and queued_at >= ${from}${ofWorkflow} and ${notInternal()}`;
+  const [daily, totals, errors, nodes, scores] = await Promise.all([
     sql<FigureRow & { day: string }>`
       select to_char(d.day, 'YYYY-MM-DD') as day, f.*
       from generate_series(
@@ -59,10 +61,18 @@ export async function runsOverview(db: Kysely<TraceTables>, filter: RunsOverview
         percentile_cont(0.5) within group (order by s.duration_ms) as p50,
         percentile_cont(0.95) within group (order by s.duration_ms) as p95
       from runs r join spans s on s.run_id = r.run_id
-      where r.tenant = ${filter.tenant} and r.queued_at >= ${from}
+      where r.tenant = ${filter.tenant} and r.queued_at >= ${from} and ${notInternal(sql`r.workflow`)}
         ${filter.workflow === undefined ? sql`` : sql`and r.workflow = ${filter.workflow}`}
         and s.kind = 'node' and s.duration_ms is not null and s.node_id is not null
       group by r.workflow, s.node_id order by p95 desc, executions desc limit 8`.execute(db),
+    sql<{ name: string; day: string; workflow: string; workflow_version: number; count: number; mean: number | null }>`
+      select sc.name, to_char(date_trunc('day', r.queued_at at time zone 'UTC'), 'YYYY-MM-DD') as day, r.workflow,
+        r.workflow_version, count(*)::int as count, avg(sc.value_number)::double precision as mean
+      from runs r join scores sc on sc.run_id = r.run_id and sc.tenant = r.tenant
+      where r.tenant = ${filter.tenant} and r.queued_at >= ${from} and ${notInternal(sql`r.workflow`)}
+        ${filter.workflow === undefined ? sql`` : sql`and r.workflow = ${filter.workflow}`}
+      group by sc.name, 2, r.workflow, r.workflow_version
+      order by 2 desc, sc.name, r.workflow, r.workflow_version limit 500`.execute(db),
   ]);
   const total = totals.rows[0]!;
   return {
@@ -75,6 +85,14 @@ export async function runsOverview(db: Kysely<TraceTables>, filter: RunsOverview
       executions: n.executions,
       p50Ms: n.p50,
       p95Ms: n.p95,
+    })),
+    scores: scores.rows.map((p) => ({
+      name: p.name,
+      day: p.day,
+      workflow: p.workflow,
+      workflowVersion: p.workflow_version,
+      count: p.count,
+      mean: p.mean === null ? null : Math.round(p.mean * 1e6) / 1e6,
     })),
   };
 }

@@ -27,6 +27,7 @@ export async function insertEventsReadingRuns(
   const rows = await reader
     .selectFrom('runs')
     .select(['run_id', 'workflow', 'workflow_version', 'status', 'queued_at', 'root_span_id', 'last_seq', 'tenant'])
+    .select(['ended_at', 'waited_ms', 'waiting_since'])
     .where('run_id', 'in', [...runIds])
     .execute();
   return new Map(rows.map((r) => [r.run_id, r]));
@@ -74,7 +75,11 @@ function upsertRuns(db: Pick<TraceDb, 'insertInto'>, rows: ReadonlyArray<InsertO
         status: sql<string>`case when runs.status in (${sql.join(terminalStatuses)}) then runs.status else excluded.status end`,
         started_at: eb.fn.coalesce('runs.started_at', 'excluded.started_at'),
         ended_at: eb.fn.coalesce('excluded.ended_at', 'runs.ended_at'),
-        duration_ms: eb.fn.coalesce('excluded.duration_ms', 'runs.duration_ms'),
+        // The proposed clock was folded onto the stored one, so it replaces it; an ended run keeps its times.
+        wall_ms: eb.fn.coalesce('runs.wall_ms', 'excluded.wall_ms'),
+        working_ms: eb.fn.coalesce('runs.working_ms', 'excluded.working_ms'),
+        waited_ms: sql<number>`case when runs.wall_ms is null then excluded.waited_ms else runs.waited_ms end`,
+        waiting_since: sql<Date>`case when runs.wall_ms is null then excluded.waiting_since else runs.waiting_since end`,
         error: eb.fn.coalesce('excluded.error', 'runs.error'),
         forked_from: eb.fn.coalesce('runs.forked_from', 'excluded.forked_from'),
         started_by: eb.fn.coalesce('runs.started_by', 'excluded.started_by'),

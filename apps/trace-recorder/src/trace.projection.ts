@@ -22,12 +22,13 @@ export class TraceProjection implements Projection<TraceTables> {
     await closeOrphanSpans(trx, ended);
   }
 
+  /** Scores are not folded from the log: a rebuild keeps them (an erase takes them with the run). */
   async reset(trx: Transaction<TraceTables>): Promise<void> {
     await sql`truncate table runs, spans, run_events`.execute(trx);
   }
 
   async erase(trx: Transaction<TraceTables>, runIds: readonly string[]): Promise<void> {
-    for (const table of ['spans', 'run_events', 'runs'] as const)
+    for (const table of ['scores', 'spans', 'run_events', 'runs'] as const)
       await trx
         .deleteFrom(table)
         .where('run_id', 'in', [...runIds])

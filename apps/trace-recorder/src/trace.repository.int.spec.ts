@@ -49,7 +49,9 @@ describe('the trace projection and its reads against Postgres', () => {
       queuedAt: '2025-03-01T10:00:01.000Z',
       startedAt: '2025-03-01T10:00:02.000Z',
       endedAt: '2025-03-01T10:00:07.000Z',
-      durationMs: 60,
+      // Wall time from run.queued to run.completed; no wait, so working time is the same.
+      wallMs: 6_000,
+      workingMs: 6_000,
       usage: usage(3, 2),
       error: null,
       lastSeq: 7,
@@ -69,7 +71,8 @@ describe('the trace projection and its reads against Postgres', () => {
       input: { prompt: 'say hi' },
       output: { text: 'hello' },
       usage: usage(3, 2),
-      durationMs: 40,
+      durationMs: 1_000,
+      workingMs: 1_000,
     });
     expect((await rowsOf('r1')).events).toHaveLength(7);
     expect(await repo.getTrace('nope')).toBeNull();
@@ -178,6 +181,58 @@ describe('the trace projection and its reads against Postgres', () => {
       runs: 0,
     });
   });
+
+  /** The drafts of a completed run, queued by `tenant`, a fork of `parent` at `seq` when given. */
+  const runOf = (runId: string, start: string, o: { tenant?: string; workflow?: string; parent?: string } = {}) =>
+    logged(runId, completedRun(o.workflow), { start }).map((i) =>
+      i.event.type === 'run.queued'
+        ? {
+            ...i,
+            event: {
+              ...i.event,
+              data: {
+                ...i.event.data,
+                tenant: o.tenant ?? 'acme',
+                ...(o.parent && { forkedFrom: { runId: o.parent, seq: 6, checkpointId: 'cp-1' } }),
+              },
+            },
+          }
+        : i,
+    );
+
+  it("walks a run's lineage up to its root and down every fork, within the tenant", async () => {
+    await apply([
+      ...runOf('root', '2025-03-02T10:00:00.000Z'),
+      ...runOf('fork-a', '2025-03-02T11:00:00.000Z', { parent: 'root' }),
+      ...runOf('fork-b', '2025-03-02T12:00:00.000Z', { parent: 'root' }),
+      ...runOf('fork-a-1', '2025-03-02T13:00:00.000Z', { parent: 'fork-a' }),
+      ...runOf('unrelated', '2025-03-02T14:00:00.000Z'),
+      // Another tenant's row naming acme's run as its parent is never part of acme's tree.
+      ...runOf('globex-fork', '2025-03-02T15:00:00.000Z', { tenant: 'globex', parent: 'root' }),
+    ]);
+    for (const asked of ['fork-a-1', 'root', 'fork-b']) {
+      const { runs, truncated } = await repo.lineage('acme', asked);
+      expect({ asked, truncated, runs: runs.map((r) => r.runId) }).toEqual({
+        asked,
+        truncated: false,
+        runs: ['root', 'fork-a', 'fork-b', 'fork-a-1'],
+      });
+    }
+    expect((await repo.lineage('acme', 'fork-a-1')).runs[3]?.forkedFrom).toEqual({ runId: 'fork-a', seq: 6, checkpointId: 'cp-1' });
+    expect((await repo.lineage('acme', 'unrelated')).runs.map((r) => r.runId)).toEqual(['unrelated']);
+    expect((await repo.lineage('globex', 'root')).runs).toEqual([]);
+    expect((await repo.lineage('globex', 'globex-fork')).runs.map((r) => r.runId)).toEqual(['globex-fork']);
+  });
+
+  it('leaves internal (`_…`) runs out of lists and searches unless asked to include them', async () => {
+    await apply([
+      ...runOf('work', '2025-03-02T10:00:00.000Z'),
+      ...runOf('state-change', '2025-03-02T11:00:00.000Z', { workflow: '_thread_state' }),
+    ]);
+    expect((await list({ tenant: 'acme', limit: 50 })).runs.map((r) => r.runId)).toEqual(['work']);
+    expect((await list({ tenant: 'acme', limit: 50, q: 'hello' })).runs.map((r) => r.runId)).toEqual(['work']);
+    expect((await list({ tenant: 'acme', limit: 50, internal: 'include' })).runs.map((r) => r.runId)).toEqual(['state-change', 'work']);
+  });
 });
 
 describe('the runs list searched and sorted against Postgres', () => {
@@ -193,11 +248,13 @@ describe('the runs list searched and sorted against Postgres', () => {
   ) {
     const drafts = o.output === undefined ? failedRun() : completedRun('support', { ...usage(o.tokens, 0), costUsd: o.tokens / 1000 });
     const items = logged(runId, drafts, { start: o.start });
+    // The run's wall time is its events' distance: its end comes `o.ms` (scaled) after its other events.
+    const endAt = new Date(Date.parse(o.start) + 10_000 + o.ms * 10).toISOString();
     return items.map(({ event }) => {
       if (event.type === 'run.queued') return { ...event, data: { ...event.data, tenant, input: o.input, parameters: o.parameters } };
       if (event.type === 'run.completed')
-        return { ...event, data: { ...event.data, output: o.output as Record<string, unknown>, durationMs: o.ms } };
-      if (event.type === 'run.failed') return { ...event, data: { ...event.data, durationMs: o.ms } };
+        return { ...event, at: endAt, data: { ...event.data, output: o.output as Record<string, unknown>, durationMs: o.ms } };
+      if (event.type === 'run.failed') return { ...event, at: endAt, data: { ...event.data, durationMs: o.ms } };
       return event;
     });
   }

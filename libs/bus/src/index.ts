@@ -6,7 +6,7 @@ export type { StreamGuardOptions } from './stream-guard';
 export type { StreamProvisioning } from './provision-streams';
 export { RunLogWriter, EMPTY_LOG, DEFAULT_MAX_RUN_LOG_BYTES, MESSAGE_COUNT_HEADER } from './run-log.writer';
 export type { LogPosition, RunLogWriterOptions } from './run-log.writer';
-export { firstEventOf, lastEventOf, readRunLog, followRunLog } from './run-log.reader';
+export { firstEventOf, lastEventOf, readRunLog, followRunLog, runTraceHeaders } from './run-log.reader';
 export type { RunLogEnd, RunLogTail, RunLogFollower, FollowOptions, ReadOptions, SkippedMessage } from './run-log.reader';
 export { decodeRunMessage } from './run-event.decoder';
 export type { DecodedRunMessage, DecodeFailure } from './run-event.decoder';

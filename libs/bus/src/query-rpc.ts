@@ -1,5 +1,13 @@
 import type { Subscription } from '@nats-io/transport-node';
-import { isSpindleError, SpindleError, ErrorCodes, type ErrorCode, type QueryReply, type QueryService } from '@spindle/contracts';
+import {
+  isSpindleError,
+  SpindleError,
+  ErrorCodes,
+  type ErrorCode,
+  type FieldIssue,
+  type QueryReply,
+  type QueryService,
+} from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { parseMessageJson } from './message-json';
 import { fetchLargeReply, storeLargeReply } from './run-payloads';
@@ -27,7 +35,12 @@ export function serveQueries(bus: Bus, service: QueryService, handlers: QueryHan
             reply = {
               ok: false,
               error: isSpindleError(e)
-                ? { code: e.code, message: e.message, ...(e.retryAfterSec !== undefined ? { retryAfterSec: e.retryAfterSec } : {}) }
+                ? {
+                    code: e.code,
+                    message: e.message,
+                    ...(e.retryAfterSec !== undefined ? { retryAfterSec: e.retryAfterSec } : {}),
+                    ...(e.issues?.length ? { issues: e.issues } : {}),
+                  }
                 : { code: 'internal', message: 'query failed' },
             };
           }
@@ -52,7 +65,19 @@ export async function query<T>(bus: Bus, service: QueryService, op: string, payl
   }
   if (reply.ok) return reply.result;
   const code: ErrorCode = reply.error.code in ErrorCodes ? (reply.error.code as ErrorCode) : 'internal';
-  throw new SpindleError(code, reply.error.message, { retryAfterSec: reply.error.retryAfterSec });
+  const issues = fieldIssuesOf(reply.error.issues);
+  throw new SpindleError(code, reply.error.message, { retryAfterSec: reply.error.retryAfterSec, ...(issues && { issues }) });
+}
+
+/** The fields a service's refusal names, when they are what they should be (a reply is another process's word). */
+function fieldIssuesOf(value: unknown): FieldIssue[] | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 100) return undefined;
+  const wellFormed = value.every(
+    (i) => typeof i === 'object' && i !== null && typeof i.field === 'string' && typeof i.message === 'string',
+  );
+  return wellFormed
+    ? value.map((i: FieldIssue) => ({ field: i.field, message: i.message, ...(typeof i.node === 'string' && { node: i.node }) }))
+    : undefined;
 }
 
 /** A reply too large for one NATS message travels through the object store. */

@@ -1,5 +1,6 @@
 import { DeliverPolicy, JetStreamApiCodes, type Consumer, type StoredMsg } from '@nats-io/jetstream';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
+import type { MsgHdrs } from '@nats-io/transport-node';
 import type { Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
 import { decodeRunMessage } from './run-event.decoder';
@@ -102,6 +103,15 @@ export async function firstEventOf(bus: Bus, runId: string, opts: ReadOptions = 
   }
   const { events } = await readRunLog(bus, runId, 0, opts);
   return events[0]?.type === 'run.queued' ? events[0] : undefined;
+}
+
+/**
+ * The trace context the run's `run.queued` was written in (its message's headers): the trace a run
+ * belongs to, for a command that arrived without one (a start the admission sent from a row the
+ * log's projection made before the gateway's, which carries the request's context).
+ */
+export async function runTraceHeaders(bus: Bus, runId: string): Promise<MsgHdrs | undefined> {
+  return (await firstMessageOf(bus, runId))?.header;
 }
 
 async function firstMessageOf(bus: Bus, runId: string): Promise<StoredMsg | undefined> {

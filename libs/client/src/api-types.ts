@@ -34,6 +34,8 @@ export type {
   RunEventsPage,
   RunList,
   RunListFilter,
+  RunLineage,
+  LineageRun,
   RunRequests,
   SavedVersion,
   StartRunBody,

@@ -44,7 +44,9 @@ export class HttpTransport {
   /** A JSON request; resolves to the parsed body (`undefined` for `204`), rejects with a typed error. */
   async json<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    // A state change is JSON even without a body: the gateway refuses any other (its CSRF guard, 415).
+    const changes = (opts.method ?? 'GET') !== 'GET';
+    if (opts.body !== undefined || changes) headers['content-type'] = 'application/json';
     if (opts.raw) headers['content-type'] = opts.raw.contentType;
     const url = this.url(path, opts.query);
     const res = await this.send(url, {
@@ -64,6 +66,13 @@ export class HttpTransport {
         `a ${res.status} answer that is not JSON (${res.headers.get('content-type') ?? 'no content type'})`,
       );
     }
+  }
+
+  /** A GET whose answer is text (a CSV); rejects with a typed error as `json` does. */
+  async text(path: string, opts: Pick<RequestOptions, 'query' | 'signal'> = {}): Promise<string> {
+    const res = await this.send(this.url(path, opts.query), { method: 'GET', headers: { accept: 'text/*' }, signal: opts.signal });
+    if (!res.ok) throw await apiErrorOf(res);
+    return res.text();
   }
 
   /** `fetch` with the credential; a network failure becomes `SpindleUnreachableError`, an abort stays an abort. */

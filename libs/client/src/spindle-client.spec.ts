@@ -60,6 +60,8 @@ describe('createSpindleClient', () => {
     expect(list).toMatchObject({ method: 'GET', url: '/v1/runs?status=running&limit=5', body: '' });
     expect(list.headers['content-type']).toBeUndefined();
     expect(del).toMatchObject({ method: 'DELETE', url: '/v1/workflows/hello' });
+    // Without a body too, as the gateway's guard against cross-site requests asks.
+    expect(del.headers['content-type']).toBe('application/json');
   });
 
   it('rejects a problem answer with SpindleApiError carrying status, code, title, detail, field errors and Retry-After', async () => {

@@ -1,4 +1,26 @@
-import type { KnowledgeBase, KnowledgeBaseSave, KnowledgeDocument, RetrieveAnswer, RunEvent, RunTrace } from '@spindle/contracts';
+import type {
+  AddDatasetItemsBody,
+  Dataset,
+  DatasetItem,
+  DatasetItemsAdded,
+  Experiment,
+  ExperimentComparison,
+  ExperimentItem,
+  NewExperimentBody,
+  NewReplayBody,
+  Replay,
+  ReplayListItem,
+  KnowledgeBase,
+  KnowledgeBaseSave,
+  KnowledgeDocument,
+  NewScoreBody,
+  RetrieveAnswer,
+  Score,
+  RunEvent,
+  RunEvaluation,
+  RunLineage,
+  RunTrace,
+} from '@spindle/contracts';
 import type {
   AgentList,
   AnswerBody,
@@ -244,6 +266,8 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       get: (runId: string, o: CallOptions = {}) => http.json<RunSummary>(`/v1/runs/${seg(runId)}`, o),
       trace: (runId: string, o: CallOptions = {}) => http.json<RunTrace>(`/v1/runs/${seg(runId)}/trace`, o),
       checkpoints: (runId: string, o: CallOptions = {}) => http.json<CheckpointList>(`/v1/runs/${seg(runId)}/checkpoints`, o),
+      /** The run's fork tree: from its oldest recorded ancestor, depth first, each fork with the checkpoint it started at. */
+      lineage: (runId: string, o: CallOptions = {}) => http.json<RunLineage>(`/v1/runs/${seg(runId)}/lineage`, o),
       /** `canceled`, or `cancel_requested` while its runner is stopping it. */
       cancel: (runId: string, o: CallOptions & { reason?: string } = {}) =>
         http.json<CancelOutcome>(`/v1/runs/${seg(runId)}/cancel`, { method: 'POST', body: { reason: o.reason }, signal: o.signal }),
@@ -261,6 +285,19 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
       follow: (runId: string, o: FollowOptions = {}): AsyncGenerator<RunEvent, void> => followRun(http, runId, o),
       /** The requests for a person the run has made (answered or not). */
       requests: (runId: string, o: CallOptions = {}) => http.json<RunRequests>(`/v1/runs/${seg(runId)}/requests`, o),
+      /** Scores the run (or one of its spans, `spanId`); with an `idempotencyKey`, a retry answers the stored score. */
+      score: (runId: string, body: NewScoreBody, o: CallOptions & { idempotencyKey?: string } = {}) =>
+        http.json<Score>(`/v1/runs/${seg(runId)}/scores`, {
+          method: 'POST',
+          body,
+          headers: idempotency(o.idempotencyKey),
+          signal: o.signal,
+        }),
+      /** The run's scores, oldest first. */
+      scores: (runId: string, o: CallOptions = {}) => http.json<{ scores: Score[] }>(`/v1/runs/${seg(runId)}/scores`, o),
+      /** What each of the run's evaluators made of it (a workflow evaluator's judge run and its cost). */
+      evaluations: (runId: string, o: CallOptions = {}) =>
+        http.json<{ evaluations: RunEvaluation[] }>(`/v1/runs/${seg(runId)}/evaluations`, o),
     },
 
     requests: {
@@ -276,6 +313,53 @@ export function createSpindleClient(options: SpindleClientOptions = {}) {
           body,
           signal: o.signal,
         }),
+    },
+
+    datasets: {
+      list: (o: CallOptions = {}) => http.json<{ datasets: Dataset[] }>('/v1/datasets', o),
+      /** Creates the dataset, or changes its description. */
+      put: (name: string, body: { description?: string } = {}, o: CallOptions = {}) =>
+        http.json<Dataset>(`/v1/datasets/${seg(name)}`, { method: 'PUT', body, signal: o.signal }),
+      get: (name: string, o: CallOptions & { version?: number } = {}) =>
+        http.json<Dataset>(`/v1/datasets/${seg(name)}`, { query: { version: o.version }, signal: o.signal }),
+      delete: (name: string, o: CallOptions = {}) => http.json<void>(`/v1/datasets/${seg(name)}`, { method: 'DELETE', signal: o.signal }),
+      /** Items written out or taken from runs: all of them one new version, or none. */
+      addItems: (name: string, body: AddDatasetItemsBody, o: CallOptions = {}) =>
+        http.json<DatasetItemsAdded>(`/v1/datasets/${seg(name)}/items`, { method: 'POST', body, signal: o.signal }),
+      items: (name: string, o: CallOptions & { version?: number; limit?: number; cursor?: string } = {}) =>
+        http.json<{ version: number; items: DatasetItem[]; nextCursor: string | null }>(`/v1/datasets/${seg(name)}/items`, {
+          query: { version: o.version, limit: o.limit, cursor: o.cursor },
+          signal: o.signal,
+        }),
+      removeItem: (name: string, itemId: string, o: CallOptions = {}) =>
+        http.json<{ version: number }>(`/v1/datasets/${seg(name)}/items/${seg(itemId)}`, { method: 'DELETE', signal: o.signal }),
+    },
+
+    experiments: {
+      /** Runs a dataset version through a workflow version; the dispatcher starts the items' runs. */
+      start: (body: NewExperimentBody, o: CallOptions = {}) =>
+        http.json<Experiment>('/v1/experiments', { method: 'POST', body, signal: o.signal }),
+      list: (o: CallOptions = {}) => http.json<{ experiments: Experiment[] }>('/v1/experiments', o),
+      get: (experimentId: string, o: CallOptions = {}) => http.json<Experiment>(`/v1/experiments/${seg(experimentId)}`, o),
+      items: (experimentId: string, o: CallOptions = {}) =>
+        http.json<{ items: ExperimentItem[] }>(`/v1/experiments/${seg(experimentId)}/items`, o),
+      cancel: (experimentId: string, o: CallOptions = {}) =>
+        http.json<Experiment>(`/v1/experiments/${seg(experimentId)}/cancel`, { method: 'POST', body: {}, signal: o.signal }),
+      /** Two or more experiments over one dataset, item by item. */
+      compare: (experimentIds: readonly string[], o: CallOptions = {}) =>
+        http.json<ExperimentComparison>('/v1/experiments/compare', { query: { ids: experimentIds.join(',') }, signal: o.signal }),
+      /** The comparison as CSV (an item a row). */
+      compareCsv: (experimentIds: readonly string[], o: CallOptions = {}) =>
+        http.text('/v1/experiments/compare', { query: { ids: experimentIds.join(','), format: 'csv' }, signal: o.signal }),
+    },
+
+    replays: {
+      /** Replays recorded runs of `workflow` through a version; the dispatcher starts the replay runs. */
+      start: (workflow: string, body: NewReplayBody, o: CallOptions = {}) =>
+        http.json<Replay>(`/v1/workflows/${seg(workflow)}/replays`, { method: 'POST', body, signal: o.signal }),
+      list: (o: CallOptions = {}) => http.json<{ replays: ReplayListItem[] }>('/v1/replays', o),
+      /** The replay with each run's report, read from the logs as they are now. */
+      get: (replayId: string, o: CallOptions = {}) => http.json<Replay>(`/v1/replays/${seg(replayId)}`, o),
     },
 
     keys: {

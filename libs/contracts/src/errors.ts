@@ -97,6 +97,9 @@ export const ErrorCodes = {
   /** The model cannot take a file of this media type (the model table says which it takes). */
   attachment_not_supported: 'attachment_not_supported',
   knowledge_base_not_found: 'knowledge_base_not_found',
+  /** A score names a span its run's trace does not have. */
+  span_not_found: 'span_not_found',
+  dataset_not_found: 'dataset_not_found',
   /** A document that is empty, not what its media type says (a PDF that is not one), or has no text. */
   invalid_document: 'invalid_document',
   /** The embedding model's vectors have another dimension than the knowledge base's. */
@@ -105,6 +108,8 @@ export const ErrorCodes = {
   retrieval_failed: 'retrieval_failed',
   /** What a prompt may not lose (system, the newest message) is alone larger than the context budget. */
   context_budget_exceeded: 'context_budget_exceeded',
+  /** A replay met a model or tool call its recording does not have, and was asked to stop there. */
+  replay_diverged: 'replay_diverged',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -177,10 +182,13 @@ export const retryableByCode: Record<ErrorCode, boolean> = {
   file_not_found: false,
   attachment_not_supported: false,
   knowledge_base_not_found: false,
+  span_not_found: false,
+  dataset_not_found: false,
   invalid_document: false,
   embedding_dimension_mismatch: false,
   retrieval_failed: true,
   context_budget_exceeded: false,
+  replay_diverged: false,
 };
 
 /** One field-level problem, naming the node when the field belongs to one. */

@@ -49,6 +49,19 @@ export {
 } from './run-events';
 export { checkRunEvent } from './run-event-check';
 export { addCallUsage, costLabel, EMPTY_USAGE } from './usage';
+export {
+  runDurations,
+  nodeDurations,
+  humanDuration,
+  foldRunClock,
+  runClockDurations,
+  movesRunClock,
+  spanDurations,
+  requestWaitsByParent,
+  RUN_CLOCK_EVENT_TYPES,
+  EMPTY_RUN_CLOCK,
+} from './durations';
+export type { Durations, RunClock, TimedEvent, WaitingSpan } from './durations';
 export type { RunEventCheck } from './run-event-check';
 export type {
   RunEvent,
@@ -64,8 +77,21 @@ export type {
 export { runCommandSchema, tokenDeltaSchema, tokenPartSchema, runControlSchema } from './run-commands';
 export type { RunCommand, TokenDelta, TokenPart, RunControl } from './run-commands';
 export { runStatusSchema, terminalStatuses } from './run-status';
-export { RUN_SORT_KEYS, runSortSchema, sortOrderSchema, searchWords, parseParameterFilter } from './run-search';
-export type { RunSort, SortOrder } from './run-search';
+export {
+  RUN_SORT_KEYS,
+  runSortSchema,
+  sortOrderSchema,
+  searchWords,
+  parseParameterFilter,
+  parseScoreFilter,
+  scoreFilterSchema,
+  INTERNAL_WORKFLOW_PREFIX,
+  isInternalWorkflow,
+  internalRunsFilterSchema,
+} from './run-search';
+export type { RunSort, SortOrder, InternalRunsFilter, ScoreFilter } from './run-search';
+export { runLineage, runLineageSchema, lineageRunSchema, forkPointSchema, MAX_LINEAGE_RUNS, MAX_LINEAGE_DEPTH } from './run-lineage';
+export type { RunLineage, LineageRun, ForkPoint } from './run-lineage';
 export type { RunStatus } from './run-status';
 export {
   runSummarySchema,
@@ -125,6 +151,8 @@ export {
   requestsListQuerySchema,
   overviewQuerySchema,
   eventsQuerySchema,
+  streamTokenBodySchema,
+  STREAM_TOKEN_TTL_SECONDS,
   workflowVersionQuerySchema,
   rollbackBodySchema,
   newThreadBodySchema,
@@ -133,6 +161,9 @@ export {
   threadStateBodySchema,
   newWebhookBodySchema,
   webhookDeliveriesQuerySchema,
+  datasetItemsQuerySchema,
+  datasetVersionQuerySchema,
+  experimentsCompareQuerySchema,
   newScheduleBodySchema,
   tenantQuerySchema,
   auditQuerySchema,
@@ -167,6 +198,7 @@ export {
   runAcceptedSchema,
   forkAcceptedSchema,
   cancelOutcomeSchema,
+  streamTokenSchema,
   answerOutcomeSchema,
   runListSchema,
   requestListSchema,
@@ -209,6 +241,7 @@ export type {
   RunAccepted,
   ForkAccepted,
   CancelOutcome,
+  StreamToken,
   AnswerOutcome,
   WorkflowSummary,
   ApiKeyView,
@@ -273,11 +306,29 @@ export {
   webhookSchema,
   webhookAttemptSchema,
   webhookDeliverySchema,
+  webhookScope,
 } from './webhooks';
 export type { WebhookEventType, WebhookEvent, Webhook, WebhookDelivery } from './webhooks';
-export { SCHEDULE_ID_PATTERN, scheduleOverlapSchema, scheduleCatchUpSchema, scheduleSchema, scheduleFiringSchema } from './schedules';
+export { checkWebhookSignature, signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_TOLERANCE_SECONDS } from './webhook-signature';
+export type { WebhookSignatureCheck } from './webhook-signature';
+export {
+  SCHEDULE_ID_PATTERN,
+  SCHEDULE_UPCOMING_FIRINGS,
+  scheduleOverlapSchema,
+  scheduleCatchUpSchema,
+  scheduleSchema,
+  scheduleFiringSchema,
+} from './schedules';
 export type { Schedule, ScheduleFiring } from './schedules';
-export { JSON_RPC_ERROR, jsonRpcMessageSchema, parseJsonRpcRequest, type JsonRpcMessage, type JsonRpcRequest } from './json-rpc';
+export {
+  JSON_RPC_ERROR,
+  jsonRpcMessageSchema,
+  jsonRpcParseError,
+  parseJsonRpcRequest,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+} from './json-rpc';
+export { jsonRpcMethodScopes, scopeOfJsonRpcMethod, type JsonRpcProtocol } from './protocol-scopes';
 export { protocolErrorOf, protocolMessageOf, type ProtocolError } from './protocol-errors';
 export {
   A2A_ERROR,
@@ -359,3 +410,90 @@ export type {
   ToolCapability,
   ToolList,
 } from './runner-capabilities';
+export {
+  newScoreBodySchema,
+  SCORE_DATA_TYPES,
+  SCORE_NAME_PATTERN,
+  scoreDataTypeOf,
+  scoreDataTypeSchema,
+  scoreEvaluatorSchema,
+  scoreNameSchema,
+  scoreQuerySchemas,
+  scoreSchema,
+  scoreValueSchema,
+  sameScoreBody,
+  scoreNumberOf,
+} from './scores';
+export type { NewScoreBody, Score, ScoreDataType, ScoreQueryResults, ScoreValue } from './scores';
+export {
+  evaluatorScoreName,
+  evaluatorSpecSchema,
+  builtinEvaluatorSpecSchema,
+  builtinEvaluatorsSchema,
+  workflowEvaluatorSpecSchema,
+  evaluatorsSchema,
+  inEvaluatorSample,
+  MAX_EVALUATORS,
+  runEvaluationSchema,
+} from './evaluators';
+export type { BuiltinEvaluatorSpec, EvaluatorSpec, EvaluatorType, RunEvaluation, WorkflowEvaluatorSpec } from './evaluators';
+export {
+  addDatasetItemsBodySchema,
+  DATASET_ITEM_ID_PATTERN,
+  DATASET_NAME_PATTERN,
+  datasetItemSchema,
+  datasetItemsAddedSchema,
+  datasetNameSchema,
+  datasetSaveBodySchema,
+  datasetSchema,
+  inDatasetVersion,
+  MAX_ITEMS_PER_REQUEST,
+  newDatasetItemSchema,
+} from './datasets';
+export type { AddDatasetItemsBody, Dataset, DatasetItem, DatasetItemsAdded, NewDatasetItem } from './datasets';
+export {
+  EXPERIMENT_ID_PATTERN,
+  EXPERIMENT_ITEM_STATUSES,
+  EXPERIMENT_STATUSES,
+  experimentComparisonSchema,
+  experimentItemSchema,
+  experimentItemStatusSchema,
+  experimentSchema,
+  experimentStatusSchema,
+  experimentSummarySchema,
+  MAX_EXPERIMENT_CONCURRENCY,
+  newExperimentBodySchema,
+} from './experiments';
+export type {
+  Experiment,
+  ExperimentComparison,
+  ExperimentItem,
+  ExperimentItemStatus,
+  ExperimentStatus,
+  ExperimentSummary,
+  NewExperimentBody,
+} from './experiments';
+export { replayDivergenceModeSchema } from './run-events';
+export type { ReplayDivergenceMode } from './run-events';
+export {
+  DIVERGENCE_KINDS,
+  MAX_REPLAY_RUNS,
+  newReplayBodySchema,
+  REPLAY_ID_PATTERN,
+  REPLAY_OUTCOMES,
+  replayDivergenceSchema,
+  replayOutcomeSchema,
+  replayListItemSchema,
+  replayRunReportSchema,
+  replaySchema,
+} from './replays';
+export type { DivergenceKind, NewReplayBody, Replay, ReplayDivergence, ReplayListItem, ReplayOutcome, ReplayRunReport } from './replays';
+export {
+  scoreConfigBodySchema,
+  scoreConfigIssue,
+  scoreConfigListSchema,
+  scoreConfigQuerySchemas,
+  scoreConfigSchema,
+  scoreSettingsBodySchema,
+} from './score-configs';
+export type { ScoreConfig, ScoreConfigBody, ScoreConfigList, ScoreConfigQueryResults } from './score-configs';

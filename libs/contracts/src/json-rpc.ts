@@ -9,6 +9,7 @@ const requestId = z.union([z.string(), z.number().int()]);
 
 /** JSON-RPC 2.0's own error codes (MCP's and A2A's are these and their own). */
 export const JSON_RPC_ERROR = {
+  parseError: -32700,
   invalidRequest: -32600,
   methodNotFound: -32601,
   invalidParams: -32602,
@@ -46,3 +47,10 @@ export function parseJsonRpcRequest(body: unknown): { ok: true; request: JsonRpc
   if (id === undefined) return { ok: false, reason: 'a request needs an id (string or number)' };
   return { ok: true, request: { id, method, ...(params !== undefined && { params }) } };
 }
+
+/** What JSON-RPC answers a body that is not JSON at all: no id can be read from it. */
+export const jsonRpcParseError = () => ({
+  jsonrpc: '2.0' as const,
+  id: null,
+  error: { code: JSON_RPC_ERROR.parseError, message: 'Parse error' },
+});

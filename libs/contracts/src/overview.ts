@@ -16,7 +16,7 @@ export const overviewDaySchema = z.object({
   active: z.number().int(),
   totalTokens: z.number().int(),
   costUsd: z.number(),
-  /** Of the runs that ended that day's queue; null when none did. */
+  /** Wall time (libs/contracts durations) of the runs that ended of that day's queue; null when none did. */
   p50DurationMs: z.number().nullable(),
   p95DurationMs: z.number().nullable(),
 });
@@ -32,6 +32,17 @@ export const slowNodeSchema = z.object({
   p95Ms: z.number(),
 });
 
+/** A score's trend: its count and mean (a boolean as 1 or 0; categories have no mean) per UTC day of the runs and workflow version. */
+export const scoreTrendPointSchema = z.object({
+  name: z.string(),
+  day: z.string().describe('The UTC day the scored runs were queued, `YYYY-MM-DD`.'),
+  workflow: z.string(),
+  workflowVersion: z.number().int(),
+  count: z.number().int(),
+  mean: z.number().nullable(),
+});
+export type ScoreTrendPoint = z.infer<typeof scoreTrendPointSchema>;
+
 /** What the trace recorder answers: everything but the requests. */
 export const runsOverviewSchema = z.object({
   totals: overviewTotalsSchema,
@@ -40,6 +51,8 @@ export const runsOverviewSchema = z.object({
   topErrors: z.array(z.object({ code: z.string(), runs: z.number().int() })),
   /** Node executions with the longest p95, at most 8. */
   slowestNodes: z.array(slowNodeSchema),
+  /** Scores of the window's runs by name, day and workflow version (at most 500 points, newest days first kept). */
+  scores: z.array(scoreTrendPointSchema),
 });
 export type RunsOverview = z.infer<typeof runsOverviewSchema>;
 

@@ -100,10 +100,13 @@ const FAULT_BY_CODE: Record<ErrorCode, ProtocolFault> = {
   file_not_found: 'not_found',
   attachment_not_supported: 'invalid',
   knowledge_base_not_found: 'not_found',
+  span_not_found: 'not_found',
+  dataset_not_found: 'not_found',
   invalid_document: 'invalid',
   embedding_dimension_mismatch: 'state',
   retrieval_failed: 'run',
   context_budget_exceeded: 'run',
+  replay_diverged: 'run',
 };
 
 /** The one table from a Spindle code to each protocol's error shape. */

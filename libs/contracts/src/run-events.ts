@@ -115,6 +115,13 @@ function legacyFields<S extends z.ZodObject>(renames: Record<string, string>, sc
   }, schema);
 }
 
+/** What a replay does at a call its recording does not have: stop the run there, or make the call. */
+export const replayDivergenceModeSchema = z.enum(['stop', 'call']);
+export type ReplayDivergenceMode = z.infer<typeof replayDivergenceModeSchema>;
+
+/** The recorded event a replay served an answer from: the recorded run and the event's seq. */
+const replayedFromSchema = z.object({ runId: runIdSchema, seq: z.number().int().positive() });
+
 function jsonRecordSchema() {
   return z.record(z.string(), z.unknown());
 }
@@ -140,6 +147,15 @@ export const runEventSchemas = {
           forkedBy: actorSchema.optional(),
         })
         .optional(),
+      /**
+       * A replay of a recorded run through this run's definition: model and tool calls the same as
+       * the recording's are served from it; at one that differs the run stops (`replay_diverged`) or makes it.
+       */
+      replayOf: z
+        .object({ runId: runIdSchema, onDivergence: replayDivergenceModeSchema, replayId: z.string().max(64).optional() })
+        .optional(),
+      /** A judge's run: the evaluation of another run it makes (a judge's own runs are never judged). */
+      evaluates: z.object({ runId: runIdSchema, evaluationId: z.string().max(200) }).optional(),
       /** Whose run it is; absent in logs written before tenants (read as `default`). */
       tenant: tenantIdSchema.optional(),
       /** Who started it (absent in logs written before identity). */
@@ -245,6 +261,8 @@ export const runEventSchemas = {
       durationMs: z.number().nonnegative(),
       /** The run's running totals after this call: the live cost ledger. */
       runUsage: usageSchema.optional(),
+      /** A replay's answer served from its recording (no provider was called): the recorded call. Its usage is not spent again. */
+      replayedFrom: replayedFromSchema.optional(),
     }),
   ),
   'model.failed': event('model.failed', z.object({ model: z.string(), error: errorInfoSchema, durationMs: z.number().nonnegative() })),
@@ -258,6 +276,8 @@ export const runEventSchemas = {
       /** A failed call is an observation the model sees, not a node failure. */
       error: errorInfoSchema.optional(),
       durationMs: z.number().nonnegative(),
+      /** A replay's result served from its recording (the tool was not called): the recorded return. */
+      replayedFrom: replayedFromSchema.optional(),
     }),
   ),
   /** A loop's iteration begins (the events inside it carry `iteration`). */
@@ -298,7 +318,7 @@ export const runEventSchemas = {
     'input.answered',
     z.object({
       requestId: z.string(),
-      /** The answer (`approved`, `text` or `data`); absent when the request timed out. */
+      /** The answer (`approved`, `text` or `data`, and any `comment`); absent when the request timed out. */
       answer: jsonRecord.optional(),
       timedOut: z.boolean().optional(),
       answeredBy: recordedActorSchema,

@@ -9,6 +9,9 @@ export const scheduleOverlapSchema = z.enum(['skip', 'queue', 'cancel_previous']
 /** Firings missed while no gateway was up: none (unless within 30 s), the latest, or each (at most 100). */
 export const scheduleCatchUpSchema = z.enum(['none', 'latest', 'all']);
 
+/** How many of a schedule's next firings its view lists. */
+export const SCHEDULE_UPCOMING_FIRINGS = 5;
+
 const timestamp = z.string().describe('An ISO 8601 timestamp.');
 
 export const scheduleSchema = z.object({
@@ -23,6 +26,8 @@ export const scheduleSchema = z.object({
   catchUp: scheduleCatchUpSchema,
   paused: z.boolean(),
   nextFireAt: timestamp.nullable(),
+  /** The cron's next firings from now (at most `SCHEDULE_UPCOMING_FIRINGS`); empty while paused. */
+  upcoming: z.array(timestamp),
   lastRunId: z.string().nullable(),
   createdAt: timestamp,
   createdBy: actorSchema,

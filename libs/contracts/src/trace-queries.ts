@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import type { FieldIssue } from './errors';
 import { actorSchema, tenantIdSchema } from './identity';
 import { errorInfoSchema, usageSchema, workflowRefSchema, type Usage } from './run-events';
 import { runStatusSchema } from './run-status';
 import { runIdSchema } from './run-id';
 import { runSearchFields, runSortSchema, sortOrderSchema } from './run-search';
 import { runsOverviewQuerySchema, type RunsOverview } from './overview';
+import { scoreQuerySchemas, type ScoreQueryResults } from './scores';
+import { scoreConfigQuerySchemas, type ScoreConfigQueryResults } from './score-configs';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
 export const runSummarySchema = z.object({
@@ -14,7 +17,14 @@ export const runSummarySchema = z.object({
   queuedAt: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  durationMs: z.number().nullable(),
+  wallMs: z
+    .number()
+    .nonnegative()
+    .describe('Wall time in ms: from run.queued to the run’s end, or to now while it runs (libs/contracts durations).'),
+  workingMs: z
+    .number()
+    .nonnegative()
+    .describe('Working time in ms: wall time less the time spent waiting for a person or handed back to the queue.'),
   usage: usageSchema,
   error: errorInfoSchema.nullable(),
   lastSeq: z.number().int(),
@@ -70,7 +80,14 @@ export const traceSpanSchema = z.object({
   status: spanStatusSchema,
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  durationMs: z.number().nullable(),
+  durationMs: z
+    .number()
+    .nullable()
+    .describe('Wall time in ms, from the span’s start to its end (libs/contracts durations); null while it runs.'),
+  workingMs: z
+    .number()
+    .nullable()
+    .describe('Working time in ms: wall time less its waits for a person (a request’s whole span is its wait, so 0 would mislead: null).'),
   input: z.unknown(),
   output: z.unknown(),
   error: errorInfoSchema.nullable(),
@@ -118,23 +135,32 @@ export const traceQuerySchemas = {
     limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().optional(),
   }),
+  /** The fork tree around a run: its ancestors up to the root, and every descendant of that root, of one tenant. */
+  lineage: z.object({ tenant: tenantIdSchema, runId: runIdSchema, waitForSeq: z.number().int().nonnegative().optional() }),
   /** What a tenant's runs queued since `since` used: the daily budget check. */
   tenantUsage: z.object({ tenant: tenantIdSchema, since: z.iso.datetime({ offset: true }) }),
   /** The overview dashboards' runs, nodes and errors since `from`. */
   overview: runsOverviewQuerySchema,
   eraseRun: eraseRunQuerySchema,
+  ...scoreQuerySchemas,
+  ...scoreConfigQuerySchemas,
 } as const;
 export type TraceQueryOp = keyof typeof traceQuerySchemas;
 export type TraceQuery<Op extends TraceQueryOp> = z.input<(typeof traceQuerySchemas)[Op]>;
 
-export interface TraceQueryResults {
+export interface TraceQueryResults extends ScoreQueryResults, ScoreConfigQueryResults {
   getRun: { run: RunSummary | null };
   getTrace: { trace: RunTrace | null };
   listRuns: { runs: RunSummary[]; nextCursor: string | null };
+  /** The tree's runs in no particular order (`runLineage` orders them); `truncated` when some were left out. */
+  lineage: { runs: RunSummary[]; truncated: boolean };
   tenantUsage: { usage: Usage; runs: number };
   overview: RunsOverview;
   eraseRun: EraseRunResult;
 }
 
 /** Every request/reply answer has this shape, so a caller never has to guess at a failure. */
-export type QueryReply<T> = { ok: true; result: T } | { ok: false; error: { code: string; message: string; retryAfterSec?: number } };
+export type QueryReply<T> =
+  | { ok: true; result: T }
+  /** `issues`: the fields a refusal names (a score outside its config's range), passed on to the caller's problem. */
+  | { ok: false; error: { code: string; message: string; retryAfterSec?: number; issues?: FieldIssue[] } };

@@ -49,6 +49,17 @@ export const webhookSchema = z.object({
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
+/** Which runs a subscription hears of, in words (`every run`, `workflow x, named only`), as the console and CLI show it. */
+export function webhookScope(w: Pick<Webhook, 'workflow' | 'threadId' | 'scheduleId' | 'namedOnly'>): string {
+  const parts = [
+    w.workflow !== null ? `workflow ${w.workflow}` : '',
+    w.threadId !== null ? `thread ${w.threadId}` : '',
+    w.scheduleId !== null ? `schedule ${w.scheduleId}` : '',
+    w.namedOnly ? 'named only' : '',
+  ].filter((p) => p !== '');
+  return parts.length === 0 ? 'every run' : parts.join(', ');
+}
+
 export const webhookAttemptSchema = z.object({
   attempt: z.number().int().positive(),
   at: timestamp,

@@ -9,15 +9,17 @@ describe('batchWakes', () => {
       admission: false,
       threadDispatch: false,
       webhookDelivery: false,
+      evaluation: false,
+      experiments: false,
     });
   });
 
   it.each([
-    ['run.queued', { admission: true, threadDispatch: false, webhookDelivery: false }],
-    ['run.started', { admission: true, threadDispatch: false, webhookDelivery: false }],
-    ['run.awaiting', { admission: true, threadDispatch: false, webhookDelivery: true }],
-    ['run.completed', { admission: true, threadDispatch: true, webhookDelivery: true }],
-    ['run.canceled', { admission: true, threadDispatch: true, webhookDelivery: true }],
+    ['run.queued', { admission: true, threadDispatch: false, webhookDelivery: false, evaluation: false, experiments: false }],
+    ['run.started', { admission: true, threadDispatch: false, webhookDelivery: false, evaluation: false, experiments: false }],
+    ['run.awaiting', { admission: true, threadDispatch: false, webhookDelivery: true, evaluation: false, experiments: false }],
+    ['run.completed', { admission: true, threadDispatch: true, webhookDelivery: true, evaluation: true, experiments: true }],
+    ['run.canceled', { admission: true, threadDispatch: true, webhookDelivery: true, evaluation: false, experiments: true }],
   ])('wakes what a %s can give work to', (type, wakes) => {
     expect(batchWakes([event('node.completed'), event(type)])).toEqual(wakes);
   });

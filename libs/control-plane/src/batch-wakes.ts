@@ -9,6 +9,10 @@ export interface BatchWakes {
   readonly threadDispatch: boolean;
   /** An event a webhook can be told of: the batch may have made deliveries due. */
   readonly webhookDelivery: boolean;
+  /** A run completed: its evaluators' judgements may be due. */
+  readonly evaluation: boolean;
+  /** A run ended: an experiment's item may have, and its slot freed. */
+  readonly experiments: boolean;
 }
 
 /** Most events (nodes, models, tools, tokens' checkpoints) wake nothing, and the pass's query is saved. */
@@ -17,5 +21,7 @@ export function batchWakes(events: readonly RunEvent[]): BatchWakes {
     admission: events.some((e) => admissionStateAfter[e.type] !== null),
     threadDispatch: events.some(isTerminalEvent),
     webhookDelivery: events.some((e) => webhookEventAfter[e.type] !== null),
+    evaluation: events.some((e) => e.type === 'run.completed'),
+    experiments: events.some(isTerminalEvent),
   };
 }

@@ -6,9 +6,10 @@ import { projectionProgressMigrations, type ProjectionProgressTables } from './p
 describe('per-service schemas and migrations', () => {
   const schema = serviceSchema('checkpoint', testNamespace());
   let db: Kysely<ProjectionProgressTables>;
+  let applied: string[];
   beforeAll(async () => {
     db = createDatabase<ProjectionProgressTables>({ url: testEnv().databaseUrl, schema, maxConnections: 2 });
-    await migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations);
+    applied = await migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations);
   });
   afterAll(async () => {
     await dropSchema(db as Kysely<unknown>, schema);
@@ -21,8 +22,12 @@ describe('per-service schemas and migrations', () => {
     expect(() => serviceSchema('x', 'Bad-Name')).toThrow(/invalid schema name/);
   });
 
+  it('returns the names of the migrations it applied', () => {
+    expect(applied).toEqual(Object.keys(projectionProgressMigrations));
+  });
+
   it('migrates once: a second run changes nothing', async () => {
-    await migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations);
+    await expect(migrateToLatest(db as Kysely<unknown>, schema, projectionProgressMigrations)).resolves.toEqual([]);
     const tables = await db.introspection.getTables();
     expect(tables.filter((t) => t.schema === schema).map((t) => t.name)).toEqual(['run_progress']);
   });

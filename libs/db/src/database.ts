@@ -36,9 +36,10 @@ export function createDatabase<DB>(opts: DatabaseOptions): Kysely<DB> {
 const SCHEMA_CHANGE_LOCK = 0x5b1d_0003;
 
 /** Creates the schema and applies the service's migrations, in order, exactly once each. */
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<void> {
+/** Applies the schema's pending migrations; returns the names of those it applied (empty: it was up to date). */
+export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: Record<string, Migration>): Promise<string[]> {
   assertSchemaName(schema);
-  await db.connection().execute(async (conn) => {
+  return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
     try {
       await sql`create schema if not exists ${sql.id(schema)}`.execute(conn);
@@ -56,6 +57,7 @@ export async function migrateToLatest(db: Kysely<unknown>, schema: string, migra
           { cause: error },
         );
       }
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     } finally {
       await sql`select pg_advisory_unlock(${SCHEMA_CHANGE_LOCK})`.execute(conn);
     }

@@ -2,7 +2,15 @@ export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchem
 export { PostgresDialect } from './postgres-dialect';
 export { isDatabaseFault, asDatabaseFault, DATABASE_RETRY_AFTER_SEC } from './database-faults';
 export type { DatabaseOptions } from './database';
-export type { TraceTables, RunsTable, SpansTable, RunEventsTable } from './trace/trace.tables';
+export type {
+  TraceTables,
+  RunsTable,
+  SpansTable,
+  RunEventsTable,
+  ScoresTable,
+  ScoreConfigsTable,
+  ScoreSettingsTable,
+} from './trace/trace.tables';
 export { traceMigrations } from './trace/trace.migrations';
 export type {
   GatewayTables,
@@ -14,6 +22,12 @@ export type {
   WorkflowVersionsTable,
   IdempotencyKeysTable,
   AgentsTable,
+  DatasetsTable,
+  DatasetItemsTable,
+  ExperimentsTable,
+  ExperimentItemsTable,
+  ReplaysTable,
+  ReplayRunsTable,
 } from './gateway/gateway.tables';
 export { gatewayMigrations } from './gateway/gateway.migrations';
 export { projectionProgressMigrations } from './projection-progress/projection-progress';

@@ -114,3 +114,8 @@ export type { AssembledPrompt, ContextCut, PromptInput } from './context/assembl
 export { contextBudget, DEFAULT_PRIORITIES, DEFAULT_RESERVE_OUTPUT_TOKENS } from './context/context-budget';
 export type { ContextBudget, ContextConfig } from './context/context-budget';
 export { truncateText } from './context/truncate-text';
+export { judge, evaluatorIssues, EvaluatorFailure, workflowVerdict } from './evaluators/builtin-evaluators';
+export type { EvaluatedRun, Judgement } from './evaluators/builtin-evaluators';
+export { CallRecording, servedSeqs } from './replay/call-recording';
+export { modelCallFingerprint, toolCallFingerprint } from './replay/call-fingerprints';
+export { replayReport } from './replay/replay-report';

@@ -2,6 +2,7 @@ import { DEFAULT_TENANT, isScope, SCOPES, SpindleError, type Principal } from '@
 import { API_KEY_PREFIX } from './api-keys/api-key-format';
 import type { ApiKeyVerifier } from './api-keys/api-key-verifier';
 import type { VerifiedToken } from './oidc/verified-token';
+import { StreamTokenSigner, type MintedStreamToken } from './stream-tokens/stream-token';
 
 /** Whatever checks an access token (the OIDC verifier, in production). */
 export interface AccessTokenVerifier {
@@ -16,6 +17,8 @@ export interface AuthenticatorOptions {
   tenant(id: string): Promise<{ operator: boolean } | undefined>;
   /** `SPINDLE_AUTH=off` (local development only): every request is the default tenant's operator. */
   authOff?: boolean;
+  /** Signs and checks the run-scoped stream tokens a page's `EventSource` carries in the URL (default: a random secret). */
+  streamTokens?: StreamTokenSigner;
 }
 
 /** Who a request is when authentication is off. */
@@ -35,7 +38,11 @@ const BEARER = /^Bearer +(\S+) *$/i;
  * with a reason that never repeats the credential.
  */
 export class Authenticator {
-  constructor(private readonly opts: AuthenticatorOptions) {}
+  private readonly streamTokens: StreamTokenSigner;
+
+  constructor(private readonly opts: AuthenticatorOptions) {
+    this.streamTokens = opts.streamTokens ?? new StreamTokenSigner();
+  }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     if (this.opts.authOff) return AUTH_OFF_PRINCIPAL;
@@ -47,6 +54,33 @@ export class Authenticator {
     if (token.startsWith(API_KEY_PREFIX)) return this.opts.keys.verify(token);
     if (!this.opts.accessTokens) throw new SpindleError('unauthenticated', 'this gateway accepts API keys only (spk_…)');
     return this.fromAccessToken(await this.opts.accessTokens.verify(token));
+  }
+
+  /**
+   * A stream token (`sst_…`) presented on the stream of run `runId`: the principal of the key that
+   * minted it (which must still stand), able to read that one run and nothing else. A token that is
+   * not valid is `unauthenticated`; a valid one for another run is `forbidden`.
+   */
+  async authenticateStreamToken(token: string, runId: string): Promise<Principal> {
+    if (this.opts.authOff) return AUTH_OFF_PRINCIPAL;
+    const claims = this.streamTokens.verify(token);
+    const minter = await this.opts.keys.verifyMinter(claims.key);
+    if (minter.tenant !== claims.tenant) throw new SpindleError('unauthenticated', 'the stream token names another tenant than its key');
+    if (claims.run !== runId) throw new SpindleError('forbidden', 'this stream token is for another run');
+    return { ...minter, scopes: new Set([...minter.scopes].filter((s) => s === 'runs:read')) };
+  }
+
+  /** A stream token for `runId`, minted with the caller's API key; `ttlSeconds` as `streamTokenBodySchema` bounds it. */
+  mintStreamToken(caller: Principal, runId: string, ttlSeconds: number): MintedStreamToken {
+    if (caller.via !== 'api_key') {
+      throw new SpindleError(
+        'forbidden',
+        caller.via === 'auth_off'
+          ? 'with SPINDLE_AUTH=off a stream needs no token: follow it without one'
+          : 'stream tokens are minted with an API key (spk_…); it is the key whose revocation ends the token',
+      );
+    }
+    return this.streamTokens.mint({ tenant: caller.tenant, run: runId, key: caller.actor.id }, ttlSeconds);
   }
 
   private async fromAccessToken(token: VerifiedToken): Promise<Principal> {

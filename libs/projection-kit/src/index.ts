@@ -2,6 +2,7 @@ export type { Projection } from './projection';
 export { ProjectionRunner, isDataRejection, PROJECTION_GATHER_MS } from './projection-runner';
 export { ProjectionMetrics } from './projection-metrics';
 export { RunActivityMetrics } from './run-activity-metrics';
+export { ScoreMetrics } from './score-metrics';
 export type { WorkflowLookup } from './run-activity-metrics';
 export type { ProjectionRunnerOptions, AppliedBatch } from './projection-runner';
 export { planRunBatch } from './run-batch-plan';

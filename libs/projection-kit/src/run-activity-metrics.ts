@@ -191,6 +191,8 @@ export class RunActivityMetrics {
     'model.started': () => undefined,
     'model.completed': (e) => {
       const model = this.model(e.data.model);
+      // Served from a replay's recording: no provider was asked, nothing was spent.
+      if (e.data.replayedFrom) return void this.modelCalls.inc({ model, status: 'replayed', error_code: 'none' });
       this.modelCalls.inc({ model, status: 'completed', error_code: 'none' });
       this.modelDuration.observe({ model }, e.data.durationMs / 1_000);
       this.modelUsage(model, e.data.usage);

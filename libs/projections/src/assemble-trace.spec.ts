@@ -9,7 +9,6 @@ const runRow: StoredRunRow = {
   queued_at: new Date('2025-03-01T10:00:00.000Z'),
   started_at: new Date('2025-03-01T10:00:01.000Z'),
   ended_at: '2025-03-01T12:00:05.250+02:00',
-  duration_ms: 4250,
   // bigint columns come back from pg as strings
   input_tokens: '9007199254740',
   output_tokens: '2',
@@ -49,7 +48,7 @@ const span = (span_id: string, start_seq: number | null, extra: Partial<StoredSp
 
 describe('assembleTrace', () => {
   it('gives the run summary of the contract: ISO times, numbers not strings', () => {
-    const summary = toRunSummary(runRow);
+    const summary = toRunSummary(runRow, Date.parse('2026-01-01T00:00:00.000Z'));
     expect(summary).toEqual({
       runId: 'r1',
       workflow: { name: 'support', version: 3 },
@@ -57,7 +56,9 @@ describe('assembleTrace', () => {
       queuedAt: '2025-03-01T10:00:00.000Z',
       startedAt: '2025-03-01T10:00:01.000Z',
       endedAt: '2025-03-01T10:00:05.250Z',
-      durationMs: 4250,
+      // Wall time from queued; no wait was stored, so working time is the same.
+      wallMs: 5250,
+      workingMs: 5250,
       usage: { inputTokens: 9007199254740, outputTokens: 2, totalTokens: 9007199254742, costUsd: 0.0125 },
       error: null,
       lastSeq: 9,
@@ -70,12 +71,16 @@ describe('assembleTrace', () => {
   });
 
   it('orders spans by the seq that opened them, then by span id, unopened ones last', () => {
-    const trace = assembleTrace(runRow, [
-      span('z', null),
-      span('b', 3, { start_seq: '3' as unknown as number, iteration: '1' as unknown as number }),
-      span('root', 1, { kind: 'run', parent_span_id: null, node_id: null, node_type: null, path: 'root' }),
-      span('a', 3, { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, started_at: new Date('2025-03-01T10:00:03Z') }),
-    ]);
+    const trace = assembleTrace(
+      runRow,
+      [
+        span('z', null),
+        span('b', 3, { start_seq: '3' as unknown as number, iteration: '1' as unknown as number }),
+        span('root', 1, { kind: 'run', parent_span_id: null, node_id: null, node_type: null, path: 'root' }),
+        span('a', 3, { usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, started_at: new Date('2025-03-01T10:00:03Z') }),
+      ],
+      Date.parse('2026-01-01T00:00:00.000Z'),
+    );
     expect(trace.spans.map((s) => s.spanId)).toEqual(['root', 'a', 'b', 'z']);
     expect(trace.spans[1]).toMatchObject({ startedAt: '2025-03-01T10:00:03.000Z', usage: { totalTokens: 2 } });
     expect(trace.spans[2]).toMatchObject({ startSeq: 3, iteration: 1 });

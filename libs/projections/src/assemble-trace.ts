@@ -1,4 +1,15 @@
-import type { Actor, ErrorInfo, RunStatus, RunSummary, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import {
+  runClockDurations,
+  spanDurations,
+  requestWaitsByParent,
+  type Actor,
+  type ErrorInfo,
+  type RunStatus,
+  type RunSummary,
+  type RunTrace,
+  type TraceSpan,
+  type Usage,
+} from '@spindle/contracts';
 import { rollUpUsage } from './usage-rollups';
 
 /** Timestamps as the driver returns them (`Date` from pg) or as ISO text. */
@@ -15,7 +26,9 @@ export interface StoredRunRow {
   queued_at: StoredTime;
   started_at: StoredTime | null;
   ended_at: StoredTime | null;
-  duration_ms: number | string | null;
+  /** Absent in rows stored before the run's clock existed (they count no wait). */
+  waited_ms?: number | string;
+  waiting_since?: StoredTime | null;
   input_tokens: StoredCount;
   output_tokens: StoredCount;
   total_tokens: StoredCount;
@@ -57,7 +70,17 @@ export interface StoredSpanRow {
   branch_id: string | null;
 }
 
-export function toRunSummary(row: StoredRunRow): RunSummary {
+/** A run as the list and the API give it; `now` is what a run still going counts its durations to. */
+export function toRunSummary(row: StoredRunRow, now: number): RunSummary {
+  const { wallMs, workingMs } = runClockDurations(
+    {
+      startMs: Date.parse(isoTime(row.queued_at)),
+      endMs: row.ended_at === null ? null : Date.parse(isoTime(row.ended_at)),
+      waitedMs: Number(row.waited_ms ?? 0),
+      waitingSinceMs: row.waiting_since ? Date.parse(isoTime(row.waiting_since)) : null,
+    },
+    now,
+  );
   return {
     runId: row.run_id,
     workflow: { name: row.workflow, version: Number(row.workflow_version) },
@@ -65,7 +88,8 @@ export function toRunSummary(row: StoredRunRow): RunSummary {
     queuedAt: isoTime(row.queued_at),
     startedAt: isoTimeOrNull(row.started_at),
     endedAt: isoTimeOrNull(row.ended_at),
-    durationMs: numberOrNull(row.duration_ms),
+    wallMs,
+    workingMs,
     usage: storedUsage(row),
     error: (row.error ?? null) as ErrorInfo | null,
     lastSeq: Number(row.last_seq),
@@ -99,11 +123,10 @@ function storedUsage(row: StoredRunRow): Usage {
 export function toTraceSpan(row: StoredSpanRow): TraceSpan {
   const startedAt = isoTimeOrNull(row.started_at);
   const endedAt = isoTimeOrNull(row.ended_at);
-  // A request answered in another batch than the one that asked it: its wait is the two events' distance.
-  const answeredWait =
-    row.kind === 'request' && row.end_seq !== null && startedAt !== null && endedAt !== null
-      ? Date.parse(endedAt) - Date.parse(startedAt)
-      : null;
+  // A span that ended by its own event lasts its wall time, start to end (libs/contracts durations);
+  // the figure an executor reported of itself is not shown beside it under the same name.
+  const wallMs =
+    row.end_seq !== null && startedAt !== null && endedAt !== null ? Math.max(0, Date.parse(endedAt) - Date.parse(startedAt)) : null;
   return {
     spanId: row.span_id,
     parentSpanId: row.parent_span_id,
@@ -114,7 +137,8 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
     status: row.status as TraceSpan['status'],
     startedAt,
     endedAt,
-    durationMs: numberOrNull(row.duration_ms) ?? answeredWait,
+    durationMs: wallMs ?? numberOrNull(row.duration_ms),
+    workingMs: row.kind === 'request' ? null : wallMs,
     input: row.input ?? null,
     output: row.output ?? null,
     error: (row.error ?? null) as ErrorInfo | null,
@@ -128,9 +152,19 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
 }
 
 /** The run and its spans in log order: by the seq that opened each span, then by span id. */
-export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[]): RunTrace {
+export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[], now: number): RunTrace {
+  const summary = toRunSummary(run, now);
   const traceSpans = spans.map(toTraceSpan).sort(byStartSeqThenSpanId);
-  return { run: toRunSummary(run), spans: traceSpans, rollups: rollUpUsage(traceSpans) };
+  const waits = requestWaitsByParent(traceSpans, now);
+  for (const span of traceSpans) {
+    // An ended run's span lasts the run's wall and working time, the numbers the list and the header give.
+    if (span.spanId === run.root_span_id) {
+      if (summary.endedAt !== null) Object.assign(span, { durationMs: summary.wallMs, workingMs: summary.workingMs });
+    } else if (span.kind !== 'request' && span.durationMs !== null && span.startedAt !== null && span.endedAt !== null) {
+      span.workingMs = spanDurations(Date.parse(span.startedAt), Date.parse(span.endedAt), waits.get(span.spanId) ?? [], now).workingMs;
+    }
+  }
+  return { run: summary, spans: traceSpans, rollups: rollUpUsage(traceSpans) };
 }
 
 function byStartSeqThenSpanId(a: TraceSpan, b: TraceSpan): number {

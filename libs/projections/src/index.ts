@@ -32,6 +32,7 @@ export {
   type ToolCallStep,
 } from './mcp-tools';
 export { a2aAgentCardOf, a2aTaskOf, answerOfMessage, startBodyOfMessage } from './a2a-tasks';
+export { answerOfInterrupt } from './ag-ui-answers';
 export { agUiEventsOf, AgUiStream, interruptIdOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from './ag-ui-events';
 export { endsUiMessage, uiMessageChunksOf, uiTextChunkOf, type UiMessageChunk } from './ui-message-chunks';
 export { ModelTextStreams, type TextPiece } from './model-text-streams';

@@ -1,4 +1,4 @@
-import type { RunEvent } from '@spindle/contracts';
+import { EMPTY_RUN_CLOCK, foldRunClock, runClockDurations, type RunEvent } from '@spindle/contracts';
 import { ARBITRARY_RUN_ID, referenceFold, runLogArbitrary, withRunId, type ReferenceTrace } from '@spindle/testing';
 import fc from 'fast-check';
 import { projectEvents } from './project-events';
@@ -10,6 +10,8 @@ const NUM_RUNS = 200;
 function patchesView(patches: RowPatches, runId: string): ReferenceTrace {
   const run = patches.runs.get(runId);
   if (!run?.creation || !run.status) throw new Error(`no whole run ${runId} in the patches`);
+  const clock = run.clockEvents.reduce(foldRunClock, EMPTY_RUN_CLOCK);
+  const ended = clock.endMs === null ? undefined : runClockDurations(clock, clock.endMs);
   return {
     run: {
       workflow: { name: run.creation.workflow, version: run.creation.workflowVersion },
@@ -17,7 +19,8 @@ function patchesView(patches: RowPatches, runId: string): ReferenceTrace {
       status: run.status,
       startedAt: run.startedAt ?? null,
       endedAt: run.endedAt ?? null,
-      durationMs: run.durationMs ?? null,
+      wallMs: ended?.wallMs ?? null,
+      workingMs: ended?.workingMs ?? null,
       error: run.error ?? null,
       usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
       lastSeq: run.lastSeq,

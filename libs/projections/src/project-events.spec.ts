@@ -25,7 +25,11 @@ describe('projectEvents', () => {
       status: 'completed',
       startedAt: at(2),
       endedAt: at(7),
-      durationMs: 60,
+      // What moves the run's clock: the store folds these into its wall and working time.
+      clockEvents: [
+        { type: 'run.queued', at: at(1) },
+        { type: 'run.completed', at: at(7) },
+      ],
       usage: usage(3, 2),
       // The words of the input, then of the output: what the runs list's text search finds.
       searchText: 'hi hello',
@@ -42,7 +46,8 @@ describe('projectEvents', () => {
       input: { question: 'hi' },
       endedAt: at(7),
       endSeq: 7,
-      durationMs: 60,
+      // Wall time, start to end: not the 60 ms the runner reported of its last stretch.
+      durationMs: 6_000,
       output: { answer: 'hello' },
     });
     expect(spans.get(spanKey('r1', 'span-reply'))).toEqual({
@@ -59,7 +64,7 @@ describe('projectEvents', () => {
       input: { prompt: 'say hi' },
       endedAt: at(6),
       endSeq: 6,
-      durationMs: 50,
+      durationMs: 3_000,
       output: { answer: 'hello' },
     });
     expect(spans.get(spanKey('r1', 'span-model'))).toEqual({
@@ -76,7 +81,7 @@ describe('projectEvents', () => {
       input: { system: 'be brief', prompt: 'say hi' },
       endedAt: at(5),
       endSeq: 5,
-      durationMs: 40,
+      durationMs: 1_000,
       output: { text: 'hello' },
       usage: usage(3, 2),
     });
@@ -86,14 +91,14 @@ describe('projectEvents', () => {
   it('records a failed run with its error on the run, the root span and the failing node', () => {
     const { runs, spans } = projectEvents(runLog('r2', failedRunDrafts()));
     const error = { code: 'function_failed', message: 'order 42 not found', nodeId: 'lookup' };
-    expect(runs.get('r2')).toMatchObject({ status: 'failed', error, durationMs: 7, usage: usage(0, 0), lastSeq: 5 });
+    expect(runs.get('r2')).toMatchObject({ status: 'failed', error, usage: usage(0, 0), lastSeq: 5 });
     expect(spans.get(spanKey('r2', 'root'))).toMatchObject({ status: 'failed', error, endSeq: 5 });
     expect(spans.get(spanKey('r2', 'span-lookup'))).toMatchObject({
       kind: 'node',
       nodeType: 'function',
       status: 'failed',
       error,
-      durationMs: 5,
+      durationMs: 1_000,
     });
   });
 
@@ -150,7 +155,7 @@ describe('projectEvents', () => {
       runId: 'r1',
       status: 'completed',
       endedAt: at(7),
-      durationMs: 60,
+      clockEvents: [{ type: 'run.completed', at: at(7) }],
       usage: usage(0, 0),
       searchText: 'hello',
       lastSeq: 7,
@@ -166,7 +171,6 @@ describe('projectEvents', () => {
       nodeType: 'llm',
       endedAt: at(6),
       endSeq: 6,
-      durationMs: 50,
       output: { answer: 'hello' },
     });
   });
@@ -227,7 +231,7 @@ describe('projectEvents', () => {
       endedAt: at(7),
       error: { code: 'canceled', message: 'user asked' },
     });
-    expect(later.runs.get('r')?.durationMs).toBeUndefined();
+    expect(later.runs.get('r')?.clockEvents.map((e) => e.type)).toEqual(['run.resumed', 'run.awaiting', 'run.canceled']);
   });
 
   it('draws tool calls as tool spans, a returned error as a failed span', () => {
@@ -252,7 +256,7 @@ describe('projectEvents', () => {
       input: { id: 42 },
       output: { status: 'shipped' },
       status: 'completed',
-      durationMs: 12,
+      durationMs: 1_000,
     });
     expect(spans.get(spanKey('r', 't2'))).toMatchObject({
       kind: 'tool',
@@ -330,7 +334,7 @@ describe('projectEvents', () => {
       ]),
     ]);
     expect(runs.get('a')).toMatchObject({ status: 'queued', lastSeq: 1 });
-    expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2 });
+    expect(runs.get('b')).toEqual({ runId: 'b', usage: usage(0, 0), lastSeq: 2, clockEvents: [] });
     expect([...spans.keys()]).toEqual([spanKey('a', 'root')]);
   });
 });

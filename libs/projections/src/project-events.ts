@@ -2,6 +2,7 @@ import {
   addCallUsage,
   DEFAULT_TENANT,
   EMPTY_USAGE,
+  movesRunClock,
   terminalStatuses,
   type RunEvent,
   type RunEventOf,
@@ -35,11 +36,12 @@ export function projectEvents(events: readonly RunEvent[]): RowPatches {
   const patches: RowPatches = { runs: new Map(), spans: new Map() };
   for (const event of inSeqOrderPerRun(events)) {
     const run = runPatchFor(patches, event);
+    if (movesRunClock(event.type)) run.clockEvents.push({ type: event.type, at: event.at });
     const target: PatchTarget = {
       run,
-      span: (kind, fields) => patchSpan(patches, event, kind, fields),
+      span: (kind, fields) => withWallTime(patchSpan(patches, event, kind, fields)),
       request: (requestId, fields) =>
-        withWaitTime(patchSpan(patches, { ...event, spanId: requestId, parentSpanId: event.spanId }, 'request', fields)),
+        withWallTime(patchSpan(patches, { ...event, spanId: requestId, parentSpanId: event.spanId }, 'request', fields)),
     };
     (handlers[event.type] as Handler<RunEventType>)(event, target);
   }
@@ -84,10 +86,8 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
   },
 
   'node.started': (e, { span }) => span('node', { ...opened(e), nodeType: e.data.nodeType, input: e.data.input }),
-  'node.completed': (e, { span }) =>
-    span('node', { ...closed(e, 'completed', e.data.durationMs), nodeType: e.data.nodeType, output: e.data.output }),
-  'node.failed': (e, { span }) =>
-    span('node', { ...closed(e, 'failed', e.data.durationMs), nodeType: e.data.nodeType, error: e.data.error }),
+  'node.completed': (e, { span }) => span('node', { ...closed(e, 'completed'), nodeType: e.data.nodeType, output: e.data.output }),
+  'node.failed': (e, { span }) => span('node', { ...closed(e, 'failed'), nodeType: e.data.nodeType, error: e.data.error }),
 
   'model.started': (e, { span }) =>
     span('model', {
@@ -105,20 +105,22 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
     }),
   'model.completed': (e, { run, span }) => {
     span('model', {
-      ...closed(e, 'completed', e.data.durationMs),
+      ...closed(e, 'completed'),
       model: e.data.model,
       output: withoutUndefined({ text: e.data.text, reasoning: e.data.reasoning, toolCalls: e.data.toolCalls }),
       usage: e.data.usage,
     });
     // Totals add up every call, including a step a resumed run repeated: those tokens were spent.
-    run.usage = addCallUsage(run.usage, e.data.usage);
+    // A replay's answer served from its recording was not: its span shows the usage, the run's cost leaves it out.
+    if (!e.data.replayedFrom) run.usage = addCallUsage(run.usage, e.data.usage);
   },
-  'model.failed': (e, { span }) => span('model', { ...closed(e, 'failed', e.data.durationMs), model: e.data.model, error: e.data.error }),
+  'model.failed': (e, { span }) => span('model', { ...closed(e, 'failed'), model: e.data.model, error: e.data.error }),
 
   'tool.called': (e, { span }) => span('tool', { ...opened(e), nodeType: toolName(e.data), input: toolCallInput(e.data) }),
   'tool.returned': (e, { span }) => {
     const result = toolResult(e.data);
-    span('tool', { ...closed(e, result.error ? 'failed' : 'completed', result.durationMs), nodeType: toolName(e.data), ...result });
+    const outcome = { output: result.output, error: result.error };
+    span('tool', { ...closed(e, result.error ? 'failed' : 'completed'), nodeType: toolName(e.data), ...outcome });
   },
 
   'input.requested': (e, { request }) =>
@@ -188,7 +190,7 @@ const handlers: { [T in RunEventType]: Handler<T> } = {
     span('retrieval', {
       startedAt: new Date(Date.parse(e.at) - e.data.durationMs).toISOString(),
       startSeq: e.seq,
-      ...closed(e, 'completed', e.data.durationMs),
+      ...closed(e, 'completed'),
       nodeType: e.data.knowledgeBase,
       input: withoutUndefined({
         retriever: e.data.retriever,
@@ -237,9 +239,8 @@ function endRun(
 ) {
   setRunStatus(run, status);
   run.endedAt = e.at;
-  run.durationMs = e.data.durationMs;
   run.error = outcome.error;
-  span('run', { ...closed(e, status, e.data.durationMs), ...outcome });
+  span('run', { ...closed(e, status), ...outcome });
 }
 
 /** A terminal status is final: nothing after it (a replayed or stray event) may reopen the run. */
@@ -248,20 +249,20 @@ function setRunStatus(run: RunPatch, status: RunStatus) {
   run.status = status;
 }
 
-function instant(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq' | 'endedAt' | 'endSeq' | 'durationMs'> {
-  return { ...opened(e), ...closed(e, 'completed', 0) };
+function instant(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq' | 'endedAt' | 'endSeq'> {
+  return { ...opened(e), ...closed(e, 'completed') };
 }
 
 function opened(e: RunEvent): Pick<SpanPatch, 'status' | 'startedAt' | 'startSeq'> {
   return { status: 'running', startedAt: e.at, startSeq: e.seq };
 }
 
-function closed(
-  e: RunEvent,
-  status: SpanPatch['status'],
-  durationMs: number | undefined,
-): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq' | 'durationMs'> {
-  return { status, endedAt: e.at, endSeq: e.seq, durationMs };
+/**
+ * A span's end. Its duration is its wall time, start to end (libs/contracts durations), set by
+ * `withWallTime` when the batch holds both; the figure an executor reported of itself is not kept.
+ */
+function closed(e: RunEvent, status: SpanPatch['status']): Pick<SpanPatch, 'status' | 'endedAt' | 'endSeq'> {
+  return { status, endedAt: e.at, endSeq: e.seq };
 }
 
 /** A request closes with its answer; how long the person took is read off the two events' times (see `toTraceSpan`). */
@@ -281,7 +282,7 @@ function expired(e: RunEventOf<'input.answered' | 'approval.resolved'>): Pick<Sp
 function runPatchFor(patches: RowPatches, event: RunEvent): RunPatch {
   let run = patches.runs.get(event.runId);
   if (!run) {
-    run = { runId: event.runId, usage: { ...EMPTY_USAGE, costUsd: 0 }, lastSeq: event.seq };
+    run = { runId: event.runId, usage: { ...EMPTY_USAGE, costUsd: 0 }, lastSeq: event.seq, clockEvents: [] };
     patches.runs.set(event.runId, run);
   }
   run.lastSeq = Math.max(run.lastSeq, event.seq);
@@ -300,13 +301,13 @@ function patchSpan(patches: RowPatches, e: RunEvent, kind: SpanKind, fields: Par
 }
 
 /**
- * A request's duration is how long the person took: no event carries it, so it is the time
- * between question and answer when the batch holds both (`toTraceSpan` does the same for a
- * request whose question and answer were stored by different batches).
+ * A span's duration is its wall time, start to end, when the batch holds both (`toTraceSpan` does
+ * the same for a span whose start and end were stored by different batches); a request's is how
+ * long the person took.
  */
-function withWaitTime(span: SpanPatch | undefined) {
-  if (span?.startedAt !== undefined && span.endedAt !== undefined && span.durationMs === undefined)
-    span.durationMs = Date.parse(span.endedAt) - Date.parse(span.startedAt);
+function withWallTime(span: SpanPatch | undefined) {
+  if (span?.startedAt !== undefined && span.endedAt !== undefined && span.endSeq !== undefined)
+    span.durationMs = Math.max(0, Date.parse(span.endedAt) - Date.parse(span.startedAt));
 }
 
 // Loops, not Object.entries: the console folds whole logs again as it replays them.

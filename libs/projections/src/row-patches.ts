@@ -29,7 +29,11 @@ export interface RunPatch {
   /** The first start; a resumed run keeps it. */
   startedAt?: string;
   endedAt?: string;
-  durationMs?: number;
+  /**
+   * The batch's events that move the run's clock (`RUN_CLOCK_EVENT_TYPES`), in seq order: the store
+   * folds them onto the clock it holds, so wall and working time come out as `runDurations` gives them.
+   */
+  clockEvents: Array<{ type: string; at: string }>;
   error?: ErrorInfo;
   /** Who canceled the run, when someone did. */
   canceledBy?: Actor;

@@ -2,10 +2,19 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { eventually } from './test-helpers';
 
+const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why Chromium cannot be launched here (none at its path), or undefined when it can. */
+export function chromiumMissing(): string | undefined {
+  const executablePath = chromiumPath();
+  return existsSync(executablePath) ? undefined : `no Chromium at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`;
+}
+
 /** Debian's Chromium, headless; never a browser downloaded by a tool. */
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  const missing = chromiumMissing();
+  if (missing) throw new Error(missing);
+  const executablePath = chromiumPath();
   // Loaded here, not with the library: most tests never start a browser. (A require, since Jest's
   // module registry runs without dynamic import.)
   const { chromium } = require('playwright-core') as typeof import('playwright-core');

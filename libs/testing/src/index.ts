@@ -22,6 +22,12 @@ export { recordFigures, recordedFigures } from './figures';
 export { startOidcIssuer, type LocalOidcIssuer, type OidcTestClaims, type OidcIssueOptions, type OidcLoginUser } from './oidc-issuer';
 export { readExamples, exampleFileSchema, type Example, type ExampleAnswer, type ExampleExpectation } from './examples/example-file';
 export { runExample, type ExampleOutcome } from './examples/run-example';
+export {
+  readExperimentExamples,
+  runExperimentExample,
+  type ExperimentExample,
+  type ExperimentExampleOutcome,
+} from './examples/experiment-example';
 export { httpUploader, inputWithFiles, mediaTypeOf, type UploadFile } from './examples/example-files';
 export { cliDeployer, CLI_BIN, type DeployModule } from './examples/deploy-module';
 export { OpenApiConformance, conformanceReport } from './openapi-conformance';
@@ -34,5 +40,5 @@ export { metricValue } from './prometheus-text';
 export { OtlpCollector } from './otlp-collector';
 export type { CollectedSpan } from './otlp-collector';
 export { rowsOfStack } from './stack-tables';
-export { launchChromium, pageShows, signInWithKey, longLoopWorkflow } from './browser';
+export { chromiumMissing, launchChromium, pageShows, signInWithKey, longLoopWorkflow } from './browser';
 export { startOwnPostgres, type OwnPostgres } from './own-postgres';

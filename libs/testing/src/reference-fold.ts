@@ -1,4 +1,15 @@
-import type { Actor, ErrorInfo, RunEvent, RunEventOf, RunEventType, RunStatus, RunTrace, TraceSpan, Usage } from '@spindle/contracts';
+import {
+  runDurations,
+  type Actor,
+  type ErrorInfo,
+  type RunEvent,
+  type RunEventOf,
+  type RunEventType,
+  type RunStatus,
+  type RunTrace,
+  type TraceSpan,
+  type Usage,
+} from '@spindle/contracts';
 
 /**
  * The oracle of the trace projection: what a valid run log means as a trace (the run and its
@@ -12,7 +23,9 @@ export interface ReferenceRun {
   status: RunStatus;
   startedAt: string | null;
   endedAt: string | null;
-  durationMs: number | null;
+  /** Wall and working time of an ended run (a run still going counts to now, which a fold cannot know). */
+  wallMs: number | null;
+  workingMs: number | null;
   error: ErrorInfo | null;
   usage: Usage & { costUsd: number };
   lastSeq: number;
@@ -204,6 +217,8 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
   // Model calls and what user code reported spending, alike.
   for (const e of log) {
     if (e.type !== 'model.completed' && e.type !== 'usage.reported') continue;
+    // A replay's answer served from its recording was not spent again.
+    if (e.type === 'model.completed' && e.data.replayedFrom) continue;
     for (const key of Object.keys(sums) as Array<keyof typeof sums>) sums[key] += e.data.usage[key] ?? 0;
     unpricedCalls += e.data.usage.unpricedCalls ?? (e.data.usage.costUsd === undefined ? 1 : 0);
   }
@@ -214,13 +229,16 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
     ),
   ) as ReferenceRun['usage'];
 
+  const ended = terminal ? runDurations(log, Date.parse(terminal.at)) : undefined;
   const run: ReferenceRun = {
     workflow: { ...queuedEvent.data.workflow },
     queuedAt: queuedEvent.at,
     status: statuses[statuses.length - 1],
     startedAt: firstStart?.at ?? null,
     endedAt: terminal?.at ?? null,
-    durationMs: terminal ? meaningOf(terminal).closes!.durationMs(terminal) : null,
+    // The one definition of wall and working time (libs/contracts durations) is the oracle's too.
+    wallMs: ended?.wallMs ?? null,
+    workingMs: ended?.workingMs ?? null,
     error: terminal ? meaningOf(terminal).closes!.error(terminal) : null,
     usage,
     lastSeq: Math.max(...log.map((e) => e.seq)),
@@ -249,7 +267,12 @@ export function referenceFold(log: readonly RunEvent[], options: ReferenceFoldOp
       endSeq: end?.seq ?? null,
       startedAt: start.at,
       endedAt: end?.at ?? (orphan ? (terminal?.at ?? null) : null),
-      durationMs: end ? (isRequestEvent(end) ? Date.parse(end.at) - Date.parse(start.at) : meaningOf(end).closes!.durationMs(end)) : null,
+      // Wall time: the run's (libs/contracts durations), or a span's start to its end.
+      durationMs: !end
+        ? null
+        : start.type === 'run.queued'
+          ? (ended?.wallMs ?? null)
+          : Math.max(0, Date.parse(end.at) - Date.parse(start.at)),
       error: end ? meaningOf(end).closes!.error(end) : null,
       usage: end?.type === 'model.completed' || end?.type === 'usage.reported' ? end.data.usage : null,
     };
@@ -267,7 +290,8 @@ export function traceView(trace: RunTrace): ReferenceTrace {
       status: run.status,
       startedAt: run.startedAt,
       endedAt: run.endedAt,
-      durationMs: run.durationMs,
+      wallMs: run.endedAt ? run.wallMs : null,
+      workingMs: run.endedAt ? run.workingMs : null,
       error: run.error,
       usage: { ...run.usage, costUsd: run.usage.costUsd ?? 0 },
       lastSeq: run.lastSeq,

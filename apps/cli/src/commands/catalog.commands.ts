@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ExitCode } from '../exit-codes';
-import { parseJsonArgument } from '../json-argument';
+import { parseJsonFile } from '../json-argument';
 import { formatTable } from '../text-table';
 import { printed, type Act } from './act';
 import { DEFINITION_ONLY, definitionFromFile, saveDefinition, type SaveFlags } from './deploy.commands';
@@ -90,7 +90,7 @@ export function addCatalogCommands(program: Command, act: Act): void {
     .description("save an agent's spec from a JSON file (- for standard input)")
     .action(
       act(async (ctx, name: string, file: string) => {
-        const saved = await ctx.client.agents.put(name, parseJsonArgument('<file>', `@${file}`, ctx.readText));
+        const saved = await ctx.client.agents.put(name, parseJsonFile(file, ctx.readText));
         if (ctx.json) return printed(ctx, saved);
         ctx.print(`${saved.name} v${saved.version} ${saved.created ? 'saved' : 'unchanged (the same spec is already stored)'}`);
         return ExitCode.ok;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli-context';
 import { ExitCode } from '../exit-codes';
-import { parseJsonArgument } from '../json-argument';
+import { parseJsonFile } from '../json-argument';
 import { UsageError } from '../usage-error';
 import { isWorkflowModule, loadWorkflowModule, MODULE_EXTENSIONS, WorkflowModuleError } from '../workflow-module';
 import { printed, type Act } from './act';
@@ -38,7 +38,7 @@ export function addDeployCommand(program: Command, act: Act): void {
  * module exports (of several, the one named `name`).
  */
 export async function definitionFromFile(ctx: CliContext, name: string, file: string): Promise<unknown> {
-  if (!isWorkflowModule(file)) return parseJsonArgument('<file>', `@${file}`, ctx.readText);
+  if (!isWorkflowModule(file)) return parseJsonFile(file, ctx.readText);
   const workflows = await loadWorkflowModule(file, ctx.cwd);
   if (workflows.length === 1) return workflows[0].definition;
   const named = workflows.find((w) => w.name === name);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { HumanRequest } from '@spindle/contracts';
-import { answerBodyFor } from '../answer-body';
+import { answerBodyFor, answerHint } from '../answer-body';
 import type { CliContext } from '../cli-context';
 import { ExitCode } from '../exit-codes';
 import { parseJsonArgument, parseJsonObjectArgument } from '../json-argument';
@@ -15,6 +15,7 @@ interface AnswerOptions {
   reject?: boolean;
   text?: string;
   data?: string;
+  comment?: string;
   message?: string;
   json?: string;
   as?: string;
@@ -60,13 +61,19 @@ export function addRequestCommands(program: Command, act: Act): void {
     );
   requests
     .command('answer <request>')
-    .description('answer an input (--approve/--reject, --text, --data) or decide a tool approval (--approve/--reject, --message)')
+    .description(
+      [
+        'answer a request with the flags its kind takes:',
+        ...(['approval', 'boolean', 'plan_review', 'text', 'json'] as const).map((k) => `  ${k}: ${answerHint(k)}`),
+      ].join('\n'),
+    )
     .option('--run <run>', "the request's run (else it is looked up among pending requests)")
-    .option('--approve', 'yes: approve the plan, the question or the tool call')
+    .option('--approve', 'yes: approve the tool call, the question or the plan')
     .option('--reject', 'no')
-    .option('--text <text>', 'a text answer (or a plan review comment)')
+    .option('--text <text>', "a text form's answer, or a rejected plan's revision")
     .option('--data <json>', 'a JSON answer for a json form: JSON, or @file.json')
-    .option('--message <text>', "an approval's note to the model")
+    .option('--comment <text>', 'a note kept with any decision (a tool approval shows it to the model)')
+    .option('--message <text>', 'the same as --comment')
     .option('--json <body>', 'the whole answer body as JSON, or @file.json')
     .option('--as <person>', 'the person you answer for (recorded as respondedBy)')
     .action(
@@ -77,6 +84,7 @@ export function addRequestCommands(program: Command, act: Act): void {
           reject: opts.reject,
           text: opts.text,
           data: opts.data === undefined ? undefined : parseJsonArgument('--data', opts.data, ctx.readText),
+          comment: opts.comment,
           message: opts.message,
           json: opts.json === undefined ? undefined : parseJsonObjectArgument('--json', opts.json, ctx.readText),
           as: opts.as,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { costLabel, type FilePartInput } from '@spindle/contracts';
+import { costLabel, humanDuration, type FilePartInput } from '@spindle/contracts';
 import type { CliContext } from '../cli-context';
-import { eventLine } from '../event-line';
+import { eventLines } from '../event-line';
 import { ExitCode, exitCodeOfStatus } from '../exit-codes';
 import { followRun } from '../follow-run';
 import { parseJsonArgument, parseJsonObjectArgument } from '../json-argument';
@@ -73,7 +73,8 @@ export function addRunCommands(program: Command, act: Act): void {
           `${r.workflow.name} v${r.workflow.version}`,
           r.status,
           r.queuedAt,
-          r.durationMs === null ? '' : `${r.durationMs} ms`,
+          humanDuration(r.wallMs),
+          humanDuration(r.workingMs),
           String(r.usage.totalTokens),
           costLabel(r.usage),
         ]);
@@ -82,7 +83,8 @@ export function addRunCommands(program: Command, act: Act): void {
           { header: 'workflow' },
           { header: 'status' },
           { header: 'queued' },
-          { header: 'duration', align: 'right' as const },
+          { header: 'wall', align: 'right' as const },
+          { header: 'working', align: 'right' as const },
           { header: 'tokens', align: 'right' as const },
           { header: 'cost', align: 'right' as const },
         ];
@@ -106,7 +108,8 @@ export function addRunCommands(program: Command, act: Act): void {
             ['queued', run.queuedAt],
             ['started', run.startedAt ?? '-'],
             ['ended', run.endedAt ?? '-'],
-            ['duration', run.durationMs === null ? '-' : `${run.durationMs} ms`],
+            ['wall time', humanDuration(run.wallMs)],
+            ['working time', `${humanDuration(run.workingMs)} (wall time less the waits for a person)`],
             ['tokens', `${run.usage.totalTokens} (${run.usage.inputTokens} in, ${run.usage.outputTokens} out)`],
             ['cost', costLabel(run.usage)],
             ['error', run.error ? `${run.error.code}: ${run.error.message}` : '-'],
@@ -172,7 +175,8 @@ export function addRunCommands(program: Command, act: Act): void {
           return followRun(ctx, { runId, after: opts.after, waitTimeoutSec: opts.waitTimeout, tree: false });
         }
         const page = await ctx.client.runs.events(runId, { after: opts.after });
-        for (const event of page.events) ctx.print(ctx.json ? JSON.stringify(event) : eventLine(event));
+        const line = eventLines();
+        for (const event of page.events) ctx.print(ctx.json ? JSON.stringify(event) : line(event));
         return ExitCode.ok;
       }),
     );

@@ -8,6 +8,7 @@ import {
   type SpindleClient,
   type StartRunOptions,
 } from '@spindle/client';
+import type { NewScoreBody } from '@spindle/contracts';
 import { storedCredential } from '../auth/session-storage';
 import type { RunsFilter } from '../model/runs-filter';
 
@@ -74,8 +75,10 @@ export const api = {
         status: (filter.status || undefined) as RunListFilter['status'],
         errorCode: filter.errorCode || undefined,
         parameter: filter.parameter || undefined,
+        score: filter.score || undefined,
         from: filter.from || undefined,
         to: filter.to || undefined,
+        internal: filter.internal === 'include' ? 'include' : undefined,
         sort: filter.sort,
         order: filter.order,
         cursor: filter.cursor || undefined,
@@ -84,11 +87,44 @@ export const api = {
     ),
   events: (runId: string, after = 0) => signedIn((c) => c.runs.events(runId, { after })),
   trace: (runId: string) => signedIn((c) => c.runs.trace(runId)),
+  lineage: (runId: string) => signedIn((c) => c.runs.lineage(runId)),
+  scores: (runId: string) => signedIn((c) => c.runs.scores(runId)),
+  evaluations: (runId: string) => signedIn((c) => c.runs.evaluations(runId)),
+  score: (runId: string, body: NewScoreBody) => signedIn((c) => c.runs.score(runId, body)),
   fork: (runId: string, body: ForkBody) => signedIn((c) => c.runs.fork(runId, body)),
   cancel: (runId: string, reason?: string) => signedIn((c) => c.runs.cancel(runId, { reason })),
   inbox: () => signedIn((c) => c.requests.list({ status: 'pending', limit: 200 })),
   runRequests: (runId: string) => signedIn((c) => c.runs.requests(runId)),
   // Who answers is the signed-in principal; `respondedBy` is for a key's client relaying a person.
   respond: (runId: string, requestId: string, body: AnswerBody) => signedIn((c) => c.requests.answer(runId, requestId, body)),
+  threads: () => signedIn((c) => c.threads.list({ limit: 100 })),
+  thread: (threadId: string) =>
+    signedIn(async (c) => {
+      const [thread, { runs }, state] = await Promise.all([c.threads.get(threadId), c.threads.runs(threadId), c.threads.state(threadId)]);
+      return { thread, runs, state };
+    }),
+  schedules: () => signedIn((c) => c.schedules.list()),
+  schedule: (scheduleId: string) =>
+    signedIn(async (c) => {
+      const [schedule, { firings }] = await Promise.all([c.schedules.get(scheduleId), c.schedules.firings(scheduleId)]);
+      return { schedule, firings };
+    }),
+  /** Pause, resume or a firing now; the page reloads the schedule after. */
+  changeSchedule: (scheduleId: string, change: 'pause' | 'resume' | 'trigger'): Promise<unknown> =>
+    signedIn<unknown>((c) => (change === 'trigger' ? c.schedules.trigger(scheduleId) : c.schedules[change](scheduleId))),
+  webhooks: () => signedIn((c) => c.webhooks.list()),
+  webhookDeliveries: (webhookId: string) =>
+    signedIn(async (c) => {
+      const [webhook, page] = await Promise.all([c.webhooks.get(webhookId), c.webhooks.deliveries(webhookId, { limit: 50 })]);
+      return { webhook, deliveries: page.deliveries };
+    }),
+  datasets: () => signedIn((c) => c.datasets.list()),
+  addRunToDataset: (dataset: string, runId: string, withOutput: boolean) =>
+    signedIn((c) => c.datasets.addItems(dataset, { fromRuns: [{ runId, withOutput }] })),
+  experiments: () => signedIn((c) => c.experiments.list()),
+  compareExperiments: (ids: readonly string[]) => signedIn((c) => c.experiments.compare(ids)),
+  compareExperimentsCsv: (ids: readonly string[]) => signedIn((c) => c.experiments.compareCsv(ids)),
+  replays: () => signedIn((c) => c.replays.list()),
+  replay: (replayId: string) => signedIn((c) => c.replays.get(replayId)),
   fileContent,
 };

@@ -104,7 +104,7 @@ function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEv
         )}
         <dt>duration</dt>
         <dd>
-          {ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span>
+          wall {ms(durationMs)} <span className="muted">(own time {ms(selfMs)})</span>
         </dd>
         {agent && (
           <>

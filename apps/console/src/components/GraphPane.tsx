@@ -7,12 +7,14 @@ import type { NodeState } from '../model/run-view';
 export interface GraphOverlay {
   nodes: Map<string, { state: NodeState; executions: number }>;
   traversed: Set<string>;
+  /** A running node's ticking label (`started 42 s ago · attempt 2`), by node id. */
+  elapsed?: ReadonlyMap<string, string>;
 }
 
-type StepData = { placed: PlacedNode; state: NodeState; executions: number; selected: boolean };
+type StepData = { placed: PlacedNode; state: NodeState; executions: number; selected: boolean; elapsed?: string };
 
 const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
-  const { placed, state, executions, selected } = data;
+  const { placed, state, executions, selected, elapsed } = data;
   return (
     <div
       className={`flow-node ${placed.container ? 'container' : ''} state-${state} ${selected ? 'selected' : ''}`}
@@ -30,6 +32,11 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
         )}
         {state === 'waiting' && <span className="badge waiting">waiting</span>}
       </div>
+      {elapsed && (
+        <div className="node-elapsed" data-testid="node-elapsed">
+          {elapsed}
+        </div>
+      )}
       {placed.lanes.map((lane) => (
         <div key={lane.name} className="lane-label" style={{ top: lane.y }}>
           {lane.name}
@@ -56,8 +63,10 @@ export function GraphPane({
 }) {
   const placed = useMemo(() => layoutGraph(graph), [graph]);
   // Scrubbing re-derives the overlay every time; React Flow is only handed new nodes when a state changed.
+  const nodeSignature = (id: string, n: { state: NodeState; executions: number }) =>
+    `${id}:${n.state}:${n.executions}:${overlay?.elapsed?.get(id) ?? ''}`;
   const signature = overlay
-    ? `${[...overlay.nodes].map(([id, n]) => `${id}:${n.state}:${n.executions}`).join(',')}|${[...overlay.traversed].join(',')}`
+    ? `${[...overlay.nodes].map(([id, n]) => nodeSignature(id, n)).join(',')}|${[...overlay.traversed].join(',')}`
     : '';
   const nodes = useMemo(() => stepNodes(placed, overlay, selectedNode), [placed, signature, selectedNode]);
   const edges = useMemo(() => stepEdges(graph, overlay), [graph, signature]);
@@ -90,6 +99,7 @@ function stepNodes(placed: PlacedNode[], overlay: GraphOverlay | undefined, sele
       state: overlay?.nodes.get(p.id)?.state ?? 'pending',
       executions: overlay?.nodes.get(p.id)?.executions ?? 0,
       selected: selectedNode === p.id,
+      elapsed: overlay?.elapsed?.get(p.id),
     },
     style: { width: p.width, height: p.height },
     // The layout fixes each node's size. React Flow hides a node it has not measured, and a new

@@ -15,10 +15,18 @@ export function Shortcuts() {
       if (action === 'help') return setHelp((shown) => !shown);
       if (action === 'close') return setHelp(false);
       if (action === 'search') return focusSearch();
+      // A run page's score form; elsewhere `s` does nothing.
+      if (action === 'score') return document.getElementById('score-name')?.focus();
       navigate({ 'go-runs': '/runs', 'go-workflows': '/workflows', 'go-inbox': '/inbox', 'go-dashboard': '/overview' }[action]);
     };
+    // The help is about the page it was opened on: any navigation (a link, a shortcut, back) closes it.
+    const onRoute = () => setHelp(false);
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('hashchange', onRoute);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('hashchange', onRoute);
+    };
   }, []);
   if (!help) return null;
   return (

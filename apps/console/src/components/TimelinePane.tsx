@@ -20,6 +20,8 @@ export function TimelinePane(props: {
   onCursor: (at: number) => void;
   selected?: string;
   onSelect: (key: string) => void;
+  /** The run's wall and working time (contracts' `runDurations`) when live; at a replay cursor, first to last event shown. */
+  durations?: { wallMs: number; workingMs: number };
 }) {
   const { view, selected, onSelect } = props;
   const [mode, setMode] = useState<'spans' | 'lanes' | 'events'>('spans');
@@ -37,7 +39,11 @@ export function TimelinePane(props: {
           value={mode}
           onChange={setMode}
         />
-        <span>end-to-end {ms(view.latencyMs)}</span>
+        <span>
+          {props.durations
+            ? `wall ${ms(props.durations.wallMs)} · working ${ms(props.durations.workingMs)}`
+            : `end-to-end ${ms(view.latencyMs)}`}
+        </span>
       </div>
       {mode === 'spans' && <SpanRows view={view} selected={selected} onSelect={onSelect} />}
       {mode === 'lanes' && (
@@ -129,7 +135,7 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
                     </span>
                   )}
                 </div>
-                <div className="ttrack" title={`${ms(durationMs)} (own ${ms(selfMs)})`}>
+                <div className="ttrack" title={`wall ${ms(durationMs)} (own ${ms(selfMs)})`}>
                   <div className={`tbar ${span.kind} ${span.status}`} style={bar(span.startMs, span.startMs + durationMs)} />
                 </div>
                 <div className="tdur">{ms(durationMs)}</div>

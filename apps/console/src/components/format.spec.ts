@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cost, dateTime, relativeTime, tokenSplit } from './format';
+import { cost, dateTime, ms, relativeTime, tokenSplit } from './format';
 
 describe('cost and token formatting', () => {
   it('never shows an unpriced call as free, and says what a partly priced total leaves out', () => {
@@ -9,6 +9,8 @@ describe('cost and token formatting', () => {
     expect(cost({ costUsd: 0, unpricedCalls: 2 })).toBe('unpriced');
     expect(cost({ costUsd: 0.5, unpricedCalls: 1 })).toBe('$0.500 + 1 unpriced call');
     expect(cost(undefined)).toBe('–');
+    expect(cost({ totalTokens: 0 })).toBe('–');
+    expect(cost({ totalTokens: 0, unpricedCalls: 1 })).toBe('unpriced');
   });
 
   it('shows cached and reasoning tokens where the provider reported them', () => {
@@ -29,5 +31,13 @@ describe('times', () => {
     expect(relativeTime('2026-12-01T09:00:00Z', now)).toBe('3 h ago');
     expect(relativeTime('2026-11-28T12:00:00Z', now)).toBe('3 d ago');
     expect(relativeTime('2026-12-01T12:10:00Z', now)).toBe('in 10 min');
+  });
+});
+
+describe('durations', () => {
+  it('reads as people say them, never as thousands of seconds', () => {
+    expect(ms(1_210_230)).toBe('20 min 10 s');
+    expect(ms(259)).toBe('259 ms');
+    expect(ms(undefined)).toBe('–');
   });
 });

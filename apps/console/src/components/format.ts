@@ -1,11 +1,15 @@
-import { costLabel, type Usage } from '@spindle/contracts';
+import { costLabel, humanDuration, type Usage } from '@spindle/contracts';
 
-export const ms = (value: number | null | undefined) =>
-  value === null || value === undefined ? '–' : value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`;
+/** A duration for people (`259 ms`, `4.1 s`, `20 min 10 s`): the console's one duration formatter. */
+export const ms = (value: number | null | undefined) => (value === null || value === undefined ? '–' : humanDuration(value));
 export const usd = (value: number | null | undefined) => (value ? `$${value.toFixed(value < 0.01 ? 5 : 3)}` : '–');
 
-/** The usage's cost label (`unpriced`, never `$0`, for calls without a price); `–` when there is no usage. */
-export const cost = (usage: Pick<Usage, 'costUsd' | 'unpricedCalls'> | null | undefined) => (usage ? costLabel(usage) : '–');
+/**
+ * The usage's cost label (`unpriced`, never `$0`, for calls without a price); `–` when there is no usage, or when no model
+ * call has finished yet (no tokens, no cost, no unpriced call): `unpriced` only says a finished call had no price.
+ */
+export const cost = (usage: (Pick<Usage, 'costUsd' | 'unpricedCalls'> & { totalTokens?: number }) | null | undefined) =>
+  !usage || (usage.totalTokens === 0 && usage.costUsd === undefined && !usage.unpricedCalls) ? '–' : costLabel(usage);
 
 /** `120 in (80 cached) / 40 out (12 reasoning)`: the parts shown where the provider reported them. */
 export function tokenSplit(usage: {

@@ -26,6 +26,9 @@ describe('the API reference of the real document', () => {
       'webhooks',
       'schedules',
       'knowledge',
+      'datasets',
+      'experiments',
+      'replays',
       'requests',
       'files',
       'admin',
@@ -46,6 +49,8 @@ describe('the API reference of the real document', () => {
       'to',
       'errorCode',
       'parameter',
+      'internal',
+      'score',
       'sort',
       'order',
       'limit',
@@ -61,14 +66,14 @@ describe('the API reference of the real document', () => {
       name: 'sort',
       in: 'query',
       required: false,
-      type: '"started" | "duration" | "tokens" | "cost"',
+      type: '"started" | "duration" | "tokens" | "cost" | "score"',
       description: 'The column the list is ordered by (default `started`).',
     });
     expect(parameters.find((p) => p.name === 'limit')).toEqual({
       name: 'limit',
       in: 'query',
       required: false,
-      type: 'string',
+      type: 'integer',
       description: 'Page size: 1 to 200, default 50.',
     });
   });

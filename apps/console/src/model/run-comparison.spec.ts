@@ -58,3 +58,42 @@ describe('two runs compared node by node', () => {
     expect(compareRuns(run('a', 1), run('b', 1)).nodes.some(nodeDiffers)).toBe(false);
   });
 });
+
+describe('a fork compared with the run it was forked from', () => {
+  /** The fork of `parent` at `atSeq`: it starts at `count` (its frontier then), so `plan` came with the checkpoint. */
+  function fork(runId: string, parent: string, atSeq: number): RunEvent[] {
+    seq = 0;
+    return [
+      ev(runId, 'run.queued', {
+        workflow: { name: 'w', version: 1 },
+        input: { q: 'x' },
+        state: {},
+        definition: {},
+        forkedFrom: { runId: parent, seq: atSeq, checkpointId: 'cp-1' },
+      }),
+      ev(runId, 'run.started', { attempt: 1, worker: 'w' }),
+      ev(runId, 'node.started', { nodeType: 'set', input: { count: 3 } }, 'count'),
+      ev(runId, 'node.completed', { nodeType: 'set', output: { doubled: 6 }, durationMs: 4 }, 'count'),
+      ev(runId, 'run.completed', { output: { doubled: 6 }, durationMs: 9, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } }),
+    ];
+  }
+
+  it('marks a node completed before the fork checkpoint as inherited by the fork, not as reached by one run only', () => {
+    // In `run`, plan completes at seq 4: a checkpoint at seq 4 or later holds its result.
+    const comparison = compareRuns(run('parent', 1), fork('child', 'parent', 4));
+    const plan = comparison.nodes.find((n) => n.nodeId === 'plan');
+    expect(plan).toMatchObject({ inherited: 'b', b: undefined, differs: { presence: false } });
+    expect(plan && nodeDiffers(plan)).toBe(false);
+    expect(comparison.nodes.find((n) => n.nodeId === 'count')?.inherited).toBeUndefined();
+    // Either way round.
+    expect(compareRuns(fork('child', 'parent', 4), run('parent', 1)).nodes.find((n) => n.nodeId === 'plan')?.inherited).toBe('a');
+  });
+
+  it('does not call a node inherited when the fork is from before it completed, or of another run', () => {
+    const early = compareRuns(run('parent', 1), fork('child', 'parent', 3)).nodes.find((n) => n.nodeId === 'plan');
+    expect(early).toMatchObject({ differs: { presence: true } });
+    expect(early?.inherited).toBeUndefined();
+    const stranger = compareRuns(run('other', 1), fork('child', 'parent', 9)).nodes.find((n) => n.nodeId === 'plan');
+    expect(stranger?.inherited).toBeUndefined();
+  });
+});

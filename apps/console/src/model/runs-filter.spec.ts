@@ -14,6 +14,13 @@ describe('the runs filter in the URL', () => {
       cursor: 'abc',
     });
     expect(readRunsFilter(q('sort=name&order=sideways&workflow='))).toEqual({ sort: 'started', order: 'desc' });
+    // Internal runs (a thread's state changes) are asked for explicitly, and kept in the URL.
+    expect(readRunsFilter(withFilter(q(''), 'internal', 'include'))).toEqual({ internal: 'include', sort: 'started', order: 'desc' });
+  });
+
+  it('sorts by a score only when a score filter names it', () => {
+    expect(readRunsFilter(q('score=helpfulness%3E%3D0.8&sort=score'))).toEqual({ score: 'helpfulness>=0.8', sort: 'score', order: 'desc' });
+    expect(readRunsFilter(q('sort=score'))).toEqual({ sort: 'started', order: 'desc' });
   });
 
   it('starts again at the first page when a filter changes or is cleared', () => {

@@ -8,16 +8,20 @@ export interface RunsFilter {
   status?: string;
   errorCode?: string;
   parameter?: string;
+  /** A score filter: `helpfulness`, `helpfulness>=0.8`, `correct=true`. */
+  score?: string;
   from?: string;
   to?: string;
+  /** `include`: also the internal runs (a thread's state changes, workflow `_thread_state`). */
+  internal?: string;
   sort: RunSort;
   order: SortOrder;
   cursor?: string;
 }
 
-const TEXT_KEYS = ['q', 'workflow', 'status', 'errorCode', 'parameter', 'from', 'to', 'cursor'] as const;
+const TEXT_KEYS = ['q', 'workflow', 'status', 'errorCode', 'parameter', 'score', 'from', 'to', 'internal', 'cursor'] as const;
 export type RunsFilterKey = (typeof TEXT_KEYS)[number];
-const SORTS: readonly RunSort[] = ['started', 'duration', 'tokens', 'cost'];
+const SORTS: readonly RunSort[] = ['started', 'duration', 'tokens', 'cost', 'score'];
 
 /** The filter a URL's query names; unknown keys and impossible sorts are ignored (the list's defaults apply). */
 export function readRunsFilter(query: URLSearchParams): RunsFilter {
@@ -27,7 +31,8 @@ export function readRunsFilter(query: URLSearchParams): RunsFilter {
     if (value) filter[key] = value;
   }
   const sort = query.get('sort') as RunSort | null;
-  if (sort && SORTS.includes(sort)) filter.sort = sort;
+  // By score only with a score filter to name it (the gateway refuses it without one).
+  if (sort && SORTS.includes(sort) && (sort !== 'score' || filter.score)) filter.sort = sort;
   if (query.get('order') === 'asc') filter.order = 'asc';
   return filter;
 }

@@ -1,5 +1,5 @@
 /** What a key press on the page asks for, outside any field a person is typing in. */
-export type ShortcutAction = 'search' | 'go-runs' | 'go-workflows' | 'go-inbox' | 'go-dashboard' | 'help' | 'close';
+export type ShortcutAction = 'search' | 'score' | 'go-runs' | 'go-workflows' | 'go-inbox' | 'go-dashboard' | 'help' | 'close';
 
 /** The shortcuts as the help lists them: keys, then what they do. */
 export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
@@ -8,6 +8,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['g d', 'go to the overview'],
   ['g w', 'go to workflows'],
   ['g i', 'go to the inbox'],
+  ['s', 'score the run, or the selected span (on a run)'],
   ['← / →', 'step the replay back / forward (on a run)'],
   ['space', 'play or pause the replay (on a run)'],
   ['?', 'show or hide this help'],
@@ -32,6 +33,8 @@ export function createShortcutReader() {
     switch (key) {
       case '/':
         return 'search';
+      case 's':
+        return 'score';
       case '?':
         return 'help';
       case 'Escape':

@@ -44,6 +44,13 @@ export function CompareScreen({ a, b }: { a: string; b: string }) {
                   {side.workflow?.name} v{side.workflow?.version}
                 </span>{' '}
                 <span className={`status ${side.status}`}>{side.status}</span>
+                {side.forkedFrom && (
+                  <span className="muted" data-testid="compare-fork-of">
+                    {' '}
+                    fork of <span className="mono">{side.forkedFrom.runId}</span> at{' '}
+                    {side.forkedFrom.checkpointId ?? `event ${side.forkedFrom.seq}`}
+                  </span>
+                )}
               </th>
             ))}
           </tr>
@@ -94,13 +101,26 @@ function NodeRows({ node }: { node: NodeComparison }) {
     <Fragment>
       <tr className={`node-row${nodeDiffers(node) ? ' differs' : ''}`} data-node-id={node.nodeId} data-differs={nodeDiffers(node)}>
         <th>{node.nodeId}</th>
-        <td className={differs.status || differs.presence || differs.executions ? 'changed' : ''}>{summary(node.a)}</td>
-        <td className={differs.status || differs.presence || differs.executions ? 'changed' : ''}>{summary(node.b)}</td>
+        <NodeCell node={node} side="a" />
+        <NodeCell node={node} side="b" />
       </tr>
       {differs.input && <DetailRow label="input" a={node.a?.input} b={node.b?.input} />}
       {differs.output && <DetailRow label="output" a={node.a?.output ?? node.a?.error} b={node.b?.output ?? node.b?.error} />}
     </Fragment>
   );
+}
+
+/** One run's side of a node: what it did there, or that its result came with the checkpoint it was forked from. */
+function NodeCell({ node, side }: { node: NodeComparison; side: 'a' | 'b' }) {
+  const { differs } = node;
+  const changed = differs.status || differs.presence || differs.executions;
+  if (node.inherited === side)
+    return (
+      <td className="inherited muted" data-inherited="true" title="this run is a fork from a checkpoint after the node had run">
+        inherited from parent
+      </td>
+    );
+  return <td className={changed ? 'changed' : ''}>{summary(node[side])}</td>;
 }
 
 function DetailRow({ label, a, b }: { label: string; a: unknown; b: unknown }) {
@@ -120,5 +140,6 @@ function DetailRow({ label, a, b }: { label: string; a: unknown; b: unknown }) {
 function summary(side: NodeSide | undefined): string {
   if (!side) return 'not reached';
   const runs = side.executions > 1 ? ` ×${side.executions}` : '';
-  return `${side.status}${runs} · ${ms(side.durationMs)}`;
+  const working = side.workingMs !== undefined && side.workingMs !== side.wallMs ? ` (working ${ms(side.workingMs)})` : '';
+  return `${side.status}${runs} · wall ${ms(side.wallMs)}${working}`;
 }

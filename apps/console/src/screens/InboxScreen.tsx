@@ -34,7 +34,10 @@ export function InboxScreen() {
           <article key={r.requestId} className="card">
             <header>
               <b>{r.kind === 'approval' ? 'tool approval' : 'input'}</b> · {r.workflow} · node {r.nodeId} ·{' '}
-              <a href={`#/runs/${r.runId}`}>run {r.runId.slice(-10)}</a> · waiting {ms(r.ageMs)}
+              <a href={`#/runs/${r.runId}`} title={r.runId}>
+                {r.workflow} run <code>{r.runId}</code>
+              </a>{' '}
+              · waiting {ms(r.ageMs)}
               {r.expiresAt && (
                 <>
                   {' '}

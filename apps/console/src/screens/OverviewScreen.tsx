@@ -19,6 +19,8 @@ const COLOURS = {
 };
 const axis = { stroke: 'var(--c-7a8599)', fontSize: 11 };
 const tooltip = { contentStyle: { background: 'var(--c-ffffff)', border: '1px solid var(--c-dde1e8)' } };
+/** A bar chart's tooltip without recharts' grey hover band, which reads like one more bar. */
+const barTooltip = { ...tooltip, cursor: false };
 
 /** Overview dashboards: the tenant's runs over the last days, overall or for one workflow, from the projections' queries. */
 export function OverviewScreen({ query }: { query: URLSearchParams }) {
@@ -124,7 +126,7 @@ function Dashboards({ overview }: { overview: Overview }) {
             <CartesianGrid strokeDasharray="3 3" stroke="var(--c-e6e9ef)" />
             <XAxis dataKey="age" {...axis} />
             <YAxis allowDecimals={false} {...axis} />
-            <Tooltip {...tooltip} />
+            <Tooltip {...barTooltip} />
             <Bar dataKey="requests" fill={COLOURS.p95} isAnimationActive={false} />
           </BarChart>
         </Chart>
@@ -177,6 +179,35 @@ function Dashboards({ overview }: { overview: Overview }) {
             </tbody>
           </table>
         </div>
+        {overview.scores.length > 0 && (
+          <div className="pane-card">
+            <h3>Scores by day and version</h3>
+            <table className="grid" data-testid="score-trend">
+              <thead>
+                <tr>
+                  <th>score</th>
+                  <th>day</th>
+                  <th>workflow</th>
+                  <th className="num">runs scored</th>
+                  <th className="num">mean</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.scores.slice(0, 20).map((p) => (
+                  <tr key={`${p.name}/${p.day}/${p.workflow}/${p.workflowVersion}`}>
+                    <td className="mono">{p.name}</td>
+                    <td>{p.day}</td>
+                    <td>
+                      {p.workflow} v{p.workflowVersion}
+                    </td>
+                    <td className="num">{p.count.toLocaleString()}</td>
+                    <td className="num">{p.mean === null ? '-' : p.mean.toFixed(2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </div>
       <p className="muted">
         {dateTime(overview.from)} to {dateTime(overview.to)} (UTC days); refreshed every ten seconds.

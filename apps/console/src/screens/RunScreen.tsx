@@ -1,18 +1,23 @@
-import type { HumanRequest, RunEvent } from '@spindle/contracts';
+import { runDurations, type HumanRequest, type RunEvent } from '@spindle/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
 import { followRun, type StreamState } from '../api/run-stream';
 import { CompareWith } from '../components/CompareWith';
 import { DetailPane } from '../components/DetailPane';
+import { ForkOrigin } from '../components/ForkOrigin';
 import { ForkPanel } from '../components/ForkPanel';
+import { ForkTree } from '../components/ForkTree';
 import { cost, dateTime, ms } from '../components/format';
 import { WorkflowGraphView } from '../components/WorkflowGraphView';
 import { ReplayControls } from '../components/ReplayControls';
+import { ScorePanel } from '../components/ScorePanel';
 import { RequestForm } from '../components/RequestForm';
 import { TimelinePane } from '../components/TimelinePane';
+import { useNow } from '../components/useNow';
 import { parseCursor } from '../model/replay-cursor';
 import { deriveRunView, runStatusOf } from '../model/run-view';
+import { runningElapsed } from '../model/running-elapsed';
 import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
 import { NotFound } from './NotFound';
@@ -83,6 +88,13 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
   };
 
   const canceled = events.findLast((e) => e.type === 'run.canceled');
+  const running = events.length > 0 && !TERMINAL.has(events.at(-1)?.type ?? '');
+  const now = useNow(1000, running);
+  const durations = runDurations(events, now);
+  const elapsed = runningElapsed(shown, view.nodes, now);
+  const selectedSpan = selected ? view.byKey.get(selected) : undefined;
+  const spanLabels = new Map(view.spans.map((s) => [s.spanId, `${s.kind} ${s.label}`]));
+  const scoredSpan = selectedSpan && selectedSpan.kind !== 'run' ? { spanId: selectedSpan.spanId, label: selectedSpan.label } : undefined;
   if (missing) return <NotFound what={`No run ${runId} here.`} detail="It never existed, was erased, or belongs to another tenant." />;
   return (
     <section className="run-screen">
@@ -97,7 +109,12 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
         <span className={`stream ${stream}`} data-testid="stream-state">
           {stream === 'reconnecting' ? 'reconnecting…' : stream === 'live' ? 'live' : ''}
         </span>
-        <span>{ms(view.latencyMs)}</span>
+        <span title="wall time: from queued to the end (or now)" data-testid="run-wall">
+          wall {ms(durations.wallMs)}
+        </span>
+        <span title="working time: wall time minus time spent waiting for a person or the queue" data-testid="run-working">
+          working {ms(durations.workingMs)}
+        </span>
         <span>{view.usage.totalTokens} tokens</span>
         <span>{cost(view.usage)}</span>
         {!TERMINAL.has(events.at(-1)?.type ?? '') && events.length > 0 && !confirmingCancel && (
@@ -135,6 +152,8 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
           {canceled.data.reason ? `: ${canceled.data.reason}` : ''} <span className="muted">at {dateTime(canceled.at)}</span>
         </div>
       )}
+      {queued?.data.forkedFrom && <ForkOrigin runId={runId} forkedFrom={queued.data.forkedFrom} />}
+      {queued && <ForkTree runId={runId} reload={forking} />}
       <ReplayControls events={events} cursor={cursor} onCursor={setCursor} />
       {forking && (
         <ForkPanel key={cursor ?? 'end'} runId={runId} events={events} cursor={cursor ?? events.length} onClose={() => setForking(false)} />
@@ -151,7 +170,7 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
             <WorkflowGraphView
               graph={graph}
               definition={queued?.data.definition}
-              overlay={view}
+              overlay={{ nodes: view.nodes, traversed: view.traversed, elapsed }}
               selectedNode={selected ? view.byKey.get(selected)?.nodeId : undefined}
               onSelectNode={selectNode}
             />
@@ -165,12 +184,16 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
             onCursor={(at) => setCursor(at >= events.length ? undefined : at)}
             selected={selected}
             onSelect={setSelected}
+            durations={cursor === undefined ? durations : undefined}
           />
         </div>
         <div className="pane detail">
           <DetailPane view={view} events={shown} spanKey={selected} streamed={streamed} />
         </div>
       </div>
+      {events.length > 0 && (
+        <ScorePanel runId={runId} span={scoredSpan} spanLabels={spanLabels} completed={running ? undefined : status === 'completed'} />
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { CopyId } from '../components/CopyId';
 import { cost, dateTime, ms, relativeTime } from '../components/format';
 import { usePolling } from '../components/usePolling';
 import { actorLabel } from '../model/actor-label';
+import { forkOriginText } from '../model/run-lineage';
 import { atPage, fromLocalInput, readRunsFilter, sortedBy, toLocalInput, withFilter, type RunsFilterKey } from '../model/runs-filter';
 import { navigate } from '../router';
 
@@ -73,8 +74,28 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
           onChange={(e) => setFilter('parameter', e.target.value)}
           aria-label="filter by parameter"
         />
+        <input
+          placeholder="score, e.g. helpfulness>=0.8"
+          value={filter.score ?? ''}
+          onChange={(e) => setFilter('score', e.target.value.trim())}
+          aria-label="filter by score"
+        />
+        {filter.score && (
+          <button type="button" onClick={() => sortBy('score')} aria-pressed={filter.sort === 'score'}>
+            by score{filter.sort === 'score' ? (filter.order === 'desc' ? ' ↓' : ' ↑') : ''}
+          </button>
+        )}
         <TimeFilter label="from" aria="queued from" value={filter.from} onChange={(v) => setFilter('from', v)} />
         <TimeFilter label="to" aria="queued before" value={filter.to} onChange={(v) => setFilter('to', v)} />
+        <label className="inline" title="a thread's state changes are recorded as runs of the internal workflow _thread_state">
+          <input
+            type="checkbox"
+            checked={filter.internal === 'include'}
+            onChange={(e) => setFilter('internal', e.target.checked ? 'include' : '')}
+            aria-label="include internal runs"
+          />{' '}
+          internal runs
+        </label>
         {key && (
           <button type="button" onClick={() => ((earlier.current = []), navigate('/runs', true))}>
             Clear
@@ -89,9 +110,11 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
               <th>run</th>
               <th>workflow</th>
               <th>status</th>
+              <th>parent</th>
               {header('started', 'started')}
               <th className="wide-only">by</th>
-              {header('duration', 'duration')}
+              {header('wall', 'duration')}
+              <th className="wide-only">working</th>
               {header('tokens', 'tokens')}
               {header('cost', 'cost')}
               <th>error</th>
@@ -119,11 +142,24 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
                     </span>
                   )}
                 </td>
+                <td className="parent" data-testid="run-parent">
+                  {r.forkedFrom && (
+                    <a
+                      className="mono"
+                      href={`#/runs/${r.forkedFrom.runId}`}
+                      title={`forked from ${r.forkedFrom.runId} at ${forkOriginText(r.forkedFrom).at}`}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      {r.forkedFrom.runId}
+                    </a>
+                  )}
+                </td>
                 <td className="when" title={`${r.startedAt ?? r.queuedAt} (${relativeTime(r.startedAt ?? r.queuedAt)})`}>
                   {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted wide-only">{relativeTime(r.startedAt ?? r.queuedAt)}</span>
                 </td>
                 <td className="wide-only">{actorLabel(r.startedBy)}</td>
-                <td>{ms(r.durationMs)}</td>
+                <td title={`wall ${ms(r.wallMs)} · working ${ms(r.workingMs)} (less the waits for a person)`}>{ms(r.wallMs)}</td>
+                <td className="wide-only">{ms(r.workingMs)}</td>
                 <td>{r.usage.totalTokens}</td>
                 <td>{cost(r.usage)}</td>
                 <td className="mono">{r.status === 'failed' ? r.error?.code : ''}</td>

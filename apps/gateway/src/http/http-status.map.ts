@@ -66,10 +66,13 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   input_timeout: 409,
   run_log_limit_exceeded: 413,
   file_not_found: 404,
+  span_not_found: 404,
+  dataset_not_found: 404,
   attachment_not_supported: 422,
   knowledge_base_not_found: 404,
   invalid_document: 422,
   embedding_dimension_mismatch: 409,
   retrieval_failed: 502,
   context_budget_exceeded: 422,
+  replay_diverged: 422,
 };

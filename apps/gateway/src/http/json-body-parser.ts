@@ -1,6 +1,7 @@
 import { SpindleError } from '@spindle/contracts';
 import type { FastifyInstance } from 'fastify';
 import { nestsDeeperThan } from './json-depth';
+import { isJsonRpcEndpoint, UNPARSABLE_BODY } from './json-rpc-body';
 
 export interface JsonBodyLimits {
   bodyLimitBytes: number;
@@ -13,6 +14,7 @@ export interface JsonBodyLimits {
  * errors: Nest would otherwise turn them into bare HTTP exceptions and lose which problem it was.
  * An empty body reads as "no body", so `POST .../runs` without one starts a run with no input.
  * The depth is checked on the text before parsing, so no deep value ever reaches recursive code.
+ * On a JSON-RPC endpoint a body that does not parse is handed on as `UNPARSABLE_BODY`, for its parse error.
  */
 export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBodyLimits): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -30,6 +32,7 @@ export function installJsonBodyParser(fastify: FastifyInstance, limits: JsonBody
       );
     }
     parseJson(request, text, (error, value) => {
+      if (error && isJsonRpcEndpoint(request.url)) return done(null, UNPARSABLE_BODY);
       if (error) return done(new SpindleError('invalid_json', `the body is not valid JSON: ${error.message}`), undefined);
       done(null, value);
     });

@@ -53,7 +53,7 @@ describe('the OpenAPI document', () => {
       const op = paths[path.replace(/:(\w+)/g, '{$1}')][method.toLowerCase()];
       if (access.need === 'public') expect([key, op.security]).toEqual([key, []]);
       else if (access.need === 'authenticated') expect([key, op.security]).toEqual([key, [{ apiKey: [] }]]);
-      else expect([key, op.security]).toEqual([key, [{ apiKey: [access.need] }]]);
+      else expect([key, op.security]).toEqual([key, [{ apiKey: [access.need] }, ...(access.streamToken ? [{ streamToken: [] }] : [])]]);
     }
   });
 

@@ -1,5 +1,10 @@
 import type { PipeTransform } from '@nestjs/common';
 import {
+  DATASET_ITEM_ID_PATTERN,
+  DATASET_NAME_PATTERN,
+  EXPERIMENT_ID_PATTERN,
+  REPLAY_ID_PATTERN,
+  SCORE_NAME_PATTERN,
   DOCUMENT_ID_PATTERN,
   AGENT_NAME_PATTERN,
   CHAT_ID_PATTERN,
@@ -94,3 +99,16 @@ export const VersionParam: PipeTransform<unknown, number> = {
   },
 };
 export const FileIdParam = new PathParam(FILE_ID_PATTERN, notFound('file_not_found', 'file with id'));
+export const DatasetNameParam = new PathParam(DATASET_NAME_PATTERN, notFound('dataset_not_found', 'dataset named'));
+export const NewDatasetNameParam = new PathParam(
+  DATASET_NAME_PATTERN,
+  invalid('name', 'a dataset name is 1-64 lower-case letters, digits, _ or -, starting with a letter or digit'),
+);
+export const ExperimentIdParam = new PathParam(EXPERIMENT_ID_PATTERN, notFound('not_found', 'experiment with id'));
+export const ScoreNameParam = new PathParam(SCORE_NAME_PATTERN, notFound('not_found', 'score config named'));
+export const NewScoreNameParam = new PathParam(
+  SCORE_NAME_PATTERN,
+  invalid('name', 'a score name is lower-case letters, digits, `_`, `.` or `-`, starting with a letter (at most 64)'),
+);
+export const ReplayIdParam = new PathParam(REPLAY_ID_PATTERN, notFound('not_found', 'replay with id'));
+export const DatasetItemIdParam = new PathParam(DATASET_ITEM_ID_PATTERN, notFound('dataset_not_found', 'dataset item with id'));

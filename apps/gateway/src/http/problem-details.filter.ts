@@ -1,6 +1,7 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { isSpindleError, SpindleError } from '@spindle/contracts';
 import { asDatabaseFault, isDatabaseFault } from '@spindle/db';
+import { redactAccessToken } from '@spindle/identity';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { httpStatusByCode } from './http-status.map';
@@ -17,7 +18,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const error = this.toSpindleError(exception);
     const status = httpStatusByCode[error.code];
-    if (status >= 500) this.logger.error({ err: exception, url: request.url }, 'request failed');
+    if (status >= 500) this.logger.error({ err: exception, url: redactAccessToken(request.url) }, 'request failed');
     if (reply.sent || reply.raw.headersSent) return;
     void reply
       .status(status)

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Problem, SpindleError } from '@spindle/contracts';
+import { redactAccessToken } from '@spindle/identity';
 import type { FastifyReply } from 'fastify';
 import { httpStatusByCode } from './http-status.map';
 
@@ -16,7 +17,8 @@ export function problemBody(error: SpindleError, instance: string | undefined, s
     status,
     code: error.code,
     detail: error.message,
-    ...(instance !== undefined ? { instance } : {}),
+    // A stream token in the URL is a credential: never repeated, not even to whoever sent it.
+    ...(instance !== undefined ? { instance: redactAccessToken(instance) } : {}),
     ...(error.issues ? { errors: error.issues } : {}),
   };
 }

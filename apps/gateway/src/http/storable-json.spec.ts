@@ -11,4 +11,10 @@ describe('refuseNulCharacters', () => {
     expect(() => refuseNulCharacters({ a: '\\u0000', b: '\\\\u0000', c: '\u0001', d: null })).not.toThrow();
     expect(() => refuseNulCharacters(undefined)).not.toThrow();
   });
+
+  it('refuses half of a surrogate pair, which jsonb cannot store, and takes whole pairs and the escape as text', () => {
+    expect(() => refuseNulCharacters({ a: 'x\ud800' })).toThrow(/surrogate/);
+    expect(() => refuseNulCharacters({ ['\udfff']: 1 })).toThrow(/surrogate/);
+    expect(() => refuseNulCharacters({ a: '😀', b: '\\ud800' })).not.toThrow();
+  });
 });

@@ -14,4 +14,10 @@ export function refuseNulCharacters(value: unknown, field = '(body)'): void {
       issues: [{ field, message: 'contains U+0000' }],
     });
   }
+  // JSON.stringify escapes only a lone surrogate (half of a pair), which `jsonb` refuses too.
+  if (text !== undefined && /(?<!\\)(\\\\)*\\ud[89a-f][0-9a-f]{2}/i.test(text)) {
+    throw new SpindleError('validation_failed', `${field}: a string holds half of a UTF-16 surrogate pair, which cannot be stored`, {
+      issues: [{ field, message: 'contains a lone surrogate' }],
+    });
+  }
 }

@@ -1,8 +1,9 @@
 import { isSpindleError, SpindleError, type Principal } from '@spindle/contracts';
-import type { Authenticator } from '@spindle/identity';
+import { STREAM_TOKEN_PARAMETER, type Authenticator } from '@spindle/identity';
 import { asDatabaseFault } from '@spindle/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendProblem } from '../http/problem-response';
+import { requireScope } from './require-scope';
 import { isApiRoute, ROUTE_ACCESS, routeKey, type RouteAccess } from './route-access';
 import type { RunOwnership } from './run-ownership';
 
@@ -61,11 +62,28 @@ function accessOf(request: FastifyRequest): RouteAccess | 'open' | 'unmapped' {
 }
 
 async function admit(request: FastifyRequest, access: RouteAccess | 'unmapped', deps: AuthenticationDeps): Promise<Principal> {
-  const principal = await deps.authenticator.authenticate(request.headers.authorization);
+  const principal = await authenticate(request, access, deps);
   if (access === 'unmapped') throw new SpindleError('forbidden', 'this route is not open to anyone');
-  if (access.need !== 'authenticated' && access.need !== 'public' && !principal.scopes.has(access.need)) {
-    throw new SpindleError('forbidden', `this needs the "${access.need}" scope, which these credentials do not have`);
-  }
+  if (access.need !== 'authenticated' && access.need !== 'public') requireScope(principal, access.need);
   if (access.run) await deps.runs.requireOwn(principal, (request.params as Record<string, string>)[access.run] ?? '', access.lostRun);
   return principal;
+}
+
+/**
+ * `Authorization`, or a stream token in `?access_token=` where the route takes one (never both).
+ * The token is taken out of the query once read: no handler sees it, none can log it.
+ */
+async function authenticate(request: FastifyRequest, access: RouteAccess | 'unmapped', deps: AuthenticationDeps): Promise<Principal> {
+  const query = request.query as Record<string, unknown> | undefined;
+  const token = query?.[STREAM_TOKEN_PARAMETER];
+  if (token === undefined) return deps.authenticator.authenticate(request.headers.authorization);
+  delete query![STREAM_TOKEN_PARAMETER];
+  if (access === 'unmapped' || !access.streamToken) {
+    throw new SpindleError('unauthenticated', 'a stream token (access_token) is taken only by GET /v1/runs/{id}/events');
+  }
+  if (request.headers.authorization !== undefined) {
+    throw new SpindleError('unauthenticated', 'send either Authorization or access_token, not both');
+  }
+  if (typeof token !== 'string') throw new SpindleError('unauthenticated', 'send access_token once');
+  return deps.authenticator.authenticateStreamToken(token, (request.params as Record<string, string>)[access.run ?? 'id'] ?? '');
 }

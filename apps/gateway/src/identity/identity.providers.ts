@@ -2,7 +2,7 @@ import { TenantDirectory, TenantsRepository } from '@spindle/control-plane';
 import { Inject, type OnApplicationBootstrap, type Provider } from '@nestjs/common';
 import type { Bus, StreamGuard } from '@spindle/bus';
 import { isDatabaseFault, type GatewayTables } from '@spindle/db';
-import { ApiKeyVerifier, Authenticator, OidcVerifier } from '@spindle/identity';
+import { ApiKeyVerifier, Authenticator, OidcVerifier, StreamTokenSigner } from '@spindle/identity';
 import { DATABASE } from '@spindle/service-db';
 import { BUS, LOGGER, STREAM_GUARD } from '@spindle/service-kit';
 import type { Kysely } from 'kysely';
@@ -66,6 +66,7 @@ export function identityProviders(config: GatewayConfig): Provider[] {
           }),
           tenant: (id) => tenants.find(id),
           authOff: config.auth.authOff,
+          streamTokens: new StreamTokenSigner({ secret: config.auth.streamTokenSecret }),
         }),
     },
     { provide: RunLogLoss, inject: [BUS, STREAM_GUARD], useFactory: (bus: Bus, guard: StreamGuard) => new RunLogLoss(bus, guard) },

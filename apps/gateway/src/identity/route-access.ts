@@ -13,6 +13,12 @@ export interface RouteAccess {
    * is `410 run_log_lost`); its owner is then read from the runs list's projection.
    */
   readonly lostRun?: 'erase';
+  /**
+   * A stream token (`?access_token=sst_…`, minted by `POST /v1/runs/{id}/stream-tokens`) is taken
+   * instead of `Authorization`: a browser's `EventSource` cannot send headers. Everywhere else a
+   * stream token is refused.
+   */
+  readonly streamToken?: true;
 }
 
 /**
@@ -50,8 +56,34 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/overview', { need: 'runs:read' }],
   ['GET /v1/runs/:id', { need: 'runs:read', run: 'id' }],
   ['GET /v1/runs/:id/trace', { need: 'runs:read', run: 'id' }],
-  ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/runs/:id/lineage', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/runs/:id/events', { need: 'runs:read', run: 'id', streamToken: true }],
+  // Minting a token that only reads this run grants no more than runs:read already does.
+  ['POST /v1/runs/:id/stream-tokens', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/cancel', { need: 'runs:write', run: 'id' }],
+  ['GET /v1/runs/:id/scores', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/runs/:id/evaluations', { need: 'runs:read', run: 'id' }],
+  ['GET /v1/datasets', { need: 'runs:read' }],
+  ['PUT /v1/datasets/:name', { need: 'runs:write' }],
+  ['GET /v1/datasets/:name', { need: 'runs:read' }],
+  ['DELETE /v1/datasets/:name', { need: 'runs:write' }],
+  ['POST /v1/datasets/:name/items', { need: 'runs:write' }],
+  ['GET /v1/datasets/:name/items', { need: 'runs:read' }],
+  ['DELETE /v1/datasets/:name/items/:itemId', { need: 'runs:write' }],
+  ['POST /v1/experiments', { need: 'runs:write' }],
+  ['GET /v1/experiments', { need: 'runs:read' }],
+  ['GET /v1/experiments/compare', { need: 'runs:read' }],
+  ['GET /v1/experiments/:experimentId', { need: 'runs:read' }],
+  ['GET /v1/experiments/:experimentId/items', { need: 'runs:read' }],
+  ['POST /v1/experiments/:experimentId/cancel', { need: 'runs:write' }],
+  ['POST /v1/workflows/:name/replays', { need: 'runs:write' }],
+  ['GET /v1/score-configs', { need: 'runs:read' }],
+  ['PUT /v1/score-configs/:name', { need: 'workflows:write' }],
+  ['DELETE /v1/score-configs/:name', { need: 'workflows:write' }],
+  ['PUT /v1/score-settings', { need: 'workflows:write' }],
+  ['GET /v1/replays', { need: 'runs:read' }],
+  ['GET /v1/replays/:replayId', { need: 'runs:read' }],
+  ['POST /v1/runs/:id/scores', { need: 'runs:write', run: 'id' }],
   ['DELETE /v1/runs/:id', { need: 'admin', run: 'id', lostRun: 'erase' }],
   ['GET /v1/runs/:id/checkpoints', { need: 'runs:read', run: 'id' }],
   ['POST /v1/runs/:id/fork', { need: 'runs:write', run: 'id' }],
@@ -108,13 +140,14 @@ export const ROUTE_ACCESS: ReadonlyMap<string, RouteAccess> = new Map<string, Ro
   ['GET /v1/tenants/:tenant', { need: 'admin' }],
   ['PUT /v1/tenants/:tenant/quotas', { need: 'admin' }],
   ['GET /v1/audit', { need: 'admin' }],
-  // The Model Context Protocol: workflows as tools (tools/call starts runs). Stateless: only POST.
-  ['POST /v1/mcp', { need: 'runs:write' }],
-  ['GET /v1/mcp', { need: 'runs:write' }],
-  ['DELETE /v1/mcp', { need: 'runs:write' }],
-  // A2A: each workflow an agent (a message starts or answers a run), with its card.
+  // The Model Context Protocol: workflows as tools. Stateless: only POST. Each method needs its own scope on top
+  // (`scopeOfJsonRpcMethod`: tools/call needs runs:write), checked by the controller once the body is read.
+  ['POST /v1/mcp', { need: 'runs:read' }],
+  ['GET /v1/mcp', { need: 'runs:read' }],
+  ['DELETE /v1/mcp', { need: 'runs:read' }],
+  // A2A: each workflow an agent, with its card; message/send, message/stream and tasks/cancel need runs:write (`scopeOfJsonRpcMethod`).
   ['GET /v1/a2a/:name/.well-known/agent-card.json', { need: 'runs:read' }],
-  ['POST /v1/a2a/:name', { need: 'runs:write' }],
+  ['POST /v1/a2a/:name', { need: 'runs:read' }],
   // AG-UI: a RunAgentInput starts (or resumes) a run of the workflow, answered as AG-UI events.
   ['POST /v1/ag-ui/:name', { need: 'runs:write' }],
   // The AI SDK's chat transport: a chat's message runs on its thread; a reloaded page resumes the answer.

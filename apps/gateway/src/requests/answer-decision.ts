@@ -85,7 +85,7 @@ function approvalAnswer(request: RequestInLog, body: AnswerBody): ApprovalAnswer
         message: 'required: an approval names its decision and the exact call (callId, name, argumentsHash) it approves',
       })),
     );
-  const foreign = (['approved', 'text', 'data'] as const).filter((k) => body[k] !== undefined);
+  const foreign = (['approved', 'text', 'data', 'comment'] as const).filter((k) => body[k] !== undefined);
   if (foreign.length) invalid(foreign.map((field) => ({ field, message: 'only input requests take this field' })));
   const call = request.requested.data.call;
   const mismatched = (['callId', 'name', 'argumentsHash'] as const).filter((k) => body[k] !== call[k]);

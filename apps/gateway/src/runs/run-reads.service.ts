@@ -3,6 +3,8 @@ import {
   isRunId,
   isTerminalEvent,
   runIdTime,
+  runLineage,
+  type RunLineage,
   SpindleError,
   type RunEvent,
   type RunSummary,
@@ -76,6 +78,15 @@ export class RunReads {
     const { trace } = await this.ask('getTrace', { runId, waitForSeq: lastSeq });
     if (!trace) throw new SpindleError('service_unavailable', `the trace recorder has not recorded run ${runId} yet; retry shortly`);
     return trace;
+  }
+
+  /** The run's fork tree within the tenant, once the recorder has applied the run's log (its ancestors were there before it). */
+  async lineage(tenant: string, runId: string): Promise<RunLineage> {
+    const lastSeq = await this.requireRun(runId);
+    const { runs, truncated } = await this.ask('lineage', { tenant, runId, waitForSeq: lastSeq });
+    if (!runs.some((r) => r.runId === runId))
+      throw new SpindleError('service_unavailable', `the trace recorder has not recorded run ${runId} yet; retry shortly`);
+    return runLineage(runId, runs, truncated);
   }
 
   /** A page of runs as the recorder lists them; one whose log a lost store took is marked `logLost`. */

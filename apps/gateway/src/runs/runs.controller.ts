@@ -3,6 +3,8 @@ import type { Bus, RunLogTail } from '@spindle/bus';
 import {
   cancelBodySchema,
   eventsQuerySchema,
+  streamTokenBodySchema,
+  type StreamToken,
   MAX_SEQ,
   parseDecimalInteger,
   runsListQuerySchema,
@@ -27,6 +29,7 @@ import { RunReads } from './run-reads.service';
 import { AuditTrail } from '../identity/audit-trail';
 import { RunAdmission, checkIdempotencyKey, RunStarter, WorkflowCatalogRepository, RunCanceller } from '@spindle/control-plane';
 import { Caller } from '../identity/caller.decorator';
+import { Authenticator } from '@spindle/identity';
 
 const SEQ_RANGE = { min: 0, max: MAX_SEQ };
 
@@ -45,6 +48,7 @@ export class RunsController {
     private readonly audit: AuditTrail,
     private readonly admission: RunAdmission,
     private readonly catalog: WorkflowCatalogRepository,
+    private readonly authenticator: Authenticator,
   ) {}
 
   @Post('workflows/:name/runs')
@@ -105,6 +109,12 @@ export class RunsController {
     return queue ? { ...withLatest, queue } : withLatest;
   }
 
+  /** The run's fork tree: from its oldest recorded ancestor, every fork and fork of a fork, each with its checkpoint. */
+  @Get('runs/:id/lineage')
+  lineage(@Caller() caller: Principal, @Param('id', RunIdParam) id: string) {
+    return this.reads.lineage(caller.tenant, id);
+  }
+
   @Get('runs/:id/trace')
   trace(@Param('id', RunIdParam) id: string) {
     return this.reads.trace(id);
@@ -157,6 +167,15 @@ export class RunsController {
     this.openStreams.admit(caller, reply.raw, () => stream.close());
     reply.hijack();
     await this.serve(stream);
+  }
+
+  /** A short-lived token a page's `EventSource` carries in the URL to follow this run (the route checked the run is the caller's). */
+  @Post('runs/:id/stream-tokens')
+  streamToken(@Caller() caller: Principal, @Param('id', RunIdParam) id: string, @Body() body: unknown, @Res() reply: FastifyReply) {
+    const { ttlSeconds } = parseBody(streamTokenBodySchema, body ?? {});
+    const minted = this.authenticator.mintStreamToken(caller, id, ttlSeconds);
+    const answer: StreamToken = { token: minted.token, runId: id, expiresAt: minted.expiresAt.toISOString() };
+    return reply.status(201).header('cache-control', 'no-store').send(answer);
   }
 
   private recordStart(caller: Principal, req: FastifyRequest, accepted: RunAccepted): Promise<void> {

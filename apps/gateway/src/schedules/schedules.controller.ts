@@ -60,7 +60,7 @@ export class SchedulesController {
 
   @Get()
   async list(@Caller() caller: Principal): Promise<ScheduleList> {
-    return { schedules: (await this.schedules.list(caller.tenant)).map(scheduleView) };
+    return { schedules: (await this.schedules.list(caller.tenant)).map((s) => scheduleView(s)) };
   }
 
   @Get(':scheduleId')

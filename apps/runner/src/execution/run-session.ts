@@ -4,7 +4,7 @@ import { knowledgeRetriever } from './knowledge-retriever';
 import { context, trace, SpanKind, type Context, type Span } from '@opentelemetry/api';
 import { RunLogWriter, secretFieldsOfDefinition, type LogPosition } from '@spindle/bus';
 import type { RunEvent, RunEventOf } from '@spindle/contracts';
-import { RunHistory, type RunEnvironment } from '@spindle/engine';
+import { CallRecording, RunHistory, servedSeqs, type RunEnvironment } from '@spindle/engine';
 import type { ExecutionPlan } from '@spindle/projections';
 import { randomHexId } from '@spindle/telemetry';
 import type { Logger } from 'pino';
@@ -23,6 +23,8 @@ export interface RunToExecute {
   position: LogPosition;
   queued: RunEventOf<'run.queued'>;
   plan: Exclude<ExecutionPlan, { action: 'skip' }>;
+  /** A replay's recording: the log of the run it replays (`run.queued` names it in `replayOf`). */
+  recorded?: RunEvent[];
 }
 
 /**
@@ -34,6 +36,8 @@ export class RunSession {
   readonly log: RunLogWriter;
   readonly signal: RunSignal;
   readonly history?: RunHistory;
+  /** A replay's recorded calls, less those its log says it already took. */
+  readonly recording?: CallRecording;
   /** The definition to run: the queued one, or the version an answer asked the run to continue with. */
   readonly definitionSource: unknown;
   private readonly span: Span;
@@ -75,6 +79,9 @@ export class RunSession {
     });
     this.tokens = new TokenPublisher(deps.bus, runId);
     this.history = plan.action === 'resume' ? new RunHistory(run.events) : undefined;
+    const replayOf = queued.data.replayOf;
+    if (replayOf && run.recorded)
+      this.recording = new CallRecording(replayOf.runId, replayOf.onDivergence, run.recorded, servedSeqs(run.events));
     this.signal = runSignal(this.definitionSource, {
       bus: deps.bus,
       runId,
@@ -138,6 +145,7 @@ export class RunSession {
       },
       signal: this.signal.signal,
       ...(this.history ? { history: this.history } : {}),
+      ...(this.recording ? { recording: this.recording } : {}),
       ...(delivery.drain ? { drain: delivery.drain } : {}),
       ...(deps.results ? { results: deps.results } : {}),
       ...(queued.data.cacheRuns ? { cacheRuns: queued.data.cacheRuns } : {}),

@@ -26,9 +26,15 @@ export function parseDecimalInteger(text: string, range: IntegerRange): number |
 
 /** A query-string integer as a zod schema, refused (`validation_failed` naming it) like `parseDecimalInteger`. */
 export function queryInteger(range: IntegerRange) {
-  return z
-    .string()
-    .regex(DECIMAL_INTEGER, 'must be a decimal integer (digits only)')
-    .transform(Number)
-    .pipe(z.number().min(range.min).max(range.max));
+  const digits = z.string().regex(DECIMAL_INTEGER, 'must be a decimal integer (digits only)');
+  QUERY_INTEGER_RANGES.set(digits, range);
+  return digits.transform(Number).pipe(z.number().min(range.min).max(range.max));
+}
+
+/** The digits schemas `queryInteger` made, with their ranges: the OpenAPI document says `integer` for them. */
+const QUERY_INTEGER_RANGES = new WeakMap<z.ZodType, IntegerRange>();
+
+/** The range of a `queryInteger`'s digits, so its JSON Schema can be `{ type: integer, minimum, maximum }` (a client sends a number). */
+export function queryIntegerRange(schema: z.ZodType): IntegerRange | undefined {
+  return QUERY_INTEGER_RANGES.get(schema);
 }

@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { runSummarySchema, runTraceSchema } from '../trace-queries';
 import { threadSchema } from '../threads';
 import { overviewSchema } from '../overview';
+import { runLineageSchema } from '../run-lineage';
 import { webhookSchema } from '../webhooks';
 import { scheduleSchema } from '../schedules';
+import { newScoreBodySchema, scoreNameSchema, scoreSchema } from '../scores';
+import { scoreConfigBodySchema, scoreConfigListSchema, scoreConfigSchema, scoreSettingsBodySchema } from '../score-configs';
+import { runEvaluationSchema } from '../evaluators';
 import {
   DOCUMENT_ID_PATTERN,
   documentJsonBodySchema,
@@ -14,7 +18,6 @@ import {
   knowledgeQueryBodySchema,
   retrieveAnswerSchema,
 } from '../knowledge';
-import { MAX_SEQ } from './decimal-integer';
 import { agUiRunInputSchema } from '../ag-ui';
 import { uiChatRequestSchema } from '../ui-chat';
 import { jsonRpcMessageSchema } from '../json-rpc';
@@ -22,56 +25,13 @@ import { storedFileSchema } from '../attachments';
 import { SNIFFABLE_MEDIA_TYPES } from '../file-media-type';
 import { capabilityCheckQuerySchema, functionListSchema, toolListSchema } from '../runner-capabilities';
 import * as rq from './request.schemas';
+import { datasetOperations, experimentOperations } from './dataset-operations';
+import { replayOperations } from './replay-operations';
 import * as rs from './response.schemas';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/** Request headers some operations read, documented once. */
-export const REQUEST_HEADERS = {
-  'Idempotency-Key': {
-    schema: z.string().regex(/^[\x21-\x7e]{1,255}$/),
-    description: 'Makes a retried create safe: the same key and body answer with the run the first request opened.',
-  },
-  'Last-Event-ID': {
-    schema: z.string().regex(/^(0|[1-9][0-9]{0,15})$/),
-    description: `The seq of the last event received (0 to ${MAX_SEQ}): the stream resumes after it.`,
-  },
-} as const;
-export type RequestHeaderName = keyof typeof REQUEST_HEADERS;
-
-export interface HttpResponseSpec {
-  readonly description: string;
-  /** The `application/json` body. */
-  readonly json?: z.ZodType;
-  /** Also answers `text/event-stream` (the run's event frames) when the request accepts it. */
-  readonly eventStream?: boolean;
-  /** Also answers `text/event-stream` whose frames each carry one JSON-RPC message (MCP's streamable HTTP). */
-  readonly jsonRpcStream?: boolean;
-  /** Answers `text/event-stream` whose frames each carry one AG-UI event. */
-  readonly agUiStream?: boolean;
-  /** Answers the AI SDK's UI message stream (`text/event-stream`, one chunk per frame, `[DONE]` last). */
-  readonly uiMessageStream?: boolean;
-  /** Answers raw bytes of one of these media types (a file's content). */
-  readonly binary?: readonly string[];
-}
-
-/** One documented operation; `path` is in the gateway's `:param` form. Problems (`default`) are added to every one. */
-export interface HttpOperation {
-  readonly operationId: string;
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly tag: string;
-  readonly summary: string;
-  readonly description?: string;
-  /** Path parameters whose schema is not the one `pathParamSchemas` has under the same name. */
-  readonly params?: Readonly<Record<string, z.ZodType>>;
-  readonly query?: z.ZodObject;
-  readonly headers?: readonly RequestHeaderName[];
-  readonly body?: z.ZodType;
-  /** The body is raw bytes of one of these media types, not JSON (a file upload). */
-  readonly rawBody?: readonly string[];
-  readonly responses: Readonly<Record<number, HttpResponseSpec>>;
-}
+export { REQUEST_HEADERS } from './http-operation.types';
+export type { HttpMethod, HttpOperation, HttpResponseSpec, RequestHeaderName } from './http-operation.types';
+import { ok, taggedAs, type HttpMethod, type HttpOperation, type HttpResponseSpec } from './http-operation.types';
 
 /** The definition language's schemas (from `@spindle/engine`, which contracts cannot import). */
 export interface DefinitionSchemas {
@@ -81,7 +41,6 @@ export interface DefinitionSchemas {
   readonly agentSpec: z.ZodType;
 }
 
-const ok = (description: string, json?: z.ZodType): HttpResponseSpec => ({ description, json });
 const noContent: HttpResponseSpec = { description: 'Deleted.' };
 
 /** Every `/v1` operation the gateway serves. */
@@ -95,6 +54,9 @@ export function httpOperations(defs: DefinitionSchemas): readonly HttpOperation[
     ...webhookOperations(),
     ...scheduleOperations(),
     ...knowledgeOperations(),
+    ...datasetOperations(),
+    ...experimentOperations(),
+    ...replayOperations(),
     ...requestOperations(),
     ...fileOperations(),
     ...adminOperations(),
@@ -513,6 +475,9 @@ function runOperations(): HttpOperation[] {
       path: '/v1/runs',
       tag: 'runs',
       summary: 'List runs, newest first',
+      description:
+        'Internal runs (workflows named `_…`: `_thread_state` records a thread state change) are left out unless ' +
+        '`internal=include`; they stay in their thread (`GET /v1/threads/{threadId}/runs`) and in the log.',
       query: rq.runsListQuerySchema,
       responses: { 200: ok('One page; `nextCursor` asks for the next.', rs.runListSchema) },
     },
@@ -524,7 +489,8 @@ function runOperations(): HttpOperation[] {
       summary: 'Overview of runs',
       description:
         "The dashboards' figures of the caller's tenant, overall or for one workflow: runs per status, p50/p95 duration, tokens and " +
-        'cost per UTC day; top error codes; the slowest nodes; pending requests by age.',
+        'cost per UTC day; top error codes; the slowest nodes; pending requests by age. Internal runs (workflows named `_…`) ' +
+        'are not counted.',
       query: rq.overviewQuerySchema,
       responses: { 200: ok('The figures of the window.', overviewSchema) },
     },
@@ -552,10 +518,103 @@ function runOperations(): HttpOperation[] {
       summary: "Read or follow a run's events",
       description:
         'JSON: the events after `after`. With `Accept: text/event-stream`: every event after ' +
-        '`max(after, Last-Event-ID)`, then live until the run ends.',
+        "`max(after, Last-Event-ID)`, then live until the run ends. A browser's `EventSource`, which cannot send " +
+        '`Authorization`, carries a stream token of this run instead (`?access_token=sst_…`, from `createStreamToken`); ' +
+        'a token of another run is `403 forbidden`, an expired or altered one, or one whose key was revoked, `401`.',
       query: rq.eventsQuerySchema,
       headers: ['Last-Event-ID'],
       responses: { 200: { description: 'The events.', json: rs.runEventsPageSchema, eventStream: true } },
+    },
+    {
+      operationId: 'createStreamToken',
+      method: 'POST',
+      path: '/v1/runs/:id/stream-tokens',
+      tag: 'runs',
+      summary: "Mint a short-lived token that reads this run's events",
+      description:
+        'For a web page whose native `EventSource` cannot send `Authorization`: the token goes in the URL, ' +
+        '`GET /v1/runs/{id}/events?access_token=<token>`, and works there only, for this run only, as the calling API key ' +
+        'reading it, until `expiresAt` or until the key is revoked. Minted with an API key (`403` for other credentials). ' +
+        'It is never logged: a URL that carries one is written `access_token=REDACTED`.',
+      body: rq.streamTokenBodySchema,
+      responses: { 201: ok('The token.', rs.streamTokenSchema) },
+    },
+    {
+      operationId: 'recordScore',
+      method: 'POST',
+      path: '/v1/runs/:id/scores',
+      tag: 'runs',
+      summary: 'Score a run, or one of its spans',
+      description:
+        'A number, `true`/`false` or a category, with a comment, given by the caller (a person or an API key). ' +
+        "Scores live beside the trace, never in the run's log: the log and its one terminal event are as they were. " +
+        'A span the trace does not have is `404 span_not_found`. With an `Idempotency-Key`, a repeat answers the stored score ' +
+        '(`200`, `Idempotent-Replayed: true`) and a different body under the key is `409 idempotency_key_reused`. ' +
+        'The audit trail records `score.recorded`.',
+      headers: ['Idempotency-Key'],
+      body: newScoreBodySchema,
+      responses: { 201: ok('The score.', scoreSchema), 200: ok('The stored score of this Idempotency-Key.', scoreSchema) },
+    },
+    {
+      operationId: 'listScores',
+      method: 'GET',
+      path: '/v1/runs/:id/scores',
+      tag: 'runs',
+      summary: "A run's scores, oldest first",
+      responses: { 200: ok('The scores.', z.object({ scores: z.array(scoreSchema) })) },
+    },
+    {
+      operationId: 'listScoreConfigs',
+      method: 'GET',
+      path: '/v1/score-configs',
+      tag: 'runs',
+      summary: "The tenant's score configs, and whether its scores are strict",
+      responses: { 200: ok('The configs, by name.', scoreConfigListSchema) },
+    },
+    {
+      operationId: 'saveScoreConfig',
+      method: 'PUT',
+      path: '/v1/score-configs/:name',
+      params: { name: scoreNameSchema },
+      tag: 'runs',
+      summary: 'Declare what a score of this name must be',
+      description:
+        'Its kind (`numeric`, `boolean`, `categorical`), a number’s range, a category’s labels. From then on a score of the name ' +
+        'that does not fit (from a person, an API key or an evaluator) is `400 validation_failed` naming the field; an ' +
+        'evaluator’s is recorded as its failure. Scores already stored are left as they are.',
+      body: scoreConfigBodySchema,
+      responses: { 201: ok('The new config.', scoreConfigSchema), 200: ok('The changed config.', scoreConfigSchema) },
+    },
+    {
+      operationId: 'deleteScoreConfig',
+      method: 'DELETE',
+      path: '/v1/score-configs/:name',
+      params: { name: scoreNameSchema },
+      tag: 'runs',
+      summary: 'Forget what a score of this name must be',
+      responses: { 204: noContent },
+    },
+    {
+      operationId: 'saveScoreSettings',
+      method: 'PUT',
+      path: '/v1/score-settings',
+      tag: 'runs',
+      summary: 'Make every score name need a config (strict), or not',
+      description: 'With `strict: true`, a score whose name no config declares is `400 validation_failed` (field `name`).',
+      body: scoreSettingsBodySchema,
+      responses: { 200: ok('The settings.', z.object({ strict: z.boolean() })) },
+    },
+    {
+      operationId: 'listRunEvaluations',
+      method: 'GET',
+      path: '/v1/runs/:id/evaluations',
+      tag: 'runs',
+      summary: "What the run's evaluators made of it",
+      description:
+        "One entry per evaluator of the run's definition that sampled it in, once the run completed: `pending`, `done` " +
+        '(its score is among the run’s scores, given by the system on the evaluator’s behalf) or `failed` with why (the output ' +
+        'has no such path, the cost is unknown, the stores stayed away). A failed or canceled run is not judged.',
+      responses: { 200: ok('The evaluations.', z.object({ evaluations: z.array(runEvaluationSchema) })) },
     },
     {
       operationId: 'cancelRun',
@@ -586,6 +645,17 @@ function runOperations(): HttpOperation[] {
       tag: 'runs',
       summary: "List a run's checkpoints",
       responses: { 200: ok('Oldest first.', rs.checkpointListSchema) },
+    },
+    {
+      operationId: 'getRunLineage',
+      method: 'GET',
+      path: '/v1/runs/:id/lineage',
+      tag: 'runs',
+      summary: "A run's fork tree",
+      description:
+        'The run its ancestry started from (following `forkedFrom` up), then every fork of it and the forks of those, depth ' +
+        'first, each with the checkpoint it was forked at and who forked it. Only runs of the caller’s tenant.',
+      responses: { 200: ok('The tree, root first.', runLineageSchema) },
     },
     {
       operationId: 'forkRun',
@@ -891,7 +961,7 @@ const kbPath = '/v1/knowledge-bases/:name';
 
 /** Knowledge bases: configuration, documents (ingested by the dispatcher), and a search to try. */
 export function knowledgeOperations(): HttpOperation[] {
-  const op = (o: Omit<HttpOperation, 'tag'>): HttpOperation => ({ ...o, tag: 'knowledge' });
+  const op = taggedAs('knowledge');
   return [
     op({
       operationId: 'saveKnowledgeBase',

@@ -4,6 +4,7 @@ import { errorInfoSchema, runEventSchema, runEventSchemas, runEventTypes, usageS
 import { jsonRpcMessageSchema } from '../json-rpc';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
 import { runSummarySchema, runTraceSchema, traceSpanSchema } from '../trace-queries';
+import { queryIntegerRange } from './decimal-integer';
 import { REQUEST_HEADERS, type HttpOperation, type HttpResponseSpec } from './http-operations';
 import { PROBLEM_CONTENT_TYPE, problemSchema } from './problem.schema';
 import { pathParamSchemas } from './request.schemas';
@@ -15,6 +16,8 @@ export type JsonObject = Record<string, unknown>;
 /** Who may call a route, as the gateway's route table says (`ROUTE_ACCESS`). */
 export interface OperationAccess {
   readonly need: string;
+  /** A stream token in `?access_token=` is accepted besides `Authorization`. */
+  readonly streamToken?: boolean;
 }
 
 export interface OpenApiOptions {
@@ -78,6 +81,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): rs.OpenApiDocumen
         'Durable agent workflows over HTTP. Every refusal is `application/problem+json` with a stable `code`. ' +
         "Lists page with `limit` and the previous page's `nextCursor` passed as `cursor`.",
     },
+    servers: [{ url: '/', description: 'The gateway that serves this document.' }],
     tags: [...new Set(options.operations.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: { schemas, securitySchemes: securitySchemes(options.oidcDiscoveryUrl) },
@@ -89,6 +93,7 @@ function operationObject(op: HttpOperation, access: OperationAccess, outputs: Sc
   const responses: JsonObject = {};
   for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseObject(spec, `${Name}${status}`, outputs);
   if (Object.values(op.responses).some(isStream)) responses['429'] = TOO_MANY_STREAMS;
+  for (const [status, description] of problemStatusesOf(op, access)) responses[status] ??= problemResponse(description);
   responses.default = {
     description: 'A problem: the request was refused or failed (`code` says why).',
     content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: COMPONENT('Problem') } } },
@@ -107,10 +112,37 @@ function operationObject(op: HttpOperation, access: OperationAccess, outputs: Sc
     }),
     ...(op.rawBody && { requestBody: { required: true, content: binaryContent(op.rawBody) } }),
     responses,
-    security: security(access.need, oidc),
+    security: security(access, oidc),
     'x-spindle-access': access.need,
   };
 }
+
+/**
+ * The refusals an operation can give, read off what it takes: a body or query can be invalid
+ * (400) or, as a body, too large (413); a path names something that may not be there (404);
+ * credentials may be missing (401) or short of the scope (403); a store may be down (503).
+ */
+function problemStatusesOf(op: HttpOperation, access: OperationAccess): Array<[string, string]> {
+  const statuses: Array<[string, string]> = [];
+  const takesInput = Boolean(op.body || op.rawBody || op.query || op.path.includes(':'));
+  if (takesInput) statuses.push(['400', '`validation_failed` (each field at fault in `issues`), `invalid_json` and the like.']);
+  if (access.need !== 'public') statuses.push(['401', '`unauthenticated`: no credentials, or ones that are not (or no longer) valid.']);
+  if (access.need !== 'public' && access.need !== 'authenticated') {
+    const otherRun = access.streamToken ? ', or the stream token is for another run' : '';
+    statuses.push(['403', `\`forbidden\`: the credentials lack the \`${access.need}\` scope${otherRun}.`]);
+  }
+  if (op.path.includes(':'))
+    statuses.push(['404', 'What the path names is not there, or not in the caller’s tenant (`run_not_found`, …).']);
+  if (op.body || op.rawBody) statuses.push(['413', '`payload_too_large`: the body is larger than the gateway takes.']);
+  if (access.need !== 'public')
+    statuses.push(['503', '`service_unavailable`: a store is unreachable for now; retry after `Retry-After` seconds.']);
+  return statuses;
+}
+
+const problemResponse = (description: string): JsonObject => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: COMPONENT('Problem') } } },
+});
 
 const isStream = (spec: HttpResponseSpec): boolean =>
   Boolean(spec.eventStream || spec.jsonRpcStream || spec.agUiStream || spec.uiMessageStream);
@@ -220,15 +252,27 @@ function headerParameters(op: HttpOperation): JsonObject[] {
 }
 
 function inline(schema: z.ZodType): JsonObject {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: 'input' }) as JsonObject;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, {
+    ...JSON_SCHEMA_OPTIONS,
+    io: 'input',
+    override: integerParameter,
+  }) as JsonObject;
   return json;
 }
 
+/** A query or header integer is sent as digits, but described as the integer it is, with its range (what a generated client types). */
+function integerParameter(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
+  const range = queryIntegerRange(ctx.zodSchema as z.ZodType);
+  if (!range) return;
+  delete ctx.jsonSchema.pattern;
+  Object.assign(ctx.jsonSchema, { type: 'integer', minimum: range.min, maximum: range.max });
+}
+
 /** API keys and identity-provider tokens both travel as `Authorization: Bearer`; a scope names what the route needs. */
-function security(need: string, oidc: boolean): JsonObject[] {
+function security({ need, streamToken }: OperationAccess, oidc: boolean): JsonObject[] {
   if (need === 'public') return [];
   const scopes = need === 'authenticated' ? [] : [need];
-  return [{ apiKey: scopes }, ...(oidc ? [{ oidc: scopes }] : [])];
+  return [{ apiKey: scopes }, ...(oidc ? [{ oidc: scopes }] : []), ...(streamToken ? [{ streamToken: [] }] : [])];
 }
 
 function securitySchemes(oidcDiscoveryUrl: string | undefined): JsonObject {
@@ -238,6 +282,14 @@ function securitySchemes(oidcDiscoveryUrl: string | undefined): JsonObject {
       scheme: 'bearer',
       bearerFormat: 'spk_<id>_<secret>',
       description: 'An API key (`spk_…`). Its scopes are listed on the key; a route needs the one its operation names.',
+    },
+    streamToken: {
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+      description:
+        "A run's stream token (`sst_…`, from `createStreamToken`), for a browser's `EventSource`, which cannot send " +
+        "`Authorization`. Accepted only on that run's events; it reads as the API key that minted it, for minutes.",
     },
     ...(oidcDiscoveryUrl && {
       oidc: {

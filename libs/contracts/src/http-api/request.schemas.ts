@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RUN_ID_PATTERN } from '../run-id';
 import { runStatusSchema } from '../run-status';
-import { runSearchFields, runSortSchema, sortOrderSchema, timeWindowIssue } from '../run-search';
+import { runSearchFields, runSortSchema, scoreSortIssue, sortOrderSchema, timeWindowIssue } from '../run-search';
 import { requestStatusSchema } from '../service-queries';
 import { scopeSchema, TENANT_ID_PATTERN, tenantIdSchema } from '../identity';
 import { MAX_SEQ, MAX_VERSION, queryInteger } from './decimal-integer';
@@ -67,6 +67,8 @@ export const runsListQuerySchema = z
   .superRefine((query, ctx) => {
     const issue = timeWindowIssue(query);
     if (issue) ctx.addIssue({ code: 'custom', path: ['from'], message: issue });
+    const sortIssue = scoreSortIssue(query);
+    if (sortIssue) ctx.addIssue({ code: 'custom', path: ['sort'], message: sortIssue });
   });
 /** The filters of `GET /v1/runs` as the gateway reads them; a client may leave any out. */
 export type RunListFilter = Partial<z.output<typeof runsListQuerySchema>>;
@@ -87,6 +89,23 @@ export type RequestListFilter = Partial<z.output<typeof requestsListQuerySchema>
 /** `after`: only events with a larger seq (the JSON form and the stream alike). */
 export const eventsQuerySchema = z.strictObject({
   after: queryInteger({ min: 0, max: MAX_SEQ }).default(0).describe('Only events with a larger seq (default 0: from the start).'),
+});
+
+/** How long a stream token may live, in seconds. */
+export const STREAM_TOKEN_TTL_SECONDS = Object.freeze({ min: 10, max: 900, default: 300 });
+
+/** `POST /v1/runs/{id}/stream-tokens`. */
+export const streamTokenBodySchema = z.strictObject({
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(STREAM_TOKEN_TTL_SECONDS.min)
+    .max(STREAM_TOKEN_TTL_SECONDS.max)
+    .default(STREAM_TOKEN_TTL_SECONDS.default)
+    .describe(
+      `How long the token works, in seconds (${STREAM_TOKEN_TTL_SECONDS.min} to ${STREAM_TOKEN_TTL_SECONDS.max}; ` +
+        `default ${STREAM_TOKEN_TTL_SECONDS.default}).`,
+    ),
 });
 
 /** `POST /v1/workflows/{name}/rollback` and `/v1/agents/{name}/rollback`. */
@@ -183,9 +202,33 @@ export type NewWebhookBody = z.infer<typeof newWebhookBodySchema>;
 
 export const webhookDeliveriesQuerySchema = z.strictObject({ limit: listLimitSchema, cursor: listCursorSchema.optional() });
 
+const datasetVersion = queryInteger({ min: 1, max: MAX_VERSION }).describe('A version of the dataset (default its latest).');
+/** `GET /v1/experiments/compare?ids=a,b&format=`: two to ten experiments over one dataset. */
+export const experimentsCompareQuerySchema = z.strictObject({
+  ids: z
+    .string()
+    .regex(/^exp_[0-9A-HJKMNP-TV-Z]{26}(,exp_[0-9A-HJKMNP-TV-Z]{26}){1,9}$/, 'two to ten experiment ids, comma-separated')
+    .transform((text) => text.split(','))
+    .describe('Two to ten experiment ids, comma-separated.'),
+  format: z.enum(['json', 'csv']).default('json').describe('`csv`: one row per item, columns per experiment.'),
+});
+
+/** `GET /v1/datasets/{name}?version=`. */
+export const datasetVersionQuerySchema = z.strictObject({ version: datasetVersion.optional() });
+/** `GET /v1/datasets/{name}/items`: a version's items, oldest first. */
+export const datasetItemsQuerySchema = z.strictObject({
+  version: datasetVersion.optional(),
+  limit: listLimitSchema,
+  cursor: listCursorSchema.optional(),
+});
+
 /** `POST /v1/schedules`. */
 export const newScheduleBodySchema = z.strictObject({
-  cron: z.string().min(1).max(200).describe('Five fields, or six with seconds first.'),
+  cron: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe('Five fields (minute hour day-of-month month day-of-week), six with seconds first, or seven with a year last.'),
   timezone: z.string().min(1).max(64).default('UTC').describe('An IANA time zone; the cron is read in it.'),
   workflow: z.string().regex(WORKFLOW_NAME_PATTERN, 'a workflow name'),
   version: z.number().int().min(1).max(MAX_VERSION).optional().describe('Pinned; absent: the latest version at each firing.'),
@@ -212,6 +255,8 @@ export const answerBodySchema = z.strictObject({
   approved: z.boolean().optional(),
   text: z.string().max(100_000).optional(),
   data: z.unknown().optional(),
+  /** A note kept with any input answer (an approved plan's remark, why a question was declined); in the log and trace. */
+  comment: z.string().min(1).max(10_000).optional(),
   // approval requests: the decision, bound to the exact call that was shown
   decision: z.enum(['approve', 'reject']).optional(),
   callId: z.string().min(1).max(200).optional(),
@@ -220,6 +265,7 @@ export const answerBodySchema = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{64}$/, 'must be the sha256 hex of the call arguments, as shown in the request')
     .optional(),
+  /** An approval's note, kept with the decision and shown to the model. */
   message: z.string().min(1).max(10_000).optional(),
   // either: the person a key's client answers for (recorded as `answeredBy.onBehalfOf`, not verified)
   respondedBy: z.string().min(1).max(200).optional(),

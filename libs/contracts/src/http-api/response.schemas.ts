@@ -32,6 +32,14 @@ export const forkAcceptedSchema = z.object({
 export type ForkAccepted = z.infer<typeof forkAcceptedSchema>;
 
 /** `canceled` once the log shows it; `cancel_requested` while the runner is still stopping. */
+/** A stream token, minted for one run: `GET /v1/runs/{id}/events?access_token=<token>` (a native `EventSource`). */
+export const streamTokenSchema = z.object({
+  token: z.string().describe("`sst_…`: carry it as `access_token` on the run's events; it reads this run only."),
+  runId: z.string(),
+  expiresAt: timestamp.describe('When the token stops working.'),
+});
+export type StreamToken = z.infer<typeof streamTokenSchema>;
+
 export const cancelOutcomeSchema = z.object({ runId: z.string(), status: z.enum(['canceled', 'cancel_requested']) });
 export type CancelOutcome = z.infer<typeof cancelOutcomeSchema>;
 

@@ -53,6 +53,8 @@ describeProjectionConformance<GatewayTables>('control plane (admission, threads,
         .where('run_id', '=', runId)
         .orderBy('event_id')
         .execute(),
+      evaluationRuns: await db.selectFrom('evaluation_runs').selectAll().where('run_id', '=', runId).execute(),
+      evaluations: await db.selectFrom('evaluations').selectAll().where('run_id', '=', runId).orderBy('evaluation_id').execute(),
     }),
     async close() {
       await bus.close();

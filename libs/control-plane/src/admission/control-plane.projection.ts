@@ -1,5 +1,6 @@
 import type { GatewayTables } from '@spindle/db';
 import { composeProjections, type Projection } from '@spindle/projection-kit';
+import { EvaluationProjection } from '../evaluations/evaluation.projection';
 import { FileReferenceProjection } from '../files/file-reference.projection';
 import { ThreadProjection } from '../threads/thread.projection';
 import { WebhookProjection } from '../webhooks/webhook.projection';
@@ -8,7 +9,7 @@ import type { AdmissionRepository } from './admission.repository';
 
 /**
  * The control plane's one projection of the log: the admission, threads' runs, webhook
- * deliveries and the runs' file references, folded in one transaction per batch by one durable consumer.
+ * deliveries, the runs' file references and the evaluations due, folded in one transaction per batch by one durable consumer.
  */
 export function controlPlaneProjection(durable: string, admissions: AdmissionRepository): Projection<GatewayTables> {
   return composeProjections(
@@ -16,5 +17,6 @@ export function controlPlaneProjection(durable: string, admissions: AdmissionRep
     new ThreadProjection(),
     new WebhookProjection(),
     new FileReferenceProjection(),
+    new EvaluationProjection(),
   );
 }

@@ -1,6 +1,14 @@
-import { dueFirings, MAX_CATCH_UP, parseCron, type CatchUp } from './cron-schedule';
+import { CRON_FIELDS, dueFirings, MAX_CATCH_UP, parseCron, upcomingFirings, type CatchUp } from './cron-schedule';
 
 describe('cron schedules', () => {
+  it("lists the next firings after now in the schedule's zone, the first one the scheduler would plan next", () => {
+    const cron = parseCron('0 9 * * 1-5', 'Europe/Paris', 0);
+    const now = new Date('2026-03-06T12:00:00Z'); // a Friday
+    const upcoming = upcomingFirings(cron, now, 3).map((t) => t.toISOString());
+    expect(upcoming).toEqual(['2026-03-09T08:00:00.000Z', '2026-03-10T08:00:00.000Z', '2026-03-11T08:00:00.000Z']);
+    expect(upcoming[0]).toBe(dueFirings(cron, now, now, 'none').next?.toISOString());
+  });
+
   it('refuses what does not parse, an unknown zone, and what fires more often than allowed, naming the field', () => {
     const code = (cron: string, tz = 'UTC', min = 60_000) => {
       try {
@@ -16,6 +24,15 @@ describe('cron schedules', () => {
     expect(code('*/10 * * * * *')).toBe('cron');
     expect(code('*/10 * * * * *', 'UTC', 5_000)).toBe('ok');
     expect(code('0 9 * * 1-5', 'Europe/Paris')).toBe('ok');
+  });
+
+  it('says what a cron is made of when it has too few or too many fields, as the README does, and takes a year last', () => {
+    expect(() => parseCron('* * *', 'UTC', 60_000)).toThrow(`"* * *" has 3 fields: a cron has ${CRON_FIELDS}`);
+    expect(CRON_FIELDS).toBe('five fields (minute hour day-of-month month day-of-week), six with seconds first, or seven with a year last');
+    expect(() => parseCron('0 0 9 * * * 2030 1', 'UTC', 60_000)).toThrow('has 8 fields');
+    expect(parseCron('0 0 9 * * * 2030', 'UTC', 60_000).nextRun(new Date('2026-01-01T00:00:00Z'))?.toISOString()).toBe(
+      '2030-01-01T09:00:00.000Z',
+    );
   });
 
   it('fires at 09:00 in the schedule zone, whatever the server clock zone', () => {

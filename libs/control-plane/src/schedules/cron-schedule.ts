@@ -10,11 +10,17 @@ const ON_TIME_MS = 30_000;
 const refuse = (field: string, message: string) =>
   new SpindleError('validation_failed', `${field}: ${message}`, { issues: [{ field, message }] });
 
+/** What a cron is made of, as every refusal of its shape says it (and the README). */
+export const CRON_FIELDS = 'five fields (minute hour day-of-month month day-of-week), six with seconds first, or seven with a year last';
+
 /**
- * A cron expression in a time zone (five fields, or six with seconds first), checked: it parses,
- * the zone exists, and no two of its next firings are closer than `minIntervalMs`.
+ * A cron expression in a time zone (`CRON_FIELDS`), checked: it parses, the zone exists, and no
+ * two of its next firings are closer than `minIntervalMs`.
  */
 export function parseCron(expression: string, timezone: string, minIntervalMs: number): Cron {
+  const fields = expression.trim().split(/\s+/).length;
+  if (fields < 5 || fields > 7)
+    throw refuse('cron', `"${expression}" has ${fields} field${fields === 1 ? '' : 's'}: a cron has ${CRON_FIELDS}`);
   let cron: Cron;
   try {
     cron = new Cron(expression, { timezone, paused: true, legacyMode: true });
@@ -53,4 +59,9 @@ export function dueFirings(cron: Cron, since: Date, now: Date, catchUp: CatchUp)
   if (!latest) return { due: [], next };
   if (catchUp === 'latest') return { due: [latest], next };
   return { due: now.getTime() - latest.getTime() <= ON_TIME_MS ? [latest] : [], next };
+}
+
+/** The cron's next `count` firings after `now` (what a schedule's view lists as `upcoming`). */
+export function upcomingFirings(cron: Cron, now: Date, count: number): Date[] {
+  return cron.nextRuns(count, now);
 }

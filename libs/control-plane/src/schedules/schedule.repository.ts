@@ -1,7 +1,7 @@
-import type { Actor, Principal, Schedule, ScheduleFiring } from '@spindle/contracts';
+import { SCHEDULE_UPCOMING_FIRINGS, type Actor, type Principal, type Schedule, type ScheduleFiring } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { CatchUp } from './cron-schedule';
+import { parseCron, upcomingFirings, type CatchUp } from './cron-schedule';
 
 export type ScheduleRow = Selectable<GatewayTables['schedules']>;
 type Db = Kysely<GatewayTables> | Transaction<GatewayTables>;
@@ -98,7 +98,8 @@ export class ScheduleRepository {
   }
 }
 
-export const scheduleView = (row: ScheduleRow): Schedule => ({
+/** A schedule as the API shows it; `upcoming` is read from the cron with the scheduler's own code, from `now`. */
+export const scheduleView = (row: ScheduleRow, now = new Date()): Schedule => ({
   scheduleId: row.id,
   cron: row.cron,
   timezone: row.timezone,
@@ -109,6 +110,9 @@ export const scheduleView = (row: ScheduleRow): Schedule => ({
   catchUp: row.catch_up as Schedule['catchUp'],
   paused: row.paused,
   nextFireAt: row.paused ? null : (row.next_fire_at?.toISOString() ?? null),
+  upcoming: row.paused
+    ? []
+    : upcomingFirings(parseCron(row.cron, row.timezone, 0), now, SCHEDULE_UPCOMING_FIRINGS).map((t) => t.toISOString()),
   lastRunId: row.last_run_id,
   createdAt: row.created_at.toISOString(),
   createdBy: (row.caller as Principal).actor as Actor,

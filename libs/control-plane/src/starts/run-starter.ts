@@ -38,6 +38,10 @@ export interface StartOptions {
   scheduledBy?: RunEventOf<'run.queued'>['data']['scheduledBy'];
   /** The run's id, when the caller chose it beforehand (a thread's enqueued run keeps the id it was given). */
   runId?: string;
+  /** The recorded run it replays: `run.queued` names it, and the runner answers calls from its log. */
+  replayOf?: RunEventOf<'run.queued'>['data']['replayOf'];
+  /** The evaluation a judge's run makes: `run.queued` names it, and the run is never judged itself. */
+  evaluates?: RunEventOf<'run.queued'>['data']['evaluates'];
 }
 
 /** What a start reads and writes: the catalogs, the keys, the quotas and the admission. */
@@ -121,6 +125,8 @@ export class RunStarter {
               startedBy: caller.actor,
               ...(opts.thread ? { thread: opts.thread } : {}),
               ...(opts.scheduledBy ? { scheduledBy: opts.scheduledBy } : {}),
+              ...(opts.replayOf ? { replayOf: opts.replayOf } : {}),
+              ...(opts.evaluates ? { evaluates: opts.evaluates } : {}),
               ...(body.webhooks?.length ? { webhooks: [...new Set(body.webhooks)] } : {}),
             },
           });
@@ -134,6 +140,15 @@ export class RunStarter {
         await queueForAdmission(this.deps.admission, { runId: target.runId, tenant, trace }, this.deps.logger);
       },
     );
+  }
+
+  /**
+   * Everything `start` checks before it stores anything (body, files, workflow, version,
+   * parameters), without starting: a batch checks every start first, so it starts all or none.
+   */
+  async check(caller: Principal, name: string, rawBody: unknown): Promise<{ version: number }> {
+    const body = await this.withFileRefs(caller.tenant, parseBody(startRunBodySchema, rawBody ?? {}));
+    return { version: (await this.plan(caller.tenant, name, body)).version };
   }
 
   /** The body with every file part of its input and state replaced by the tenant's file reference. */

@@ -2,7 +2,7 @@ import { nextDeliveryOutcome, type DeliveryRetryPolicy } from './delivery-attemp
 import type { EgressGuard } from '@spindle/egress';
 import type { Logger } from '@spindle/telemetry';
 import { postWebhook, type WebhookAnswer } from './webhook-post';
-import { signWebhook } from './webhook-signature';
+import { signWebhook } from '@spindle/contracts';
 import type { DueDelivery, WebhookRepository } from './webhook.repository';
 
 export interface WebhookDeliveryOptions extends DeliveryRetryPolicy {

@@ -392,4 +392,150 @@ export const gatewayMigrations: Record<string, Migration> = {
     },
   },
   '0012_knowledge': knowledgeMigration,
+  '0013_evaluations': {
+    // The evaluators a run's definition carried (while it runs), and each judgement due once it completed.
+    async up(db: Kysely<unknown>) {
+      await sql`create table evaluation_runs (
+        run_id text primary key,
+        tenant_id text not null,
+        workflow text not null,
+        workflow_version integer not null,
+        evaluators jsonb not null
+      )`.execute(db);
+      await sql`create table evaluations (
+        evaluation_id text primary key,
+        run_id text not null,
+        tenant_id text not null,
+        workflow text not null,
+        workflow_version integer not null,
+        evaluator jsonb not null,
+        status text not null,
+        attempts integer not null default 0,
+        next_attempt_at timestamptz not null,
+        completed_at timestamptz not null,
+        error text,
+        score_id text
+      )`.execute(db);
+      await sql`create index evaluations_due_idx on evaluations (next_attempt_at) where status = 'pending'`.execute(db);
+      await sql`create index evaluations_run_idx on evaluations (run_id)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table evaluations, evaluation_runs`.execute(db);
+    },
+  },
+  '0014_datasets': {
+    // A tenant's versioned datasets: an item is in every version from the one that added it until one removed it.
+    async up(db: Kysely<unknown>) {
+      await sql`create table datasets (
+        tenant_id text not null references tenants(id),
+        name text not null,
+        description text,
+        version integer not null default 0,
+        created_at timestamptz not null,
+        created_by jsonb not null,
+        updated_at timestamptz not null,
+        primary key (tenant_id, name)
+      )`.execute(db);
+      await sql`create table dataset_items (
+        tenant_id text not null,
+        dataset text not null,
+        item_id text not null,
+        input jsonb not null,
+        expected jsonb,
+        metadata jsonb,
+        source_run_id text,
+        added_in integer not null,
+        removed_in integer,
+        created_at timestamptz not null,
+        primary key (tenant_id, dataset, item_id),
+        foreign key (tenant_id, dataset) references datasets (tenant_id, name) on delete cascade
+      )`.execute(db);
+      await sql`create index dataset_items_source_run_idx on dataset_items (source_run_id) where source_run_id is not null`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table dataset_items, datasets`.execute(db);
+    },
+  },
+  '0015_experiments': {
+    // A dataset version run through a workflow version: the experiment, and each item's run and judgement.
+    async up(db: Kysely<unknown>) {
+      await sql`create table experiments (
+        experiment_id text primary key,
+        tenant_id text not null references tenants(id),
+        name text,
+        dataset text not null,
+        dataset_version integer not null,
+        workflow text not null,
+        workflow_version integer not null,
+        parameters jsonb,
+        evaluators jsonb not null,
+        concurrency integer not null,
+        max_cost_usd double precision,
+        status text not null,
+        caller jsonb not null,
+        created_at timestamptz not null,
+        ended_at timestamptz
+      )`.execute(db);
+      await sql`create index experiments_tenant_idx on experiments (tenant_id, created_at desc)`.execute(db);
+      await sql`create index experiments_running_idx on experiments (created_at) where status = 'running'`.execute(db);
+      await sql`create table experiment_items (
+        experiment_id text not null references experiments(experiment_id) on delete cascade,
+        item_id text not null,
+        position integer not null,
+        input jsonb not null,
+        expected jsonb,
+        run_id text,
+        status text not null,
+        output jsonb,
+        error jsonb,
+        usage jsonb,
+        wall_ms double precision,
+        scores jsonb not null default '{}',
+        evaluator_errors jsonb not null default '{}',
+        primary key (experiment_id, item_id)
+      )`.execute(db);
+      await sql`create index experiment_items_status_idx on experiment_items (experiment_id, status, position)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table experiment_items, experiments`.execute(db);
+    },
+  },
+  '0016_replays': {
+    // Recorded runs replayed through a workflow version: the batch, and each recorded run's replay run.
+    async up(db: Kysely<unknown>) {
+      await sql`create table replays (
+        replay_id text primary key,
+        tenant_id text not null references tenants(id),
+        workflow text not null,
+        workflow_version integer not null,
+        on_divergence text not null,
+        caller jsonb not null,
+        created_at timestamptz not null
+      )`.execute(db);
+      await sql`create index replays_tenant_idx on replays (tenant_id, created_at desc)`.execute(db);
+      await sql`create table replay_runs (
+        replay_id text not null references replays(replay_id) on delete cascade,
+        position integer not null,
+        source_run_id text not null,
+        run_id text not null,
+        status text not null,
+        error jsonb,
+        primary key (replay_id, position)
+      )`.execute(db);
+      await sql`create index replay_runs_pending_idx on replay_runs (replay_id) where status = 'pending'`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table replay_runs, replays`.execute(db);
+    },
+  },
+  '0017_evaluation_judges': {
+    // A workflow evaluator's own run (the judge), when it started, and what it cost.
+    async up(db: Kysely<unknown>) {
+      await sql`alter table evaluations add column judge_run_id text, add column judge_started_at timestamptz,
+        add column cost_usd double precision`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table evaluations drop column judge_run_id, drop column judge_started_at, drop column cost_usd`.execute(db);
+    },
+  },
 };

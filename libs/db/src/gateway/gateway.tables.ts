@@ -28,6 +28,14 @@ export interface GatewayTables extends ProjectionProgressTables, KnowledgeTables
   tenant_dispatch: TenantDispatchTable;
   files: FilesTable;
   file_references: FileReferencesTable;
+  evaluation_runs: EvaluationRunsTable;
+  evaluations: EvaluationsTable;
+  datasets: DatasetsTable;
+  dataset_items: DatasetItemsTable;
+  experiments: ExperimentsTable;
+  experiment_items: ExperimentItemsTable;
+  replays: ReplaysTable;
+  replay_runs: ReplayRunsTable;
 }
 
 /** A tenant and its quotas; a null quota takes the gateway's default. */
@@ -277,4 +285,122 @@ export interface FileReferencesTable {
   tenant_id: string;
   file_id: string;
   run_id: string;
+}
+
+/** A running run whose definition carried evaluators that sampled it in (until it ends). */
+export interface EvaluationRunsTable {
+  run_id: string;
+  tenant_id: string;
+  workflow: string;
+  workflow_version: number;
+  evaluators: Json;
+}
+
+/** One evaluator's judgement of one completed run: pending until it is a score (`done`) or cannot be (`failed`). */
+export interface EvaluationsTable {
+  /** `<runId>:<score name>`: one per evaluator and run, however often the log is folded. */
+  evaluation_id: string;
+  run_id: string;
+  tenant_id: string;
+  workflow: string;
+  workflow_version: number;
+  evaluator: Json;
+  status: 'pending' | 'done' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  /** When the run completed (its event's `at`). */
+  completed_at: Timestamp;
+  error: string | null;
+  score_id: string | null;
+  /** A workflow evaluator's judge run, once started (its id is the evaluation's, so a retried start makes one). */
+  judge_run_id: ColumnType<string | null, string | null | undefined, string | null>;
+  judge_started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** What the judge run cost, once it ended. */
+  cost_usd: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A tenant's dataset; `version` is its latest (0 before any item). */
+export interface DatasetsTable {
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  version: Generated<number>;
+  created_at: Timestamp;
+  created_by: Json;
+  updated_at: Timestamp;
+}
+
+/** An item of a dataset, in every version from `added_in` until `removed_in`. */
+export interface DatasetItemsTable {
+  tenant_id: string;
+  dataset: string;
+  item_id: string;
+  input: Json;
+  expected: Json | null;
+  metadata: Json | null;
+  source_run_id: string | null;
+  added_in: number;
+  removed_in: number | null;
+  created_at: Timestamp;
+}
+
+/** An experiment: a dataset version run through a workflow version, `concurrency` runs at once, within `max_cost_usd`. */
+export interface ExperimentsTable {
+  experiment_id: string;
+  tenant_id: string;
+  name: string | null;
+  dataset: string;
+  dataset_version: number;
+  workflow: string;
+  workflow_version: number;
+  parameters: Json | null;
+  evaluators: Json;
+  concurrency: number;
+  max_cost_usd: number | null;
+  status: string;
+  /** Who started it: every item's run is started as them. */
+  caller: Json;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+/** One item of an experiment: its copy of the dataset item, its run, and what the run gave and was judged. */
+export interface ExperimentItemsTable {
+  experiment_id: string;
+  item_id: string;
+  position: number;
+  input: Json;
+  expected: Json | null;
+  run_id: string | null;
+  status: string;
+  output: Json | null;
+  error: Json | null;
+  usage: Json | null;
+  wall_ms: number | null;
+  scores: ColumnType<unknown, string | undefined, string>;
+  evaluator_errors: ColumnType<unknown, string | undefined, string>;
+}
+
+/** Recorded runs replayed through a workflow version (`on_divergence`: `stop` or `call`). */
+export interface ReplaysTable {
+  replay_id: string;
+  tenant_id: string;
+  workflow: string;
+  workflow_version: number;
+  on_divergence: string;
+  /** Who asked: every replay run is started as them. */
+  caller: Json;
+  created_at: Timestamp;
+}
+
+/** One recorded run of a replay and the run that replays it. */
+export interface ReplayRunsTable {
+  replay_id: string;
+  position: number;
+  source_run_id: string;
+  /** Chosen when the replay is made; the run exists once the dispatcher started it (`status: started`). */
+  run_id: string;
+  /** `pending` (not started yet), `started`, or `failed` (its start was refused for good: `error`). */
+  status: string;
+  error: Json | null;
 }

@@ -1,3 +1,4 @@
+import { EMPTY_RUN_CLOCK, foldRunClock, runClockDurations, RUN_CLOCK_EVENT_TYPES, type RunClock } from '@spindle/contracts';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { projectionProgressMigrations, runProgressQueuedAtMigration } from '../projection-progress/projection-progress';
 
@@ -162,4 +163,95 @@ export const traceMigrations: Record<string, Migration> = {
       );
     },
   },
+  '0008_run_forks': {
+    async up(db: Kysely<unknown>) {
+      // A run's forks, for its lineage (`GET /v1/runs/{id}/lineage`): walked down from a root within the tenant.
+      await sql`create index runs_tenant_forked_from_idx on runs (tenant, (forked_from ->> 'runId')) where forked_from is not null`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index runs_tenant_forked_from_idx`.execute(db);
+    },
+  },
+  '0009_run_wall_working': {
+    async up(db: Kysely<unknown>) {
+      // `duration_ms` held the runner's last stretch (10 ms for a run that waited 20 min for a person):
+      // a run now stores its wall and working time (libs/contracts durations) and the clock they fold from.
+      await sql`alter table runs rename column duration_ms to wall_ms`.execute(db);
+      await sql`alter table runs
+        add column working_ms double precision,
+        add column waited_ms double precision not null default 0,
+        add column waiting_since timestamptz`.execute(db);
+      await backfillRunClocks(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`alter table runs drop column working_ms, drop column waited_ms, drop column waiting_since`.execute(db);
+      await sql`alter table runs rename column wall_ms to duration_ms`.execute(db);
+    },
+  },
+  '0010_scores': {
+    async up(db: Kysely<unknown>) {
+      // Scores are written here, not folded from the log (a run's log ends with its terminal event):
+      // a rebuild's truncate of runs, spans and run_events leaves them, an erase of the run takes them.
+      await sql`create table scores (
+        score_id text primary key,
+        tenant text not null,
+        run_id text not null,
+        span_id text,
+        name text not null,
+        data_type text not null,
+        value jsonb not null,
+        value_number double precision,
+        comment text,
+        given_by jsonb not null,
+        evaluator jsonb,
+        created_at timestamptz not null
+      )`.execute(db);
+      await sql`create index scores_run_idx on scores (run_id, created_at)`.execute(db);
+      await sql`create index scores_tenant_name_idx on scores (tenant, name, run_id)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table scores`.execute(db);
+    },
+  },
+  '0011_score_configs': {
+    // What a tenant's score of a name must be, and whether a name needs a config: every stored score is checked against them.
+    async up(db: Kysely<unknown>) {
+      await sql`create table score_configs (
+        tenant text not null,
+        name text not null,
+        data_type text not null,
+        min double precision,
+        max double precision,
+        categories jsonb,
+        description text,
+        updated_at timestamptz not null,
+        primary key (tenant, name)
+      )`.execute(db);
+      await sql`create table score_settings (
+        tenant text primary key,
+        strict boolean not null
+      )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table score_settings, score_configs`.execute(db);
+    },
+  },
 };
+
+/** Runs projected before 0009: their clocks folded again from the stored log, a run at a time. */
+async function backfillRunClocks(db: Kysely<unknown>): Promise<void> {
+  const types = sql.join(RUN_CLOCK_EVENT_TYPES.map((t) => sql`${t}`));
+  const rows = await sql<{ run_id: string; type: string; at: Date }>`select run_id, type, at from run_events
+    where type in (${types}) order by run_id, seq`.execute(db);
+  const clocks = new Map<string, RunClock>();
+  for (const row of rows.rows)
+    clocks.set(row.run_id, foldRunClock(clocks.get(row.run_id) ?? EMPTY_RUN_CLOCK, { type: row.type, at: row.at.toISOString() }));
+  for (const [runId, clock] of clocks) {
+    const ended = clock.endMs !== null ? runClockDurations(clock, clock.endMs) : undefined;
+    const waitingSince = clock.waitingSinceMs === null ? null : new Date(clock.waitingSinceMs).toISOString();
+    await sql`update runs set wall_ms = ${ended?.wallMs ?? null}, working_ms = ${ended?.workingMs ?? null},
+      waited_ms = ${clock.waitedMs}, waiting_since = ${waitingSince}::timestamptz where run_id = ${runId}`.execute(db);
+  }
+}

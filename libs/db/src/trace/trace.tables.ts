@@ -9,6 +9,9 @@ export interface TraceTables extends ProjectionProgressTables {
   runs: RunsTable;
   spans: SpansTable;
   run_events: RunEventsTable;
+  scores: ScoresTable;
+  score_configs: ScoreConfigsTable;
+  score_settings: ScoreSettingsTable;
 }
 
 export interface RunsTable {
@@ -19,7 +22,13 @@ export interface RunsTable {
   queued_at: Timestamp;
   started_at: Timestamp | null;
   ended_at: Timestamp | null;
-  duration_ms: number | null;
+  /** Wall time (libs/contracts durations), set when the run ends. */
+  wall_ms: number | null;
+  /** Working time: wall time less the waits, set when the run ends. */
+  working_ms: number | null;
+  /** The run's clock between batches: waits closed so far, and when the open one began. */
+  waited_ms: Generated<number>;
+  waiting_since: Timestamp | null;
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;
   total_tokens: Generated<number>;
@@ -76,4 +85,40 @@ export interface RunEventsTable {
   /** Where the event sat in the stream, when known (rows written before the projection kit). */
   stream_seq: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   event: Json;
+}
+
+/** A score of a run or of one of its spans: written once, never folded from the log (libs/contracts scores). */
+export interface ScoresTable {
+  score_id: string;
+  tenant: string;
+  run_id: string;
+  span_id: string | null;
+  name: string;
+  data_type: string;
+  /** The value as given (a number, a boolean or a category). */
+  value: Json;
+  /** The value as a number where it has one (a boolean is 1 or 0): what filters and sorts compare. */
+  value_number: number | null;
+  comment: string | null;
+  given_by: Json;
+  evaluator: Json | null;
+  created_at: Timestamp;
+}
+
+/** What a tenant's score of a name must be (libs/contracts score-configs). */
+export interface ScoreConfigsTable {
+  tenant: string;
+  name: string;
+  data_type: string;
+  min: number | null;
+  max: number | null;
+  categories: Json | null;
+  description: string | null;
+  updated_at: Timestamp;
+}
+
+/** A tenant's score settings: `strict` refuses a score whose name no config declares. */
+export interface ScoreSettingsTable {
+  tenant: string;
+  strict: boolean;
 }

@@ -1,3 +1,4 @@
+import { evaluatorIssues } from '../evaluators/builtin-evaluators';
 import { SpindleError, zodFieldIssues, type FieldIssue } from '@spindle/contracts';
 import type { z } from 'zod';
 import { checkExpression } from '../expressions/cel-expression';
@@ -28,7 +29,7 @@ export function validateDefinition(raw: unknown): WorkflowDefinition {
   }
   // Patterns are checked as the graph they compile to: the same rules, the same messages.
   const graph = toGraph(parsed.data);
-  const issues = graphIssues(graph);
+  const issues = [...graphIssues(graph), ...evaluatorIssues(graph.evaluators)];
   if (issues.length > 0) throw invalid(issues);
   const refused = attachmentIssues(graph, '');
   if (refused.length > 0) {

@@ -1,3 +1,4 @@
+import { evaluatorsSchema } from '@spindle/contracts';
 import { z } from 'zod';
 import {
   agentNodeSchema,
@@ -51,6 +52,8 @@ export const graphDefinitionSchema = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).optional(),
   /** The run's timeout; the runner's default when absent, and never beyond the runner's ceiling. */
   runTimeoutMs: z.number().int().positive().optional(),
+  /** Judges of every completed run (or a sample), after it ended: each gives a score of the run. */
+  evaluators: evaluatorsSchema.optional(),
   nodes: z.array(nodeSchema).min(1).max(500),
   edges: z.array(edgeSchema).max(2000).default([]),
   entry: nodeId.optional(),

@@ -7,9 +7,19 @@ export type AnswerCheck = { ok: true; answer: Record<string, unknown> } | { ok: 
  * Checks a person's answer against the form it answers, naming the field that is wrong:
  * `boolean` → `{ approved }`, `text` → `{ text }`, `json` → `{ data }` (validated against the
  * form's schema), `plan_review` → `{ approved: true }` or `{ approved: false, text }` (the revision).
- * Only the form's fields are kept.
+ * Any answer may carry a `comment` (a note kept with the decision); a plan approved with a `text`
+ * keeps that text as its comment rather than dropping it. Only the form's fields are kept.
  */
 export function checkHumanAnswer(form: InputForm, body: Record<string, unknown>): AnswerCheck {
+  const comment = body.comment;
+  if (comment !== undefined && (typeof comment !== 'string' || comment.length === 0 || comment.length > 10_000))
+    return { ok: false, issues: [{ field: 'comment', message: 'a comment is a non-empty text (at most 10,000 characters)' }] };
+  const checked = formAnswer(form, body);
+  if (!checked.ok || comment === undefined) return checked;
+  return { ok: true, answer: { ...checked.answer, comment } };
+}
+
+function formAnswer(form: InputForm, body: Record<string, unknown>): AnswerCheck {
   const issue = (field: string, message: string): AnswerCheck => ({ ok: false, issues: [{ field, message }] });
   switch (form.kind) {
     case 'boolean':
@@ -27,7 +37,10 @@ export function checkHumanAnswer(form: InputForm, body: Record<string, unknown>)
     }
     case 'plan_review':
       if (typeof body.approved !== 'boolean') return issue('approved', 'a plan review is answered with approved: true or false');
-      if (body.approved) return { ok: true, answer: { approved: true } };
+      if (body.approved)
+        return typeof body.text === 'string' && body.text.length > 0 && body.comment === undefined
+          ? { ok: true, answer: { approved: true, comment: body.text } }
+          : { ok: true, answer: { approved: true } };
       return typeof body.text === 'string' && body.text.length > 0
         ? { ok: true, answer: { approved: false, text: body.text } }
         : issue('text', 'a rejected plan needs the revision in text');

@@ -3,6 +3,8 @@ import { toErrorInfo } from '../interpreter/error-info';
 import type { ToolCall } from '../ports';
 import { placed, type NodeContext } from './node-executor';
 import { openUserCodeChannel } from './user-code-channel';
+import type { CallRecording } from '../replay/call-recording';
+import { replayDiverged } from '../replay/replay-diverged';
 
 export type ToolOutcome = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
 
@@ -19,6 +21,10 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
   const span = { nodeId: ctx.nodeId, spanId: env.ids.spanId(), parentSpanId: ctx.spanId, path: ctx.path, ...placed(ctx) };
   const started = env.clock.now().getTime();
   await env.log.append({ type: 'tool.called', ...span, data: { name: call.name, callId: call.id, arguments: call.arguments } });
+  if (env.recording) {
+    const served = await serveRecordedTool(ctx, env.recording, span, call, started);
+    if (served) return served;
+  }
   // The call leaves the process: the log must already say it was made, and everything that led to it.
   await env.log.durable();
   let outcome: ToolOutcome;
@@ -47,4 +53,40 @@ export async function callTool(ctx: NodeContext, call: ToolCall): Promise<ToolOu
     data: { name: call.name, callId: call.id, ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }), durationMs },
   });
   return outcome;
+}
+
+/**
+ * A replay's tool call: the recording's outcome when it has the same call (the tool is not run),
+ * else the divergence, which stops the run unless the replay makes such calls (undefined).
+ */
+async function serveRecordedTool(
+  ctx: NodeContext,
+  recording: CallRecording,
+  span: { nodeId: string; spanId: string; parentSpanId: string; path: string },
+  call: ToolCall,
+  startedAt: number,
+): Promise<ToolOutcome | undefined> {
+  const { env } = ctx;
+  const served = recording.takeTool(call.name, call.arguments);
+  if (!served && recording.onDivergence === 'call') return undefined;
+  const returned = (data: { result: unknown } | { error: ErrorInfo }, replayedFrom?: { runId: string; seq: number }) =>
+    env.log.append({
+      type: 'tool.returned',
+      ...span,
+      data: {
+        name: call.name,
+        callId: call.id,
+        ...data,
+        durationMs: env.clock.now().getTime() - startedAt,
+        ...(replayedFrom && { replayedFrom }),
+      },
+    });
+  if (served) {
+    const outcome = served.answer;
+    await returned(outcome.ok ? { result: outcome.result } : { error: outcome.error }, { runId: recording.sourceRunId, seq: served.seq });
+    return outcome;
+  }
+  const error = replayDiverged(`run ${recording.sourceRunId} never made this tool call: the replay stops at the divergence`);
+  await returned({ error: { code: error.code, message: error.message } });
+  throw error;
 }

@@ -10,6 +10,7 @@ import type {
   ToolPort,
 } from '../ports';
 import type { RunHistory } from './run-history';
+import type { CallRecording } from '../replay/call-recording';
 
 /** Everything a run needs from outside the engine. */
 export interface RunEnvironment {
@@ -39,6 +40,8 @@ export interface RunEnvironment {
   readonly results?: NodeResultStore;
   /** Runs whose stored node results this run may reuse besides its own (a fork's ancestry). */
   readonly cacheRuns?: readonly string[];
+  /** A replay's recording: model and tool calls it has are answered from it, the others are the divergence. */
+  readonly recording?: CallRecording;
   /** Receives the full text of a redacted user-code error under its correlation id. */
   readonly reportRedacted: (correlationId: string, error: unknown) => void;
 }

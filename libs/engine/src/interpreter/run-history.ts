@@ -178,6 +178,7 @@ export class RunHistory {
   }
 }
 
-function executionKey(path: string, occurrence: number): string {
+/** A node execution by path and occurrence (the n-th execution of that path): what a deterministic walk reproduces. */
+export function executionKey(path: string, occurrence: number): string {
   return `${path}#${occurrence}`;
 }

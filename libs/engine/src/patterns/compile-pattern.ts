@@ -11,7 +11,7 @@ export function toGraph(def: WorkflowDefinition): GraphDefinition {
 }
 
 /** Fields a pattern shares with a graph definition and passes through unchanged. */
-const SHARED = ['description', 'budget', 'runTimeoutMs', 'parameters'] as const;
+const SHARED = ['description', 'budget', 'runTimeoutMs', 'parameters', 'evaluators'] as const;
 
 export function compilePattern(def: PatternDefinition): GraphDefinition {
   // Exhaustive over pattern kinds: a new kind does not compile until it has a compiler.

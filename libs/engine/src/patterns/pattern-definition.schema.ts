@@ -1,3 +1,4 @@
+import { evaluatorsSchema } from '@spindle/contracts';
 import { z } from 'zod';
 import { checkScript, modelScriptSchema } from '../definition/model-script.schema';
 import { attachmentsExpression, notReserved, secretFieldsSchema } from '../definition/node.schemas';
@@ -81,6 +82,7 @@ const shared = {
     .optional(),
   runTimeoutMs: z.number().int().positive().optional(),
   parameters: z.record(z.string(), z.unknown()).optional(),
+  evaluators: evaluatorsSchema.optional(),
   /** The wait limit of every participant (agents, manager, aggregator) without its own `timeout_ms`. */
   agentTimeoutMs: participantTimeout.optional(),
 };

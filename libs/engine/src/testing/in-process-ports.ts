@@ -13,6 +13,7 @@ import type {
   ToolSpec,
 } from '../ports';
 import { RunHistory } from '../interpreter/run-history';
+import type { CallRecording } from '../replay/call-recording';
 
 /** Simple in-process ports for engine unit tests (the product uses JetStream and real providers). */
 export function recordingEnvironment(
@@ -27,6 +28,8 @@ export function recordingEnvironment(
     results?: NodeResultStore;
     drain?: AbortSignal;
     retriever?: RetrieverPort;
+    /** A replay's recording: calls it has are answered from it. */
+    recording?: CallRecording;
   } = {},
 ) {
   const events: RunEvent[] = [...(opts.prior ?? [])];
@@ -73,6 +76,7 @@ export function recordingEnvironment(
     ...(opts.results ? { results: opts.results } : {}),
     ...(opts.drain ? { drain: opts.drain } : {}),
     ...(opts.retriever ? { retriever: opts.retriever } : {}),
+    ...(opts.recording ? { recording: opts.recording } : {}),
   };
   return { env, events, tokens, redacted };
 }

@@ -63,6 +63,20 @@ export class ApiKeyVerifier {
     const key = await this.lookup(parsed.id);
     // One message for unknown and wrong secret alike: neither says whether the id exists.
     if (!key || !secretMatches(parsed.secret, key.secretHash)) throw new SpindleError('unauthenticated', UNAUTHENTICATED);
+    return this.principalOf(key);
+  }
+
+  /**
+   * The principal of the key with this id, when it still stands (not revoked, not expired): for a
+   * credential the key minted (a stream token), which proved the secret when it was minted.
+   */
+  async verifyMinter(id: string): Promise<Principal> {
+    const key = await this.lookup(id);
+    if (!key) throw new SpindleError('unauthenticated', 'the API key that minted this token no longer exists');
+    return this.principalOf(key);
+  }
+
+  private principalOf(key: StoredApiKey): Principal {
     if (key.revokedAt) throw new SpindleError('unauthenticated', 'the API key was revoked');
     if (key.expiresAt && key.expiresAt.getTime() <= this.now()) throw new SpindleError('unauthenticated', 'the API key has expired');
     this.noteUse(key.id);

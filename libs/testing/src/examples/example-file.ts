@@ -30,6 +30,8 @@ const expectSchema = z.strictObject({
   error: z.string().optional(),
   /** Keys the run's output must hold with these values (deeply; other keys may be present too). */
   output: z.record(z.string(), z.unknown()).optional(),
+  /** Scores the run's evaluators must give it once it completed, by name (each waited for, within a bound). */
+  scores: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])).optional(),
   /** The requests the run made, in order: which node asked and how each ended. */
   requests: z
     .array(z.strictObject({ node: z.string(), kind: z.enum(['input', 'approval']), status: z.enum(['answered', 'timed_out', 'canceled']) }))

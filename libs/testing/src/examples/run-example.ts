@@ -11,6 +11,8 @@ export interface ExampleOutcome {
   error?: { code: string; message: string };
   output?: Record<string, unknown>;
   requests: Array<{ node: string; kind: 'input' | 'approval'; status: string }>;
+  /** The run's scores by name, when the example expects some. */
+  scores?: Record<string, unknown>;
   /** What differs from the example's `expect`; empty when it reached its expected outcome. */
   mismatches: string[];
 }
@@ -46,8 +48,19 @@ export async function runExample(
     ...(terminal.type === 'run.failed' ? { error: { code: terminal.data.error.code, message: terminal.data.error.message } } : {}),
     ...(terminal.type === 'run.completed' ? { output: terminal.data.output } : {}),
     requests,
+    ...(example.expect.scores ? { scores: await scoresOf(spindle, runId, Object.keys(example.expect.scores)) } : {}),
   };
   return { ...outcome, mismatches: mismatches(example, outcome) };
+}
+
+/** The run's scores by name once every expected one is there (its evaluators judge it after it ended), or as they are after 20 s. */
+async function scoresOf(spindle: SpindleClient, runId: string, names: readonly string[]): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const scores = Object.fromEntries((await spindle.runs.scores(runId)).scores.map((s) => [s.name, s.value]));
+    if (names.every((n) => n in scores) || Date.now() > deadline) return scores;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 /** The example's workflow: its definition PUT as it is, or the module that builds it deployed (it saves under its own name). */
@@ -112,6 +125,10 @@ function mismatches(example: Example, got: Omit<ExampleOutcome, 'mismatches'>): 
     out.push(`status: expected ${want.status}, got ${got.status}${got.error ? ` (${got.error.code}: ${got.error.message})` : ''}`);
   if (want.error !== undefined && got.error?.code !== want.error)
     out.push(`error: expected ${want.error}, got ${got.error?.code ?? 'none'}`);
+  for (const [name, value] of Object.entries(want.scores ?? {})) {
+    const actual = got.scores?.[name];
+    if (!isDeepStrictEqual(actual, value)) out.push(`scores.${name}: expected ${JSON.stringify(value)}, got ${JSON.stringify(actual)}`);
+  }
   for (const [key, value] of Object.entries(want.output ?? {})) {
     const actual = got.output?.[key];
     if (!containsExpected(actual, value)) out.push(`output.${key}: expected ${JSON.stringify(value)}, got ${JSON.stringify(actual)}`);

@@ -5,6 +5,7 @@ import { createSpindleClient, type SpindleClient } from '@spindle/client';
 import { runExample } from './run-example';
 import { httpUploader } from './example-files';
 import { cliDeployer } from './deploy-module';
+import { readExperimentExamples, runExperimentExample, type ExperimentExample } from './experiment-example';
 
 /**
  * `npm run examples [name…]`: saves every example of `examples/` (or the named ones) into a running stack,
@@ -30,7 +31,10 @@ async function main(argv: string[]): Promise<number> {
   if (wanted.size > 0 && examples.length < wanted.size) console.error(`examples: unknown name in ${[...wanted].join(', ')}`);
   let failed = 0;
   for (const example of examples) failed += (await report(spindle, base, example)) ? 0 : 1;
-  console.log(`\n${examples.length - failed} of ${examples.length} examples reached their expected outcome`);
+  const experiments = readExperimentExamples(resolve(root, 'examples')).filter((e) => wanted.size === 0 || wanted.has(e.name));
+  for (const example of experiments) failed += (await reportExperiment(spindle, base, example)) ? 0 : 1;
+  const all = examples.length + experiments.length;
+  console.log(`\n${all - failed} of ${all} examples reached their expected outcome`);
   return failed === 0 ? 0 : 1;
 }
 
@@ -49,6 +53,24 @@ async function report(spindle: SpindleClient, base: string, example: Example): P
     if (outcome.mismatches.length === 0)
       console.log(`  ✓ ${example.expect.status}${example.expect.error ? ` (${example.expect.error})` : ''} as expected`);
     return outcome.mismatches.length === 0;
+  } catch (error) {
+    console.log(`  ✗ ${(error as Error).message}`);
+    return false;
+  }
+}
+
+async function reportExperiment(spindle: SpindleClient, base: string, example: ExperimentExample): Promise<boolean> {
+  console.log(`\n${example.name} (experiment) — ${example.description}`);
+  try {
+    const { experiments, mismatches } = await runExperimentExample(spindle, example);
+    for (const e of experiments) {
+      const means = Object.entries(e.summary.scores).map(([name, s]) => `${name} ${s.mean}`);
+      console.log(`  ${e.experimentId} ${e.workflow.name} v${e.workflow.version}: ${e.status}; ${means.join(', ')}`);
+    }
+    console.log(`  console: ${base}/#/experiments?compare=${experiments.map((e) => e.experimentId).join(',')}`);
+    for (const m of mismatches) console.log(`  ✗ ${m}`);
+    if (mismatches.length === 0) console.log('  ✓ compared as expected');
+    return mismatches.length === 0;
   } catch (error) {
     console.log(`  ✗ ${(error as Error).message}`);
     return false;

@@ -19,6 +19,8 @@ export const VOLATILE_MEMBERS: ReadonlySet<string> = new Set([
   'savedAt',
   'expiresAt',
   'durationMs',
+  'wallMs',
+  'workingMs',
   'ageMs',
   'worker',
 ]);

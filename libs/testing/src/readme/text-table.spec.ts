@@ -35,4 +35,12 @@ describe('tables', () => {
       'header: expected kind | node | path | status | ms | output (the state delta), got kind | node',
     ]);
   });
+
+  it('take any whole number in every duration column (wall ms, working ms), and nothing else there', () => {
+    const twoClocks = ['kind  status     wall ms  working ms', 'run   completed      141         141'].join('\n');
+    expect(tableMismatches(twoClocks, 'kind  status  wall ms  working ms\nrun  completed  1820  95')).toEqual([]);
+    expect(tableMismatches(twoClocks, 'kind  status  wall ms  working ms\nrun  completed  1820  -')).toEqual([
+      'row 1, working ms: expected a whole number, got -',
+    ]);
+  });
 });

@@ -1,9 +1,9 @@
 /**
  * A table as the README shows it (what `spindle trace` prints): a header line, then one line per
  * row, columns separated by two or more spaces. Every cell must be exactly the real one, but in a
- * volatile column (a duration) any whole number will do.
+ * volatile column (a duration: `ms`, `wall ms`, `working ms`) any whole number will do.
  */
-export const VOLATILE_COLUMNS: ReadonlySet<string> = new Set(['ms']);
+export const isVolatileColumn = (column: string): boolean => column === 'ms' || column.endsWith(' ms');
 
 export function tableMismatches(shown: string, actual: string): string[] {
   const [shownHeader, ...shownRows] = tableRows(shown);
@@ -20,8 +20,8 @@ export function tableMismatches(shown: string, actual: string): string[] {
     if (real.length !== row.length) return void out.push(`row ${r + 1}: expected ${row.join(' | ')}, got ${real.join(' | ')}`);
     row.forEach((cell, c) => {
       const column = shownHeader[c];
-      const fits = VOLATILE_COLUMNS.has(column) ? /^\d+$/.test(real[c]) : real[c] === cell;
-      if (!fits) out.push(`row ${r + 1}, ${column}: expected ${VOLATILE_COLUMNS.has(column) ? 'a whole number' : cell}, got ${real[c]}`);
+      const fits = isVolatileColumn(column) ? /^\d+$/.test(real[c]) : real[c] === cell;
+      if (!fits) out.push(`row ${r + 1}, ${column}: expected ${isVolatileColumn(column) ? 'a whole number' : cell}, got ${real[c]}`);
     });
   });
   return out;

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { A2A_ERROR, isSpindleError, parseJsonRpcRequest, type Principal } from '@spindle/contracts';
+import {
+  A2A_ERROR,
+  isSpindleError,
+  jsonRpcParseError,
+  parseJsonRpcRequest,
+  scopeOfJsonRpcMethod,
+  type Principal,
+} from '@spindle/contracts';
 import { a2aAgentCardOf } from '@spindle/projections';
 import { LOGGER } from '@spindle/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
@@ -9,7 +16,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkflowNameParam } from '../../http/path-params';
 import { traceContextOf } from '../../http/request-tracing';
+import { methodName, UNPARSABLE_BODY } from '../../http/json-rpc-body';
 import { Caller } from '../../identity/caller.decorator';
+import { requireScope } from '../../identity/require-scope';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { findAgentWorkflow, type AgentWorkflow } from '../agent-run';
 import { a2aErrorOf, A2aRpcError, WorkflowAgents } from './workflow-agents';
@@ -51,10 +60,12 @@ export class A2aController {
     @Req() req: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
+    if (body === UNPARSABLE_BODY) return void reply.send(jsonRpcParseError());
     const workflow = await this.workflow(caller, name);
     const parsed = parseJsonRpcRequest(body);
     if (!parsed.ok) return void reply.send(rpcError(null, new A2aRpcError(A2A_ERROR.invalidRequest, parsed.reason)));
     const call = parsed.request;
+    requireScope(caller, scopeOfJsonRpcMethod('a2a', call.method), methodName(call.method));
     // A streaming method holds a stream slot, taken before the run starts; a refusal is HTTP's 429, not an RPC error.
     if (STREAMING_METHODS.has(call.method)) this.streams.admit(caller, reply.raw, () => reply.raw.destroy());
     // The client left: whatever follows the task for it stops (the run goes on; its log has everything).

@@ -15,13 +15,20 @@ import {
   zodFieldIssues,
   type RunEvent,
 } from '@spindle/contracts';
-import { AgUiStream, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
+import { AgUiStream, answerOfInterrupt, openRequestsOf, parseInterruptId, type AgUiEvent, type AgUiRunIds } from '@spindle/projections';
 import type { RequestAnswers } from '../../requests/request-answers.service';
 import type { ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
-import type { LiveRuns } from '../../runs/live-runs';
+import type { LiveRunItem, LiveRuns, NewRunFollow } from '../../runs/live-runs';
 import { readAgentRun, type AgentWorkflow } from '../agent-run';
 import { openProtocolThread } from '../protocol-threads';
+
+/** The run an AG-UI stream follows, after `fromSeq`; a new run's follower comes joined already. */
+interface FollowTarget {
+  readonly runId: string;
+  readonly fromSeq: number;
+  readonly items?: AsyncIterable<LiveRunItem>;
+}
 
 /**
  * AG-UI 1.0 runs of a workflow: a `RunAgentInput` starts a Spindle run on the AG-UI thread's
@@ -51,9 +58,9 @@ export class AgUiRuns {
     const input = parsed.data;
     const ids: AgUiRunIds = { threadId: input.threadId, runId: input.runId };
     yield { type: 'RUN_STARTED', ...ids, timestamp: Date.now() };
-    let target: { runId: string; fromSeq: number };
+    let target: FollowTarget;
     try {
-      target = input.resume?.length ? await this.resume(caller, workflow, input) : await this.start(caller, workflow, input, trace);
+      target = input.resume?.length ? await this.resume(caller, workflow, input) : await this.start(caller, workflow, input, trace, gone);
     } catch (e) {
       if (!isSpindleError(e)) throw e;
       yield runError(e.code, protocolMessageOf(e.code, e.message));
@@ -67,7 +74,13 @@ export class AgUiRuns {
    * keys of the client's `state` that differ from it (the client's edits of shared state) are
    * merged in first. A run still going on the thread is interrupted by the new one.
    */
-  private async start(caller: Principal, workflow: AgentWorkflow, input: AgUiRunInput, trace: Context) {
+  private async start(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    input: AgUiRunInput,
+    trace: Context,
+    gone?: AbortSignal,
+  ): Promise<FollowTarget> {
     const forwarded = isJsonObject(input.forwardedProps) ? input.forwardedProps : {};
     const hasParameters = isJsonObject(workflow.definition) && 'parameters' in workflow.definition;
     const body = {
@@ -78,8 +91,15 @@ export class AgUiRuns {
     };
     const threadId = await openProtocolThread(this.threads, caller, 'ag-ui', workflow, input.threadId, { agUiThreadId: input.threadId });
     await this.mergeEdits(caller, threadId, input.state);
-    const accepted = await this.threadRuns.start(caller, threadId, body, trace);
-    return { runId: accepted.runId, fromSeq: 0 };
+    // Joined before the run can start: the tokens a fast model says at once are not missed.
+    let follow: NewRunFollow | undefined;
+    const accepted = await this.threadRuns
+      .start(caller, threadId, body, trace, { beforeDispatch: (runId) => (follow = this.live.withTokensOfNewRun(runId, gone)).attach() })
+      .catch((e: unknown) => {
+        follow?.release();
+        throw e;
+      });
+    return { runId: accepted.runId, fromSeq: 0, items: follow?.items };
   }
 
   /**
@@ -111,12 +131,18 @@ export class AgUiRuns {
     }
     const events = await this.runOf(caller, workflow, runId);
     let fromSeq = events.at(-1)!.seq;
+    const open = new Map(openRequestsOf(events).map((r) => [r.requestId, r]));
     for (const { entry, at } of entries) {
       if (entry.status === 'cancelled') {
         await this.canceller.cancel(runId, 'the AG-UI client abandoned its interrupt', caller.actor);
         continue;
       }
-      const outcome = await this.answers.answer(caller, runId, at!.requestId, answerOf(entry.payload));
+      const outcome = await this.answers.answer(
+        caller,
+        runId,
+        at!.requestId,
+        answerOf(answerOfInterrupt(open.get(at!.requestId), entry.payload)),
+      );
       fromSeq = Math.max(fromSeq, outcome.seq);
     }
     return { runId, fromSeq };
@@ -129,10 +155,10 @@ export class AgUiRuns {
   }
 
   /** The run's events after `fromSeq` as AG-UI events, until one ends the AG-UI run. */
-  private async *follow(target: { runId: string; fromSeq: number }, ids: AgUiRunIds, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
+  private async *follow(target: FollowTarget, ids: AgUiRunIds, gone?: AbortSignal): AsyncIterable<AgUiEvent> {
     const stream = new AgUiStream(ids);
     let tookOver = target.fromSeq === 0;
-    for await (const item of this.live.withTokens(target.runId, gone)) {
+    for await (const item of target.items ?? this.live.withTokens(target.runId, gone)) {
       if ('token' in item) {
         if (tookOver) yield* stream.token(item.token);
         continue;
@@ -163,9 +189,8 @@ function changedKeys(client: unknown, thread: Record<string, unknown>): Record<s
   return changed.length ? Object.fromEntries(changed) : undefined;
 }
 
-/** An interrupt's answer: `true`/`false` approve or decline, a string is text, an object is the answer as `…/respond` takes it. */
-function answerOf(payload: unknown) {
-  const body = typeof payload === 'boolean' ? { approved: payload } : typeof payload === 'string' ? { text: payload } : (payload ?? {});
+/** An interrupt's answer (`answerOfInterrupt`'s shape), checked as `…/respond` checks it. */
+function answerOf(body: unknown) {
   const parsed = answerBodySchema.safeParse(body);
   if (!parsed.success) {
     throw new SpindleError(

@@ -1,9 +1,18 @@
 import { Body, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { jsonRpcMessageSchema, SpindleError, type JsonRpcMessage, type Principal } from '@spindle/contracts';
+import {
+  jsonRpcMessageSchema,
+  jsonRpcParseError,
+  scopeOfJsonRpcMethod,
+  SpindleError,
+  type JsonRpcMessage,
+  type Principal,
+} from '@spindle/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { traceContextOf } from '../../http/request-tracing';
+import { methodName, UNPARSABLE_BODY } from '../../http/json-rpc-body';
 import { Caller } from '../../identity/caller.decorator';
+import { requireScope } from '../../identity/require-scope';
 import { OpenStreamsRegistry } from '../../runs/open-streams.registry';
 import { McpSessionRelay } from './mcp-session-relay';
 import { sessionIdFor, WorkflowTools } from './workflow-tools';
@@ -24,9 +33,11 @@ export class McpController {
 
   @Post()
   async message(@Caller() caller: Principal, @Body() body: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (body === UNPARSABLE_BODY) return void reply.status(400).send(jsonRpcParseError());
     // The one envelope: what is not a JSON-RPC message is left to the transport to refuse.
     const parsed = jsonRpcMessageSchema.safeParse(body);
     const message = parsed.success ? parsed.data : undefined;
+    if (message) requireScope(caller, scopeOfJsonRpcMethod('mcp', message.method), methodName(message.method));
     const session = sessionOf(req, message, reply);
     // What the client says about a call in flight goes to whichever gateway holds the call.
     if (message && (isCancellation(message) || isAnswer(message))) this.relay.relay(caller, session, message);

@@ -1,3 +1,4 @@
+import { McpRpcError } from './mcp-rpc-error';
 import { type RunCanceller } from '@spindle/control-plane';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -5,7 +6,6 @@ import {
   ErrorCode,
   GetTaskPayloadRequestSchema,
   GetTaskRequestSchema,
-  McpError,
   RELATED_TASK_META_KEY,
   type CallToolResult,
   type CreateTaskResult,
@@ -46,7 +46,7 @@ export class WorkflowTasks {
 
   private async logOf(caller: Principal, taskId: string): Promise<RunEvent[]> {
     const events = await readTenantRun(this.bus, caller, taskId);
-    if (!events?.length) throw new McpError(ErrorCode.InvalidParams, `no task "${taskId}"`);
+    if (!events?.length) throw new McpRpcError(ErrorCode.InvalidParams, `no task "${taskId}"`);
     return events;
   }
 
@@ -57,7 +57,7 @@ export class WorkflowTasks {
       const step = isTerminalEvent(event) ? toolCallStepOf(event) : null;
       if (step && 'answer' in step) return { ...step.answer, _meta: { ...step.answer._meta, [RELATED_TASK_META_KEY]: { taskId } } };
     }
-    throw new McpError(ErrorCode.InternalError, `stopped waiting for task ${taskId}: the client left`);
+    throw new McpRpcError(ErrorCode.InternalError, `stopped waiting for task ${taskId}: the client left`);
   }
 
   private async cancel(caller: Principal, taskId: string): Promise<McpTask> {
@@ -75,6 +75,6 @@ export class WorkflowTasks {
   }
 }
 
-function alreadyEnded(task: McpTask): McpError {
-  return new McpError(ErrorCode.InvalidParams, `task ${task.taskId} has already ended (${task.status}): it cannot be cancelled`);
+function alreadyEnded(task: McpTask): McpRpcError {
+  return new McpRpcError(ErrorCode.InvalidParams, `task ${task.taskId} has already ended (${task.status}): it cannot be cancelled`);
 }

@@ -1,3 +1,4 @@
+import { McpRpcError } from './mcp-rpc-error';
 import { randomUUID } from 'node:crypto';
 import type { Context } from '@opentelemetry/api';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -6,7 +7,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolRequest,
   type CallToolResult,
   type CreateTaskResult,
@@ -123,7 +123,7 @@ export class WorkflowTools {
   private async startTask(caller: Principal, trace: Context, params: CallToolRequest['params']): Promise<CreateTaskResult> {
     const runId = await this.start(caller, trace, params).catch((e: unknown) => {
       const refused = startRefused(e);
-      throw new McpError(ErrorCode.InvalidRequest, refused.content[0]!.text, { code: isSpindleError(e) ? e.code : 'internal' });
+      throw new McpRpcError(ErrorCode.InvalidRequest, refused.content[0]!.text, { code: isSpindleError(e) ? e.code : 'internal' });
     });
     return this.tasks.created(caller, runId);
   }
@@ -131,9 +131,10 @@ export class WorkflowTools {
   /** Starts the run a call asks for: its id. An unknown tool or arguments that do not fit are invalid params. */
   private async start(caller: Principal, trace: Context, params: CallToolRequest['params']): Promise<string> {
     const workflow = await this.catalog.find(caller.tenant, params.name);
-    if (!workflow) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${params.name}": this tenant has no workflow of that name`);
+    if (!workflow)
+      throw new McpRpcError(ErrorCode.InvalidParams, `unknown tool "${params.name}": this tenant has no workflow of that name`);
     const body = startBodyOfToolCall(workflow.definition, params.arguments ?? {});
-    if (!body) throw new McpError(ErrorCode.InvalidParams, `tool "${params.name}" takes one argument, "input"`);
+    if (!body) throw new McpRpcError(ErrorCode.InvalidParams, `tool "${params.name}" takes one argument, "input"`);
     return (await this.starter.start(caller, params.name, body, undefined, trace)).accepted.runId;
   }
 
@@ -165,7 +166,7 @@ export class WorkflowTools {
         });
       }
     }
-    throw new McpError(ErrorCode.InternalError, `the log of run ${runId} ended without an outcome`);
+    throw new McpRpcError(ErrorCode.InternalError, `the log of run ${runId} ended without an outcome`);
   }
 
   /** Whether the request was answered (or the run ended) before `signal` stopped the watch. */
@@ -234,6 +235,6 @@ function startRefused(e: unknown): CallToolResult & { content: [{ type: 'text'; 
   if (!isSpindleError(e)) throw e;
   const { mcpCall } = protocolErrorOf(e.code);
   const message = protocolMessageOf(e.code, e.message);
-  if (mcpCall !== null) throw new McpError(mcpCall, message, { code: e.code, ...(e.issues && { issues: e.issues }) });
+  if (mcpCall !== null) throw new McpRpcError(mcpCall, message, { code: e.code, ...(e.issues && { issues: e.issues }) });
   return { content: [{ type: 'text', text: `the run could not start (${e.code}): ${message}` }], isError: true };
 }
