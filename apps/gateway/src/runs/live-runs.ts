@@ -32,7 +32,23 @@ export class LiveRuns {
     return this.follow(runId, true, signal);
   }
 
-  private async *follow(runId: string, tokens: boolean, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
+  /**
+   * `withTokens` for a run about to be dispatched: `attach()` joins the run's feed before the
+   * caller dispatches it, so the tokens a fast model says at once are not missed (they are not in
+   * the log, and a follower that joins after them would show the answer only when it is complete).
+   * `release()` leaves the feed when the run is not started after all.
+   */
+  withTokensOfNewRun(runId: string, signal?: AbortSignal): NewRunFollow {
+    const opened = this.open(runId, true, signal);
+    return { attach: () => opened.follow.attach(), release: () => opened.follow.release(), items: opened.items };
+  }
+
+  private follow(runId: string, tokens: boolean, signal?: AbortSignal): AsyncIterable<LiveRunItem> {
+    return this.open(runId, tokens, signal).items;
+  }
+
+  /** The follower and its queue at once (the feed is joined by `attach()` or the first iteration), and the items it yields. */
+  private open(runId: string, tokens: boolean, signal?: AbortSignal): { follow: RunFollow; items: AsyncIterable<LiveRunItem> } {
     const queue: Array<{ event: RunEvent } | { token: TokenDelta }> = [];
     let wake = (): void => undefined;
     const take = (item: { event: RunEvent } | { token: TokenDelta }) => {
@@ -43,39 +59,49 @@ export class LiveRuns {
       onEvent: (event) => take({ event }),
       onToken: (token) => tokens && take({ token }),
     });
-    let ended: { ok: true } | { ok: false; error: unknown } | undefined;
-    void follow
-      .run()
-      .then(
-        () => (ended = { ok: true }),
-        (error: unknown) => (ended = { ok: false, error }),
-      )
-      .finally(() => wake());
-    const leave = () => follow.close();
-    if (signal?.aborted) leave();
-    signal?.addEventListener('abort', leave, { once: true });
-    const log: RunEvent[] = [];
-    try {
-      for (;;) {
-        for (let item = queue.shift(); item && !signal?.aborted; item = queue.shift()) {
-          if ('token' in item) yield item;
-          else {
-            // The log grows as each event is yielded: a fold of it sees the run as of that event.
-            log.push(item.event);
-            yield { event: item.event, log };
+    async function* items(): AsyncIterable<LiveRunItem> {
+      let ended: { ok: true } | { ok: false; error: unknown } | undefined;
+      void follow
+        .run()
+        .then(
+          () => (ended = { ok: true }),
+          (error: unknown) => (ended = { ok: false, error }),
+        )
+        .finally(() => wake());
+      const leave = () => follow.close();
+      if (signal?.aborted) leave();
+      signal?.addEventListener('abort', leave, { once: true });
+      const log: RunEvent[] = [];
+      try {
+        for (;;) {
+          for (let item = queue.shift(); item && !signal?.aborted; item = queue.shift()) {
+            if ('token' in item) yield item;
+            else {
+              // The log grows as each event is yielded: a fold of it sees the run as of that event.
+              log.push(item.event);
+              yield { event: item.event, log };
+            }
           }
+          if (signal?.aborted) return;
+          if (ended) {
+            if (!ended.ok) throw ended.error;
+            if (queue.length === 0) return;
+            continue;
+          }
+          await new Promise<void>((resolve) => (wake = resolve));
         }
-        if (signal?.aborted) return;
-        if (ended) {
-          if (!ended.ok) throw ended.error;
-          if (queue.length === 0) return;
-          continue;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
+      } finally {
+        signal?.removeEventListener('abort', leave);
+        follow.close();
       }
-    } finally {
-      signal?.removeEventListener('abort', leave);
-      follow.close();
     }
+    return { follow, items: items() };
   }
+}
+
+/** A live follower of a run not dispatched yet (see `LiveRuns.withTokensOfNewRun`). */
+export interface NewRunFollow {
+  attach(): Promise<void>;
+  release(): void;
+  readonly items: AsyncIterable<LiveRunItem>;
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EMPTY_LOG, lastEventOf, provisionStreams, RunLogWriter, type Bus, type RunLogTail } from '@spindle/bus';
+import { EMPTY_LOG, lastEventOf, provisionStreams, publishTokenDelta, RunLogWriter, type Bus, type RunLogTail } from '@spindle/bus';
 import type { RunEvent, RunEventDraft } from '@spindle/contracts';
 import { eventually, readSse, removeStreams, testBus, testNamespace } from '@spindle/testing';
 import fc from 'fast-check';
@@ -181,6 +181,32 @@ describe('following a run on its shared feed: the run events stream and the prot
       [1, 1],
       [2, 2],
     ]);
+  });
+
+  it("hands a new run's follower, joined before the run is dispatched, the tokens said before it is first read", async () => {
+    const runId = '01JQ0000000000000000LIVE04';
+    const follower = live.withTokensOfNewRun(runId);
+    await follower.attach();
+    // The run starts and its model speaks before anyone iterates the follower (a fast model, a slow client).
+    const log = new RunLogWriter(bus, runId, EMPTY_LOG);
+    await log.write(queued);
+    const token = { runId, nodeId: 'n', spanId: 's', afterSeq: 1, index: 0, delta: 'It is ' };
+    publishTokenDelta(bus, token);
+    await bus.nc.flush();
+    await eventually(async () => expect(await readersOf(runId)).toBe(1));
+    await log.write(completed);
+    const items: string[] = [];
+    for await (const item of follower.items) items.push('token' in item ? `token ${item.token.delta}` : `event ${item.event.seq}`);
+    expect(items).toEqual(['token It is ', 'event 1', 'event 2']);
+  });
+
+  it('lets go of the feed when the new run is not started after all', async () => {
+    const runId = '01JQ0000000000000000LIVE05';
+    const follower = live.withTokensOfNewRun(runId);
+    await follower.attach();
+    await eventually(async () => expect(await readersOf(runId)).toBe(1));
+    follower.release();
+    await eventually(async () => expect(await readersOf(runId)).toBe(0));
   });
 
   it('stops when the client leaves, and lets go of the feed', async () => {

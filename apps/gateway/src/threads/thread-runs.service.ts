@@ -44,7 +44,14 @@ export class ThreadRuns {
     private readonly files: FileLibrary,
   ) {}
 
-  async start(caller: Principal, threadId: string, rawBody: unknown, trace: Context): Promise<ThreadRunAccepted> {
+  /** `beforeDispatch` is handed the new run's id before it can start (a stream that must see all of it joins then). */
+  async start(
+    caller: Principal,
+    threadId: string,
+    rawBody: unknown,
+    trace: Context,
+    options: { beforeDispatch?: (runId: string) => Promise<void> } = {},
+  ): Promise<ThreadRunAccepted> {
     const asked = parseBody(threadRunBodySchema, rawBody ?? {});
     // The thread first: another tenant's thread is not found, whatever workflow the body names.
     if (!(await this.threads.find(caller.tenant, threadId))) throw new SpindleError('thread_not_found', `no thread with id "${threadId}"`);
@@ -71,6 +78,7 @@ export class ThreadRuns {
       return { run: queued, toCancel: plan.cancel };
     });
     for (const runId of toCancel) await this.cancelFor(runId, run.runId, threadId, body.multitaskStrategy, caller);
+    await options.beforeDispatch?.(run.runId);
     const started = await this.dispatcher.dispatch(threadId, trace);
     return acceptedRun(run, started === run.runId ? 'queued' : 'pending');
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Principal } from '@spindle/contracts';
+import type { UiMessageChunk } from '@spindle/projections';
 import { LOGGER } from '@spindle/service-kit';
 import type { GatewayConfig } from '../../gateway.config';
 import { GATEWAY_CONFIG } from '../../gateway.tokens';
@@ -39,8 +40,9 @@ export class UiChatController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     this.admit(caller, reply);
-    const runId = await this.chats.send(caller, await this.workflow(caller, name), body, traceContextOf(req));
-    await this.stream(reply, runId);
+    const gone = goneSignal(reply);
+    const { runId, chunks } = await this.chats.send(caller, await this.workflow(caller, name), body, traceContextOf(req), gone);
+    await this.stream(reply, runId, chunks);
   }
 
   @Get(':name/:chatId/stream')
@@ -53,7 +55,7 @@ export class UiChatController {
     this.admit(caller, reply);
     const runId = await this.chats.activeRun(caller, await this.workflow(caller, name), chatId);
     if (runId === undefined) return void reply.status(204).send();
-    await this.stream(reply, runId);
+    await this.stream(reply, runId, this.chats.chunks(runId, goneSignal(reply)));
   }
 
   /** Before the run starts: a refused stream starts nothing. On shutdown the connection is cut (the run goes on; a reload resumes it). */
@@ -62,12 +64,8 @@ export class UiChatController {
   }
 
   /** The answer as the AI SDK's UI message stream (its frames and `[DONE]`), written by the gateway's SSE writer. */
-  private async stream(reply: FastifyReply, runId: string): Promise<void> {
+  private async stream(reply: FastifyReply, runId: string, chunks: AsyncIterable<UiMessageChunk>): Promise<void> {
     reply.hijack();
-    // A reload or a closed tab: the answer stops following the run (the run goes on; a reload resumes it).
-    const gone = new AbortController();
-    reply.raw.once('close', () => gone.abort());
-    const chunks = this.chats.chunks(runId, gone.signal);
     const stream = createUIMessageStream({
       execute: async ({ writer }) => {
         for await (const chunk of chunks) writer.write(chunk as UIMessageChunk);
@@ -90,4 +88,11 @@ export class UiChatController {
   private workflow(caller: Principal, name: string): Promise<AgentWorkflow> {
     return findAgentWorkflow(this.catalog, caller, name);
   }
+}
+
+/** A reload or a closed tab: the answer stops following the run (the run goes on; a reload resumes it). */
+function goneSignal(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  return gone.signal;
 }

@@ -5,7 +5,7 @@ import { endsUiMessage, ModelTextStreams, uiMessageChunksOf, uiTextChunkOf, type
 import { isActive, type ThreadRepository } from '@spindle/control-plane';
 import type { ThreadRuns } from '../../threads/thread-runs.service';
 import type { AgentWorkflow } from '../agent-run';
-import type { LiveRuns } from '../../runs/live-runs';
+import type { LiveRunItem, LiveRuns, NewRunFollow } from '../../runs/live-runs';
 import { openProtocolThread, protocolThreadId } from '../protocol-threads';
 
 /**
@@ -22,19 +22,31 @@ export class UiChats {
     private readonly live: LiveRuns,
   ) {}
 
-  /** Starts the run that answers the chat's last user message; a run still answering an earlier one is interrupted. */
-  async send(caller: Principal, workflow: AgentWorkflow, body: unknown, trace: Context): Promise<string> {
+  /**
+   * Starts the run that answers the chat's last user message (a run still answering an earlier one
+   * is interrupted), and its answer as `chunks` would give it, joined before the run can start.
+   */
+  async send(
+    caller: Principal,
+    workflow: AgentWorkflow,
+    body: unknown,
+    trace: Context,
+    gone?: AbortSignal,
+  ): Promise<{ runId: string; chunks: AsyncIterable<UiMessageChunk> }> {
     const chat = parseBody(uiChatRequestSchema, body ?? {});
     // Everything checked before the chat's thread is made: a refused message leaves nothing behind.
     const input = lastUserText(chat.messages);
     const threadId = await openProtocolThread(this.threads, caller, 'ui-chat', workflow, chat.id, { chatId: chat.id });
-    const accepted = await this.threadRuns.start(
-      caller,
-      threadId,
-      { workflow: workflow.name, input, multitaskStrategy: 'interrupt' },
-      trace,
-    );
-    return accepted.runId;
+    let follow: NewRunFollow | undefined;
+    const accepted = await this.threadRuns
+      .start(caller, threadId, { workflow: workflow.name, input, multitaskStrategy: 'interrupt' }, trace, {
+        beforeDispatch: (runId) => (follow = this.live.withTokensOfNewRun(runId, gone)).attach(),
+      })
+      .catch((e: unknown) => {
+        follow?.release();
+        throw e;
+      });
+    return { runId: accepted.runId, chunks: answerChunks(accepted.runId, follow?.items ?? this.live.withTokens(accepted.runId, gone)) };
   }
 
   /** The run answering the chat now, if one is: what a reloaded page resumes. */
@@ -49,18 +61,22 @@ export class UiChats {
   }
 
   /** The run's answer as UI message chunks from its start (a resume gets the whole message) to its end, said as the model says it. */
-  async *chunks(runId: string, gone?: AbortSignal): AsyncIterable<UiMessageChunk> {
-    yield { type: 'start', messageId: runId };
-    const texts = new ModelTextStreams();
-    for await (const item of this.live.withTokens(runId, gone)) {
-      if ('token' in item) {
-        yield* texts.token(item.token).map(uiTextChunkOf);
-        continue;
-      }
-      for (const chunk of uiMessageChunksOf(item.event, item.log, texts)) {
-        yield chunk;
-        if (endsUiMessage(chunk)) return;
-      }
+  chunks(runId: string, gone?: AbortSignal): AsyncIterable<UiMessageChunk> {
+    return answerChunks(runId, this.live.withTokens(runId, gone));
+  }
+}
+
+async function* answerChunks(runId: string, items: AsyncIterable<LiveRunItem>): AsyncIterable<UiMessageChunk> {
+  yield { type: 'start', messageId: runId };
+  const texts = new ModelTextStreams();
+  for await (const item of items) {
+    if ('token' in item) {
+      yield* texts.token(item.token).map(uiTextChunkOf);
+      continue;
+    }
+    for (const chunk of uiMessageChunksOf(item.event, item.log, texts)) {
+      yield chunk;
+      if (endsUiMessage(chunk)) return;
     }
   }
 }
