@@ -611,11 +611,24 @@ describe('the console in a browser, against the real stack', () => {
       ] as const) {
         await narrow.goto(`${stack.gatewayUrl}/${hash}`);
         await narrow.locator(ready).first().waitFor();
-        const widths = await narrow.evaluate(() => ({
-          page: document.documentElement.scrollWidth,
-          topbar: document.querySelector('.topbar')!.getBoundingClientRect().height,
-        }));
-        expect({ hash, ...widths }).toEqual({ hash, page: 820, topbar: expect.any(Number) });
+        const widths = await narrow.evaluate(() => {
+          // What sticks out past the window, innermost first: a failure names what to fix.
+          const clipped = (el: Element): boolean => {
+            for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+              if (getComputedStyle(up).overflowX !== 'visible') return true;
+            return false;
+          };
+          const outside = [...document.querySelectorAll('body *')].filter(
+            (el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el),
+          );
+          const innermost = outside.filter((el) => !outside.some((other) => other !== el && el.contains(other)));
+          return {
+            page: document.documentElement.scrollWidth,
+            outside: innermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 60)}`),
+            topbar: document.querySelector('.topbar')!.getBoundingClientRect().height,
+          };
+        });
+        expect({ hash, ...widths }).toEqual({ hash, page: 820, outside: [], topbar: expect.any(Number) });
         expect(widths.topbar).toBeLessThan(48);
       }
     } finally {
