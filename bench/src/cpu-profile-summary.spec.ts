@@ -13,6 +13,7 @@ describe('summarizeCpuProfile', () => {
       frame(6, '(garbage collector)'),
       frame(7, 'writeGeneric', 'node:internal/stream_base_commons', 121),
     ],
+    startTime: 1_000_000,
     // Sample ids, each with the time since the one before it (µs).
     samples: [2, 3, 4, 5, 6, 7, 2, 3],
     timeDeltas: [5000, 2000, 1000, 1000, 500, 500, 5000, 1000],
@@ -33,6 +34,16 @@ describe('summarizeCpuProfile', () => {
       { frame: 'libs/projections', ms: 1, share: 1 / 6 },
       { frame: '(garbage collector)', ms: 0.5, share: 0.5 / 6 },
       { frame: 'node:internal', ms: 0.5, share: 0.5 / 6 },
+    ]);
+  });
+
+  it('counts only the samples taken in the window', () => {
+    // Samples at 1,005,000 µs and on: the window holds the 2nd to the 4th (at 1,007,000, 1,008,000 and 1,009,000).
+    const summary = summarizeCpuProfile(profile, '/repo', 15, { fromUs: 1_006_000, toUs: 1_009_000 });
+    expect(summary.totalMs).toBe(4);
+    expect(summary.frames.map((f) => [f.frame, f.ms])).toEqual([
+      ['parse (node_modules/zod/v4/core/parse.js:10)', 3],
+      ['fold (libs/projections/dist/project-events.js:42)', 1],
     ]);
   });
 

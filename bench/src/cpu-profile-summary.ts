@@ -1,8 +1,16 @@
 /** The parts of a V8 `.cpuprofile` (what `node --cpu-prof` writes) a summary reads. */
 export interface CpuProfile {
   nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  /** When sampling began, µs on the machine's monotonic clock (what `process.hrtime` reads, in every process). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A span of the monotonic clock, µs: only the samples in it count (the measured rounds, not the start-up). */
+export interface ProfileWindow {
+  fromUs: number;
+  toUs: number;
 }
 
 export interface FrameTime {
@@ -28,11 +36,17 @@ export interface ProfileSummary {
 /** V8's pseudo-frame for the process waiting (`(program)`, native work outside JS, counts as busy). */
 const IDLE = new Set(['(idle)']);
 
-/** Self time by frame and by place of one profile, the `top` largest of each. */
-export function summarizeCpuProfile(profile: CpuProfile, root: string, top = 15): ProfileSummary {
+/** Self time by frame and by place of one profile (of the samples in `window`, if given), the `top` largest of each. */
+export function summarizeCpuProfile(profile: CpuProfile, root: string, top = 15, window?: ProfileWindow): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (window && (at < window.fromUs || at > window.toUs)) return;
+    selfMs.set(id, (selfMs.get(id) ?? 0) + delta / 1000);
+  });
   const frames = new Map<string, number>();
   const places = new Map<string, number>();
   let totalMs = 0;

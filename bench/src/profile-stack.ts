@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { createDatabase } from '@spindle/db';
 import { readsControlPlaneSettings, startStack, testEnv } from '@spindle/testing';
 import { sql } from 'kysely';
-import { summarizeCpuProfile, type CpuProfile, type FrameTime } from './cpu-profile-summary';
+import { summarizeCpuProfile, type CpuProfile, type FrameTime, type ProfileWindow } from './cpu-profile-summary';
 import { measureConcurrentChains } from './durable-path.bench';
 import { GatewayClient } from './gateway-client';
 import { fmt } from './stats';
@@ -31,14 +31,18 @@ async function main() {
   });
   const statements = await statementsReader(testEnv().databaseUrl);
   let chains;
+  let measured: ProfileWindow | undefined;
   try {
     const client = new GatewayClient(stack.gatewayUrl, stack.auth);
     // One warm-up round (the services' first runs compile and fill caches), then the measured ones.
     await measureConcurrentChains(client, undefined, 20, 50, 1);
     await statements.reset();
+    const fromUs = monotonicUs();
     chains = await measureConcurrentChains(client, stack, 20, 50, Number(process.env.PROFILE_ROUNDS ?? 5));
+    measured = { fromUs, toUs: monotonicUs() };
     console.log(`nodes/s ${fmt(chains.nodesPerSec, 0)}; CPU per node, µs:`);
     for (const [role, us] of chains.cpuPerNodeUs) console.log(`  ${role.padEnd(16)} ${fmt(us, 0)}`);
+    if (chains.perRun) console.log(`per run: ${JSON.stringify(chains.perRun)}`);
     await statements.print();
   } finally {
     await stack.stop();
@@ -46,12 +50,20 @@ async function main() {
   }
   for (const service of readdirSync(PROFILES)) {
     for (const file of readdirSync(join(PROFILES, service)).filter((f) => f.endsWith('.cpuprofile'))) {
-      const summary = summarizeCpuProfile(JSON.parse(readFileSync(join(PROFILES, service, file), 'utf8')) as CpuProfile, ROOT);
-      console.log(`\n${service} (${file}): busy ${fmt(summary.busyMs, 0)} ms of ${fmt(summary.totalMs, 0)} ms sampled`);
+      const profile = JSON.parse(readFileSync(join(PROFILES, service, file), 'utf8')) as CpuProfile;
+      const summary = summarizeCpuProfile(profile, ROOT, 15, measured);
+      console.log(
+        `\n${service} (${file}): busy ${fmt(summary.busyMs, 0)} ms of ${fmt(summary.totalMs, 0)} ms sampled in the measured rounds`,
+      );
       printTimes('by place', summary.places);
       printTimes('by frame', summary.frames);
     }
   }
+}
+
+/** The monotonic clock V8's profiles are stamped with, µs. */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 function printTimes(title: string, times: FrameTime[]): void {
