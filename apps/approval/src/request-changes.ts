@@ -7,6 +7,8 @@ import {
   type PendingToolCall,
   type RunEvent,
   type RunEventHandlers,
+  readsOfHandlers,
+  type RunEventSelection,
 } from '@spindle/contracts';
 
 /** A request as first asked; its workflow comes from the run's `run.queued`. */
@@ -51,9 +53,10 @@ export function requestChanges(events: readonly RunEvent[]): RequestChanges {
   return changes;
 }
 
+const none = () => undefined;
+
 /** What each event type means to the requests: one decision per type. */
 function changesOf(changes: RequestChanges): RunEventHandlers {
-  const none = () => undefined;
   const origin = (e: RunEvent) => ({ runId: e.runId, nodeId: e.nodeId ?? '', requestedAt: e.at, seq: e.seq });
   const ended = (status: 'completed' | 'failed' | 'canceled') => (e: RunEvent) => void changes.endedRuns.push({ runId: e.runId, status });
   return {
@@ -128,3 +131,6 @@ function changesOf(changes: RequestChanges): RunEventHandlers {
     custom: none,
   };
 }
+
+/** The event types whose data the requests are made of (the fold's own map says). */
+export const requestReads: RunEventSelection = readsOfHandlers(changesOf({ queuedRuns: [], asked: [], answers: [], endedRuns: [] }), none);

@@ -2,12 +2,13 @@ import type { RunEvent } from '@spindle/contracts';
 import type { ApprovalTables } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { sql, type Transaction } from 'kysely';
-import { requestChanges } from './request-changes';
+import { requestChanges, requestReads } from './request-changes';
 import { writeRequestChanges } from './request-rows.writer';
 
 /** The approval service's read model of every request for a person: asked, answered, closed. */
 export class RequestsProjection implements Projection<ApprovalTables> {
   readonly name = 'approval';
+  readonly reads = requestReads;
 
   constructor(readonly durable: string) {}
 

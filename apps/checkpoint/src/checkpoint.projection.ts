@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventOf } from '@spindle/contracts';
+import { readsOnly, type RunEvent, type RunEventOf } from '@spindle/contracts';
 import type { CheckpointTables, NodeResultsTable } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { sql, type Insertable, type Transaction } from 'kysely';
@@ -16,6 +16,8 @@ import { waitingChangesOf } from './waiting-runs';
  */
 export class CheckpointProjection implements Projection<CheckpointTables> {
   readonly name = 'checkpoint';
+  /** The initial state, the checkpoints and the cached results; whether a run waits is told by types alone. */
+  readonly reads = readsOnly(['run.queued', 'checkpoint.saved', 'node.completed']);
 
   constructor(
     readonly durable: string,

@@ -1,4 +1,4 @@
-import { checkRunEvent, type BusNames, type RunEvent } from '@spindle/contracts';
+import { checkRunEvent, type BusNames, type RunEvent, type RunEventSelection } from '@spindle/contracts';
 import type { Bus } from './bus-connection';
 import { parseMessageJson } from './message-json';
 import { hasPayloadRef, resolvePayload } from './run-payloads';
@@ -18,8 +18,13 @@ export type DecodedRunMessage = { ok: true; events: RunEvent[]; bytes: number } 
  * any of it is not part of the log, as a whole: a batch is written by one publish, so one bad
  * event in it means the message was not a writer's. A missing payload is a failure of this
  * message, not of the reader; an object store that does not answer is thrown (the bus is down).
+ * A reader that folds only some types (`reads`) has the others' envelopes checked, not their data.
  */
-export async function decodeRunMessage(bus: Bus, msg: { subject: string; data: Uint8Array }): Promise<DecodedRunMessage> {
+export async function decodeRunMessage(
+  bus: Bus,
+  msg: { subject: string; data: Uint8Array },
+  reads?: RunEventSelection,
+): Promise<DecodedRunMessage> {
   const json = parseMessageJson(msg.data);
   if (!json.ok) return { ok: false, kind: 'invalid_json', reason: json.reason };
   const items = Array.isArray(json.value) ? json.value : [json.value];
@@ -40,20 +45,26 @@ export async function decodeRunMessage(bus: Bus, msg: { subject: string; data: U
       return { ok: false, kind: 'missing_payload', reason: (e as Error).message };
     }
   }
-  return checkRunMessage(msg.subject, resolved, bytes, bus.names);
+  return checkRunMessage(msg.subject, resolved, bytes, bus.names, reads);
 }
 
 /**
  * The checks of one message's events (payloads resolved): each is a run event of the run its
  * subject names, and a batch is non-empty with consecutive seqs.
  */
-function checkRunMessage(subject: string, items: readonly unknown[], bytes: number, names: BusNames): DecodedRunMessage {
+function checkRunMessage(
+  subject: string,
+  items: readonly unknown[],
+  bytes: number,
+  names: BusNames,
+  reads: RunEventSelection | undefined,
+): DecodedRunMessage {
   if (items.length === 0) return { ok: false, kind: 'invalid_event', reason: 'an empty batch of events' };
   const subjectRunId = names.runIdFromEventSubject(subject);
   const events: RunEvent[] = [];
   for (const [i, item] of items.entries()) {
     const where = items.length > 1 ? `event ${i + 1} of a batch: ` : '';
-    const checked = checkRunEvent(item);
+    const checked = checkRunEvent(item, reads);
     if (!checked.ok) return { ok: false, kind: 'invalid_event', reason: where + checked.reason };
     const { event } = checked;
     if (subjectRunId !== event.runId) {

@@ -47,7 +47,7 @@ export {
   customEventNameSchema,
   MAX_CUSTOM_EVENT_BYTES,
 } from './run-events';
-export { checkRunEvent } from './run-event-check';
+export { checkRunEvent, eitherSelection, EVERY_RUN_EVENT, readsOfHandlers, readsOnly } from './run-event-check';
 export { addCallUsage, costLabel, EMPTY_USAGE } from './usage';
 export {
   runDurations,
@@ -62,7 +62,7 @@ export {
   EMPTY_RUN_CLOCK,
 } from './durations';
 export type { Durations, RunClock, TimedEvent, WaitingSpan } from './durations';
-export type { RunEventCheck } from './run-event-check';
+export type { RunEventCheck, RunEventSelection } from './run-event-check';
 export type {
   RunEvent,
   RunEventType,

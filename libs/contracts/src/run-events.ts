@@ -473,6 +473,13 @@ const schemaList = Object.values(runEventSchemas) as unknown as [
 ];
 export const runEventSchema = z.discriminatedUnion('type', schemaList);
 
+/** An event's envelope with its data unread: what a reader checks of the types it does not fold. */
+export const runEventEnvelopeSchema = z.looseObject({
+  ...envelopeFields,
+  type: z.enum(runEventTypes as [RunEventType, ...RunEventType[]]),
+  data: z.unknown(),
+});
+
 export type RunEvent = z.infer<typeof runEventSchema>;
 export type RunEventOf<T extends RunEventType> = z.infer<(typeof runEventSchemas)[T]>;
 export type RunEventData<T extends RunEventType> = RunEventOf<T>['data'];

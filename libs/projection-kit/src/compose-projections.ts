@@ -1,3 +1,4 @@
+import { eitherSelection, EVERY_RUN_EVENT } from '@spindle/contracts';
 import type { Projection } from './projection';
 
 /** A fold that shares another projection's consumer: everything of a projection but its name and durable. */
@@ -13,6 +14,7 @@ export function composeProjections<DB>(lead: Projection<DB>, ...more: Fold<DB>[]
   return {
     name: lead.name,
     durable: lead.durable,
+    reads: all.map((fold) => fold.reads ?? EVERY_RUN_EVENT).reduce(eitherSelection),
     async apply(trx, events) {
       for (const fold of all) await fold.apply(trx, events);
     },

@@ -161,7 +161,7 @@ export class ProjectionRunner<DB extends ProjectionProgressTables> {
   async handle(batch: readonly JsMsg[]): Promise<AppliedBatch> {
     const byRun = new Map<string, Array<Delivered<JsMsg>>>();
     for (const msg of batch) {
-      const decoded = await decodeRunMessage(this.bus, msg).catch((e: unknown) => redeliver(batch, e));
+      const decoded = await decodeRunMessage(this.bus, msg, this.projection.reads).catch((e: unknown) => redeliver(batch, e));
       if (!decoded.ok) {
         await this.deadLetter(msg, decoded.kind, decoded.reason);
         continue;

@@ -1,4 +1,4 @@
-import type { RunEvent } from '@spindle/contracts';
+import type { RunEvent, RunEventSelection } from '@spindle/contracts';
 import type { Transaction } from 'kysely';
 
 /**
@@ -13,6 +13,12 @@ export interface Projection<DB> {
   readonly name: string;
   /** The durable consumer this projection reads the events stream with. */
   readonly durable: string;
+  /**
+   * The event types `apply` reads beyond their envelope (absent: every type). The others reach it
+   * with their data unchecked, for their seq and type only; the conformance suite holds a
+   * projection to what it declares (its rows do not change whatever the others' data).
+   */
+  readonly reads?: RunEventSelection;
   /** Folds events of one or more runs (each run's slice in seq order) into the projection's rows. */
   apply(trx: Transaction<DB>, events: readonly RunEvent[]): Promise<void>;
   /** Empties the projection's rows (a rebuild replays the log into them). */

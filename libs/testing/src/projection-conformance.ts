@@ -220,6 +220,27 @@ export function describeProjectionConformance<DB extends ProjectionProgressTable
       expect(settled.terms.sort((a, b) => a - b)).toEqual([log[0].seq, afterEnd.seq, 10_000].sort((a, b) => a - b));
     });
 
+    it('reads no data of the event types it does not declare, and still checks their envelopes', async () => {
+      const reads = subject.projection.reads;
+      const [generated] = fc.sample(runLogArbitrary({ maxSteps: 25 }), { numRuns: 1, seed: 13 });
+      const log = withRunId(generated, `unread-${++runs}`);
+      // What the projection says it does not read carries data no schema accepts: its rows must not change.
+      const blurred = log.map((e) => (reads && !reads[e.type] ? ({ ...e, data: { unread: [e.seq] } } as unknown as RunEvent) : e));
+      await store(subject.bus, blurred);
+      const settled = newSettlement();
+      await runner.handle(messagesOf(subject.bus, blurred, settled));
+      expect(settled.terms).toEqual([]);
+      expect(await subject.rows(subject.db, log[0].runId)).toEqual(await foldOf(log));
+
+      // An unread type's envelope is still the log's: a seq that is not a number is dead-lettered.
+      const unread = reads && log.find((e) => !reads[e.type]);
+      if (!unread) return;
+      const broken = { ...unread, runId: `unread-${++runs}`, seq: 'one' } as unknown as RunEvent;
+      const refused = newSettlement();
+      await runner.handle(messagesOf(subject.bus, [broken], refused));
+      expect(refused.terms).toHaveLength(1);
+    });
+
     it("erases a run (its rows and progress, nobody else's) and expires runs by when they were queued", async () => {
       const [erased, kept] = fc
         .sample(runLogArbitrary({ maxSteps: 10 }), { numRuns: 2, seed: 11 })

@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT, type RunEvent } from '@spindle/contracts';
+import { DEFAULT_TENANT, readsOnly, type RunEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { admissionStateAfter, type AdmissionState } from '@spindle/projections';
@@ -12,6 +12,8 @@ import type { AdmissionRepository, QueuedRun } from './admission.repository';
  */
 export class AdmissionProjection implements Projection<GatewayTables> {
   readonly name = 'admission';
+  /** A queued run's tenant; every other move is told by the event's type. */
+  readonly reads = readsOnly(['run.queued']);
 
   constructor(
     readonly durable: string,

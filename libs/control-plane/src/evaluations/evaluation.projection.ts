@@ -4,6 +4,7 @@ import {
   evaluatorsSchema,
   inEvaluatorSample,
   type EvaluatorSpec,
+  readsOnly,
   type RunEvent,
 } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
@@ -25,6 +26,9 @@ interface EvaluatedRunInfo {
  * or canceled run is not judged. The evaluations themselves never touch the run's log.
  */
 export class EvaluationProjection implements Fold<GatewayTables> {
+  /** The evaluators a run's definition carries; its end is told by the event's type. */
+  readonly reads = readsOnly(['run.queued']);
+
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const queued = new Map<string, EvaluatedRunInfo>();
     const completed: Array<{ runId: string; at: string }> = [];

@@ -2,7 +2,7 @@ import type { RunEvent } from '@spindle/contracts';
 import type { GatewayTables } from '@spindle/db';
 import type { Fold } from '@spindle/projection-kit';
 import type { Transaction } from 'kysely';
-import { fileRefsOf } from './file-refs-of';
+import { fileRefsOf, fileRefReads } from './file-refs-of';
 import { FileReferencesRepository } from './file.repository';
 
 /**
@@ -12,6 +12,7 @@ import { FileReferencesRepository } from './file.repository';
  */
 export class FileReferenceProjection implements Fold<GatewayTables> {
   private readonly files = new FileReferencesRepository();
+  readonly reads = fileRefReads;
 
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const seen = new Set<string>();

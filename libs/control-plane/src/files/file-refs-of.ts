@@ -1,4 +1,12 @@
-import { fileRefsIn as findFileRefs, onRunEvent, type FileRef, type RunEvent, type RunEventHandlers } from '@spindle/contracts';
+import {
+  fileRefsIn as findFileRefs,
+  onRunEvent,
+  readsOfHandlers,
+  type FileRef,
+  type RunEvent,
+  type RunEventHandlers,
+  type RunEventSelection,
+} from '@spindle/contracts';
 
 /** How deep and how wide a value is searched for references: the log's values are bounded, this bounds the search too. */
 const LIMITS = { maxDepth: 64, maxRefs: 1_024 };
@@ -47,6 +55,9 @@ const refsByEvent: RunEventHandlers<FileRef[]> = {
   'attempt.failed': none,
   custom: none,
 };
+
+/** The event types that can carry a reference (the map above says). */
+export const fileRefReads: RunEventSelection = readsOfHandlers(refsByEvent, none);
 
 /** The files an event refers to (a run that logged it holds them until it is erased). */
 export function fileRefsOf(event: RunEvent): FileRef[] {

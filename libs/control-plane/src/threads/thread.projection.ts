@@ -1,4 +1,4 @@
-import type { RunEvent, ThreadRunStatus } from '@spindle/contracts';
+import { readsOnly, type RunEvent, type ThreadRunStatus } from '@spindle/contracts';
 import { threadRunStatusAfter } from '@spindle/projections';
 import type { GatewayTables } from '@spindle/db';
 import type { Fold } from '@spindle/projection-kit';
@@ -11,6 +11,9 @@ import { sql, type Transaction } from 'kysely';
  * run's), and the runs a newer run rolled back are marked so, whatever their own log says after.
  */
 export class ThreadProjection implements Fold<GatewayTables> {
+  /** The thread a run joins, what it waits for, and its end state. */
+  readonly reads = readsOnly(['run.queued', 'run.awaiting', 'run.completed']);
+
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const moves = new Map<string, { status: ThreadRunStatus; output?: string }>();
     const rolledBack: string[] = [];

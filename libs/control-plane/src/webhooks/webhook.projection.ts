@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT, type RunEvent, type WebhookEvent } from '@spindle/contracts';
+import { DEFAULT_TENANT, readsOnly, runEventTypes, type RunEvent, type WebhookEvent } from '@spindle/contracts';
 import {
   webhookEventAfter,
   webhookSubscribes,
@@ -26,6 +26,9 @@ type Told = { e: RunEvent; event: WebhookEventBody };
  * from its `run.queued`, kept until its end.
  */
 export class WebhookProjection implements Fold<GatewayTables> {
+  /** A run's `run.queued`, and the events a subscription may be told of. */
+  readonly reads = readsOnly(runEventTypes.filter((type) => type === 'run.queued' || webhookEventAfter[type] !== null));
+
   async apply(trx: Transaction<GatewayTables>, events: readonly RunEvent[]): Promise<void> {
     const queued = new Map<string, RunInfo>();
     const ended = new Set<string>();
