@@ -1,5 +1,5 @@
 import { readsOnly, type RunEvent, type RunEventOf } from '@spindle/contracts';
-import type { CheckpointTables, NodeResultsTable } from '@spindle/db';
+import { jsonRecordSet, recordSetNames, type CheckpointTables, type NodeResultsTable, type RecordSetColumns } from '@spindle/db';
 import type { Projection } from '@spindle/projection-kit';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import { checkpointRowOf, initialStateRowOf, nodeResultRowOf } from './checkpoint-rows.mapper';
@@ -44,7 +44,8 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
     if (checkpoints.length > 0) {
       await trx
         .insertInto('checkpoints')
-        .values(checkpoints)
+        .columns(recordSetNames(CHECKPOINT_COLUMNS))
+        .expression(jsonRecordSet(checkpoints, CHECKPOINT_COLUMNS))
         .onConflict((oc) => oc.columns(['run_id', 'checkpoint_id']).doNothing())
         .execute();
     }
@@ -87,6 +88,20 @@ export class CheckpointProjection implements Projection<CheckpointTables> {
     }
   }
 }
+
+type CheckpointRow = ReturnType<typeof checkpointRowOf>;
+/** A run's checkpoints go in one statement of one parameter (the step's row count times nine values, before). */
+const CHECKPOINT_COLUMNS: RecordSetColumns<CheckpointRow> = {
+  run_id: 'text',
+  checkpoint_id: 'text',
+  seq: 'integer',
+  step: 'integer',
+  changes: 'jsonb',
+  state: 'jsonb',
+  frontier: 'jsonb',
+  graph_hash: 'text',
+  saved_at: 'timestamptz',
+};
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,5 +1,5 @@
 import { terminalStatuses, type RunEvent } from '@spindle/contracts';
-import type { TraceTables } from '@spindle/db';
+import { jsonRecordSet, recordSetNames, type RecordSetColumns, type TraceTables } from '@spindle/db';
 import type { RowPatches } from '@spindle/projections';
 import { sql, type InsertObject, type Kysely } from 'kysely';
 import { jsonText, runRowOf, spanRowOf, type StoredRunIdentity } from './patch-rows.mapper';
@@ -33,12 +33,47 @@ export async function insertEventsReadingRuns(
   return new Map(rows.map((r) => [r.run_id, r]));
 }
 
+type EventRow = { run_id: string; seq: number; type: string; at: string; event: string };
+const EVENT_COLUMNS: RecordSetColumns<EventRow> = { run_id: 'text', seq: 'integer', type: 'text', at: 'timestamptz', event: 'jsonb' };
+
 function insertEventRows(db: Pick<TraceDb, 'insertInto'>, events: readonly RunEvent[]) {
+  const rows = events.map((event): EventRow => ({
+    run_id: event.runId,
+    seq: event.seq,
+    type: event.type,
+    at: event.at,
+    event: jsonText(event),
+  }));
   return db
     .insertInto('run_events')
-    .values(events.map((event) => ({ run_id: event.runId, seq: event.seq, type: event.type, at: event.at, event: jsonText(event) })))
+    .columns(recordSetNames(EVENT_COLUMNS))
+    .expression(jsonRecordSet(rows, EVENT_COLUMNS))
     .onConflict((oc) => oc.columns(['run_id', 'seq']).doNothing());
 }
+
+type SpanRow = ReturnType<typeof spanRowOf>;
+const SPAN_COLUMNS: RecordSetColumns<SpanRow> = {
+  run_id: 'text',
+  span_id: 'text',
+  parent_span_id: 'text',
+  node_id: 'text',
+  path: 'text',
+  kind: 'text',
+  node_type: 'text',
+  status: 'text',
+  started_at: 'timestamptz',
+  ended_at: 'timestamptz',
+  duration_ms: 'double precision',
+  start_seq: 'integer',
+  end_seq: 'integer',
+  input: 'jsonb',
+  output: 'jsonb',
+  error: 'jsonb',
+  usage: 'jsonb',
+  model: 'text',
+  iteration: 'integer',
+  branch_id: 'text',
+};
 
 /**
  * Merges patches into stored rows: an absent field keeps the stored value, tokens add up, a
@@ -99,10 +134,11 @@ function upsertRuns(db: Pick<TraceDb, 'insertInto'>, rows: ReadonlyArray<InsertO
     );
 }
 
-function upsertSpans(db: Pick<TraceDb, 'insertInto'>, rows: ReadonlyArray<InsertObject<TraceTables, 'spans'>>) {
+function upsertSpans(db: Pick<TraceDb, 'insertInto'>, rows: readonly SpanRow[]) {
   return db
     .insertInto('spans')
-    .values([...rows])
+    .columns(recordSetNames(SPAN_COLUMNS))
+    .expression(jsonRecordSet(rows, SPAN_COLUMNS))
     .onConflict((oc) =>
       oc.columns(['run_id', 'span_id']).doUpdateSet((eb) => ({
         status: sql<string>`case when spans.status <> 'running' then spans.status else excluded.status end`,

@@ -1,5 +1,7 @@
 export { createDatabase, migrateToLatest, dropSchema, pingDatabase, serviceSchema } from './database';
 export { PostgresDialect } from './postgres-dialect';
+export { jsonRecordSet, recordSetNames } from './json-record-set';
+export type { RecordSetColumns } from './json-record-set';
 export { isDatabaseFault, asDatabaseFault, DATABASE_RETRY_AFTER_SEC } from './database-faults';
 export type { DatabaseOptions } from './database';
 export type {
