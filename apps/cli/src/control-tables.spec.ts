@@ -1,5 +1,5 @@
-import type { Schedule, WebhookDelivery, WebhookEvent } from '@spindle/contracts';
-import { deliveryLines, receivedLine, scheduleDetail, scheduleTable, threadRunTable } from './control-tables';
+import type { Experiment, ExperimentComparison, Schedule, WebhookDelivery, WebhookEvent } from '@spindle/contracts';
+import { deliveryLines, experimentComparisonTable, receivedLine, scheduleDetail, scheduleTable, threadRunTable } from './control-tables';
 
 const actor = { kind: 'user', id: 'ada' } as Schedule['createdBy'];
 const schedule: Schedule = {
@@ -80,5 +80,39 @@ describe('the control tables', () => {
   it("numbers a thread's runs in order", () => {
     const run = { runId: 'run_1', position: 1, workflow: 'chat', status: 'completed', multitaskStrategy: 'reject', queuedAt: 't' } as const;
     expect(threadRunTable([run])[1]).toBe('1  run_1  chat      completed  reject    t');
+  });
+
+  it('compares experiments item by item: status, output, scores, tokens, cost and wall time, marking the items that differ', () => {
+    const experiment = (experimentId: string, name: string | null) =>
+      ({ experimentId, name, workflow: { name: 'hello', version: 1 }, dataset: { name: 'greetings', version: 1 } }) as Experiment;
+    const result = (answer: string, greets: boolean, tokens: number, costUsd: number | undefined, wallMs: number) => ({
+      runId: 'r',
+      status: 'completed' as const,
+      output: { answer },
+      error: null,
+      usage: { inputTokens: tokens, outputTokens: 0, totalTokens: tokens, ...(costUsd !== undefined && { costUsd }) },
+      wallMs,
+      scores: { greets },
+      evaluatorErrors: {},
+    });
+    const comparison: ExperimentComparison = {
+      experiments: [experiment('exp_1', 'v1 prompt'), experiment('exp_2', null)],
+      items: [
+        {
+          itemId: 'di_1',
+          input: { name: 'Ada' },
+          expected: 'Hello Ada',
+          results: { exp_1: result('Hello Ada', true, 22, 0.0012, 516), exp_2: result('Hi Ada', false, 14, undefined, 245) },
+        },
+        { itemId: 'di_2', input: { name: 'Bo' }, expected: null, results: { exp_1: result('Hello Bo', true, 22, 0, 9) } },
+      ],
+    };
+    expect(experimentComparisonTable(comparison)).toEqual([
+      '   item  input           expected     experiment  status     output                  scores        tokens  cost      wall',
+      '*  di_1  {"name":"Ada"}  "Hello Ada"  v1 prompt   completed  {"answer":"Hello Ada"}  greets=true       22  $0.00120  516 ms',
+      '                                      exp_2       completed  {"answer":"Hi Ada"}     greets=false      14  unpriced  245 ms',
+      '*  di_2  {"name":"Bo"}   -            v1 prompt   completed  {"answer":"Hello Bo"}   greets=true       22  $0        9 ms',
+      '                                      exp_2       -          not in this experiment',
+    ]);
   });
 });

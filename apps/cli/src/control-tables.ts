@@ -1,8 +1,10 @@
 import {
+  costLabel,
   webhookScope,
   type Dataset,
   type DatasetItem,
   type Experiment,
+  type ExperimentComparison,
   type ExperimentItem,
   type ReplayListItem,
   type ReplayRunReport,
@@ -151,6 +153,59 @@ export function experimentItemTable(items: readonly ExperimentItem[]): string[] 
         .map(([name, value]) => `${name}=${String(value)}`)
         .join(' ') || '-',
     ]),
+  );
+}
+
+/**
+ * Two or more experiments item by item (`spindle experiments compare`): a line per item and
+ * experiment with its status, output, scores, tokens, cost and wall time; `*` marks an item whose
+ * outputs or scores differ between the experiments (or that one of them does not have).
+ */
+export function experimentComparisonTable(comparison: ExperimentComparison): string[] {
+  const scoresText = (scores: Record<string, unknown>): string =>
+    Object.entries(scores)
+      .map(([name, value]) => `${name}=${String(value)}`)
+      .join(' ') || '-';
+  const rows = comparison.items.flatMap((item) => {
+    const results = comparison.experiments.map((e) => item.results[e.experimentId]);
+    const differs = new Set(results.map((r) => (r ? JSON.stringify([r.output, r.scores]) : 'missing'))).size > 1;
+    return comparison.experiments.map((e, i) => {
+      const first = i === 0;
+      const lead = [
+        first && differs ? '*' : '',
+        first ? item.itemId : '',
+        first ? short(item.input, 32) : '',
+        first ? short(item.expected, 32) : '',
+      ];
+      const r = results[i];
+      if (!r) return [...lead, e.name ?? e.experimentId, '-', 'not in this experiment'];
+      return [
+        ...lead,
+        e.name ?? e.experimentId,
+        r.status,
+        short(r.output, 40),
+        scoresText(r.scores),
+        r.usage ? String(r.usage.totalTokens) : '-',
+        r.usage ? costLabel(r.usage) : '-',
+        r.wallMs === null ? '-' : `${Math.round(r.wallMs)} ms`,
+      ];
+    });
+  });
+  return formatTable(
+    [
+      { header: '' },
+      { header: 'item' },
+      { header: 'input' },
+      { header: 'expected' },
+      { header: 'experiment' },
+      { header: 'status' },
+      { header: 'output' },
+      { header: 'scores' },
+      { header: 'tokens', align: 'right' },
+      { header: 'cost' },
+      { header: 'wall' },
+    ],
+    rows,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Experiment, NewExperimentBody } from '@spindle/contracts';
 import type { Command } from 'commander';
-import { experimentItemTable, experimentTable } from '../control-tables';
+import { experimentComparisonTable, experimentItemTable, experimentTable } from '../control-tables';
 import { ExitCode } from '../exit-codes';
 import { collectThreshold, summaryLines, thresholdFailures, type ScoreThreshold } from '../experiment-thresholds';
 import { parseJsonArgument, parseJsonObjectArgument } from '../json-argument';
@@ -99,6 +99,8 @@ export function addExperimentCommands(program: Command, act: Act): void {
         const comparison = await ctx.client.experiments.compare(ids);
         if (ctx.json) return printed(ctx, comparison);
         for (const experiment of comparison.experiments) headline(ctx, experiment);
+        ctx.print('');
+        experimentComparisonTable(comparison).forEach(ctx.print);
         return ExitCode.ok;
       }),
     );

@@ -1,8 +1,7 @@
 import type { RunEvaluation, Score } from '@spindle/contracts';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../api/client';
-import { actorLabel } from '../model/actor-label';
-import { parseScoreInput, scoreValueText } from '../model/score-input';
+import { parseScoreInput, scoreGiver, scoreValueText } from '../model/score-input';
 import { AddToDataset } from './AddToDataset';
 import { dateTime } from './format';
 
@@ -76,7 +75,7 @@ export function ScorePanel({
                 <td className="muted">{s.spanId ? `on ${spanLabels.get(s.spanId) ?? s.spanId}` : 'on the run'}</td>
                 <td>{s.comment ?? ''}</td>
                 <td className="muted">
-                  {actorLabel(s.by)} · {dateTime(s.createdAt)}
+                  {scoreGiver(s)} · {dateTime(s.createdAt)}
                 </td>
               </tr>
             ))}

@@ -72,6 +72,23 @@ describe('the experiments comparison table', () => {
     expect([oslo!.input, oslo!.expected, oslo!.cells[0]]).toEqual(['Oslo?', '–', undefined]);
   });
 
+  it('gives each cell the run’s status, tokens, cost and wall time, so items compare on them too', () => {
+    const priced = {
+      ...result({ answer: 'Rome' }, true),
+      usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22, costUsd: 0.0012 },
+      wallMs: 516,
+    };
+    const unpriced = { ...result({ answer: 'Rome' }, true), usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 }, wallMs: 1500 };
+    const skipped = { ...result(null, true), status: 'skipped' as const, runId: null, wallMs: null, scores: {} };
+    const [row] = comparedRows({
+      ...comparison,
+      items: [{ itemId: 'i', input: 'x', expected: null, results: { a: priced, b: unpriced } }],
+    });
+    expect(row!.cells.map((c) => c?.figures)).toEqual(['completed · 22 tok · $0.00120 · 516 ms', 'completed · 14 tok · unpriced · 1.5 s']);
+    const [none] = comparedRows({ ...comparison, items: [{ itemId: 'j', input: 'x', expected: null, results: { a: skipped } }] });
+    expect(none!.cells[0]?.figures).toBe('skipped');
+  });
+
   it('lists every score name once and shows means to two decimals', () => {
     expect(comparedScoreNames(comparison)).toEqual(['correct', 'tone']);
     expect([meanText(0.5), meanText(1), meanText(null), meanText(undefined)]).toEqual(['0.50', '1.00', '–', '–']);

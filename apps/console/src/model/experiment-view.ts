@@ -1,4 +1,4 @@
-import type { ExperimentComparison } from '@spindle/contracts';
+import { costLabel, humanDuration, type ExperimentComparison, type ExperimentItem } from '@spindle/contracts';
 
 /** One cell of the comparison: what an experiment's run of the item gave. */
 export interface ComparedCell {
@@ -6,6 +6,8 @@ export interface ComparedCell {
   output: string;
   scores: Record<string, string>;
   runId: string | null;
+  /** `completed · 22 tok · $0.00120 · 516 ms`: what the run was and spent (only the status when it never ran). */
+  figures: string;
 }
 
 export interface ComparedRow {
@@ -27,11 +29,18 @@ export function comparedRows(comparison: ExperimentComparison): ComparedRow[] {
       const r = item.results[experimentId];
       if (!r) return undefined;
       const scores = Object.fromEntries(Object.entries(r.scores).map(([name, value]) => [name, String(value)]));
-      return { status: r.status, output: text(r.output), scores, runId: r.runId };
+      return { status: r.status, output: text(r.output), scores, runId: r.runId, figures: figuresOf(r) };
     });
     const keys = new Set(cells.map((c) => (c ? JSON.stringify([c.output, c.scores]) : 'missing')));
     return { itemId: item.itemId, input: text(item.input), expected: text(item.expected), cells, differs: keys.size > 1 };
   });
+}
+
+function figuresOf(r: Pick<ExperimentItem, 'status' | 'usage' | 'wallMs'>): string {
+  const parts: string[] = [r.status];
+  if (r.usage) parts.push(`${r.usage.totalTokens} tok`, costLabel(r.usage));
+  if (r.wallMs !== null) parts.push(humanDuration(r.wallMs));
+  return parts.join(' · ');
 }
 
 /** Every score name the experiments gave, in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScoreInput, scoreValueText } from './score-input';
+import { parseScoreInput, scoreGiver, scoreValueText } from './score-input';
 
 describe('a score as typed', () => {
   it('reads numbers, yes/no and categories', () => {
@@ -21,5 +21,14 @@ describe('a score as typed', () => {
 
   it('shows a boolean as yes or no', () => {
     expect([true, false, 0.5, 'ok'].map(scoreValueText)).toEqual(['yes', 'no', '0.5', 'ok']);
+  });
+
+  it('names who gave a score: a person or key by name, an evaluator with its version', () => {
+    const person = { by: { kind: 'key' as const, id: 'k1', name: 'bootstrap admin' }, evaluator: null };
+    const evaluator = {
+      by: { kind: 'system' as const, id: 'evaluator', name: 'evaluator' },
+      evaluator: { name: 'exact_match', version: 'evaluated v1' },
+    };
+    expect([scoreGiver(person), scoreGiver(evaluator)]).toEqual(['bootstrap admin', 'exact_match (evaluated v1)']);
   });
 });

@@ -1,4 +1,5 @@
-import { scoreValueSchema, type ScoreValue } from '@spindle/contracts';
+import { scoreValueSchema, type Score, type ScoreValue } from '@spindle/contracts';
+import { actorLabel } from './actor-label';
 
 /**
  * What a person typed as a score's value: a number as a number, `true`/`false` (or 👍 `y` / 👎 `n`)
@@ -20,4 +21,9 @@ export function parseScoreInput(text: string): ScoreValue | undefined {
 export function scoreValueText(value: ScoreValue): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   return String(value);
+}
+
+/** Who gave a score as the panel names it: the person or key, or the evaluator with its version (`exact_match (answer v3)`). */
+export function scoreGiver(score: Pick<Score, 'by' | 'evaluator'>): string {
+  return score.evaluator ? `${score.evaluator.name} (${score.evaluator.version})` : actorLabel(score.by);
 }

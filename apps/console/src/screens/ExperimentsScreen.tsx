@@ -201,6 +201,9 @@ function ExperimentComparisonView({ ids }: { ids: string[] }) {
                     {cell ? (
                       <>
                         <div className="mono">{cell.output}</div>
+                        <div className="muted" data-testid="item-figures">
+                          {cell.figures}
+                        </div>
                         <div className="muted">
                           {Object.entries(cell.scores)
                             .map(([n, v]) => `${n} ${v}`)
