@@ -13,12 +13,15 @@ export function DetailPane({
   events,
   spanKey,
   streamed,
+  now,
 }: {
   view: RunView;
   /** The events the view was derived from (the replay's slice): a model span's conversation is read from them. */
   events: readonly RunEvent[];
   spanKey?: string;
   streamed: ReadonlyMap<string, string>;
+  /** The live clock while the run goes (absent at a replay cursor): an open span's time runs on to it. */
+  now?: number;
 }) {
   const span = spanKey ? view.byKey.get(spanKey) : undefined;
   const [compareWith, setCompareWith] = useState<string>();
@@ -47,16 +50,22 @@ export function DetailPane({
         </div>
       )}
       <div className={other ? 'side-by-side' : ''}>
-        <SpanCard span={span} view={view} events={events} streamed={streamed} />
-        {other && <SpanCard span={other} view={view} events={events} streamed={streamed} />}
+        <SpanCard span={span} view={view} events={events} streamed={streamed} now={now} />
+        {other && <SpanCard span={other} view={view} events={events} streamed={streamed} now={now} />}
       </div>
     </div>
   );
 }
 
-function SpanCard(props: { span: SpanView; view: RunView; events: readonly RunEvent[]; streamed: ReadonlyMap<string, string> }) {
+function SpanCard(props: {
+  span: SpanView;
+  view: RunView;
+  events: readonly RunEvent[];
+  streamed: ReadonlyMap<string, string>;
+  now?: number;
+}) {
   const { span, view, events, streamed } = props;
-  const { durationMs, selfMs } = spanTimes(span, view);
+  const { durationMs, selfMs } = spanTimes(span, view, props.now);
   const children = span.children.map((k) => view.byKey.get(k)).filter((c): c is SpanView => c !== undefined);
   const tools = children.filter((c) => c.kind === 'tool');
   const models = children.filter((c) => c.kind === 'model');

@@ -22,6 +22,8 @@ export function TimelinePane(props: {
   onSelect: (key: string) => void;
   /** The run's wall and working time (contracts' `runDurations`) when live; at a replay cursor, first to last event shown. */
   durations?: { wallMs: number; workingMs: number };
+  /** The live clock while the run goes (absent at a replay cursor): open spans run on to it. */
+  now?: number;
 }) {
   const { view, selected, onSelect } = props;
   const [mode, setMode] = useState<'spans' | 'lanes' | 'events'>('spans');
@@ -45,7 +47,7 @@ export function TimelinePane(props: {
             : `end-to-end ${ms(view.latencyMs)}`}
         </span>
       </div>
-      {mode === 'spans' && <SpanRows view={view} selected={selected} onSelect={onSelect} />}
+      {mode === 'spans' && <SpanRows view={view} selected={selected} onSelect={onSelect} now={props.now} />}
       {mode === 'lanes' && (
         <div className="timeline-scroll">
           <SwimlanePane view={view} selected={selected} onSelect={onSelect} />
@@ -56,14 +58,14 @@ export function TimelinePane(props: {
   );
 }
 
-function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: string; onSelect: (key: string) => void }) {
+function SpanRows({ view, selected, onSelect, now }: { view: RunView; selected?: string; onSelect: (key: string) => void; now?: number }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const rows = useMemo(() => timelineRows(view, expanded, collapsed), [view, expanded, collapsed]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 12 });
   const start = view.firstMs ?? 0;
-  const total = Math.max(1, view.latencyMs);
+  const total = Math.max(1, view.latencyMs, now !== undefined && view.firstMs !== undefined ? now - view.firstMs : 0);
   const toggle = (set: Set<string>, key: string, apply: (s: Set<string>) => void) => {
     const next = new Set(set);
     if (next.has(key)) next.delete(key);
@@ -100,7 +102,7 @@ function SpanRows({ view, selected, onSelect }: { view: RunView; selected?: stri
               );
             }
             const { span } = row;
-            const { durationMs, selfMs } = spanTimes(span, view);
+            const { durationMs, selfMs } = spanTimes(span, view, now);
             const onPath = view.failurePath.has(span.key);
             return (
               <div

@@ -203,6 +203,24 @@ describe('deriving the run view from events', () => {
   });
 });
 
+describe('a run still going, on the live clock', () => {
+  it('counts an open span to now, as the header does, and at a replay cursor (no clock) to the last event shown', () => {
+    const view = deriveRunView(recordedRun());
+    const now = Date.parse(at(0)) + 10_101;
+    const request = view.byKey.get('q1|root/plan')!;
+    const plan = view.byKey.get('s-plan2|root/plan')!;
+    const run = view.spans.find((s) => s.kind === 'run')!;
+    // No clock: the last event (run.awaiting at 102 ms) ends what is still open.
+    expect(spanTimes(request, view).durationMs).toBe(1);
+    // The live clock: the open request, its node and the run run on to now.
+    expect(spanTimes(request, view, now).durationMs).toBe(10_000);
+    expect(spanTimes(plan, view, now)).toEqual({ durationMs: 10_001, selfMs: 1 });
+    expect(spanTimes(run, view, now).durationMs).toBe(10_101);
+    // A span that has ended keeps its end.
+    expect(spanTimes(view.byKey.get('s-plan1|root/plan')!, view, now).durationMs).toBe(10);
+  });
+});
+
 describe('what a span holds', () => {
   it('is what the trace recorder stores for it, from the same fold', () => {
     const events = recordedRun();

@@ -155,9 +155,11 @@ const timesCache = new WeakMap<RunView, Map<string, { durationMs: number; selfMs
 
 /**
  * A span's duration, and its own time: the duration minus the union of its children's, so a
- * parent and its children are never counted twice.
+ * parent and its children are never counted twice. A span still open ends at `now` when the view
+ * is live (the clock the run header ticks with), else at the last event shown (a replay cursor).
  */
-export function spanTimes(span: SpanView, view: RunView): { durationMs: number; selfMs: number } {
+export function spanTimes(span: SpanView, view: RunView, now?: number): { durationMs: number; selfMs: number } {
+  if (now !== undefined && span.endMs === undefined) return computeSpanTimes(span, view, Math.max(now, view.lastMs ?? span.startMs));
   let cache = timesCache.get(view);
   if (!cache) timesCache.set(view, (cache = new Map()));
   const known = cache.get(span.key);
@@ -167,8 +169,8 @@ export function spanTimes(span: SpanView, view: RunView): { durationMs: number; 
   return times;
 }
 
-function computeSpanTimes(span: SpanView, view: RunView): { durationMs: number; selfMs: number } {
-  const end = span.endMs ?? view.lastMs ?? span.startMs;
+function computeSpanTimes(span: SpanView, view: RunView, openEnd = view.lastMs): { durationMs: number; selfMs: number } {
+  const end = span.endMs ?? openEnd ?? span.startMs;
   const durationMs = Math.max(0, end - span.startMs);
   const intervals = span.children
     .map((k) => view.byKey.get(k))

@@ -73,7 +73,7 @@ function Dashboards({ overview }: { overview: Overview }) {
         <Tile label="succeeded" value={rate === undefined ? '–' : `${(rate * 100).toFixed(1)} %`} />
         <Tile label="failed" value={totals.failed.toLocaleString()} href={runsLink('&status=failed')} />
         <Tile label="active now" value={totals.active.toLocaleString()} />
-        <Tile label="duration p50 / p95" value={`${ms(totals.p50DurationMs)} / ${ms(totals.p95DurationMs)}`} />
+        <Tile label="wall time p50 / p95" value={`${ms(totals.p50DurationMs)} / ${ms(totals.p95DurationMs)}`} />
         <Tile label="tokens" value={totals.totalTokens.toLocaleString()} />
         <Tile label="cost" value={`$${totals.costUsd.toFixed(4)}`} />
         <Tile
@@ -98,7 +98,7 @@ function Dashboards({ overview }: { overview: Overview }) {
             ))}
           </BarChart>
         </Chart>
-        <Chart title="Duration per day, p50 and p95 (s)">
+        <Chart title="Wall time per day, p50 and p95 (s)">
           <LineChart data={rows}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--c-e6e9ef)" />
             <XAxis dataKey="label" {...axis} />

@@ -185,10 +185,17 @@ export function RunScreen({ runId, query }: { runId: string; query: URLSearchPar
             selected={selected}
             onSelect={setSelected}
             durations={cursor === undefined ? durations : undefined}
+            now={cursor === undefined && running ? now : undefined}
           />
         </div>
         <div className="pane detail">
-          <DetailPane view={view} events={shown} spanKey={selected} streamed={streamed} />
+          <DetailPane
+            view={view}
+            events={shown}
+            spanKey={selected}
+            streamed={streamed}
+            now={cursor === undefined && running ? now : undefined}
+          />
         </div>
       </div>
       {events.length > 0 && (
