@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookDelivery } from '@spindle/contracts';
-import { deliveryRows, firingRows, scheduleControls, threadRunBadge } from './control-views';
+import { deliveryRows, firingRows, scheduleControls, threadCreator, threadRunBadge } from './control-views';
 
 const attempt = (n: number, statusCode: number | null, error: string | null = null) => ({
   attempt: n,
@@ -24,6 +24,11 @@ const delivery = (over: Partial<WebhookDelivery>): WebhookDelivery => ({
 });
 
 describe('the threads, schedules and webhooks pages', () => {
+  it('names who made a thread as everywhere else in the console, never by its key id alone', () => {
+    expect(threadCreator({ createdBy: { kind: 'key', id: '7q0s0inoig3ap4yb', name: 'bootstrap admin' } })).toBe('bootstrap admin');
+    expect(threadCreator({ createdBy: { kind: 'user', id: 'u1', name: '', onBehalfOf: 'ada' } })).toBe('u1 on behalf of ada');
+  });
+
   it("shows a thread's run statuses as pills, a rolled-back run as left out", () => {
     expect(threadRunBadge('rolled_back')).toEqual({ label: 'rolled back', tone: 'canceled' });
     expect(threadRunBadge('pending').tone).toBe('waiting');

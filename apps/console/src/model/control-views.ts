@@ -1,4 +1,5 @@
-import type { Schedule, ScheduleFiring, ThreadRunStatus, WebhookDelivery } from '@spindle/contracts';
+import type { Schedule, ScheduleFiring, Thread, ThreadRunStatus, WebhookDelivery } from '@spindle/contracts';
+import { actorLabel } from './actor-label';
 
 /** The status pill classes the console's stylesheet has (`.status.<tone>`). */
 export type Tone = 'completed' | 'failed' | 'running' | 'canceled' | 'waiting';
@@ -14,6 +15,11 @@ const THREAD_RUN_TONES: Record<ThreadRunStatus, Tone> = {
   canceled: 'canceled',
   rolled_back: 'canceled',
 };
+
+/** Who made a thread, named as the console names any actor (its name; its id only when it has none). */
+export function threadCreator(thread: Pick<Thread, 'createdBy'>): string {
+  return actorLabel(thread.createdBy);
+}
 
 /** A run's place on its thread as a pill: `rolled back` is left out of the thread's state. */
 export function threadRunBadge(status: ThreadRunStatus): { label: string; tone: Tone } {

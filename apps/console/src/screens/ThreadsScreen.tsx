@@ -4,7 +4,7 @@ import { JsonTree } from '../components/JsonTree';
 import { ThreadForks } from '../components/ThreadForks';
 import { dateTime, relativeTime } from '../components/format';
 import { usePolling } from '../components/usePolling';
-import { threadRunBadge } from '../model/control-views';
+import { threadCreator, threadRunBadge } from '../model/control-views';
 import { navigate } from '../router';
 
 /** Threads: runs that share a state; a thread's runs in order and the state its next run starts from. */
@@ -67,7 +67,7 @@ function ThreadDetail({ threadId }: { threadId: string }) {
         <>
           <p>
             <span className={`status ${data.thread.status === 'busy' ? 'running' : 'completed'}`}>{data.thread.status}</span> ·{' '}
-            {data.thread.runs} run(s) · created {dateTime(data.thread.createdAt)} by {data.thread.createdBy.id}
+            {data.thread.runs} run(s) · created {dateTime(data.thread.createdAt)} by {threadCreator(data.thread)}
           </p>
           <h2>Runs</h2>
           {data.runs.length === 0 ? (
