@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { loggingErrorHandler, setGlobalErrorHandler } from '@opentelemetry/core';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { startTelemetry, type Telemetry } from './telemetry.bootstrap';
@@ -42,13 +42,29 @@ describe('startTelemetry', () => {
     await telemetry.shutdown();
   });
 
-  it('creates recording spans with real ids when nothing is exported', async () => {
+  it('creates spans with real ids that record nothing when nothing is exported, and follows a sampled parent', async () => {
     const telemetry = start({ serviceName: 'svc-d' });
     const span = telemetry.tracer().startSpan('local-only');
     expect(trace.isSpanContextValid(span.spanContext())).toBe(true);
-    expect(span.isRecording()).toBe(true);
+    expect(span.isRecording()).toBe(false);
     span.end();
+    const parent = trace.wrapSpanContext({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED });
+    const child = telemetry.tracer().startSpan('child', {}, trace.setSpan(context.active(), parent));
+    expect(child.isRecording()).toBe(true);
+    expect(child.spanContext().traceId).toBe('a'.repeat(32));
+    child.end();
     await telemetry.shutdown();
+  });
+
+  it('records spans when something exports them', async () => {
+    const exporter = new InMemorySpanExporter();
+    const processor = new SimpleSpanProcessor(exporter);
+    const telemetry = start({ serviceName: 'svc-e', spanProcessors: [processor] });
+    telemetry.tracer().startSpan('exported').end();
+    await processor.forceFlush();
+    const names = exporter.getFinishedSpans().map((s) => s.name);
+    await telemetry.shutdown();
+    expect(names).toEqual(['exported']);
   });
 
   it('shuts down cleanly with an OTLP endpoint whose export fails', async () => {

@@ -3,7 +3,14 @@ import { CompositePropagator, globalErrorHandler, W3CBaggagePropagator, W3CTrace
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
   serviceName: string;
@@ -35,9 +42,11 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   }
 
   const pg = options.instrumentPg ? new PgInstrumentation() : undefined;
+  const processors = spanProcessorsFor(options);
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
-    spanProcessors: spanProcessorsFor(options),
+    spanProcessors: processors.list,
+    ...(processors.exporting ? {} : { sampler: NOTHING_EXPORTED }),
     // Explicit so OTEL_PROPAGATORS cannot swap the wire format other services expect.
     textMapPropagator: new CompositePropagator({
       propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
@@ -79,15 +88,24 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   return handle;
 }
 
-function spanProcessorsFor(options: TelemetryOptions): SpanProcessor[] {
-  const processors = [...(options.spanProcessors ?? [])];
+/**
+ * A process that exports nothing starts no sampled trace: its spans keep real ids (for logs and
+ * propagation) without being recorded, which was a tenth of the runner's CPU at 20 concurrent
+ * runs (a span per node, its attributes and events, dropped by the no-op processor). A sampled
+ * parent from a process that does export is still followed.
+ */
+const NOTHING_EXPORTED: Sampler = new ParentBasedSampler({ root: new AlwaysOffSampler() });
+
+function spanProcessorsFor(options: TelemetryOptions): { list: SpanProcessor[]; exporting: boolean } {
+  const list = [...(options.spanProcessors ?? [])];
   if (options.otlpEndpoint) {
     const url = `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`;
-    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
+    list.push(new BatchSpanProcessor(new OTLPTraceExporter({ url })));
   }
+  const exporting = list.length > 0;
   // NodeSDK registers no tracer provider at all for an empty list, and one from
   // OTEL_TRACES_EXPORTER for `undefined`. A no-op processor gets a real provider
   // (valid trace ids for logs and propagation) that exports nothing.
-  if (processors.length === 0) processors.push(new NoopSpanProcessor());
-  return processors;
+  if (!exporting) list.push(new NoopSpanProcessor());
+  return { list, exporting };
 }
