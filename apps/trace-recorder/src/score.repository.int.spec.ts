@@ -71,6 +71,18 @@ describe('scores beside the trace', () => {
     expect(ids).toEqual([]);
   });
 
+  it('gives the trace the run’s scores oldest first, each on the run or on the span it names', async () => {
+    const trace = await new TraceRepository(db).getTrace('r1');
+    expect(trace?.scores.map((s) => [s.scoreId, s.name, s.value, s.dataType, s.spanId])).toEqual([
+      ['sc_1', 'helpfulness', 0.8, 'numeric', null],
+      ['sc_3', 'helpfulness', 'good', 'categorical', null],
+      ['sc_2', 'correct', true, 'boolean', 'span-model'],
+    ]);
+    expect(trace?.scores[0]).toMatchObject({ by: person, comment: null, evaluator: null, createdAt: '2025-03-01T11:00:00.000Z' });
+    // The model call the score names is a span of the same trace.
+    expect(trace?.spans.find((s) => s.spanId === trace.scores[2].spanId)?.kind).toBe('model');
+  });
+
   it('filters the runs list by a score and its value, and sorts it by the score’s mean', async () => {
     const runs = ['s1', 's2', 's3'];
     const events = runs.flatMap((runId, i) => logged(runId, completedRun(), { start: `2025-03-02T10:0${i}:00.000Z` }).map((e) => e.event));

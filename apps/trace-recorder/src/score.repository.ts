@@ -77,15 +77,7 @@ export class ScoreRepository {
 
   async list(q: TraceQuery<'listScores'>): Promise<ScoreQueryResults['listScores']> {
     await this.requireRun(q.tenant, q.runId);
-    const rows = await this.db
-      .selectFrom('scores')
-      .selectAll()
-      .where('run_id', '=', q.runId)
-      .where('tenant', '=', q.tenant)
-      .orderBy('created_at')
-      .orderBy('score_id')
-      .execute();
-    return { scores: rows.map(toScore) };
+    return { scores: await scoresOfRun(this.db, q.tenant, q.runId) };
   }
 
   private async requireRun(tenant: string, runId: string): Promise<void> {
@@ -107,6 +99,19 @@ export class ScoreRepository {
       });
     }
   }
+}
+
+/** A run's scores of one tenant, oldest first: what the scores list and the trace answer. */
+export async function scoresOfRun(db: Kysely<TraceTables>, tenant: string, runId: string): Promise<Score[]> {
+  const rows = await db
+    .selectFrom('scores')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('tenant', '=', tenant)
+    .orderBy('created_at')
+    .orderBy('score_id')
+    .execute();
+  return rows.map(toScore);
 }
 
 function toScore(row: Selectable<ScoresTable>): Score {

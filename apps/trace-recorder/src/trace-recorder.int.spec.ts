@@ -47,6 +47,7 @@ describe('trace recorder (Nest app on NATS and Postgres)', () => {
     const { trace } = await ask('getTrace', { runId: 'run-ok', waitForSeq: lastSeq });
     expect(trace).toEqual({
       rollups: { byNode: { reply: { calls: 1, ...usage(30, 12) } }, byBranch: {} },
+      scores: [],
       run: {
         runId: 'run-ok',
         workflow: { name: 'support', version: 1 },

@@ -17,6 +17,7 @@ import {
 import { decodeRunListCursor, encodeRunListCursor, type TraceTables } from '@spindle/db';
 import { assembleTrace, toRunSummary, type StoredRunRow } from '@spindle/projections';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { scoresOfRun } from './score.repository';
 
 export interface RunListFilter {
   tenant: string;
@@ -69,7 +70,8 @@ export class TraceRepository {
         const run = await trx.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
         if (!run) return null;
         const spans = await trx.selectFrom('spans').selectAll().where('run_id', '=', runId).execute();
-        return assembleTrace(run, spans, this.now());
+        // Scores are the run's tenant's only, as the scores list has them.
+        return { ...assembleTrace(run, spans, this.now()), scores: await scoresOfRun(trx, run.tenant, runId) };
       });
   }
 

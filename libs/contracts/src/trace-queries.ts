@@ -6,7 +6,7 @@ import { runStatusSchema } from './run-status';
 import { runIdSchema } from './run-id';
 import { runSearchFields, runSortSchema, sortOrderSchema } from './run-search';
 import { runsOverviewQuerySchema, type RunsOverview } from './overview';
-import { scoreQuerySchemas, type ScoreQueryResults } from './scores';
+import { scoreQuerySchemas, scoreSchema, type ScoreQueryResults } from './scores';
 import { scoreConfigQuerySchemas, type ScoreConfigQueryResults } from './score-configs';
 
 /** Read model of the trace recorder, served over NATS request/reply. */
@@ -107,7 +107,18 @@ export const usageRollupsSchema = z.object({
 });
 export type UsageRollups = z.infer<typeof usageRollupsSchema>;
 
-export const runTraceSchema = z.object({ run: runSummarySchema, spans: z.array(traceSpanSchema), rollups: usageRollupsSchema });
+export const runTraceSchema = z.object({
+  run: runSummarySchema,
+  spans: z.array(traceSpanSchema),
+  rollups: usageRollupsSchema,
+  /**
+   * The run's scores, oldest first, as `GET /v1/runs/{id}/scores` lists them: not folded from the
+   * log but read beside it; `spanId` names the span (a node or a model call) one is about, null the run.
+   */
+  scores: z
+    .array(scoreSchema)
+    .describe('The run’s scores, oldest first: `spanId` names the span (a node or a model call) a score is about; null: the run.'),
+});
 export type RunTrace = z.infer<typeof runTraceSchema>;
 
 /**

@@ -151,8 +151,11 @@ export function toTraceSpan(row: StoredSpanRow): TraceSpan {
   };
 }
 
+/** What the log makes of a run: the trace less its scores, which are not folded from the log but kept beside it. */
+export type FoldedTrace = Omit<RunTrace, 'scores'>;
+
 /** The run and its spans in log order: by the seq that opened each span, then by span id. */
-export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[], now: number): RunTrace {
+export function assembleTrace(run: StoredRunRow, spans: readonly StoredSpanRow[], now: number): FoldedTrace {
   const summary = toRunSummary(run, now);
   const traceSpans = spans.map(toTraceSpan).sort(byStartSeqThenSpanId);
   const waits = requestWaitsByParent(traceSpans, now);

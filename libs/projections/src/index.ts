@@ -3,7 +3,7 @@ export { spanKey } from './row-patches';
 export { searchTextOf, SEARCH_TEXT_BUDGET } from './search-text';
 export type { RowPatches, RunPatch, RunCreation, SpanPatch, SpanKind, SpanStatus } from './row-patches';
 export { assembleTrace, toRunSummary, toTraceSpan } from './assemble-trace';
-export type { StoredRunRow, StoredSpanRow } from './assemble-trace';
+export type { FoldedTrace, StoredRunRow, StoredSpanRow } from './assemble-trace';
 export { rollUpUsage } from './usage-rollups';
 export { openRequestsOf, requestsInLog, runPhase } from './run-requests';
 export type { RequestInLog, RequestEvent, AnswerEvent, RunPhase } from './run-requests';

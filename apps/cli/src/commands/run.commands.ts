@@ -151,7 +151,7 @@ export function addRunCommands(program: Command, act: Act): void {
 
   program
     .command('trace <run>')
-    .description("the run's trace as a table: every span (run, node, model, tool, request) in log order")
+    .description("the run's trace as a table: every span (run, node, model, tool, request) in log order, then the run's scores")
     .action(
       act(async (ctx, runId: string) => {
         const trace = await ctx.client.runs.trace(runId);

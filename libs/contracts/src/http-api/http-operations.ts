@@ -508,7 +508,7 @@ function runOperations(): HttpOperation[] {
       path: '/v1/runs/:id/trace',
       tag: 'runs',
       summary: "Get a run's trace",
-      responses: { 200: ok('Spans and usage roll-ups.', runTraceSchema) },
+      responses: { 200: ok('Spans, usage roll-ups and the run’s scores (each on the run or on one of its spans).', runTraceSchema) },
     },
     {
       operationId: 'getRunEvents',

@@ -24,6 +24,19 @@ describe('buildOpenApiDocument', () => {
     expect(text).toMatch(/"durationMs":\{[^}]*"description":"Wall time in ms, from the span’s start to its end/);
   });
 
+  it("gives the trace the run's scores as the one Score component the scores routes answer with", () => {
+    const doc = buildOpenApiDocument({ operations, routeAccess: everyRoute('public'), version: '1' }) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
+    const { RunTrace, ListScores200 } = doc.components.schemas;
+    expect(RunTrace.properties.scores).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/Score' } });
+    expect(RunTrace.required).toEqual(['run', 'spans', 'rollups', 'scores']);
+    expect(ListScores200.properties.scores).toMatchObject({ items: { $ref: '#/components/schemas/Score' } });
+    expect(Object.keys(doc.components.schemas.Score.properties)).toEqual(
+      expect.arrayContaining(['spanId', 'name', 'value', 'dataType', 'comment', 'by', 'evaluator', 'createdAt']),
+    );
+  });
+
   it('writes paths in OpenAPI form, with path, query and header parameters from the schemas', () => {
     const doc = buildOpenApiDocument({ operations, routeAccess: everyRoute('public'), version: '1' }) as {
       paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean }>; security: unknown[] }>>;

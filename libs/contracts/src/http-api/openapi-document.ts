@@ -3,6 +3,7 @@ import { actorSchema } from '../identity';
 import { errorInfoSchema, runEventSchema, runEventSchemas, runEventTypes, usageSchema } from '../run-events';
 import { jsonRpcMessageSchema } from '../json-rpc';
 import { checkpointSummarySchema, humanRequestSchema } from '../service-queries';
+import { scoreSchema } from '../scores';
 import { runSummarySchema, runTraceSchema, traceSpanSchema } from '../trace-queries';
 import { queryIntegerRange } from './decimal-integer';
 import { REQUEST_HEADERS, type HttpOperation, type HttpResponseSpec } from './http-operations';
@@ -42,6 +43,7 @@ const NAMED_OUTPUTS: ReadonlyArray<[string, z.ZodType]> = [
   ['ErrorInfo', errorInfoSchema],
   ['RunSummary', runSummarySchema],
   ['TraceSpan', traceSpanSchema],
+  ['Score', scoreSchema],
   ['RunTrace', runTraceSchema],
   ['RunEvent', runEventSchema],
   ...runEventTypes.map((type): [string, z.ZodType] => [`RunEvent.${type}`, runEventSchemas[type]]),
