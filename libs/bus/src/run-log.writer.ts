@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeliverPolicy, JetStreamApiCodes, type PubAck } from '@nats-io/jetstream';
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import type { Context } from '@opentelemetry/api';
-import { runEventSchema, SpindleError, type RunEvent, type RunEventDraft } from '@spindle/contracts';
+import { runIdSchema, sealRunEvent, SpindleError, type RunEvent, type RunEventDraft } from '@spindle/contracts';
 import { injectTraceContext, secretMasker, type SecretMasker } from '@spindle/telemetry';
 import { maskSecretFieldsOf, secretFieldsOfDefinition } from './run-event-secrets';
 import type { Bus } from './bus-connection';
@@ -117,6 +117,8 @@ export class RunLogWriter {
     from: LogPosition,
     private readonly opts: RunLogWriterOptions = {},
   ) {
+    // Checked once here: every event this writer seals carries it.
+    runIdSchema.parse(runId);
     this.stored = { seq: from.seq, streamSeq: from.streamSeq, messages: from.messages };
     this.assignedSeq = from.seq;
     this.assignedBytes = from.bytes ?? 0;
@@ -148,12 +150,12 @@ export class RunLogWriter {
     if (this.failure) throw this.failure;
     const seq = this.assignedSeq + 1;
     if (draft.type === 'run.queued') this.secretFields = secretFieldsOfDefinition(draft.data.definition);
-    let event = runEventSchema.parse({
-      ...maskSecretFieldsOf(draft, this.secretFields),
+    // Its data checked against its type's schema; the envelope is this writer's and the engine's own.
+    let event = sealRunEvent(maskSecretFieldsOf(draft, this.secretFields), {
       runId: this.runId,
       seq,
       at: (this.opts.now?.() ?? new Date()).toISOString(),
-    }) as RunEvent;
+    });
     // Secrets never enter the log: masked in the text, and the event read back from it when one was.
     const unmasked = JSON.stringify(event);
     const json = (this.opts.masker ?? secretMasker()).maskJsonText(unmasked);

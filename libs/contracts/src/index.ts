@@ -47,6 +47,8 @@ export {
   customEventNameSchema,
   MAX_CUSTOM_EVENT_BYTES,
 } from './run-events';
+export { sealRunEvent } from './run-event-seal';
+export type { EventStamp } from './run-event-seal';
 export { checkRunEvent, eitherSelection, EVERY_RUN_EVENT, readsOfHandlers, readsOnly } from './run-event-check';
 export { addCallUsage, costLabel, EMPTY_USAGE } from './usage';
 export {
