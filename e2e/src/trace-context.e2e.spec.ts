@@ -1,3 +1,4 @@
+import type { RunEvent } from '@spindle/contracts';
 import { eventually, OtlpCollector, startStack, type CollectedSpan, type FakeOpenAIReply, type Stack } from '@spindle/testing';
 
 /** The agent asks for the calculator once, then answers. */
@@ -93,5 +94,37 @@ describe('OpenTelemetry: one trace from HTTP to the model and the tool, in GenAI
     });
     expect(JSON.parse(String(tool.attributes['gen_ai.tool.call.arguments']))).toEqual({ expression: '6 * 7' });
     expect(String(tool.attributes['gen_ai.tool.call.result'])).toContain('42');
+  });
+
+  it('exports each score from the trace recorder as `score <name>` in the run’s trace, beside the run span', async () => {
+    const { frames } = await stack.sse('/v1/workflows/traced/runs', { method: 'POST', body: '{}' });
+    const events = frames.filter((f) => f.event !== 'token').map((f) => JSON.parse(f.data) as RunEvent);
+    const runId = events[0].runId;
+    const chat = events.find((e) => e.type === 'model.completed');
+    expect(chat).toBeDefined();
+    const score = (body: object) => stack.api(`/v1/runs/${runId}/scores`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await score({ name: 'helpfulness', value: 0.9, comment: 'free text stays out' })).status).toBe(201);
+    expect((await score({ name: 'correct', value: true, spanId: chat?.spanId })).status).toBe(201);
+
+    const ofRun = (name: string) => collector.spans.filter((s) => s.name === name && s.attributes['spindle.run_id'] === runId);
+    await eventually(async () =>
+      expect(['run traced', 'score helpfulness', 'score correct'].map((n) => ofRun(n).length)).toEqual([1, 1, 1]),
+    );
+    const [run] = ofRun('run traced');
+    const [helpfulness] = ofRun('score helpfulness');
+    const [correct] = ofRun('score correct');
+    // One trace: each score under the span the run was queued in (the POST's), as the run span is.
+    for (const s of [helpfulness, correct]) {
+      expect(s).toMatchObject({ service: expect.stringContaining('trace-recorder'), kind: SPAN_KIND.internal, traceId: run.traceId });
+      expect(s.parentSpanId).toBe(run.parentSpanId);
+    }
+    expect(helpfulness.attributes).toMatchObject({
+      'spindle.score.name': 'helpfulness',
+      'spindle.score.value': 0.9,
+      'spindle.score.data_type': 'numeric',
+      'spindle.score.source': 'key',
+    });
+    expect(correct.attributes).toMatchObject({ 'spindle.score.value': true, 'spindle.span_id': chat?.spanId });
+    expect(JSON.stringify(helpfulness.attributes)).not.toContain('free text stays out');
   });
 });

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import type { Bus } from '@spindle/bus';
 import { traceMigrations, type TraceTables } from '@spindle/db';
 import { ProjectionRunner, RunActivityMetrics, ScoreMetrics, type AppliedBatch } from '@spindle/projection-kit';
@@ -10,6 +11,7 @@ import type { Registry } from 'prom-client';
 import { TraceQueriesHandler } from './trace-queries.handler';
 import { TraceProjection } from './trace.projection';
 import { ScoreRepository } from './score.repository';
+import { runTraceParent, ScoreSpans } from './score-spans';
 import { TraceRepository } from './trace.repository';
 
 /** The trace recorder: projects the run log into Postgres and answers trace queries. */
@@ -23,10 +25,17 @@ export class AppModule {
         repositoryProvider(TraceRepository),
         {
           provide: ScoreRepository,
-          inject: [DATABASE, METRICS],
-          useFactory: (db: Kysely<TraceTables>, metrics: Registry) => {
+          inject: [DATABASE, METRICS, BUS, LOGGER],
+          useFactory: (db: Kysely<TraceTables>, metrics: Registry, bus: Bus, logger: Logger) => {
             const scoreMetrics = new ScoreMetrics(metrics);
-            return new ScoreRepository(db, (score) => scoreMetrics.observe(score));
+            // Scores never enter the log, so the recorder exports them to OpenTelemetry itself, off the reply's path.
+            const scoreSpans = new ScoreSpans(trace.getTracer('spindle-trace-recorder'), runTraceParent(bus));
+            return new ScoreRepository(db, (score) => {
+              scoreMetrics.observe(score);
+              void scoreSpans
+                .export(score)
+                .catch((e: unknown) => logger.warn({ err: e, runId: score.runId }, 'exporting a score span failed'));
+            });
           },
         },
         {
