@@ -32,9 +32,9 @@ describe('jsonRecordSet', () => {
   it('sends a batch of rows as one parameter in one short statement', () => {
     const compiled = insert([{ id: 1 }, { id: 2 }, { id: 3 }]).compile();
     expect(compiled.sql).toBe(
-      'insert into "notes" ("id", "body", "at", "doc", "score") select r."id", r."body", r."at", r."doc"::jsonb, r."score" ' +
-        'from jsonb_to_recordset($1::jsonb) as r("id" integer, "body" text, "at" timestamptz, "doc" text, "score" double precision) ' +
-        'on conflict ("id") do update set "body" = "excluded"."body"',
+      'insert into "notes" ("id", "body", "at", "doc", "score") ' +
+        "select (r.e->>'id')::integer, (r.e->>'body')::text, (r.e->>'at')::timestamptz, r.e->'doc', (r.e->>'score')::double precision " +
+        'from jsonb_array_elements($1::jsonb) as r(e) on conflict ("id") do update set "body" = "excluded"."body"',
     );
     expect(compiled.parameters).toHaveLength(1);
   });
@@ -45,6 +45,16 @@ describe('jsonRecordSet', () => {
       { id: 2, body: null },
       { id: 3, doc: 'null' },
     ]).execute();
+    // JSON null in a jsonb column stays JSON null; an absent value is SQL NULL.
+    const { rows: kinds } = await sql<{
+      id: number;
+      kind: string | null;
+    }>`select id, jsonb_typeof(doc) as kind from notes order by id`.execute(db);
+    expect(kinds).toEqual([
+      { id: 1, kind: 'object' },
+      { id: 2, kind: null },
+      { id: 3, kind: 'null' },
+    ]);
     const rows = await db.selectFrom('notes').selectAll().orderBy('id').execute();
     expect(rows).toEqual([
       { id: 1, body: 'it\'s "quoted" \\ and ünïcode ✓', at: new Date('2026-12-07T10:00:00.123Z'), doc: { a: [1, 'x'] }, score: 0.25 },
