@@ -8,6 +8,8 @@ import type { measureMaskingCost } from './masking.bench';
 import type { measureKnowledge } from './knowledge.bench';
 import type { measureEvaluatorOverhead, measureExperimentThroughput, measureReplay } from './evals.bench';
 import type { DbosFigures } from './dbos.bench';
+import type { ChainFigures, ConcurrentFigures } from './chain-baseline';
+import type { PgWrites } from './pg-writes';
 import { fmt } from './stats';
 
 // The rows each figure of `npm run bench` prints: what was measured, and how much.
@@ -21,20 +23,53 @@ export function versusRows(versus: Awaited<ReturnType<typeof compareWithLangGrap
       'ratio engine / LangGraph.js (pure steps; steps with effects)',
       [versus.spindleMsPerStep, versus.spindleEffectMsPerStep].map((ms) => fmt(ms / versus.langgraphMsPerStep, 2)).join('; '),
     ],
+    [
+      "LangGraph.js per step, durability 'sync' (each checkpoint written before the next step), median ms",
+      fmt(versus.langgraphSyncMsPerStep, 3),
+    ],
+    [
+      "ratio engine / LangGraph.js durability 'sync' (pure steps; steps with effects)",
+      [versus.spindleMsPerStep, versus.spindleEffectMsPerStep].map((ms) => fmt(ms / versus.langgraphSyncMsPerStep, 2)).join('; '),
+    ],
   ];
 }
 
 export function concurrentRows(concurrent: {
   spindle: ConcurrentChains;
   langgraph: Awaited<ReturnType<typeof langgraphConcurrentNodesPerSec>>;
+  /** The same invocations with `durability: 'sync'`. */
+  langgraphSync?: ConcurrentFigures;
 }): BenchRow[] {
+  const sync = concurrent.langgraphSync;
   return [
     ['nodes/s, 20 concurrent 50-node runs through the stack, median of 3', fmt(concurrent.spindle.nodesPerSec, 0)],
     ['nodes/s, LangGraph.js + PostgresSaver, 20 concurrent invocations, median of 3', fmt(concurrent.langgraph.nodesPerSec, 0)],
     ['ratio stack / LangGraph.js nodes/s', fmt(concurrent.spindle.nodesPerSec / concurrent.langgraph.nodesPerSec, 1)],
+    ...(sync
+      ? [
+          [
+            "nodes/s, LangGraph.js + PostgresSaver, durability 'sync', 20 concurrent invocations, median of 3",
+            fmt(sync.nodesPerSec, 0),
+          ] satisfies BenchRow,
+          [
+            "ratio stack / LangGraph.js durability 'sync' nodes/s",
+            fmt(concurrent.spindle.nodesPerSec / sync.nodesPerSec, 1),
+          ] satisfies BenchRow,
+        ]
+      : []),
     ...cpuRows('stack', concurrent.spindle.cpuPerNodeUs),
     ...roundTripRows(concurrent.spindle.perRun),
+    ...persistedRows('stack', concurrent.spindle.persistedPerNode),
     ...cpuRows('LangGraph.js', concurrent.langgraph.cpuPerNodeUs),
+    ...inProcessCpuRows('LangGraph.js', concurrent.langgraph.cpuPerNodeUs),
+    ...persistedRows('LangGraph.js', concurrent.langgraph.persistedPerStep),
+    ...(sync
+      ? [
+          ...cpuRows("LangGraph.js 'sync'", sync.cpuPerNodeUs),
+          ...inProcessCpuRows("LangGraph.js 'sync'", sync.cpuPerNodeUs),
+          ...persistedRows("LangGraph.js 'sync'", sync.persistedPerStep),
+        ]
+      : []),
   ];
 }
 
@@ -131,6 +166,36 @@ function cpuRows(what: string, perNodeUs: Array<[string, number]>): BenchRow[] {
   ];
 }
 
+/**
+ * CPU per step of a framework that runs in this process: this process and Postgres's backends,
+ * without the rest of the machine (on a shared one, other work lands in the all-process sum).
+ */
+function inProcessCpuRows(what: string, perNodeUs: Array<[string, number]>): BenchRow[] {
+  const us = (role: string) => perNodeUs.find(([r]) => r === role)?.[1] ?? 0;
+  if (perNodeUs.length === 0) return [];
+  return [
+    [
+      `CPU per step, 20 concurrent runs, ${what}: this process + Postgres backends, µs`,
+      `${fmt(us('bench') + us('postgres'), 0)} (this process ${fmt(us('bench'), 0)}, postgres ${fmt(us('postgres'), 0)})`,
+    ],
+  ];
+}
+
+/**
+ * What each step of the concurrent runs made Postgres do: statements executed (BEGIN and COMMIT
+ * among them), rows they wrote, WAL they generated and the growth of the data on disk.
+ */
+export function persistedRows(what: string, perStep: PgWrites | undefined): BenchRow[] {
+  if (!perStep) return [];
+  const { statements, rowsWritten, walBytes, storedBytes } = perStep;
+  return [
+    [
+      `Postgres per step, 20 concurrent runs, ${what}: statements / rows written / WAL bytes / bytes stored`,
+      `${fmt(statements, 2)} / ${fmt(rowsWritten, 2)} / ${fmt(walBytes, 0)} / ${fmt(storedBytes, 0)}`,
+    ],
+  ];
+}
+
 /** What a run of the concurrent figure cost in round trips, as the servers counted them. */
 function roundTripRows(perRun: ConcurrentChains['perRun']): BenchRow[] {
   if (!perRun) return [];
@@ -186,20 +251,35 @@ export interface SpindleFigures {
 }
 
 export function dbosRows(dbos: DbosFigures, same: SpindleFigures): BenchRow[] {
-  const dbosCpu = dbos.cpuPerNodeUs.reduce((sum, [, us]) => sum + us, 0);
-  const ratio = (ours: number | undefined, theirs: number) => (ours === undefined ? 'not measured in this run' : fmt(ours / theirs, 2));
+  return peerRows('DBOS', 'Postgres system database', dbos, same);
+}
+
+export function mastraRows(mastra: ChainFigures, same: SpindleFigures): BenchRow[] {
+  return peerRows('Mastra', 'Postgres storage (PostgresStore)', mastra, same);
+}
+
+/** A peer framework's chain, sequentially and 20 at once, set against this run's own figures. */
+function peerRows(peer: string, store: string, figures: ChainFigures, same: SpindleFigures): BenchRow[] {
+  const peerCpu = figures.cpuPerNodeUs.reduce((sum, [, us]) => sum + us, 0);
   return [
-    ['DBOS per step, in process, Postgres system database, sequential 50-step workflow, median ms', fmt(dbos.msPerStep, 3)],
+    [`${peer} per step, in process, ${store}, sequential 50-step workflow, median ms`, fmt(figures.msPerStep, 3)],
     [
-      'ratio engine / DBOS per step (pure steps; steps with effects, each durable before it runs)',
-      `${ratio(same.spindleMsPerStep, dbos.msPerStep)}; ${ratio(same.spindleEffectMsPerStep, dbos.msPerStep)}`,
+      `ratio engine / ${peer} per step (pure steps; steps with effects, each durable before it runs)`,
+      `${ratio(same.spindleMsPerStep, figures.msPerStep)}; ${ratio(same.spindleEffectMsPerStep, figures.msPerStep)}`,
     ],
-    ['steps/s, DBOS, 20 concurrent 50-step workflows, median of 3', fmt(dbos.nodesPerSec, 0)],
+    [`steps/s, ${peer}, 20 concurrent 50-step workflows, median of 3`, fmt(figures.nodesPerSec, 0)],
     [
-      'ratio stack / DBOS nodes/s (the stack with its log, trace, checkpoints, requests and control plane on)',
-      ratio(same.spindleNodesPerSec, dbos.nodesPerSec),
+      `ratio stack / ${peer} nodes/s (the stack with its log, trace, checkpoints, requests and control plane on)`,
+      ratio(same.spindleNodesPerSec, figures.nodesPerSec),
     ],
-    ...cpuRows('DBOS', dbos.cpuPerNodeUs),
-    ['ratio stack / DBOS CPU per node, all processes', ratio(same.spindleCpuPerNodeUs, dbosCpu)],
+    ...cpuRows(peer, figures.cpuPerNodeUs),
+    [`ratio stack / ${peer} CPU per node, all processes`, ratio(same.spindleCpuPerNodeUs, peerCpu)],
+    ...inProcessCpuRows(peer, figures.cpuPerNodeUs),
+    ...persistedRows(peer, figures.persistedPerStep),
   ];
+}
+
+/** One of this run's own figures over a peer's, or why there is none. */
+export function ratio(ours: number | undefined, theirs: number): string {
+  return ours === undefined ? 'not measured in this run' : fmt(ours / theirs, 2);
 }

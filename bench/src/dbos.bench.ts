@@ -1,17 +1,9 @@
-import { performance } from 'node:perf_hooks';
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import pg from 'pg';
-import { cpuBetween, readCpuByProcess } from './process-cpu';
-import { median } from './stats';
+import { concurrentRounds, sequentialMsPerStep, type ChainFigures } from './chain-baseline';
+import { databaseUrlFor, dropScratchDatabase } from './pg-databases';
 
-export interface DbosFigures {
-  /** Sequential `steps`-step workflows, one at a time: median ms per step. */
-  msPerStep: number;
-  /** `concurrency` workflows at once, `rounds` rounds: median steps per second. */
-  nodesPerSec: number;
-  /** CPU per step of the concurrent rounds, by process role (this process runs DBOS; Postgres its backends). */
-  cpuPerNodeUs: Array<[string, number]>;
-}
+/** Ms per step sequentially, steps/s and CPU per step 20 at once, and what each step persisted. */
+export type DbosFigures = ChainFigures;
 
 /**
  * DBOS Transact, the durable-workflow peer, on the same shape as the other baselines: a workflow
@@ -19,10 +11,15 @@ export interface DbosFigures {
  * in this process. DBOS is a process-wide singleton: launched once here, shut down after, and its
  * system database (one of the run's own) dropped.
  */
-export async function measureDbos(databaseUrl: string, database: string, runs = 10, steps = 50, concurrency = 20, rounds = 3) {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${database}`;
-  DBOS.setConfig({ name: 'spindle-bench', systemDatabaseUrl: url.toString(), logLevel: 'error' });
+export async function measureDbos(
+  databaseUrl: string,
+  database: string,
+  runs = 10,
+  steps = 50,
+  concurrency = 20,
+  rounds = 3,
+): Promise<DbosFigures> {
+  DBOS.setConfig({ name: 'spindle-bench', systemDatabaseUrl: databaseUrlFor(databaseUrl, database), logLevel: 'error' });
   const chain = DBOS.registerWorkflow(
     async (n: number) => {
       let count = 0;
@@ -37,35 +34,11 @@ export async function measureDbos(databaseUrl: string, database: string, runs = 
   };
   await DBOS.launch();
   try {
-    const perStep: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      const started = performance.now();
-      await run();
-      perStep.push((performance.now() - started) / steps);
-    }
-    const rates: number[] = [];
-    const cpuBefore = readCpuByProcess();
-    for (let r = 0; r < rounds; r++) {
-      const started = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, run));
-      rates.push((concurrency * steps) / ((performance.now() - started) / 1000));
-    }
-    const executed = rounds * concurrency * steps;
-    const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
-    return { msPerStep: median(perStep), nodesPerSec: median(rates), cpuPerNodeUs } satisfies DbosFigures;
+    const msPerStep = await sequentialMsPerStep(run, steps, runs);
+    const concurrent = await concurrentRounds(run, { steps, concurrency, rounds, writes: { url: databaseUrl, database } });
+    return { msPerStep, ...concurrent };
   } finally {
     await DBOS.shutdown();
-    await dropDatabase(databaseUrl, database);
-  }
-}
-
-async function dropDatabase(databaseUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    await client.query(`drop database if exists "${database.replace(/"/g, '')}" with (force)`);
-  } finally {
-    await client.end();
+    await dropScratchDatabase(databaseUrl, database);
   }
 }

@@ -6,6 +6,7 @@ import type { Stack } from '@spindle/testing';
 import { sql, type Kysely } from 'kysely';
 import { chainOfFunctions, type GatewayClient } from './gateway-client';
 import { cpuBetween, readCpuByProcess } from './process-cpu';
+import { startPgWrites, type PgWrites } from './pg-writes';
 import { median, percentile, poolMap } from './stats';
 
 export interface ConcurrentChains {
@@ -19,6 +20,11 @@ export interface ConcurrentChains {
    * still, so a change's effect on them is seen in one run.
    */
   perRun?: Counts;
+  /**
+   * What the rounds made Postgres do per node: statements and WAL in the stack's database (all its
+   * clients), rows written by them, and the growth of the tables in the stack's schemas.
+   */
+  persistedPerNode?: PgWrites;
 }
 
 type Counts = { pgTransactions: number; jetStreamApiRequests: number; logMessages: number };
@@ -48,6 +54,8 @@ export async function measureConcurrentChains(
   const rates: number[] = [];
   const url = stack?.env.DATABASE_URL;
   const db = url ? createDatabase({ url, schema: 'public', maxConnections: 1 }) : undefined;
+  const writes =
+    stack && url ? await startPgWrites({ url, database: new URL(url).pathname.slice(1), schemaPrefix: `${stack.namespace}_` }) : undefined;
   const countsBefore = stack && db && (await countRoundTrips(stack, db));
   const cpuBefore = readCpuByProcess();
   for (let r = 0; r < rounds; r++) {
@@ -59,6 +67,7 @@ export async function measureConcurrentChains(
   }
   const executed = rounds * concurrency * nodes;
   const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
+  const persistedPerNode = await writes?.stop(executed);
   if (!stack || !db || !countsBefore) return { nodesPerSec: median(rates), cpuPerNodeUs };
   // Postgres 15 flushes a backend's counters within a second of its last transaction.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -70,7 +79,7 @@ export async function measureConcurrentChains(
     jetStreamApiRequests: (after.jetStreamApiRequests - countsBefore.jetStreamApiRequests) / runs,
     logMessages: (after.logMessages - countsBefore.logMessages) / runs,
   };
-  return { nodesPerSec: median(rates), cpuPerNodeUs, perRun };
+  return { nodesPerSec: median(rates), cpuPerNodeUs, perRun, ...(persistedPerNode ? { persistedPerNode } : {}) };
 }
 
 export interface ProjectionLag {

@@ -7,7 +7,11 @@ import { createDatabase, dropSchema } from '@spindle/db';
 import { executeRun, validateDefinition } from '@spindle/engine';
 import { chainOfFunctions } from './gateway-client';
 import { median } from './stats';
-import { cpuBetween, readCpuByProcess } from './process-cpu';
+import { concurrentRounds, sequentialMsPerStep, type ConcurrentFigures } from './chain-baseline';
+import { createScratchDatabase, databaseUrlFor, dropScratchDatabase } from './pg-databases';
+
+/** LangGraph's `durability`: when a step's checkpoint is written (`'async'`, the default: while the next step runs). */
+export type LangGraphDurability = 'exit' | 'async' | 'sync';
 
 /**
  * Per-step overhead of the engine against LangGraph.js on the same 50-step graph of no-op steps,
@@ -21,11 +25,13 @@ export async function compareWithLangGraph(
   databaseUrl: string,
   runs = 10,
   steps = 50,
-): Promise<{ spindleMsPerStep: number; spindleEffectMsPerStep: number; langgraphMsPerStep: number }> {
+): Promise<{ spindleMsPerStep: number; spindleEffectMsPerStep: number; langgraphMsPerStep: number; langgraphSyncMsPerStep: number }> {
   return {
     spindleMsPerStep: await spindleSteps(bus, runs, steps, true),
     spindleEffectMsPerStep: await spindleSteps(bus, runs, steps, false),
     langgraphMsPerStep: await langgraphSteps(databaseUrl, `${bus.names.namespace}_langgraph`, runs, steps),
+    // Each checkpoint written before the next step starts: like for like with a durable step.
+    langgraphSyncMsPerStep: await langgraphSteps(databaseUrl, `${bus.names.namespace}_langgraph_sync`, runs, steps, 'sync'),
   };
 }
 
@@ -63,21 +69,21 @@ async function spindleSteps(bus: Bus, runs: number, steps: number, pure: boolean
   return median(perStep);
 }
 
-async function langgraphSteps(databaseUrl: string, schema: string, runs: number, steps: number): Promise<number> {
-  return withLangGraph(databaseUrl, schema, steps, async (invoke) => {
-    const perStep: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      const started = performance.now();
-      await invoke(`t${r}`);
-      perStep.push((performance.now() - started) / steps);
-    }
-    return median(perStep);
-  });
+async function langgraphSteps(
+  databaseUrl: string,
+  schema: string,
+  runs: number,
+  steps: number,
+  durability?: LangGraphDurability,
+): Promise<number> {
+  return withLangGraph(databaseUrl, schema, steps, (invoke) => sequentialMsPerStep((r) => invoke(`t${r}`), steps, runs), { durability });
 }
 
 /**
  * LangGraph.js nodes per second with `concurrency` invocations of the same 50-step graph at once
- * (Postgres checkpointer, one pool), all steps over the wall time; median of `rounds`.
+ * (Postgres checkpointer, one pool), all steps over the wall time; median of `rounds`. With
+ * `database`, the checkpointer gets a database of its own (dropped after) and what the rounds
+ * wrote to it is counted per step.
  */
 export async function langgraphConcurrentNodesPerSec(
   databaseUrl: string,
@@ -85,28 +91,36 @@ export async function langgraphConcurrentNodesPerSec(
   concurrency = 20,
   steps = 50,
   rounds = 3,
-): Promise<{ nodesPerSec: number; cpuPerNodeUs: Array<[string, number]> }> {
-  return withLangGraph(databaseUrl, schema, steps, async (invoke) => {
-    const rates: number[] = [];
-    const cpuBefore = readCpuByProcess();
-    for (let r = 0; r < rounds; r++) {
-      const started = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, (_, i) => invoke(`c${r}-${i}`)));
-      rates.push((concurrency * steps) / ((performance.now() - started) / 1000));
-    }
-    const executed = rounds * concurrency * steps;
-    const cpuPerNodeUs = cpuBetween(cpuBefore, readCpuByProcess()).map(([role, ms]): [string, number] => [role, (ms * 1000) / executed]);
-    return { nodesPerSec: median(rates), cpuPerNodeUs };
-  });
+  options: { durability?: LangGraphDurability; database?: string } = {},
+): Promise<ConcurrentFigures> {
+  const { database } = options;
+  return withLangGraph(
+    databaseUrl,
+    schema,
+    steps,
+    (invoke) =>
+      concurrentRounds((r, i) => invoke(`c${r}-${i}`), {
+        steps,
+        concurrency,
+        rounds,
+        ...(database ? { writes: { url: databaseUrl, database } } : {}),
+      }),
+    options,
+  );
 }
 
-/** A compiled `steps`-step counting graph with a Postgres checkpointer in its own schema, dropped after. */
+/**
+ * A compiled `steps`-step counting graph with a Postgres checkpointer in its own schema, dropped
+ * after (or in a database of its own, dropped after), invoked with `durability` when given.
+ */
 async function withLangGraph<T>(
   databaseUrl: string,
   schema: string,
   steps: number,
   use: (invoke: (thread: string) => Promise<void>) => Promise<T>,
+  options: { durability?: LangGraphDurability; database?: string } = {},
 ): Promise<T> {
+  const { durability, database } = options;
   const State = Annotation.Root({ count: Annotation<number>({ reducer: (_, next) => next, default: () => 0 }) });
   const ids = Array.from({ length: steps }, (_, i) => `step_${i + 1}`);
   let graph = new StateGraph(State) as unknown as StateGraph<typeof State.spec, unknown, unknown, string>;
@@ -114,22 +128,30 @@ async function withLangGraph<T>(
   graph.addEdge(START, ids[0] as never);
   ids.slice(1).forEach((id, i) => graph.addEdge(ids[i] as never, id as never));
   graph.addEdge(ids[steps - 1] as never, END);
-  const checkpointer = PostgresSaver.fromConnString(databaseUrl, { schema });
-  await checkpointer.setup();
-  const app = graph.compile({ checkpointer });
-  const invoke = async (thread: string) => {
-    const result = (await app.invoke(
-      { count: 0 },
-      { configurable: { thread_id: `${thread}-${randomBytes(4).toString('hex')}` }, recursionLimit: steps + 10 },
-    )) as { count: number };
-    if (result.count !== steps) throw new Error(`LangGraph benchmark ran ${result.count} steps`);
-  };
+  if (database) await createScratchDatabase(databaseUrl, database);
+  const checkpointer = PostgresSaver.fromConnString(database ? databaseUrlFor(databaseUrl, database) : databaseUrl, { schema });
   try {
+    await checkpointer.setup();
+    const app = graph.compile({ checkpointer });
+    const invoke = async (thread: string) => {
+      const result = (await app.invoke(
+        { count: 0 },
+        {
+          configurable: { thread_id: `${thread}-${randomBytes(4).toString('hex')}` },
+          recursionLimit: steps + 10,
+          ...(durability ? { durability } : {}),
+        },
+      )) as { count: number };
+      if (result.count !== steps) throw new Error(`LangGraph benchmark ran ${result.count} steps`);
+    };
     return await use(invoke);
   } finally {
     await checkpointer.end();
-    const db = createDatabase({ url: databaseUrl, schema: 'public', maxConnections: 1 });
-    await dropSchema(db, schema);
-    await db.destroy();
+    if (database) await dropScratchDatabase(databaseUrl, database);
+    else {
+      const db = createDatabase({ url: databaseUrl, schema: 'public', maxConnections: 1 });
+      await dropSchema(db, schema);
+      await db.destroy();
+    }
   }
 }

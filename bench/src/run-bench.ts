@@ -5,6 +5,7 @@ import { measureLogThroughput } from './log-throughput.bench';
 import { measureSseFanout } from './sse-fanout.bench';
 import { compareWithLangGraph, langgraphConcurrentNodesPerSec } from './engine-compare.bench';
 import { measureDbos } from './dbos.bench';
+import { measureMastra } from './mastra.bench';
 import type { SpindleFigures } from './bench-rows';
 import { measureConcurrentChains, measureProjectionLag, measureThousandRuns } from './durable-path.bench';
 import { measureConcurrentPatternOverhead, measureNodeOverhead, measureStartLatency } from './start-latency.bench';
@@ -15,6 +16,7 @@ import {
   concurrentRows,
   evalRows,
   dbosRows,
+  mastraRows,
   replayRows,
   fanoutRows,
   heldRows,
@@ -78,9 +80,15 @@ async function main() {
       return { result: versus, rows: versusRows(versus) };
     });
     await report.section('concurrent', '20 concurrent 50-node runs, through the stack and LangGraph.js', async () => {
+      // Each LangGraph.js checkpointer in a database of its own, so what it writes per step is counted apart.
+      const langgraph = (durability?: 'sync') => {
+        const database = `${stack.namespace}_langgraph_${durability === 'sync' ? 's' : 'c'}`;
+        return langgraphConcurrentNodesPerSec(testEnv().databaseUrl, database, 20, 50, 3, { durability, database });
+      };
       const concurrent = {
         spindle: await measureConcurrentChains(client, stack),
-        langgraph: await langgraphConcurrentNodesPerSec(testEnv().databaseUrl, `${stack.namespace}_langgraph_c`),
+        langgraph: await langgraph(),
+        langgraphSync: await langgraph('sync'),
       };
       same.spindleNodesPerSec = concurrent.spindle.nodesPerSec;
       same.spindleCpuPerNodeUs = concurrent.spindle.cpuPerNodeUs.reduce((sum, [, us]) => sum + us, 0);
@@ -92,6 +100,14 @@ async function main() {
       async () => {
         const dbos = await measureDbos(testEnv().databaseUrl, `${stack.namespace}_dbos`);
         return { result: dbos, rows: dbosRows(dbos, same) };
+      },
+    );
+    await report.section(
+      'mastra',
+      'Mastra 0.24.9 workflows, the same 50-step chain sequentially and 20 at once (PostgresStore, @mastra/pg 0.17.10)',
+      async () => {
+        const mastra = await measureMastra(testEnv().databaseUrl, `${stack.namespace}_mastra`);
+        return { result: mastra, rows: mastraRows(mastra, same) };
       },
     );
     await report.section('lag', 'projection lag at 2,000 events/s, three rounds', async () => {
