@@ -1,4 +1,4 @@
-import type { RunEvaluation, RunEvent, RunSummary, Score } from '@spindle/contracts';
+import { inEvaluatorSample, type RunEvaluation, type RunEvent, type RunSummary, type Score } from '@spindle/contracts';
 import { eventually, launchChromium, signInWithKey, startStack, type Stack } from '@spindle/testing';
 import type { Browser } from 'playwright-core';
 
@@ -87,6 +87,40 @@ describe('evaluators: built-ins judge completed runs after they end, as scores o
     expect(byName.numeric_tolerance.comment).toBe('41.5 is outside 42 ± 0.25');
     // Scores never go into the run's log.
     expect(await log(runId)).toEqual(ended);
+  });
+
+  it('judges at a partial sample rate exactly the runs inEvaluatorSample picks by their ids', async () => {
+    const sampled = {
+      kind: 'graph',
+      nodes: judged.nodes,
+      evaluators: [
+        { type: 'exact_match', name: 'half_city', path: 'city', expected: 'Paris', sampleRate: 0.5 },
+        // Every run: its evaluation being there says the run's evaluations were made.
+        { type: 'latency_below', name: 'every_run', maxMs: 60_000 },
+      ],
+    };
+    expect((await stack.api('/v1/workflows/sampled', { method: 'PUT', body: JSON.stringify(sampled) })).status).toBe(201);
+    // Run ids are random: a handful of runs, more until each side has two (the pick is a hash of the id, 1 in 2).
+    const picked = (runId: string) => inEvaluatorSample(runId, 'half_city', 0.5);
+    const runs: string[] = [];
+    const sides = () => [runs.filter(picked).length, runs.filter((r) => !picked(r)).length];
+    while (runs.length < 6 || (runs.length < 32 && Math.min(...sides()) < 2)) runs.push(await start('sampled'));
+    expect(Math.min(...sides())).toBeGreaterThanOrEqual(2);
+
+    for (const runId of runs) {
+      await eventually(async () => {
+        const list = await evaluationsOf(runId);
+        expect(list.some((e) => e.name === 'every_run') && list.every((e) => e.status !== 'pending')).toBe(true);
+      }, 30_000);
+    }
+    const judgedBy = async (runId: string) => ({
+      evaluations: (await evaluationsOf(runId)).map((e) => e.name).sort(),
+      scores: (await scoresOf(runId)).map((s) => s.name).sort(),
+    });
+    const names = (runId: string) => (picked(runId) ? ['every_run', 'half_city'] : ['every_run']);
+    for (const runId of runs) {
+      expect([runId, await judgedBy(runId)]).toEqual([runId, { evaluations: names(runId), scores: names(runId) }]);
+    }
   });
 
   it('finds the judged runs by their scores in the runs list', async () => {
