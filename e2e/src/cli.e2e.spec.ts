@@ -405,6 +405,33 @@ describe('spindle CLI', () => {
     expect((await spindle(['agents', 'put', 'bad', 'missing.json'])).stderr).toMatch(/cannot read missing\.json: ENOENT/);
   });
 
+  it('exits 0 and says nothing when the reader of its output goes away (`spindle runs list | head -1`)', async () => {
+    expect((await stack.api('/v1/workflows/hello/runs', { method: 'POST', body: '{"input":{"name":"Ada"}}' })).status).toBe(202);
+    // The reader closes before the CLI has its answer to print: its first write finds the pipe closed (EPIPE).
+    const closedEarly = await new Promise<Outcome>((done, fail) => {
+      const child = spawn(process.execPath, [BIN, 'runs', 'list'], { cwd: work, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout: '', stderr }));
+    });
+    expect(closedEarly).toEqual({ code: 0, stdout: '', stderr: '' });
+    // As a shell runs it: `head` keeps the first line, and the pipeline (the CLI's status with pipefail) succeeds.
+    const piped = await new Promise<Outcome>((done, fail) => {
+      const line = `set -o pipefail; "${process.execPath}" "${BIN}" runs list | head -n 1`;
+      const child = spawn('bash', ['-c', line], { cwd: work, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code, stdout, stderr }));
+    });
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(lines(piped.stdout)).toHaveLength(1);
+  });
+
   it("prints a refusal's title, detail and field errors without a stack trace and exits 1; bad arguments exit 2", async () => {
     const invalid = { kind: 'graph', nodes: [{ id: 'a', type: 'set', values: { x: 1 } }], edges: [{ from: 'a', to: 'nowhere' }] };
     const refused = await spindle(['workflows', 'put', 'invalid', file('invalid.json', invalid)]);

@@ -1,4 +1,8 @@
+import { exitQuietlyOnBrokenPipe } from './broken-pipe';
 import { runCli } from './program';
+
+// `spindle … | head -1`: the reader went away; nothing is left to say to anyone.
+for (const stream of [process.stdout, process.stderr]) exitQuietlyOnBrokenPipe(stream, (code) => process.exit(code));
 
 runCli(process.argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }).then(
   (code) => {
