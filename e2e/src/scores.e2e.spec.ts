@@ -51,6 +51,9 @@ describe('scores on runs and spans', () => {
       ['correct', true, 'boolean', modelSpan, null, 'bootstrap admin'],
     ]);
     expect(await log()).toEqual(before);
+    // The trace answers them too, beside the spans they name.
+    const trace = await json<RunTrace>(await stack.api(`/v1/runs/${runId}/trace`));
+    expect(trace.scores).toEqual(scores);
     const { entries } = await json<{ entries: Array<{ target: { id: string }; detail?: { scoreId?: string } }> }>(
       await stack.api('/v1/audit?action=score.recorded'),
     );
