@@ -595,15 +595,52 @@ describe('the console in a browser, against the real stack', () => {
     }
   });
 
-  it('stays usable at 820 px: no page scrolls sideways, and the top bar keeps one line', async () => {
+  it('stays usable at 820 px: no page scrolls sideways, no table hides a column, the top bar keeps one line', async () => {
     const runId = await start('support-desk', 'narrow screens');
     await until(async () => (await events(runId)).at(-1)?.type === 'run.completed', 'the run to end');
+    // A fork and a failure: what the runs list's parent and error columns say must still show when they are stacked.
+    const fork = ((await (await api(`/v1/runs/${runId}/fork`, { method: 'POST', body: '{}' })).json()) as { runId: string }).runId;
+    await until(async () => (await events(fork)).at(-1)?.type === 'run.completed', 'the fork to end');
+    await put('narrow-refusal', { kind: 'graph', nodes: [{ id: 'no', type: 'fail', code: 'node_failed', message: 'refused' }] });
+    const failed = await start('narrow-refusal');
+    await until(async () => (await events(failed)).at(-1)?.type === 'run.failed', 'the refusal to fail');
     const narrow = await browser.newPage({ viewport: { width: 820, height: 900 } });
+    /** What sticks out past the window, and the header cells a table hides behind its own scroll (or the window's edge). */
+    const layout = () =>
+      narrow.evaluate(() => {
+        const describe = (el: Element) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 60)}`;
+        const clipped = (el: Element): boolean => {
+          for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+            if (getComputedStyle(up).overflowX !== 'visible') return true;
+          return false;
+        };
+        // Innermost first: a failure names what to fix.
+        const outside = [...document.querySelectorAll('body *')].filter(
+          (el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el),
+        );
+        const innermost = outside.filter((el) => !outside.some((other) => other !== el && el.contains(other)));
+        // A column is in view when its header lies inside the window and inside every box that clips it: a table that
+        // scrolls sideways within its panel hides its last columns just as surely as a page that does.
+        const hiddenColumns = [...document.querySelectorAll('table th')].filter((th) => {
+          const cell = th.getBoundingClientRect();
+          if (getComputedStyle(th).display === 'none' || cell.width === 0) return false;
+          let right = window.innerWidth;
+          for (let up = th.parentElement; up && up !== document.body; up = up.parentElement)
+            if (getComputedStyle(up).overflowX !== 'visible') right = Math.min(right, up.getBoundingClientRect().right);
+          return cell.right > right + 1;
+        });
+        return {
+          page: document.documentElement.scrollWidth,
+          outside: innermost.slice(0, 5).map(describe),
+          hiddenColumns: hiddenColumns.map((th) => `${th.closest('table')?.className} th: ${th.textContent}`),
+          topbar: document.querySelector('.topbar')!.getBoundingClientRect().height,
+        };
+      });
     try {
       await narrow.goto(stack.gatewayUrl);
       await signInWithKey(narrow, stack.adminKey);
       for (const [hash, ready] of [
-        ['#/runs', 'tr[data-run-id]'],
+        ['#/runs', `tr[data-run-id="${fork}"]`],
         ['#/overview', '.tile'],
         ['#/workflows/support-desk', '.flow-node'],
         [`#/runs/${runId}`, '.flow-node[data-state="completed"]'],
@@ -611,26 +648,23 @@ describe('the console in a browser, against the real stack', () => {
       ] as const) {
         await narrow.goto(`${stack.gatewayUrl}/${hash}`);
         await narrow.locator(ready).first().waitFor();
-        const widths = await narrow.evaluate(() => {
-          // What sticks out past the window, innermost first: a failure names what to fix.
-          const clipped = (el: Element): boolean => {
-            for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
-              if (getComputedStyle(up).overflowX !== 'visible') return true;
-            return false;
-          };
-          const outside = [...document.querySelectorAll('body *')].filter(
-            (el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(el),
-          );
-          const innermost = outside.filter((el) => !outside.some((other) => other !== el && el.contains(other)));
-          return {
-            page: document.documentElement.scrollWidth,
-            outside: innermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent?.slice(0, 60)}`),
-            topbar: document.querySelector('.topbar')!.getBoundingClientRect().height,
-          };
-        });
-        expect({ hash, ...widths }).toEqual({ hash, page: 820, outside: [], topbar: expect.any(Number) });
+        const widths = await layout();
+        expect({ hash, ...widths }).toEqual({ hash, page: 820, outside: [], hiddenColumns: [], topbar: expect.any(Number) });
         expect(widths.topbar).toBeLessThan(48);
       }
+      // The runs list keeps what its dropped columns say: the fork's parent under its id, the failure's code under its status.
+      await narrow.goto(`${stack.gatewayUrl}/#/runs`);
+      const parent = narrow.locator(`tr[data-run-id="${fork}"] [data-testid="run-parent-stacked"]`);
+      await pageShows(async () => expect(await parent.textContent()).toBe(`from ${runId}`));
+      expect(await parent.isVisible()).toBe(true);
+      const code = narrow.locator(`tr[data-run-id="${failed}"] [data-testid="run-error-stacked"]`);
+      expect(await code.textContent()).toBe('node_failed');
+      expect(await code.isVisible()).toBe(true);
+      await narrow.screenshot({ path: `${SHOTS}/runs-820px.png` });
+      // On a laptop's 1280 px every column of the list is in view too.
+      await narrow.setViewportSize({ width: 1280, height: 900 });
+      await pageShows(async () => expect(await parent.isVisible()).toBe(true));
+      expect({ ...(await layout()), topbar: 0 }).toEqual({ page: 1280, outside: [], hiddenColumns: [], topbar: 0 });
     } finally {
       await narrow.close();
     }

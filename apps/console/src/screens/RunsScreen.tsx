@@ -1,4 +1,4 @@
-import type { RunSort } from '@spindle/contracts';
+import type { ForkPoint, RunSort } from '@spindle/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { CopyId } from '../components/CopyId';
@@ -110,14 +110,14 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
               <th>run</th>
               <th>workflow</th>
               <th>status</th>
-              <th>parent</th>
+              <th className="roomy-only">parent</th>
               {header('started', 'started')}
               <th className="wide-only">by</th>
               {header('wall', 'duration')}
               <th className="wide-only">working</th>
               {header('tokens', 'tokens')}
               {header('cost', 'cost')}
-              <th>error</th>
+              <th className="roomy-only">error</th>
             </tr>
           </thead>
           <tbody>
@@ -125,12 +125,22 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
               <tr key={r.runId} data-run-id={r.runId} onClick={() => navigate(`/runs/${r.runId}`)} className="clickable">
                 <td>
                   <CopyId id={r.runId} />
+                  {r.forkedFrom && (
+                    <div className="stacked muted" data-testid="run-parent-stacked">
+                      from <ParentLink forkedFrom={r.forkedFrom} />
+                    </div>
+                  )}
                 </td>
                 <td>
                   {r.workflow.name} <span className="muted">v{r.workflow.version}</span>
                 </td>
                 <td>
                   <span className={`status ${r.status}`}>{r.status}</span>
+                  {r.status === 'failed' && r.error && (
+                    <div className="stacked mono error" data-testid="run-error-stacked">
+                      {r.error.code}
+                    </div>
+                  )}
                   {r.logLost && (
                     <span
                       className="muted"
@@ -142,27 +152,20 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
                     </span>
                   )}
                 </td>
-                <td className="parent" data-testid="run-parent">
-                  {r.forkedFrom && (
-                    <a
-                      className="mono"
-                      href={`#/runs/${r.forkedFrom.runId}`}
-                      title={`forked from ${r.forkedFrom.runId} at ${forkOriginText(r.forkedFrom).at}`}
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      {r.forkedFrom.runId}
-                    </a>
-                  )}
+                <td className="parent roomy-only" data-testid="run-parent">
+                  {r.forkedFrom && <ParentLink forkedFrom={r.forkedFrom} />}
                 </td>
                 <td className="when" title={`${r.startedAt ?? r.queuedAt} (${relativeTime(r.startedAt ?? r.queuedAt)})`}>
                   {dateTime(r.startedAt ?? r.queuedAt)} <span className="muted wide-only">{relativeTime(r.startedAt ?? r.queuedAt)}</span>
                 </td>
                 <td className="wide-only">{actorLabel(r.startedBy)}</td>
-                <td title={`wall ${ms(r.wallMs)} · working ${ms(r.workingMs)} (less the waits for a person)`}>{ms(r.wallMs)}</td>
-                <td className="wide-only">{ms(r.workingMs)}</td>
-                <td>{r.usage.totalTokens}</td>
-                <td>{cost(r.usage)}</td>
-                <td className="mono">{r.status === 'failed' ? r.error?.code : ''}</td>
+                <td className="figure" title={`wall ${ms(r.wallMs)} · working ${ms(r.workingMs)} (less the waits for a person)`}>
+                  {ms(r.wallMs)}
+                </td>
+                <td className="figure wide-only">{ms(r.workingMs)}</td>
+                <td className="figure">{r.usage.totalTokens}</td>
+                <td className="figure">{cost(r.usage)}</td>
+                <td className="mono roomy-only">{r.status === 'failed' ? r.error?.code : ''}</td>
               </tr>
             ))}
           </tbody>
@@ -181,6 +184,23 @@ export function RunsScreen({ query }: { query: URLSearchParams }) {
         </button>
       </nav>
     </section>
+  );
+}
+
+/**
+ * The fork's parent, linked (clicking it never opens the row). Below 1400 px it is stacked under the run id, as a
+ * failure's code is under the status, so every column stays in view (down to 820 px) instead of scrolling sideways.
+ */
+function ParentLink({ forkedFrom }: { forkedFrom: ForkPoint }) {
+  return (
+    <a
+      className="mono"
+      href={`#/runs/${forkedFrom.runId}`}
+      title={`forked from ${forkedFrom.runId} at ${forkOriginText(forkedFrom).at}`}
+      onClick={(e) => e.stopPropagation()}
+    >
+      {forkedFrom.runId}
+    </a>
   );
 }
 
