@@ -33,7 +33,9 @@ describe('selections', () => {
     const both = eitherSelection(readsOnly(['run.queued']), readsOnly(['custom']));
     expect(runEventTypes.filter((t) => both[t])).toEqual(['run.queued', 'custom']);
     const ignore = () => 0;
-    const handlers = Object.fromEntries(runEventTypes.map((t) => [t, t === 'run.failed' ? () => 1 : ignore])) as RunEventHandlers<number>;
+    const handlers = Object.fromEntries(
+      runEventTypes.map((t) => [t, t === 'run.failed' ? () => 1 : ignore]),
+    ) as unknown as RunEventHandlers<number>;
     expect(runEventTypes.filter((t) => readsOfHandlers(handlers, ignore)[t])).toEqual(['run.failed']);
   });
 });
