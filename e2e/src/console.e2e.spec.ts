@@ -276,6 +276,10 @@ describe('the console in a browser, against the real stack', () => {
     const card = page.locator(`[data-kind="approval"]`).first();
     await card.waitFor();
     await pageShows(async () => expect(await card.textContent()).toContain('lookup_order'));
+    // The card names its run by its whole id (not the id's tail), and how long it has waited in a human duration.
+    const header = page.locator('.inbox article header', { has: page.locator(`a[href="#/runs/${guarded}"]`) });
+    expect(await header.locator(`a[href="#/runs/${guarded}"]`).textContent()).toBe(`guarded run ${guarded}`);
+    expect(await header.textContent()).toMatch(/ · waiting \d+(\.\d+)? (ms|s)(?!\d)/);
     await page.screenshot({ path: `${SHOTS}/inbox.png` });
     await card.getByRole('button', { name: 'Approve' }).click();
     await until(async () => (await events(guarded)).some((e) => e.type === 'run.completed'), 'completion after approval');
@@ -469,6 +473,11 @@ describe('the console in a browser, against the real stack', () => {
     await until(async () => Number((await tile('waiting for a person').textContent()) ?? 0) >= 4, 'the waiting reviews');
     await page.locator('.recharts-bar-rectangle').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
+    // Hovering the age chart's bar shows its tooltip but no grey hover band, which would read as one more bar.
+    const ages = page.locator('.chart', { has: page.getByRole('heading', { name: 'Requests waiting for a person, by age' }) });
+    await ages.locator('.recharts-bar-rectangle').first().hover();
+    await pageShows(async () => expect(await ages.locator('.recharts-tooltip-wrapper').textContent()).toMatch(/requests\s*:\s*\d+/));
+    expect(await ages.locator('.recharts-tooltip-cursor').count()).toBe(0);
   });
 
   it("shows the run's log as a filterable event table, kept in step with the replay cursor", async () => {
@@ -694,6 +703,22 @@ describe('the console in a browser, against the real stack', () => {
     await page.keyboard.press('g');
     await page.keyboard.press('r');
     await page.waitForFunction(() => location.hash === '#/runs');
+    // The help is about the page it was opened on: going elsewhere (a shortcut, the browser's back) closes it, so it
+    // never stays over the next page blocking its clicks.
+    const help = page.getByRole('dialog', { name: 'keyboard shortcuts' });
+    await page.keyboard.press('?');
+    await help.waitFor();
+    await page.keyboard.press('g');
+    await page.keyboard.press('i');
+    await page.waitForFunction(() => location.hash === '#/inbox');
+    await pageShows(async () => expect(await help.count()).toBe(0));
+    await page.keyboard.press('?');
+    await help.waitFor();
+    await page.goBack();
+    await page.waitForFunction(() => location.hash === '#/runs');
+    await pageShows(async () => expect(await help.count()).toBe(0));
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.waitForFunction(() => location.hash === '#/inbox');
 
     await page.goto(`${stack.gatewayUrl}/#/runs/${runId}?at=0`);
     await page.locator('[data-testid="cursor"]').waitFor();
