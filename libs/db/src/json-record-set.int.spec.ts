@@ -18,7 +18,7 @@ describe('jsonRecordSet', () => {
     await sql`create table notes (id integer primary key, body text, at timestamptz, doc jsonb, score double precision)`.execute(db);
   });
   afterAll(async () => {
-    await dropSchema(db, schema);
+    await dropSchema(db as unknown as Kysely<unknown>, schema);
     await db.destroy();
   });
 
