@@ -293,6 +293,15 @@ describe('the console in a browser, against the real stack', () => {
     await until(async () => (await events(waiting)).some((e) => e.type === 'run.awaiting'), 'wait');
     await page.goto(`${stack.gatewayUrl}/#/runs/${waiting}`);
     await page.locator('.flow-node[data-node-id="sign_off"][data-state="waiting"]').waitFor();
+    // The waiting node says for how long, and the label ticks as a running node's does.
+    const waited = page.locator('.flow-node[data-node-id="sign_off"] [data-testid="node-elapsed"]');
+    const firstWaited = await waited.innerText();
+    expect(firstWaited).toMatch(/^waiting \d+(\.\d)? (ms|s)$/);
+    await page.waitForFunction(
+      (before) => document.querySelector('.flow-node[data-node-id="sign_off"] [data-testid="node-elapsed"]')?.textContent !== before,
+      firstWaited,
+      { timeout: 10_000 },
+    );
     // Cancel asks first; keeping the run changes nothing.
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await page.getByRole('button', { name: 'Keep it running' }).click();

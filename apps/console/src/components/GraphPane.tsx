@@ -7,7 +7,7 @@ import type { NodeState } from '../model/run-view';
 export interface GraphOverlay {
   nodes: Map<string, { state: NodeState; executions: number }>;
   traversed: Set<string>;
-  /** A running node's ticking label (`started 42 s ago · attempt 2`), by node id. */
+  /** A running or waiting node's ticking label (`started 42 s ago · attempt 2`, `waiting 42 s`), by node id. */
   elapsed?: ReadonlyMap<string, string>;
 }
 
