@@ -207,6 +207,14 @@ describe('spindle CLI', () => {
     const forked = ndjson(fork.stdout);
     expect(forked[0]).toMatchObject({ type: 'run.queued', data: { forkedFrom: { runId } } });
     expect(forked.at(-1)?.type).toBe('run.completed');
+    // Its lineage in words, as the console says it, and its parent's id (the tail) in the list's parent column.
+    const forkId = forked[0].runId;
+    expect((await spindle(['runs', 'get', forkId])).stdout).toMatch(
+      new RegExp(`^forked from\\s+${runId} at cp-\\d+ \\(event \\d+\\) by \\S.*$`, 'm'),
+    );
+    expect((await spindle(['runs', 'list', '--workflow', 'hello', '--limit', '50'])).stdout).toMatch(
+      new RegExp(`^${forkId}\\s.*\\s…${runId.slice(-10)}$`, 'm'),
+    );
 
     const out = join(work, 'export.json');
     const exported = await spindle(['export', runId, '--out', out]);

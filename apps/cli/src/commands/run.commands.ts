@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { costLabel, humanDuration, type FilePartInput } from '@spindle/contracts';
+import type { FilePartInput } from '@spindle/contracts';
 import type { CliContext } from '../cli-context';
 import { eventLines } from '../event-line';
 import { ExitCode, exitCodeOfStatus } from '../exit-codes';
 import { followRun } from '../follow-run';
 import { parseJsonArgument, parseJsonObjectArgument } from '../json-argument';
-import { formatTable } from '../text-table';
+import { runDetail, runTable } from '../run-tables';
 import { traceTable } from '../trace-table';
 import { printed, type Act } from './act';
 import { seconds, wholeNumber } from './option-parsers';
@@ -68,27 +68,7 @@ export function addRunCommands(program: Command, act: Act): void {
       act(async (ctx, opts: { status?: never; workflow?: string; limit?: number; cursor?: string }) => {
         const page = await ctx.client.runs.list(opts);
         if (ctx.json) return printed(ctx, page);
-        const rows = page.runs.map((r) => [
-          r.runId,
-          `${r.workflow.name} v${r.workflow.version}`,
-          r.status,
-          r.queuedAt,
-          humanDuration(r.wallMs),
-          humanDuration(r.workingMs),
-          String(r.usage.totalTokens),
-          costLabel(r.usage),
-        ]);
-        const columns = [
-          { header: 'run' },
-          { header: 'workflow' },
-          { header: 'status' },
-          { header: 'queued' },
-          { header: 'wall', align: 'right' as const },
-          { header: 'working', align: 'right' as const },
-          { header: 'tokens', align: 'right' as const },
-          { header: 'cost', align: 'right' as const },
-        ];
-        formatTable(columns, rows).forEach(ctx.print);
+        runTable(page.runs).forEach(ctx.print);
         if (page.nextCursor) ctx.note(`more: spindle runs list --cursor ${page.nextCursor}`);
         return ExitCode.ok;
       }),
@@ -100,24 +80,7 @@ export function addRunCommands(program: Command, act: Act): void {
       act(async (ctx, runId: string) => {
         const run = await ctx.client.runs.get(runId);
         if (ctx.json) ctx.printJson(run);
-        else {
-          const rows: [string, string][] = [
-            ['run', run.runId],
-            ['workflow', `${run.workflow.name} v${run.workflow.version}`],
-            ['status', run.status],
-            ['queued', run.queuedAt],
-            ['started', run.startedAt ?? '-'],
-            ['ended', run.endedAt ?? '-'],
-            ['wall time', humanDuration(run.wallMs)],
-            ['working time', `${humanDuration(run.workingMs)} (wall time less the waits for a person)`],
-            ['tokens', `${run.usage.totalTokens} (${run.usage.inputTokens} in, ${run.usage.outputTokens} out)`],
-            ['cost', costLabel(run.usage)],
-            ['error', run.error ? `${run.error.code}: ${run.error.message}` : '-'],
-            ['forked from', run.forkedFrom ? `${run.forkedFrom.runId} at seq ${run.forkedFrom.seq}` : '-'],
-            ['last seq', String(run.lastSeq)],
-          ];
-          formatTable([{ header: '' }, { header: '' }], rows, { headers: false }).forEach(ctx.print);
-        }
+        else runDetail(run).forEach(ctx.print);
         return exitCodeOfStatus(run.status, run.error?.code);
       }),
     );
