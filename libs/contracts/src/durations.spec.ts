@@ -58,6 +58,22 @@ describe('nodeDurations', () => {
     expect(nodeDurations(events, 'b', t0)).toEqual({ wallMs: 150, workingMs: 150, running: false });
   });
 
+  it('subtracts a tool approval’s wait as it does a question’s, still open or answered', () => {
+    const events = [
+      ev('node.started', 0, { nodeId: 'agent' }),
+      ev('approval.requested', 100, { nodeId: 'agent', data: { requestId: 'a1' } }),
+      ev('approval.resolved', 60_100, { nodeId: 'agent', data: { requestId: 'a1' } }),
+      ev('approval.requested', 60_300, { nodeId: 'agent', data: { requestId: 'a2' } }),
+    ];
+    expect(nodeDurations(events, 'agent', t0 + 70_300)).toEqual({ wallMs: 70_300, workingMs: 300, running: true });
+    const answered = [...events, ev('approval.resolved', 90_300, { nodeId: 'agent', data: { requestId: 'a2' } })];
+    expect(nodeDurations([...answered, ev('node.completed', 90_400, { nodeId: 'agent' })], 'agent', t0)).toEqual({
+      wallMs: 90_400,
+      workingMs: 400,
+      running: false,
+    });
+  });
+
   it('ticks a running node to now and counts its latest attempt', () => {
     const events = [
       ev('node.started', 0, { nodeId: 'a' }),

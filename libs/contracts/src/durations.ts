@@ -148,8 +148,9 @@ export function nodeDurations(events: readonly TimedEvent[], nodeId: string, now
       start = at;
       end = undefined;
     } else if (NODE_END.has(e.type)) end = at;
-    else if (e.type === 'input.requested') opened.set(requestIdOf(e), at);
-    else if (e.type === 'input.answered') {
+    // A tool call waiting for approval waits for a person just as a question does.
+    else if (e.type === 'input.requested' || e.type === 'approval.requested') opened.set(requestIdOf(e), at);
+    else if (e.type === 'input.answered' || e.type === 'approval.resolved') {
       const id = requestIdOf(e);
       const open = opened.get(id);
       if (open !== undefined) waits.push([open, at]);
