@@ -39,7 +39,8 @@ export async function dropScratchDatabase(databaseUrl: string, database: string)
   });
 }
 
-async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One client on the database the URL names, ended after `use`. */
+export async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   client.on('error', () => undefined);
   await client.connect();

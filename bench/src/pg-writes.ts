@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { withClient } from './pg-databases';
 
 /** What a framework made Postgres do, divided by the steps it ran: per step. */
 export interface PgWrites {
@@ -63,17 +64,6 @@ export async function startPgWrites(scope: WritesScope): Promise<{ stop: (steps:
     stop: async (steps) =>
       writesBetween(before, await withClient(scope.url, (client) => readPgWrites(client, scope, withStatements)), steps),
   };
-}
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
 }
 
 async function readPgWrites(client: pg.Client, scope: WritesScope, withStatements: boolean): Promise<PgReading> {
