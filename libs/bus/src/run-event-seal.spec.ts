@@ -44,11 +44,10 @@ describe("sealRunEvent: the writer's check", () => {
       expect(thrown).toBeInstanceOf(ZodError);
       expect((thrown as ZodError).issues[0]!.path[0]).toBe('data');
     }
-    expect(() =>
-      sealRunEvent(
-        { ...base, type: 'node.exploded', data: {} } as unknown as RunEventDraft,
-        stamp({ runId: 'r', seq: 1, at: 'x' } as RunEvent),
-      ),
-    ).toThrow(ZodError);
+    // A type no schema has, including names every object inherits.
+    for (const type of ['node.exploded', 'constructor', '__proto__', 'toString'])
+      expect(() =>
+        sealRunEvent({ ...base, type, data: {} } as unknown as RunEventDraft, stamp({ runId: 'r', seq: 1, at: 'x' } as RunEvent)),
+      ).toThrow(ZodError);
   });
 });

@@ -17,7 +17,10 @@ export interface EventStamp {
  * envelope was a top frame of the runner. Throws the schema's `ZodError`, paths under `data`.
  */
 export function sealRunEvent(draft: RunEventDraft, stamp: EventStamp): RunEvent {
-  const schema = (runEventSchemas as Record<string, (typeof runEventSchemas)[RunEventType]>)[draft.type];
+  // Own keys only: a type such as `constructor` names no schema, whatever the object inherits.
+  const schema = Object.hasOwn(runEventSchemas, draft.type)
+    ? (runEventSchemas as Record<string, (typeof runEventSchemas)[RunEventType]>)[draft.type]
+    : undefined;
   if (!schema)
     throw new z.ZodError([{ code: 'custom', path: ['type'], message: `unknown event type "${String(draft.type)}"`, input: draft.type }]);
   const data = schema.shape.data.safeParse(draft.data);
