@@ -1,4 +1,4 @@
-import { costLabel, humanDuration, type Actor, type ForkPoint, type RunSummary } from '@spindle/contracts';
+import { costLabel, forkOriginText, humanDuration, type ForkPoint, type RunSummary } from '@spindle/contracts';
 import { formatTable } from './text-table';
 
 /** What `spindle runs list` and `runs get` print: pure, so each is tested as text. */
@@ -58,18 +58,11 @@ export function runDetail(run: RunSummary): string[] {
  * who forked it when it was recorded: logs written before identity do not say).
  */
 export function forkOrigin(forkedFrom: ForkPoint): string {
-  const at = forkedFrom.checkpointId ? `${forkedFrom.checkpointId} (event ${forkedFrom.seq})` : `event ${forkedFrom.seq}`;
-  const by = forkedFrom.forkedBy ? ` by ${actorName(forkedFrom.forkedBy)}` : '';
-  return `${forkedFrom.runId} at ${at}${by}`;
+  const { at, by } = forkOriginText(forkedFrom);
+  return `${forkedFrom.runId} at ${at}${by ? ` by ${by}` : ''}`;
 }
 
 /** `…` and an id's last characters. */
 export function shortRunId(runId: string): string {
   return runId.length > PARENT_TAIL ? `…${runId.slice(-PARENT_TAIL)}` : runId;
-}
-
-/** Who, as the console names them: the name (the id when there is none), and the person a key's client acted for. */
-function actorName(actor: Actor): string {
-  const name = actor.name || actor.id;
-  return actor.onBehalfOf ? `${name} on behalf of ${actor.onBehalfOf}` : name;
 }

@@ -92,7 +92,16 @@ export {
   internalRunsFilterSchema,
 } from './run-search';
 export type { RunSort, SortOrder, InternalRunsFilter, ScoreFilter } from './run-search';
-export { runLineage, runLineageSchema, lineageRunSchema, forkPointSchema, MAX_LINEAGE_RUNS, MAX_LINEAGE_DEPTH } from './run-lineage';
+export { actorLabel } from './actor-label';
+export {
+  forkOriginText,
+  runLineage,
+  runLineageSchema,
+  lineageRunSchema,
+  forkPointSchema,
+  MAX_LINEAGE_RUNS,
+  MAX_LINEAGE_DEPTH,
+} from './run-lineage';
 export type { RunLineage, LineageRun, ForkPoint } from './run-lineage';
 export type { RunStatus } from './run-status';
 export {

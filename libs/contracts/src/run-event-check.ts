@@ -19,15 +19,11 @@ export type RunEventCheck = { ok: true; event: RunEvent } | { ok: false; reason:
 export type RunEventSelection = Readonly<Record<RunEventType, boolean>>;
 
 /** Every type read: what a reader that serves or folds every event (the trace, a stream) checks. */
-export const EVERY_RUN_EVENT: RunEventSelection = Object.freeze(
-  Object.fromEntries(runEventTypes.map((type) => [type, true])) as Record<RunEventType, boolean>,
-);
+export const EVERY_RUN_EVENT: RunEventSelection = readsOnly(runEventTypes);
 
 /** The types either of two selections reads. */
 export function eitherSelection(a: RunEventSelection, b: RunEventSelection): RunEventSelection {
-  const both = { ...a };
-  for (const type of Object.keys(b) as RunEventType[]) both[type] = a[type] || b[type];
-  return both;
+  return readsOnly(runEventTypes.filter((type) => a[type] || b[type]));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { runLineage } from './run-lineage';
+import { forkOriginText, runLineage } from './run-lineage';
 import type { RunSummary } from './trace-queries';
 
 const summary = (runId: string, queuedAt: string, forkedFrom?: { runId: string; seq: number }): RunSummary => ({
@@ -69,5 +69,15 @@ describe('runLineage', () => {
     const y = summary('y', '2026-01-01T00:00:01.000Z', { runId: 'x', seq: 1 });
     expect(runLineage('a', [root, a, stray], false).runs.map((r) => r.runId)).toEqual(['root', 'a']);
     expect(runLineage('x', [x, y], false).runs.map((r) => r.runId)).toEqual(['x', 'y']);
+  });
+});
+
+describe('a fork in words', () => {
+  it('says where and by whom a fork was made', () => {
+    expect(forkOriginText({ runId: 'p', seq: 7, checkpointId: 'cp-2', forkedBy: { kind: 'user', id: 'u1', name: 'alice' } })).toEqual({
+      at: 'cp-2 (event 7)',
+      by: 'alice',
+    });
+    expect(forkOriginText({ runId: 'p', seq: 7 })).toEqual({ at: 'event 7', by: '' });
   });
 });

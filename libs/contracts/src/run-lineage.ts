@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorLabel } from './actor-label';
 import { actorSchema } from './identity';
 import { workflowRefSchema } from './run-events';
 import { runStatusSchema } from './run-status';
@@ -88,4 +89,10 @@ function lineageRunOf(run: RunSummary, depth: number): LineageRun {
     queuedAt: run.queuedAt,
     startedBy: run.startedBy,
   };
+}
+
+/** A fork's edge in words: the checkpoint and the event it was saved at, and who forked it (empty when unknown). */
+export function forkOriginText(forkedFrom: ForkPoint): { at: string; by: string } {
+  const at = forkedFrom.checkpointId ? `${forkedFrom.checkpointId} (event ${forkedFrom.seq})` : `event ${forkedFrom.seq}`;
+  return { at, by: actorLabel(forkedFrom.forkedBy) };
 }

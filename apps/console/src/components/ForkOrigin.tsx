@@ -1,5 +1,4 @@
-import type { ForkPoint } from '@spindle/contracts';
-import { forkOriginText } from '../model/run-lineage';
+import { type ForkPoint, forkOriginText } from '@spindle/contracts';
 
 /** Where the fork `runId` came from: "forked from <run> at cp-2 (event 7) by alice", with a link to compare the two. */
 export function ForkOrigin({ runId, forkedFrom }: { runId: string; forkedFrom: ForkPoint }) {

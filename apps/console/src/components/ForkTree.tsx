@@ -1,8 +1,7 @@
-import type { RunLineage } from '@spindle/contracts';
+import { type RunLineage, actorLabel, forkOriginText } from '@spindle/contracts';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
-import { actorLabel } from '../model/actor-label';
-import { forkOriginText, forkTreeRows } from '../model/run-lineage';
+import { forkTreeRows } from '../model/run-lineage';
 import { dateTime } from './format';
 
 /**

@@ -1,5 +1,11 @@
-import type { Schedule, ScheduleFiring, Thread, ThreadRunStatus, WebhookDelivery } from '@spindle/contracts';
-import { actorLabel } from './actor-label';
+import {
+  type Schedule,
+  type ScheduleFiring,
+  type Thread,
+  type ThreadRunStatus,
+  type WebhookDelivery,
+  actorLabel,
+} from '@spindle/contracts';
 
 /** The status pill classes the console's stylesheet has (`.status.<tone>`). */
 export type Tone = 'completed' | 'failed' | 'running' | 'canceled' | 'waiting';

@@ -1,6 +1,6 @@
 import type { LineageRun } from '@spindle/contracts';
 import { describe, expect, it } from 'vitest';
-import { forkOriginText, forkTreeRows } from './run-lineage';
+import { forkTreeRows } from './run-lineage';
 
 const node = (runId: string, depth: number): LineageRun => ({
   runId,
@@ -16,13 +16,5 @@ describe('a fork tree drawn', () => {
   it('guides each fork from its parent, keeping a rule for ancestors with forks still to come', () => {
     const rows = forkTreeRows([node('root', 0), node('a', 1), node('a1', 2), node('a2', 2), node('b', 1), node('b1', 2)]);
     expect(rows.map((r) => `${r.guide}${r.run.runId}`)).toEqual(['root', '├─a', '│ ├─a1', '│ └─a2', '└─b', '  └─b1']);
-  });
-
-  it('says where and by whom a fork was made', () => {
-    expect(forkOriginText({ runId: 'p', seq: 7, checkpointId: 'cp-2', forkedBy: { kind: 'user', id: 'u1', name: 'alice' } })).toEqual({
-      at: 'cp-2 (event 7)',
-      by: 'alice',
-    });
-    expect(forkOriginText({ runId: 'p', seq: 7 })).toEqual({ at: 'event 7', by: '' });
   });
 });

@@ -1,11 +1,4 @@
-import type { ForkPoint, LineageRun } from '@spindle/contracts';
-import { actorLabel } from './actor-label';
-
-/** A fork's edge in words: the checkpoint and the event it was saved at, and who forked it (empty when unknown). */
-export function forkOriginText(forkedFrom: ForkPoint): { at: string; by: string } {
-  const at = forkedFrom.checkpointId ? `${forkedFrom.checkpointId} (event ${forkedFrom.seq})` : `event ${forkedFrom.seq}`;
-  return { at, by: actorLabel(forkedFrom.forkedBy) };
-}
+import type { LineageRun } from '@spindle/contracts';
 
 /** One row of a drawn fork tree: the run, how deep it sits, and the guide drawn before it (`├─`, `└─`, `│ `). */
 export interface ForkTreeRow {

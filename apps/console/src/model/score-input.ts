@@ -1,5 +1,4 @@
-import { scoreValueSchema, type Score, type ScoreValue } from '@spindle/contracts';
-import { actorLabel } from './actor-label';
+import { scoreValueSchema, type Score, type ScoreValue, actorLabel } from '@spindle/contracts';
 
 /**
  * What a person typed as a score's value: a number as a number, `true`/`false` (or 👍 `y` / 👎 `n`)

@@ -1,4 +1,4 @@
-import { runDurations, type HumanRequest, type RunEvent } from '@spindle/contracts';
+import { runDurations, type HumanRequest, type RunEvent, actorLabel } from '@spindle/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { isSpindleApiError, type WorkflowGraph } from '@spindle/client';
 import { api } from '../api/client';
@@ -18,7 +18,6 @@ import { useNow } from '../components/useNow';
 import { parseCursor } from '../model/replay-cursor';
 import { deriveRunView, runStatusOf } from '../model/run-view';
 import { runningElapsed } from '../model/running-elapsed';
-import { actorLabel } from '../model/actor-label';
 import { navigate } from '../router';
 import { NotFound } from './NotFound';
 

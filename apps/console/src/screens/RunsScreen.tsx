@@ -1,11 +1,9 @@
-import type { ForkPoint, RunSort } from '@spindle/contracts';
+import { type ForkPoint, type RunSort, actorLabel, forkOriginText } from '@spindle/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { CopyId } from '../components/CopyId';
 import { cost, dateTime, ms, relativeTime } from '../components/format';
 import { usePolling } from '../components/usePolling';
-import { actorLabel } from '../model/actor-label';
-import { forkOriginText } from '../model/run-lineage';
 import { atPage, fromLocalInput, readRunsFilter, sortedBy, toLocalInput, withFilter, type RunsFilterKey } from '../model/runs-filter';
 import { navigate } from '../router';
 

@@ -1,6 +1,5 @@
-import type { Actor } from '@spindle/contracts';
+import { type Actor, actorLabel } from '@spindle/contracts';
 import { spanKey, type SpanPatch } from '@spindle/projections';
-import { actorLabel } from '../actor-label';
 import type { RunView } from './run-view.types';
 
 /**

@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import { actorLabel } from './actor-label';
 
 describe('actorLabel', () => {

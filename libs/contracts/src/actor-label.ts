@@ -1,7 +1,7 @@
-import type { Actor } from '@spindle/contracts';
+import type { Actor } from './identity';
 
 /**
- * How the console names who did something: the actor's name (its id when it has none) and, when
+ * How the console and the CLI name who did something: the actor's name (its id when it has none) and, when
  * a key's client said so, the person it acted for. Logs written before identity hold a bare string.
  */
 export function actorLabel(actor: Actor | string | null | undefined): string {
