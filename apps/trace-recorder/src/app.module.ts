@@ -5,7 +5,7 @@ import { traceMigrations, type TraceTables } from '@spindle/db';
 import { ProjectionRunner, RunActivityMetrics, ScoreMetrics, type AppliedBatch } from '@spindle/projection-kit';
 import { BUS, InfraModule, LOGGER, METRICS, type ServiceConfig } from '@spindle/service-kit';
 import { DATABASE, DatabaseModule, repositoryProvider } from '@spindle/service-db';
-import type { Logger } from '@spindle/telemetry';
+import { spansExported, type Logger } from '@spindle/telemetry';
 import type { Kysely } from 'kysely';
 import type { Registry } from 'prom-client';
 import { TraceQueriesHandler } from './trace-queries.handler';
@@ -28,12 +28,13 @@ export class AppModule {
           inject: [DATABASE, METRICS, BUS, LOGGER],
           useFactory: (db: Kysely<TraceTables>, metrics: Registry, bus: Bus, logger: Logger) => {
             const scoreMetrics = new ScoreMetrics(metrics);
-            // Scores never enter the log, so the recorder exports them to OpenTelemetry itself, off the reply's path.
-            const scoreSpans = new ScoreSpans(trace.getTracer('spindle-trace-recorder'), runTraceParent(bus));
+            // Scores never enter the log, so the recorder exports them to OpenTelemetry itself, off the reply's
+            // path; and only when its spans go somewhere (each export reads the run's first message for its parent).
+            const scoreSpans = spansExported() ? new ScoreSpans(trace.getTracer('spindle-trace-recorder'), runTraceParent(bus)) : undefined;
             return new ScoreRepository(db, (score) => {
               scoreMetrics.observe(score);
               void scoreSpans
-                .export(score)
+                ?.export(score)
                 .catch((e: unknown) => logger.warn({ err: e, runId: score.runId }, 'exporting a score span failed'));
             });
           },

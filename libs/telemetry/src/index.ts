@@ -1,4 +1,4 @@
-export { startTelemetry } from './telemetry.bootstrap';
+export { spansExported, startTelemetry } from './telemetry.bootstrap';
 export type { Telemetry, TelemetryOptions } from './telemetry.bootstrap';
 export { extractFromRecord, extractTraceContext, injectIntoRecord, injectTraceContext } from './nats-trace-context';
 export { withSpan } from './with-span.helper';

@@ -47,6 +47,7 @@ describe('startTelemetry', () => {
     const span = telemetry.tracer().startSpan('local-only');
     expect(trace.isSpanContextValid(span.spanContext())).toBe(true);
     expect(span.isRecording()).toBe(false);
+    expect(telemetry.exportsSpans).toBe(false);
     span.end();
     const parent = trace.wrapSpanContext({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: TraceFlags.SAMPLED });
     const child = telemetry.tracer().startSpan('child', {}, trace.setSpan(context.active(), parent));
@@ -60,6 +61,7 @@ describe('startTelemetry', () => {
     const exporter = new InMemorySpanExporter();
     const processor = new SimpleSpanProcessor(exporter);
     const telemetry = start({ serviceName: 'svc-e', spanProcessors: [processor] });
+    expect(telemetry.exportsSpans).toBe(true);
     telemetry.tracer().startSpan('exported').end();
     await processor.forceFlush();
     const names = exporter.getFinishedSpans().map((s) => s.name);

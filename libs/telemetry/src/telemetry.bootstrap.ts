@@ -24,6 +24,8 @@ export interface TelemetryOptions {
 
 export interface Telemetry {
   tracer(name?: string): Tracer;
+  /** Whether any span this process records leaves it (an OTLP endpoint or a processor was given). */
+  readonly exportsSpans: boolean;
   shutdown(): Promise<void>;
 }
 
@@ -82,10 +84,16 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   };
   const handle: Telemetry = {
     tracer: (name) => trace.getTracer(name ?? options.serviceName),
+    exportsSpans: processors.exporting,
     shutdown: () => (stopping ??= stop()),
   };
   active = handle;
   return handle;
+}
+
+/** Whether this process's telemetry is running and sends its spans somewhere: work done only to make a span can be skipped otherwise. */
+export function spansExported(): boolean {
+  return active?.exportsSpans ?? false;
 }
 
 /**
