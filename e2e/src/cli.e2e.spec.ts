@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import { humanDuration, signWebhook, type RunEvent } from '@spindle/contracts';
 import { eventually, freePort, readsControlPlaneSettings, startStack, type Stack } from '@spindle/testing';
 
@@ -27,8 +28,10 @@ describe('spindle CLI', () => {
 
   /** Runs `spindle <args>` to its exit; `env` adds to (or, given as undefined, removes from) the stack's settings. */
   const spindle = (args: string[], env: Record<string, string | undefined> = {}): Promise<Outcome> =>
+    outcomeOf(spawn(process.execPath, [BIN, ...args], { cwd: work, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  /** What a child printed and how it exited. */
+  const outcomeOf = (child: ChildProcessByStdio<null, Readable, Readable>): Promise<Outcome> =>
     new Promise((done, fail) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -426,16 +429,8 @@ describe('spindle CLI', () => {
     });
     expect(closedEarly).toEqual({ code: 0, stdout: '', stderr: '' });
     // As a shell runs it: `head` keeps the first line, and the pipeline (the CLI's status with pipefail) succeeds.
-    const piped = await new Promise<Outcome>((done, fail) => {
-      const line = `set -o pipefail; "${process.execPath}" "${BIN}" runs list | head -n 1`;
-      const child = spawn('bash', ['-c', line], { cwd: work, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
+    const line = `set -o pipefail; "${process.execPath}" "${BIN}" runs list | head -n 1`;
+    const piped = await outcomeOf(spawn('bash', ['-c', line], { cwd: work, env: cliEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
     expect(piped).toMatchObject({ code: 0, stderr: '' });
     expect(lines(piped.stdout)).toHaveLength(1);
   });
