@@ -31,6 +31,9 @@ export const EVALUATION_LOOP = Symbol('EVALUATION_LOOP');
 export const EXPERIMENT_LOOP = Symbol('EXPERIMENT_LOOP');
 export const REPLAY_LOOP = Symbol('REPLAY_LOOP');
 
+/** How long the control-plane projection waits after a small batch while no run waits for room. */
+const CONTROL_PLANE_LINGER_MS = 50;
+
 /** The collector looks four times per grace period, at most every 10 minutes and at least every second. */
 const collectEveryMs = (graceMs: number) => Math.max(1_000, Math.min(graceMs / 4, 600_000));
 
@@ -90,7 +93,10 @@ export function dispatchLoopProviders(config: DispatcherConfig): Provider[] {
         metrics: Registry,
       ) =>
         new ProjectionRunner<GatewayTables>(bus, db, controlPlaneProjection(bus.names.durables.admission, rows), logger, {
-          lingerMs: 50,
+          // Its fold of a run's start is what frees room for the runs waiting to be admitted: while
+          // any may wait it takes its next batch at once (20 starts against a window of 16 left
+          // the last four waiting out the linger; batches are large then anyway).
+          lingerMs: () => (admission.runsMayWait ? 0 : CONTROL_PLANE_LINGER_MS),
           metrics,
           retentionMs: config.retentionMs,
           onBatch: (batch) => {

@@ -89,6 +89,39 @@ describe('pullBatches', () => {
     expect(handled.size).toBe(8);
     expect(stalls[0]).toMatch(/^a batch of 3 message\(s\) stayed open/);
   });
+  it('asks a linger function after each batch that was not full, and lingers what it says', async () => {
+    const spec: DurableSpec = {
+      stream: bus.names.eventsStream,
+      durable: 'linger-asked',
+      filterSubject: bus.names.eventSubject('linger'),
+      ackWaitMs: 600_000,
+    };
+    const stop = new AbortController();
+    const batches: number[] = [];
+    let asked = 0;
+    let next!: () => void;
+    let handledOne = new Promise<void>((resolve) => (next = resolve));
+    const loop = pullBatches(
+      bus,
+      spec,
+      async (batch) => {
+        for (const msg of batch) msg.ack();
+        batches.push(batch.length);
+        next();
+      },
+      { signal: stop.signal, onError: () => undefined, lingerMs: () => (asked++, 0) },
+    );
+    for (let i = 0; i < 3; i++) {
+      await bus.js.publish(bus.names.eventSubject('linger'), JSON.stringify({ i }));
+      await handledOne;
+      handledOne = new Promise<void>((resolve) => (next = resolve));
+    }
+    stop.abort();
+    await loop;
+    // One message at a time: three batches, none full, each followed by the question (and no wait: 0).
+    expect(batches).toEqual([1, 1, 1]);
+    expect(asked).toBe(3);
+  });
 });
 
 describe('consumeStall', () => {

@@ -52,9 +52,10 @@ export async function pullBatches(
     /**
      * After a batch smaller than `batchSize`, wait this long before taking the next, so a steady
      * trickle is applied in batches rather than one transaction per message. Adds at most this
-     * much latency.
+     * much latency. A function is asked after each batch (a projection some decision waits on
+     * lingers only while nothing does).
      */
-    lingerMs?: number;
+    lingerMs?: number | (() => number);
     /**
      * Once a batch has its first message, wait this long for the messages that follow it (a run's
      * next events, other runs' at the same moment) before closing it: fewer, larger transactions
@@ -73,7 +74,8 @@ export async function pullBatches(
   },
 ): Promise<void> {
   const batchSize = opts.batchSize ?? 500;
-  const linger = opts.lingerMs ?? 0;
+  const lingerOf = opts.lingerMs ?? 0;
+  const linger = typeof lingerOf === 'number' ? () => lingerOf : lingerOf;
   const gather = opts.gatherMs ?? 0;
   const stallMs = opts.stallMs ?? 5_000;
   /**
@@ -126,8 +128,8 @@ export async function pullBatches(
             activity.handling = false;
             activity.at = Date.now();
             batch = [];
-            if (!handled) await delay(250);
-            else if (!full && linger > 0) await delay(linger);
+            const wait = !handled ? 250 : full ? 0 : linger();
+            if (wait > 0) await delay(wait);
           }
         }
         // What a stop left in hand (a stall, a shutdown) is handled before the consume is made again.

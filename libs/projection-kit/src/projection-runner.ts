@@ -40,8 +40,8 @@ export const PROJECTION_GATHER_MS = 20;
 export interface ProjectionRunnerOptions {
   /** Messages per batch (one transaction). */
   batchSize?: number;
-  /** After a small batch, wait this long so a trickle is applied in batches. */
-  lingerMs?: number;
+  /** After a small batch, wait this long so a trickle is applied in batches (a function: asked after each batch). */
+  lingerMs?: number | (() => number);
   /** Hold a batch's first message this long for what follows it (see `pullBatches`). */
   gatherMs?: number;
   /** Told what each committed batch applied, and why messages were dead-lettered. */

@@ -63,5 +63,12 @@ describe('run admission of concurrent starts', () => {
     for (const tenant of ['default', 'acme']) expect(admitted.filter((r) => r.tenant_id === tenant).length).toBeLessThanOrEqual(3);
     expect(rows.every((r) => r.trace !== null)).toBe(true);
     expect((await startCommands()).sort()).toEqual(admitted.map((r) => r.run_id).sort());
+    // Seven wait: the dispatcher's projection takes its batches without lingering while it knows so.
+    expect(admission.runsMayWait).toBe(true);
+
+    // Every run gone from the table (ended): a pass finds nobody waiting, and lingering is fine again.
+    await db.deleteFrom('run_admissions').execute();
+    await admission.admit();
+    expect(admission.runsMayWait).toBe(false);
   });
 });

@@ -85,6 +85,11 @@ export class RunAdmission {
     await this.admit();
   }
 
+  /** Whether runs may be waiting for room, as far as this process knows (see `mayWait`). */
+  get runsMayWait(): boolean {
+    return this.mayWait;
+  }
+
   /**
    * A run started, paused or ended (room freed): a pass, if anything may be waiting for it. The
    * table is asked when this process knows of nothing waiting: the gateways queue runs, and the
