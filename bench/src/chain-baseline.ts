@@ -34,13 +34,16 @@ export async function sequentialMsPerStep(run: (index: number) => Promise<void>,
 /**
  * `rounds` rounds of `concurrency` chains started at once: steps per second of each round (all its
  * steps over its wall time), the CPU every process used per step over all rounds, and what was
- * written to Postgres in `writes` over all rounds.
+ * written to Postgres in `writes` over all rounds. One round at the same concurrency goes first,
+ * unmeasured, as it does for the stack (`measureConcurrentChains`): what is measured is a warm
+ * process's steady state, not its first compilations and connections.
  */
 export async function concurrentRounds(
   run: (round: number, index: number) => Promise<void>,
   opts: { steps: number; concurrency: number; rounds: number; writes?: WritesScope },
 ): Promise<ConcurrentFigures> {
   const { steps, concurrency, rounds } = opts;
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => run(rounds, i)));
   const writes = opts.writes && (await startPgWrites(opts.writes));
   const rates: number[] = [];
   const cpuBefore = readCpuByProcess();

@@ -35,10 +35,10 @@ async function main() {
   try {
     const client = new GatewayClient(stack.gatewayUrl, stack.auth);
     // One warm-up round (the services' first runs compile and fill caches), then the measured ones.
-    await measureConcurrentChains(client, undefined, 20, 50, 1);
+    await measureConcurrentChains(client, undefined, 20, 50, 1, 0);
     await statements.reset();
     const fromUs = monotonicUs();
-    chains = await measureConcurrentChains(client, stack, 20, 50, Number(process.env.PROFILE_ROUNDS ?? 5));
+    chains = await measureConcurrentChains(client, stack, 20, 50, Number(process.env.PROFILE_ROUNDS ?? 5), 0);
     measured = { fromUs, toUs: monotonicUs() };
     console.log(`nodes/s ${fmt(chains.nodesPerSec, 0)}; CPU per node, µs:`);
     for (const [role, us] of chains.cpuPerNodeUs) console.log(`  ${role.padEnd(16)} ${fmt(us, 0)}`);
