@@ -53,3 +53,4 @@ export { fileBucketOf, openFileStore, forgetFileStore, putFileBytes, readFileByt
 export { announceCapabilities, withdrawCapabilities, readRunnerCapabilities } from './runner-capabilities';
 export { capabilityBucketOf, capabilityKeyOf } from './capability-bucket';
 export type { AnnounceOptions, SkippedCapabilities } from './runner-capabilities';
+export { EventsTail, type TailJoin, type TailRoute } from './events-tail';

@@ -44,13 +44,15 @@ describe('following a run on its shared feed: the run events stream and the prot
   /** The tail each request's stream is handed, as the controller's run check would have read it. */
   const tails = new Map<string, RunLogTail>();
 
-  /** Consumers reading the run's subject now: the feed's one, whatever the number of followers. */
-  const readersOf = async (runId: string) => {
-    let n = 0;
+  /** The followers on the run's feed now (0: it has none). */
+  const readersOf = async (runId: string) => hub.listenersOf(runId);
+  /** The consumers reading the run events stream: the gateway's tail, whatever the number of runs and followers. */
+  const consumersOnStream = async () => {
+    const subjects: string[] = [];
     for await (const c of (await bus.js.jetstreamManager()).consumers.list(bus.names.eventsStream)) {
-      if ([c.config.filter_subject, ...(c.config.filter_subjects ?? [])].includes(bus.names.eventSubject(runId))) n++;
+      subjects.push(...[c.config.filter_subject, ...(c.config.filter_subjects ?? [])].filter((f): f is string => Boolean(f)));
     }
-    return n;
+    return subjects;
   };
 
   beforeAll(async () => {
@@ -153,7 +155,7 @@ describe('following a run on its shared feed: the run events stream and the prot
     );
   });
 
-  it('gives each follower the log from its start, history then live, on one consumer however many follow', async () => {
+  it('gives each follower the log from its start, history then live, on the one tail however many follow', async () => {
     const runId = '01JQ0000000000000000LIVE01';
     const log = new RunLogWriter(bus, runId, EMPTY_LOG);
     await log.write(queued);
@@ -161,7 +163,9 @@ describe('following a run on its shared feed: the run events stream and the prot
     const seen: Array<Array<[number, number]>> = [[], [], []];
     const followers = seen.map((s) => follow(live.withLog(runId), s));
     await eventually(async () => expect(seen.map((s) => s.length)).toEqual([2, 2, 2]));
-    await eventually(async () => expect(await readersOf(runId)).toBe(1));
+    await eventually(async () => expect(await readersOf(runId)).toBe(3));
+    // One consumer, on every run's events: none of the run's own.
+    expect(await consumersOnStream()).toEqual([bus.names.eventsWildcard]);
     await log.write(step(3));
     await log.write(completed);
     const expected = [1, 2, 3, 4].map((seq) => [seq, seq]);
