@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import {
   asBusFault,
   decodeRunMessage,
@@ -10,7 +10,8 @@ import {
   type LogCursorState,
 } from '@spindle/bus';
 import { SpindleError, type RunEvent, type TokenDelta } from '@spindle/contracts';
-import { BUS, LOGGER } from '@spindle/service-kit';
+import { BUS, LOGGER, METRICS } from '@spindle/service-kit';
+import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
 
 /** A run event as the run events stream carries it: `id:` its seq, `event:` its type, `data:` the envelope. */
@@ -51,8 +52,19 @@ export class RunFeedHub implements OnApplicationShutdown {
   constructor(
     @Inject(BUS) private readonly bus: Bus,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(METRICS) registry?: Registry,
   ) {
     this.tail = new EventsTail(bus);
+    const { feeds } = this;
+    if (registry)
+      new Gauge({
+        name: 'spindle_live_feeds',
+        help: 'Runs this gateway follows live now (one feed per run, however many clients follow it).',
+        registers: [registry],
+        collect() {
+          this.set(feeds.size);
+        },
+      });
   }
 
   /**
