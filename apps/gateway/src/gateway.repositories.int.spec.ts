@@ -5,6 +5,10 @@ import type { Kysely } from 'kysely';
 import { AdmissionRepository, TenantsRepository } from '@spindle/control-plane';
 import { ApiKeysRepository } from './identity/api-keys.repository';
 import { AuditLogRepository } from './identity/audit-log.repository';
+import { AuditTrail } from './identity/audit-trail';
+import type { Principal } from '@spindle/contracts';
+import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 const T = 'default';
 const ADA = { kind: 'key' as const, id: 'adakey0000000000', name: 'ada' };
@@ -65,6 +69,23 @@ describe('gateway repositories on Postgres', () => {
     expect((await audit.list({ tenant: 'acme', targetKind: 'workflow', targetId: 'w3', limit: 10 })).entries).toHaveLength(1);
     expect((await audit.list({ tenant: 'acme', action: 'run.started', limit: 10 })).entries).toEqual([]);
     expect((await audit.list({ tenant: T, actorId: ADA.id, limit: 10 })).entries.map((e) => e.action)).toEqual(['run.started']);
+  });
+
+  it('keeps every entry of requests audited together (they share inserts), each with its own actor and source', async () => {
+    const trail = new AuditTrail(new AuditLogRepository(db), pino({ level: 'silent' }));
+    const caller = { tenant: 'acme', actor: ADA } as Principal;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        trail.record(caller, { ip: `10.0.1.${i}` } as FastifyRequest, {
+          action: 'run.started',
+          target: { kind: 'run', id: `together-${i}` },
+        }),
+      ),
+    );
+    const { entries } = await new AuditLogRepository(db).list({ tenant: 'acme', action: 'run.started', limit: 50 });
+    const together = entries.filter((e) => e.target.id.startsWith('together-'));
+    expect(together.map((e) => e.target.id).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `together-${i}`).sort());
+    expect(new Set(together.map((e) => e.source)).size).toBe(20);
   });
 
   it('admits a start at once only while nothing waits and there is room, however many arrive together', async () => {

@@ -47,3 +47,4 @@ export type {
   KnowledgeDocumentsTable,
   KnowledgeChunksTable,
 } from './knowledge/knowledge.tables';
+export { coalescedWrites } from './coalesced-writes';

@@ -91,20 +91,29 @@ export interface AuditFilter {
 export class AuditLogRepository {
   constructor(private readonly db: Kysely<GatewayTables>) {}
 
-  async append(entry: AuditEntry): Promise<void> {
+  append(entry: AuditEntry): Promise<void> {
+    return this.appendAll([entry]);
+  }
+
+  /** The entries in one statement (the audit trail hands over those that arrive together). */
+  async appendAll(entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const at = new Date();
     await this.db
       .insertInto('audit_log')
-      .values({
-        tenant_id: entry.tenant,
-        at: new Date(),
-        actor: JSON.stringify(entry.actor),
-        actor_id: entry.actor.id,
-        action: entry.action,
-        target_kind: entry.target.kind,
-        target_id: entry.target.id,
-        source: entry.source,
-        detail: entry.detail ? JSON.stringify(entry.detail) : null,
-      })
+      .values(
+        entries.map((entry) => ({
+          tenant_id: entry.tenant,
+          at,
+          actor: JSON.stringify(entry.actor),
+          actor_id: entry.actor.id,
+          action: entry.action,
+          target_kind: entry.target.kind,
+          target_id: entry.target.id,
+          source: entry.source,
+          detail: entry.detail ? JSON.stringify(entry.detail) : null,
+        })),
+      )
       .execute();
   }
 
