@@ -20,6 +20,9 @@ import { executeRunCommand, failAbandonedRun, type CommandResult, type RunExecut
 import { RUN_EXECUTOR_DEPS, RUNNER_CONFIG } from './runner.tokens';
 import type { RunnerConfig } from './runner.config';
 
+/** The most commands one pull request takes (fewer when the runner has fewer free places). */
+const COMMANDS_PER_FETCH = 16;
+
 /**
  * The runners' shared durable pull consumer on `run.cmd.*`. Each runner takes at most
  * `concurrency` commands, holds each unacknowledged while its run executes (signalling
@@ -30,9 +33,6 @@ import type { RunnerConfig } from './runner.config';
  * delay, and one that cannot be handled (not a command, a run without a log, still failing at
  * its last delivery) goes to the dead-letter stream with its reason, never round and round.
  */
-/** The most commands one pull request takes (fewer when the runner has fewer free places). */
-const COMMANDS_PER_FETCH = 16;
-
 @Injectable()
 export class RunCommandsConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   /** Stops fetching new commands. */
