@@ -20,9 +20,9 @@ const IDLE_CLOSE_MS = 30_000;
 const REMEMBERED_RUNS = 50_000;
 
 /**
- * One ordered consumer on the whole run events stream for a process (the gateway's live feeds), handing each message to
- * the route of the run its subject names (a message of a run nobody here follows is not even
- * decoded). A consumer per followed run cost a `CONSUMER.CREATE` and `DELETE` per client, and the
+ * One ordered consumer on the whole run events stream for a process (the gateway's live feeds),
+ * handing each message to the route of the run its subject names (a message of a run nobody here
+ * follows is not even decoded). A consumer per followed run cost a `CONSUMER.CREATE` and `DELETE` per client, and the
  * server matched every append against each of them.
  *
  * A route joins at the tail's position: the run's messages the tail passed before the join are
@@ -41,7 +41,6 @@ export class EventsTail {
   /** From this stream sequence on, `lastOfRun` knows every run the tail passed. */
   private completeFrom = 0;
   private idleTimer?: NodeJS.Timeout;
-  private closed = false;
 
   constructor(private readonly bus: Bus) {}
 
@@ -55,18 +54,19 @@ export class EventsTail {
     open.catch(() => (this.open === open ? (this.open = undefined) : undefined));
     await open;
     // From here to the return nothing yields: no message is routed between the join and what it says.
+    clearTimeout(this.idleTimer);
     this.routes.set(runId, route);
     const leave = () => {
       if (this.routes.get(runId) !== route) return;
       this.routes.delete(runId);
-      if (this.routes.size === 0) this.idleTimer = setTimeout(() => this.reset(), IDLE_CLOSE_MS).unref();
+      if (this.routes.size > 0) return;
+      this.idleTimer = setTimeout(() => this.routes.size === 0 && this.reset(), IDLE_CLOSE_MS).unref();
     };
     return { deliveredThrough: this.deliveredThrough(runId, fromStreamSeq), leave };
   }
 
-  /** Shutdown: the consumer goes; routes left are told nothing (their streams end with the process). */
+  /** Shutdown: the consumer goes; routes left are told nothing (their feeds are closed by their owner). */
   close(): void {
-    this.closed = true;
     this.reset();
   }
 
