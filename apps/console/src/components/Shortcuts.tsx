@@ -1,10 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createShortcutReader, isTypingTarget, SHORTCUTS } from '../model/shortcuts';
 import { navigate } from '../router';
 
 /** The page-wide shortcuts (a run's replay keys are its own), and the help they open with `?`. */
 export function Shortcuts() {
   const [help, setHelp] = useState(false);
+  // The page the help was opened on. A shortcut's navigation sets the hash at once but its
+  // `hashchange` comes a task later: a `?` pressed in between must not be closed by it.
+  const openedOn = useRef<string | undefined>(undefined);
+  const showHelp = (shown: boolean) => {
+    openedOn.current = shown ? location.hash : undefined;
+    setHelp(shown);
+  };
+  const close = () => showHelp(false);
   useEffect(() => {
     const read = createShortcutReader();
     const onKey = (e: KeyboardEvent) => {
@@ -12,15 +20,17 @@ export function Shortcuts() {
       const action = read(e.key, e.timeStamp);
       if (!action) return;
       e.preventDefault();
-      if (action === 'help') return setHelp((shown) => !shown);
-      if (action === 'close') return setHelp(false);
+      if (action === 'help') return showHelp(openedOn.current === undefined);
+      if (action === 'close') return showHelp(false);
       if (action === 'search') return focusSearch();
       // A run page's score form; elsewhere `s` does nothing.
       if (action === 'score') return document.getElementById('score-name')?.focus();
       navigate({ 'go-runs': '/runs', 'go-workflows': '/workflows', 'go-inbox': '/inbox', 'go-dashboard': '/overview' }[action]);
     };
-    // The help is about the page it was opened on: any navigation (a link, a shortcut, back) closes it.
-    const onRoute = () => setHelp(false);
+    // The help is about the page it was opened on: any navigation (a link, a shortcut, back) away from it closes it.
+    const onRoute = () => {
+      if (location.hash !== openedOn.current) showHelp(false);
+    };
     window.addEventListener('keydown', onKey);
     window.addEventListener('hashchange', onRoute);
     return () => {
@@ -30,7 +40,7 @@ export function Shortcuts() {
   }, []);
   if (!help) return null;
   return (
-    <div className="overlay" role="dialog" aria-label="keyboard shortcuts" onClick={() => setHelp(false)}>
+    <div className="overlay" role="dialog" aria-label="keyboard shortcuts" onClick={close}>
       <div className="help" onClick={(e) => e.stopPropagation()}>
         <h2>Keyboard shortcuts</h2>
         <table>
@@ -45,7 +55,7 @@ export function Shortcuts() {
             ))}
           </tbody>
         </table>
-        <button type="button" onClick={() => setHelp(false)}>
+        <button type="button" onClick={close}>
           Close
         </button>
       </div>
