@@ -39,6 +39,27 @@ describe('a NATS outage during a run', () => {
     const res = await stack.api(`/v1/runs/${runId}/events`);
     return res.status === 200 ? ((await res.json()) as { events: RunEvent[] }).events : [];
   };
+  /**
+   * The run over SSE as a browser's EventSource follows it: a stream that ends before the run's
+   * end (NATS gone under the gateway) is opened again with `Last-Event-ID`, until the end.
+   */
+  const followReconnecting = async (runId: string): Promise<number[]> => {
+    const seqs: number[] = [];
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const last = seqs.at(-1);
+      const ended = await stack
+        .sse(`/v1/runs/${runId}/events`, last ? { headers: { 'last-event-id': String(last) } } : {}, (frame) => {
+          if (frame.id !== undefined) seqs.push(Number(frame.id));
+        })
+        .then(
+          ({ frames }) => frames.some((f) => f.event === 'run.completed'),
+          () => false,
+        );
+      if (ended) return seqs;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return seqs;
+  };
   const readiness = (port: number) =>
     fetch(`http://127.0.0.1:${port}/readyz`).then(
       (r) => r.status,
@@ -75,6 +96,9 @@ describe('a NATS outage during a run', () => {
   it('records the answer once NATS is back and completes the run, without asking the provider again', async () => {
     const { runId } = (await (await post('/v1/workflows/held/runs', { input: 'q' })).json()) as { runId: string };
     while (heldCalls === 0) await new Promise((r) => setTimeout(r, 20));
+    // A client follows the run live across the outage (on the gateway's one consumer of the log).
+    const followed = followReconnecting(runId);
+    while ((await events(runId)).length === 0) await new Promise((r) => setTimeout(r, 20));
 
     await nats.kill();
     // A service whose JetStream does not answer is not ready.
@@ -99,6 +123,8 @@ describe('a NATS outage during a run', () => {
     expect(log.filter((e) => e.type === 'model.completed' && e.nodeId === 'ask')).toHaveLength(1);
     expect(heldCalls).toBe(1);
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+    // The follower saw the whole log once, in order, whatever it took to reconnect.
+    expect(await followed).toEqual(log.map((e) => e.seq));
   });
 
   it('lets a runner whose bus is gone exit on its own when asked to stop', async () => {

@@ -1,5 +1,5 @@
 import { DeliverPolicy, JetStreamApiCodes, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import type { Bus } from './bus-connection';
+import { onReconnect, type Bus } from './bus-connection';
 import { asBusFault } from './bus-faults';
 
 /** A run's place on the tail: what it is handed (in stream order), and what it is told when the tail breaks. */
@@ -41,6 +41,9 @@ export class EventsTail {
   /** From this stream sequence on, `lastOfRun` knows every run the tail passed. */
   private completeFrom = 0;
   private idleTimer?: NodeJS.Timeout;
+  /** The pump of the consumer in use, and of the one before it (a resumed tail's waits for the old one to finish). */
+  private pumping: Promise<void> = Promise.resolve();
+  private stopReconnectWatch?: () => void;
 
   constructor(private readonly bus: Bus) {}
 
@@ -67,6 +70,8 @@ export class EventsTail {
 
   /** Shutdown: the consumer goes; routes left are told nothing (their feeds are closed by their owner). */
   close(): void {
+    this.stopReconnectWatch?.();
+    this.stopReconnectWatch = undefined;
     this.reset();
   }
 
@@ -83,6 +88,16 @@ export class EventsTail {
   }
 
   private async start(fromStreamSeq: number): Promise<ConsumerMessages> {
+    this.stopReconnectWatch ??= onReconnect(this.bus, () => void this.resume());
+    const messages = await this.consume(fromStreamSeq);
+    this.position = fromStreamSeq - 1;
+    this.completeFrom = fromStreamSeq;
+    this.lastOfRun.clear();
+    return messages;
+  }
+
+  /** A consumer from `fromStreamSeq` on, its pump started once the previous consumer's has finished. */
+  private async consume(fromStreamSeq: number): Promise<ConsumerMessages> {
     const { names } = this.bus;
     const consumer = await this.bus.js.consumers
       .get(names.eventsStream, {
@@ -96,17 +111,37 @@ export class EventsTail {
       .catch((e) => Promise.reject(asBusFault(e, 'reading the run events stream')));
     this.messages = messages;
     void this.watchStream(messages);
-    this.position = fromStreamSeq - 1;
-    this.completeFrom = fromStreamSeq;
-    this.lastOfRun.clear();
-    void this.pump(messages).finally(() => consumer.delete().catch(() => undefined));
+    const previous = this.pumping;
+    this.pumping = previous.then(() => this.pump(messages).finally(() => consumer.delete().catch(() => undefined)));
     return messages;
+  }
+
+  /**
+   * NATS came back (a restart, a network cut): the ordered consumer would notice only after its
+   * heartbeats were missed (30 s with no event for any follower), so the tail goes on at once on a
+   * new one from where it stood. Its routes notice nothing.
+   */
+  private async resume(): Promise<void> {
+    const old = this.messages;
+    if (!old) return;
+    this.messages = undefined;
+    old.stop();
+    const resumed = this.consume(this.position + 1);
+    this.open = resumed;
+    await resumed.catch((e: unknown) => {
+      if (this.open !== resumed) return;
+      const routes = [...this.routes];
+      this.reset();
+      for (const [runId, route] of routes) this.breakRoute(runId, route, e);
+    });
   }
 
   private async pump(messages: ConsumerMessages): Promise<void> {
     let failure: unknown = new Error('the run events stream ended');
     try {
       for await (const msg of messages) {
+        // Replaced (a resume) or stopped: what it still holds comes again on its successor.
+        if (this.messages !== messages) break;
         this.position = msg.seq;
         const runId = this.bus.names.runIdFromEventSubject(msg.subject);
         if (runId === undefined) continue;
