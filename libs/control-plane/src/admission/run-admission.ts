@@ -1,5 +1,5 @@
 import { publishRunCommand, type Bus } from '@spindle/bus';
-import type { GatewayTables } from '@spindle/db';
+import { coalescedWrites, type GatewayTables } from '@spindle/db';
 import { pickAdmissions } from '@spindle/projections';
 import { extractFromRecord } from '@spindle/telemetry';
 import type { Kysely, Transaction } from 'kysely';
@@ -29,8 +29,7 @@ export class RunAdmission {
   /** Runs may wait (this process queued one, or a pass left some); when false, the table is asked. */
   private mayWait = true;
   /** Runs handed over while a batch is being queued: the next batch, one transaction for all of them. */
-  private incoming: Array<{ run: QueuedRun; settle: (error?: unknown) => void }> = [];
-  private queueing?: Promise<void>;
+  private readonly queueTogether = coalescedWrites((runs: QueuedRun[]) => this.queueBatch(runs));
 
   constructor(
     private readonly bus: Bus,
@@ -48,22 +47,7 @@ export class RunAdmission {
    * trips (their commands reached the runners about 40 ms apart).
    */
   enqueue(run: QueuedRun): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.incoming.push({ run, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      this.queueing ??= this.queueIncoming().finally(() => (this.queueing = undefined));
-    });
-  }
-
-  private async queueIncoming(): Promise<void> {
-    while (this.incoming.length > 0) {
-      const batch = this.incoming;
-      this.incoming = [];
-      const queued = this.queueBatch(batch.map((b) => b.run));
-      await queued.then(
-        () => batch.forEach((b) => b.settle()),
-        (e: unknown) => batch.forEach((b) => b.settle(e ?? new Error('queueing failed'))),
-      );
-    }
+    return this.queueTogether(run);
   }
 
   private async queueBatch(runs: readonly QueuedRun[]): Promise<void> {
